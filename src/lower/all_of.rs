@@ -1,0 +1,202 @@
+//! Rule: `allOf` merged into one schema, for dialects without `allOf`.
+//! Properties and `required` are united, bounds take the stricter value,
+//! `enum`s are intersected; a real conflict keeps the first value and is
+//! reported.
+
+use serde_json::{Map, Value};
+
+use super::{refs, Cx, Node};
+use crate::report::Action;
+
+const LOWER_BOUNDS: &[&str] = &["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
+const UPPER_BOUNDS: &[&str] = &["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
+
+pub(super) fn merge(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+    if cx.target.allows("allOf") {
+        return;
+    }
+    let Some(all) = node.map.shift_remove("allOf") else {
+        return;
+    };
+    let Value::Array(mut pending) = all else {
+        cx.note(at, "allOf", Action::Dropped, "allOf is not an array");
+        return;
+    };
+    let mut merged = 0;
+    let mut guard = 0;
+    while !pending.is_empty() && guard < 256 {
+        guard += 1;
+        let branch = pending.remove(0);
+        let branch = match branch {
+            Value::Object(mut b) => {
+                // a branch that is only a reference: take its target
+                if let Some(target) = b.get("$ref").and_then(Value::as_str).and_then(|r| refs::resolve(cx.root, r)) {
+                    if let Value::Object(t) = target {
+                        b.shift_remove("$ref");
+                        for (k, v) in t {
+                            b.entry(k.clone()).or_insert_with(|| v.clone());
+                        }
+                    }
+                }
+                b
+            }
+            Value::Bool(true) => continue,
+            _ => {
+                cx.note(at, "allOf", Action::Dropped, "a branch of allOf that is not an object schema was ignored");
+                continue;
+            }
+        };
+        merged += 1;
+        for (k, v) in branch {
+            match k.as_str() {
+                "allOf" => {
+                    if let Value::Array(more) = v {
+                        pending.extend(more);
+                    }
+                }
+                "properties" => merge_properties(&mut node.map, v),
+                "required" => merge_required(&mut node.map, v),
+                "enum" => match node.map.get_mut("enum") {
+                    Some(Value::Array(have)) => {
+                        if let Value::Array(other) = v {
+                            have.retain(|x| other.contains(x));
+                        }
+                    }
+                    _ => {
+                        node.map.insert(k, v);
+                    }
+                },
+                key if LOWER_BOUNDS.contains(&key) || UPPER_BOUNDS.contains(&key) => {
+                    let upper = UPPER_BOUNDS.contains(&key);
+                    match (node.map.get(key).and_then(Value::as_f64), v.as_f64()) {
+                        (Some(a), Some(b)) if (upper && b < a) || (!upper && b > a) => {
+                            node.map.insert(k, v);
+                        }
+                        (None, _) => {
+                            node.map.insert(k, v);
+                        }
+                        _ => {}
+                    }
+                }
+                "description" | "title" | "$comment" | "examples" | "default" => {
+                    node.map.entry(k).or_insert(v);
+                }
+                _ => match node.map.get(&k) {
+                    None => {
+                        node.map.insert(k, v);
+                    }
+                    Some(existing) if *existing == v => {}
+                    Some(existing) => {
+                        let detail = format!(
+                            "allOf branches disagree on {k} ({} and {}); kept the first",
+                            super::words::quote(existing),
+                            super::words::quote(&v)
+                        );
+                        cx.note(at, &k, Action::Dropped, detail);
+                    }
+                },
+            }
+        }
+    }
+    cx.note(at, "allOf", Action::Rewritten, format!("{merged} allOf branch(es) merged into one schema"));
+}
+
+fn merge_properties(map: &mut Map<String, Value>, add: Value) {
+    let Value::Object(add) = add else { return };
+    let props = map.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(props) = props else { return };
+    for (name, schema) in add {
+        match props.get_mut(&name) {
+            // both sides constrain the property: both must hold
+            Some(existing) if *existing != schema => {
+                let both = Value::Array(vec![existing.take(), schema]);
+                let mut m = Map::new();
+                m.insert("allOf".into(), both);
+                *existing = Value::Object(m);
+            }
+            Some(_) => {}
+            None => {
+                props.insert(name, schema);
+            }
+        }
+    }
+}
+
+fn merge_required(map: &mut Map<String, Value>, add: Value) {
+    let Value::Array(add) = add else { return };
+    let req = map.entry("required").or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(req) = req {
+        for name in add {
+            if !req.contains(&name) {
+                req.push(name);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{permissive, run};
+    use super::super::{keywords, Target};
+    use super::*;
+    use serde_json::json;
+
+    fn no_all_of() -> Target {
+        Target {
+            keywords: keywords::PORTABLE,
+            ..permissive()
+        }
+    }
+
+    #[test]
+    fn merges_properties_and_required() {
+        let schema = json!({"type": "object", "properties": {"p": {"allOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+            {"properties": {"b": {"type": "integer"}}, "required": ["b"]}
+        ]}}});
+        let (out, report) = run(&no_all_of(), schema);
+        assert_eq!(
+            out["properties"]["p"],
+            json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["a", "b"]})
+        );
+        assert!(report.contains(&("/properties/p/allOf".to_string(), Action::Rewritten)));
+    }
+
+    #[test]
+    fn stricter_bounds_and_enum_intersection() {
+        let schema = json!({"type": "object", "properties": {"n": {"allOf": [
+            {"type": "integer", "minimum": 0, "maximum": 100, "enum": [1, 2, 3]},
+            {"minimum": 1, "maximum": 200, "enum": [2, 3, 4]}
+        ]}}});
+        let (out, _) = run(&no_all_of(), schema);
+        assert_eq!(out["properties"]["n"], json!({"type": "integer", "minimum": 1, "maximum": 100, "enum": [2, 3]}));
+    }
+
+    #[test]
+    fn conflicts_keep_first_and_are_reported() {
+        let schema = json!({"type": "object", "properties": {"x": {"allOf": [{"type": "string"}, {"type": "integer"}]}}});
+        let (out, report) = run(&no_all_of(), schema);
+        assert_eq!(out["properties"]["x"]["type"], "string");
+        assert!(report.contains(&("/properties/x/type".to_string(), Action::Dropped)));
+    }
+
+    #[test]
+    fn same_property_in_two_branches_is_merged_too() {
+        let schema = json!({"type": "object", "allOf": [
+            {"properties": {"a": {"type": "string"}}},
+            {"properties": {"a": {"maxLength": 3}}},
+            {"allOf": [{"properties": {"c": {"type": "boolean"}}}]}
+        ]});
+        let (out, _) = run(&no_all_of(), schema);
+        assert_eq!(out["properties"]["a"], json!({"type": "string", "maxLength": 3}));
+        assert_eq!(out["properties"]["c"], json!({"type": "boolean"}));
+    }
+
+    #[test]
+    fn kept_where_allowed() {
+        let schema = json!({"type": "object", "properties": {"x": {"allOf": [{"type": "string"}, {"maxLength": 3}]}}});
+        let (out, report) = run(&permissive(), schema.clone());
+        assert_eq!(out, schema);
+        assert!(report.is_empty());
+    }
+}

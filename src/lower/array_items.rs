@@ -1,0 +1,117 @@
+//! Rule: arrays without `items` (OpenAI rejects them, Gemini needs an item
+//! type), and tuples (`prefixItems`) for dialects without tuples.
+
+use serde_json::{Map, Value};
+
+use super::{Cx, Node};
+use crate::report::Action;
+
+fn is_array(node: &Node) -> bool {
+    match node.map.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
+        _ => false,
+    }
+}
+
+pub(super) fn ensure(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+    if !is_array(node) {
+        return;
+    }
+    if node.map.get("items").is_some_and(Value::is_array) {
+        // draft-04 tuple form: read it as prefixItems
+        if let Some(items) = node.map.shift_remove("items") {
+            node.map.insert("prefixItems".into(), items);
+            if let Some(extra) = node.map.shift_remove("additionalItems") {
+                node.map.insert("items".into(), extra);
+            }
+        }
+    }
+    if node.map.contains_key("prefixItems") && !cx.target.allows("prefixItems") {
+        tuple_to_items(cx, node, at);
+    }
+    if cx.target.require_items && !node.map.get("items").is_some_and(Value::is_object) {
+        let had = node.map.shift_remove("items");
+        node.map.insert("items".into(), Value::Object(Map::new()));
+        let detail = match had {
+            Some(Value::Bool(false)) => "items: false (an empty array) is not expressible; items may be any value",
+            _ => "the array does not say what its items are; an items schema for any value was added",
+        };
+        cx.note(at, "items", Action::Added, detail);
+    }
+}
+
+fn tuple_to_items(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+    let Some(Value::Array(positions)) = node.map.shift_remove("prefixItems") else {
+        return;
+    };
+    let mut distinct: Vec<Value> = Vec::new();
+    for p in &positions {
+        if !distinct.contains(p) {
+            distinct.push(p.clone());
+        }
+    }
+    let words: Vec<String> = positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("item {} is {}", i + 1, super::words::summary(p)))
+        .collect();
+    node.notes.push(format!("In order: {}.", words.join("; ")));
+    let closed = matches!(node.map.get("items"), Some(Value::Bool(false)));
+    let merged = match distinct.len() {
+        0 => Value::Object(Map::new()),
+        1 => distinct.pop().unwrap_or(Value::Null),
+        _ => {
+            let mut m = Map::new();
+            m.insert("anyOf".into(), Value::Array(distinct));
+            Value::Object(m)
+        }
+    };
+    if closed || !node.map.contains_key("items") {
+        node.map.insert("items".into(), merged);
+        if closed {
+            node.map.entry("maxItems").or_insert_with(|| Value::from(positions.len()));
+        }
+    }
+    cx.note(at, "prefixItems", Action::Described, "tuple positions written as one items schema; the order is said in the description");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{permissive, run};
+    use super::super::{keywords, Target};
+    use super::*;
+    use serde_json::json;
+
+    fn strictish() -> Target {
+        Target {
+            require_items: true,
+            keywords: keywords::PORTABLE,
+            ..permissive()
+        }
+    }
+
+    #[test]
+    fn adds_items() {
+        let schema = json!({"type": "object", "properties": {"cols": {"type": "array"}}});
+        let (out, report) = run(&strictish(), schema);
+        assert_eq!(out["properties"]["cols"], json!({"type": "array", "items": {}}));
+        assert_eq!(report, vec![("/properties/cols/items".to_string(), Action::Added)]);
+    }
+
+    #[test]
+    fn tuples_become_items_and_words() {
+        let schema = json!({"type": "object", "properties": {"pt": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "items": false}}});
+        let (out, _) = run(&strictish(), schema);
+        assert_eq!(out["properties"]["pt"]["items"], json!({"type": "number"}));
+        assert_eq!(out["properties"]["pt"]["maxItems"], json!(2));
+        assert!(out["properties"]["pt"]["description"].as_str().unwrap().contains("item 2 is a number"));
+    }
+
+    #[test]
+    fn permissive_keeps_bare_arrays() {
+        let schema = json!({"type": "object", "properties": {"cols": {"type": "array"}}});
+        let (out, _) = run(&permissive(), schema.clone());
+        assert_eq!(out, schema);
+    }
+}

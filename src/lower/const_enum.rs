@@ -1,0 +1,66 @@
+//! Rule: `const` → a one-value `enum`, for dialects without `const`.
+
+use serde_json::Value;
+
+use super::{Cx, Node};
+use crate::report::Action;
+
+pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+    if cx.target.allows("const") {
+        return;
+    }
+    let Some(value) = node.map.shift_remove("const") else {
+        return;
+    };
+    match node.map.get_mut("enum") {
+        Some(Value::Array(values)) => {
+            if values.contains(&value) {
+                *values = vec![value];
+            } else {
+                cx.note(at, "const", Action::Dropped, "const is not one of the enum values: nothing can match; kept the enum");
+                return;
+            }
+        }
+        _ => {
+            node.map.insert("enum".into(), Value::Array(vec![value]));
+        }
+    }
+    cx.note(at, "const", Action::Rewritten, "const written as a one-value enum");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{permissive, run};
+    use super::super::{keywords, Target};
+    use super::*;
+    use serde_json::json;
+
+    fn target() -> Target {
+        Target {
+            keywords: keywords::PORTABLE_NO_CONST,
+            ..permissive()
+        }
+    }
+
+    #[test]
+    fn const_becomes_enum() {
+        let schema = json!({"type": "object", "properties": {"kind": {"const": "circle"}}});
+        let (out, report) = run(&target(), schema);
+        assert_eq!(out["properties"]["kind"], json!({"enum": ["circle"]}));
+        assert!(report.contains(&("/properties/kind/const".to_string(), Action::Rewritten)));
+    }
+
+    #[test]
+    fn const_with_enum_intersects() {
+        let schema = json!({"type": "object", "properties": {"k": {"type": "integer", "enum": [1, 2], "const": 2}}});
+        let (out, _) = run(&target(), schema);
+        assert_eq!(out["properties"]["k"], json!({"type": "integer", "enum": [2]}));
+    }
+
+    #[test]
+    fn kept_where_allowed() {
+        let schema = json!({"type": "object", "properties": {"kind": {"const": "circle"}}});
+        let (out, _) = run(&permissive(), schema.clone());
+        assert_eq!(out, schema);
+    }
+}

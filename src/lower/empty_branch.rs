@@ -1,0 +1,141 @@
+//! Rule: `anyOf` branches that accept anything (`{}` or `true`, as in Home
+//! Assistant's `GetLiveContext.domain: anyOf [{}, {type: array}]`). Such a
+//! branch makes the whole union accept anything, and APIs that want a type
+//! on every branch reject it. Dialects that require types drop the branch
+//! and keep the typed ones (every value the model then sends is still
+//! valid for the tool). After the children are lowered, a union left with a
+//! single branch is folded into its parent.
+
+use serde_json::Value;
+
+use super::{Cx, Node};
+use crate::report::Action;
+
+/// Keys that say nothing about which values are valid.
+fn is_annotation(key: &str) -> bool {
+    matches!(key, "description" | "title" | "$comment" | "examples" | "default" | "deprecated")
+}
+
+/// Whether a branch accepts every value.
+pub(super) fn accepts_anything(v: &Value) -> bool {
+    match v {
+        Value::Bool(b) => *b,
+        Value::Object(m) => m.keys().all(|k| is_annotation(k)),
+        _ => false,
+    }
+}
+
+pub(super) fn drop_any(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+    if !cx.target.require_type && cx.target.strict.is_none() {
+        return;
+    }
+    let Some(Value::Array(branches)) = node.map.get_mut("anyOf") else {
+        return;
+    };
+    let before = branches.len();
+    let mut dropped = Vec::new();
+    let mut i = 0;
+    branches.retain(|b| {
+        let any = accepts_anything(b);
+        if any {
+            dropped.push(i);
+        }
+        i += 1;
+        !any
+    });
+    if branches.is_empty() {
+        node.map.shift_remove("anyOf");
+        cx.note(at, "anyOf", Action::Rewritten, "every branch of anyOf accepts any value; read as an untyped value");
+        return;
+    }
+    if branches.len() < before {
+        for i in dropped {
+            cx.note(
+                &crate::pointer::index(&crate::pointer::push(at, "anyOf"), i),
+                "",
+                Action::Dropped,
+                "this anyOf branch accepts any value and has no type, which the dialect rejects; the typed branches are kept",
+            );
+        }
+    }
+}
+
+/// Folds a one-branch `anyOf` into the node (after the children are lowered).
+pub(super) fn collapse(_cx: &mut Cx<'_>, node: &mut Node, _at: &str) {
+    let single = matches!(node.map.get("anyOf"), Some(Value::Array(b)) if b.len() == 1);
+    if !single {
+        return;
+    }
+    let Some(Value::Array(mut branches)) = node.map.shift_remove("anyOf") else {
+        return;
+    };
+    let Some(Value::Object(branch)) = branches.pop() else {
+        return;
+    };
+    for (k, v) in branch {
+        if k == "nullable" && v == Value::Bool(true) {
+            node.nullable = true;
+            continue;
+        }
+        if k == "type" {
+            if let Value::Array(ts) = &v {
+                // a rendered nullable branch: take the nullability back
+                if ts.iter().any(|t| t == "null") {
+                    node.nullable = true;
+                    let rest: Vec<Value> = ts.iter().filter(|t| *t != "null").cloned().collect();
+                    let v = match rest.len() {
+                        1 => rest.into_iter().next().unwrap_or(Value::Null),
+                        _ => Value::Array(rest),
+                    };
+                    node.map.insert(k, v);
+                    continue;
+                }
+            }
+        }
+        node.map.entry(k).or_insert(v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{permissive, run};
+    use super::super::{Nulls, Target};
+    use super::*;
+    use serde_json::json;
+
+    fn typed() -> Target {
+        Target {
+            require_type: true,
+            nulls: Nulls::Nullable,
+            keywords: &["type", "nullable", "anyOf", "items", "description", "properties"],
+            ..permissive()
+        }
+    }
+
+    #[test]
+    fn home_assistant_live_context_domain() {
+        let schema = json!({"type": "object", "properties": {"domain": {"anyOf": [{}, {"items": {"type": "string"}, "type": "array"}], "description": "Filter entities by domain ..."}}});
+        let (out, report) = run(&typed(), schema);
+        assert_eq!(
+            out["properties"]["domain"],
+            json!({"description": "Filter entities by domain ...", "items": {"type": "string"}, "type": "array"})
+        );
+        assert_eq!(report, vec![("/properties/domain/anyOf/0".to_string(), Action::Dropped)]);
+    }
+
+    #[test]
+    fn all_empty_branches_leave_an_untyped_value() {
+        let schema = json!({"type": "object", "properties": {"v": {"anyOf": [{}, true]}}});
+        let (out, report) = run(&typed(), schema);
+        // untyped values are offered as scalars where a type is required
+        assert!(out["properties"]["v"]["anyOf"].is_array());
+        assert!(report.iter().any(|(p, a)| p == "/properties/v/anyOf" && *a == Action::Rewritten));
+    }
+
+    #[test]
+    fn permissive_dialects_keep_the_branch() {
+        let schema = json!({"type": "object", "properties": {"d": {"anyOf": [{}, {"type": "array"}]}}});
+        let (out, _) = run(&permissive(), schema.clone());
+        assert_eq!(out, schema);
+    }
+}

@@ -1,0 +1,108 @@
+//! Rule: object keywords on schemas that are not objects (`properties` on a
+//! string means nothing and some APIs reject it), and the root, which every
+//! dialect wants to be a plain object.
+
+use serde_json::{Map, Value};
+
+use super::{Cx, Node};
+use crate::report::Action;
+
+const OBJECT_KEYWORDS: &[&str] = &[
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+];
+
+pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+    let object = match node.map.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+        _ => true,
+    };
+    if !object {
+        let ty = node.ty().unwrap_or("this").to_string();
+        for key in OBJECT_KEYWORDS {
+            if node.map.shift_remove(*key).is_some() {
+                cx.note(at, key, Action::Dropped, format!("{key} on a {ty} schema has no effect"));
+            }
+        }
+    }
+    if let Some(p) = node.map.get("properties") {
+        if !p.is_object() {
+            node.map.shift_remove("properties");
+            cx.note(at, "properties", Action::Dropped, "properties is not an object");
+        }
+    }
+}
+
+/// Makes the lowered root a plain object schema: `type: "object"`, and a
+/// union of object shapes at the root merged into one object whose
+/// properties are all optional.
+pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Map<String, Value>) {
+    if root.get("type").and_then(Value::as_str) != Some("object") {
+        let had = root.insert("type".into(), Value::String("object".into()));
+        if had.is_some() {
+            cx.note("", "type", Action::Rewritten, "the root of an input schema must be an object");
+        }
+    }
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = root.shift_remove(key) else {
+            continue;
+        };
+        let mut shapes = Vec::new();
+        let props = root.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(props) = props {
+            for b in &branches {
+                shapes.push(super::words::summary(b));
+                if let Some(Value::Object(bp)) = b.get("properties") {
+                    for (k, v) in bp {
+                        props.entry(k.clone()).or_insert_with(|| v.clone());
+                    }
+                }
+            }
+        }
+        let note = format!("Send one of these shapes: {}.", shapes.join("; "));
+        let desc = super::words::append(root.get("description").and_then(Value::as_str), &[note]);
+        root.insert("description".into(), Value::String(desc));
+        cx.note(
+            "",
+            key,
+            Action::Described,
+            "alternatives at the root merged into one object with optional properties; the shapes are listed in the description",
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{permissive, run};
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn drops_properties_on_strings() {
+        let schema = json!({"type": "object", "properties": {"s": {"type": "string", "properties": {"a": {}}, "required": ["a"]}}});
+        let (out, report) = run(&permissive(), schema);
+        assert_eq!(out["properties"]["s"], json!({"type": "string"}));
+        assert_eq!(report.len(), 2);
+    }
+
+    #[test]
+    fn root_gets_object_type_and_unions_merge() {
+        let schema = json!({"anyOf": [
+            {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+            {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+        ]});
+        let (out, report) = run(&permissive(), schema);
+        assert_eq!(out["type"], "object");
+        assert_eq!(out["properties"], json!({"id": {"type": "string"}, "name": {"type": "string"}}));
+        assert!(out["description"].as_str().unwrap().starts_with("Send one of these shapes"));
+        assert!(report.contains(&("/anyOf".to_string(), Action::Described)));
+    }
+}

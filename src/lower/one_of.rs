@@ -1,0 +1,90 @@
+//! Rule: `oneOf` → `anyOf` for dialects without `oneOf`. The branches are
+//! all kept; only "exactly one" becomes "at least one", which for the usual
+//! tagged unions (a `const` discriminator per branch) changes nothing.
+
+use super::{Cx, Node};
+use crate::report::Action;
+
+pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+    if cx.target.allows("oneOf") || !node.map.contains_key("oneOf") {
+        return;
+    }
+    let Some(one_of) = node.map.shift_remove("oneOf") else {
+        return;
+    };
+    if !one_of.is_array() {
+        cx.note(at, "oneOf", Action::Dropped, "oneOf is not an array");
+        return;
+    }
+    if node.map.contains_key("anyOf") {
+        // both present: the value must match both lists; fold oneOf into allOf
+        // so the allOf rule (or the dialect) deals with it
+        let any_of = node.map.shift_remove("anyOf").unwrap_or_default();
+        let mut a = serde_json::Map::new();
+        a.insert("anyOf".into(), any_of);
+        let mut b = serde_json::Map::new();
+        b.insert("anyOf".into(), one_of);
+        cx.note(at, "oneOf", Action::Rewritten, "oneOf next to anyOf: both kept as anyOf lists inside allOf");
+        node.map.insert(
+            "allOf".into(),
+            serde_json::Value::Array(vec![serde_json::Value::Object(a), serde_json::Value::Object(b)]),
+        );
+        super::all_of::merge(cx, node, at);
+        return;
+    }
+    node.map.insert("anyOf".into(), one_of);
+    cx.note(
+        at,
+        "oneOf",
+        Action::Rewritten,
+        "oneOf written as anyOf (the dialect has no oneOf; every branch is kept)",
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{permissive, run};
+    use super::super::{keywords, Target};
+    use super::*;
+    use serde_json::json;
+
+    fn target() -> Target {
+        Target {
+            keywords: keywords::PORTABLE,
+            ..permissive()
+        }
+    }
+
+    #[test]
+    fn becomes_any_of_with_all_branches() {
+        let schema = json!({"type": "object", "properties": {"shape": {"oneOf": [
+            {"type": "object", "properties": {"kind": {"const": "circle"}}},
+            {"type": "object", "properties": {"kind": {"const": "square"}}}
+        ]}}});
+        let (out, report) = run(&target(), schema);
+        let any_of = out["properties"]["shape"]["anyOf"].as_array().unwrap();
+        assert_eq!(any_of.len(), 2);
+        assert_eq!(report, vec![("/properties/shape/oneOf".to_string(), Action::Rewritten)]);
+    }
+
+    #[test]
+    fn next_to_any_of_both_constraints_survive() {
+        let schema = json!({"type": "object", "properties": {"x": {
+            "anyOf": [{"type": "string"}, {"type": "integer"}],
+            "oneOf": [{"type": "string"}, {"type": "boolean"}]
+        }}});
+        let (out, report) = run(&target(), schema);
+        // allOf of two anyOf lists cannot be merged without loss: the first is kept,
+        // the disagreement reported
+        assert!(out["properties"]["x"].get("anyOf").is_some());
+        assert!(report.iter().any(|(p, a)| p == "/properties/x/oneOf" && *a == Action::Rewritten));
+        assert!(report.iter().any(|(p, a)| p == "/properties/x/anyOf" && *a == Action::Dropped));
+    }
+
+    #[test]
+    fn kept_where_allowed() {
+        let schema = json!({"type": "object", "properties": {"x": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}});
+        let (out, _) = run(&permissive(), schema.clone());
+        assert_eq!(out, schema);
+    }
+}

@@ -1,0 +1,137 @@
+//! Rule: untyped schemas. The type is inferred from the keywords present
+//! (`properties` → object, `items` → array, `minLength` → string, enum
+//! values, ...). Where nothing tells and the dialect requires a type, the
+//! value is offered as a string, a number or a boolean, and the report says
+//! that objects and arrays are no longer offered.
+
+use serde_json::{json, Value};
+
+use super::{Cx, Node};
+use crate::report::Action;
+
+/// The JSON type name of a value.
+pub(crate) fn type_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0) => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// The type the keywords of a schema imply, if one does.
+fn implied(node: &Node) -> Option<String> {
+    let has = |keys: &[&str]| keys.iter().any(|k| node.map.contains_key(*k));
+    if has(&["properties", "additionalProperties", "patternProperties", "required", "minProperties", "maxProperties", "propertyNames"]) {
+        return Some("object".into());
+    }
+    if has(&["items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"]) {
+        return Some("array".into());
+    }
+    if has(&["minLength", "maxLength", "pattern", "format"]) {
+        return Some("string".into());
+    }
+    if has(&["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]) {
+        return Some("number".into());
+    }
+    if let Some(Value::Array(values)) = node.map.get("enum") {
+        let mut types: Vec<&str> = values.iter().filter(|v| !v.is_null()).map(type_of).collect();
+        if types.iter().all(|t| matches!(*t, "integer" | "number")) && types.contains(&"number") {
+            return Some("number".into());
+        }
+        types.dedup();
+        if types.len() == 1 {
+            return types.first().map(|t| (*t).to_string());
+        }
+        return None;
+    }
+    None
+}
+
+pub(super) fn infer(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+    if !cx.target.require_type {
+        // JSON Schema dialects take untyped schemas as they are
+        return;
+    }
+    let decided = ["type", "anyOf", "oneOf", "allOf", "$ref", "not"];
+    if decided.iter().any(|k| node.map.contains_key(*k)) {
+        return;
+    }
+    if let Some(t) = implied(node) {
+        node.map.insert("type".into(), Value::String(t.clone()));
+        cx.note(at, "type", Action::Added, format!("no type given; {t} inferred from the other keywords"));
+        return;
+    }
+    if node.map.contains_key("enum") {
+        return;
+    }
+    node.map.insert(
+        "anyOf".into(),
+        json!([{"type": "string"}, {"type": "number"}, {"type": "boolean"}]),
+    );
+    cx.note(
+        at,
+        "type",
+        Action::Rewritten,
+        "no type given and the dialect requires one: offered as a string, a number or a boolean (objects and arrays are not offered)",
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{permissive, run};
+    use super::super::Target;
+    use super::*;
+    use serde_json::json;
+
+    fn typed() -> Target {
+        Target {
+            require_type: true,
+            ..permissive()
+        }
+    }
+
+    #[test]
+    fn infers_from_keywords() {
+        let schema = json!({"type": "object", "properties": {
+            "o": {"properties": {"a": {"type": "string"}}},
+            "a": {"items": {"type": "string"}},
+            "s": {"maxLength": 3},
+            "n": {"minimum": 0.5},
+            "e": {"enum": [1, 2]},
+            "f": {"enum": [1, 2.5]}
+        }});
+        let (out, report) = run(&typed(), schema);
+        let p = &out["properties"];
+        assert_eq!(p["o"]["type"], "object");
+        assert_eq!(p["a"]["type"], "array");
+        assert_eq!(p["s"]["type"], "string");
+        assert_eq!(p["n"]["type"], "number");
+        assert_eq!(p["e"]["type"], "integer");
+        assert_eq!(p["f"]["type"], "number");
+        assert_eq!(report.len(), 6);
+    }
+
+    #[test]
+    fn homey_value_becomes_scalar_union() {
+        let schema = json!({"type": "object", "properties": {"value": {"description": "The value to set (boolean for onoff, number 0-1 for dim)"}}});
+        let (out, report) = run(&typed(), schema);
+        assert_eq!(
+            out["properties"]["value"],
+            json!({"description": "The value to set (boolean for onoff, number 0-1 for dim)", "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]})
+        );
+        assert_eq!(report, vec![("/properties/value/type".to_string(), Action::Rewritten)]);
+    }
+
+    #[test]
+    fn permissive_dialects_leave_untyped_values() {
+        let schema = json!({"type": "object", "properties": {"value": {"description": "any"}}});
+        let (out, report) = run(&permissive(), schema.clone());
+        assert_eq!(out, schema);
+        assert!(report.is_empty());
+    }
+}

@@ -1,0 +1,64 @@
+//! The loss report: every keyword a conversion dropped, rewrote or moved.
+
+use serde::Serialize;
+
+/// What a conversion did to a keyword or a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Action {
+    /// Removed; the dialect has no way to say it.
+    Dropped,
+    /// Replaced by an equivalent or nearby construct the dialect accepts.
+    Rewritten,
+    /// Moved into the schema's `description` in plain words.
+    Described,
+    /// Added because the dialect requires it.
+    Added,
+    /// The tool's name was changed to fit the dialect's name rule.
+    Renamed,
+    /// The tool was left out of the output.
+    Skipped,
+    /// The tool was sent without strict mode, which it cannot satisfy.
+    NotStrict,
+}
+
+impl Action {
+    /// The snake_case name used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Dropped => "dropped",
+            Action::Rewritten => "rewritten",
+            Action::Described => "described",
+            Action::Added => "added",
+            Action::Renamed => "renamed",
+            Action::Skipped => "skipped",
+            Action::NotStrict => "not_strict",
+        }
+    }
+
+    /// Whether the model sees less than the original schema said.
+    pub fn is_lossy(self) -> bool {
+        matches!(self, Action::Dropped | Action::Described | Action::Skipped | Action::NotStrict)
+    }
+}
+
+/// One entry of the loss report.
+///
+/// `pointer` is a JSON Pointer into the document that was read (for a
+/// `tools/list` response, something like
+/// `/result/tools/3/inputSchema/properties/url/format`). Where a `$ref` was
+/// followed, the pointer names the place that referred, not the definition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReportEntry {
+    /// The MCP name of the tool, when the entry concerns one.
+    pub tool: Option<String>,
+    /// JSON Pointer of the keyword (or tool) in the input document.
+    pub pointer: String,
+    /// The keyword concerned (`format`, `anyOf`, ...), or `name` / `tool`.
+    pub keyword: String,
+    /// What was done.
+    pub action: Action,
+    /// A sentence saying what was done and why.
+    pub detail: String,
+}
