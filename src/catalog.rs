@@ -66,7 +66,11 @@ impl Tool {
         let name = match raw.get("name") {
             Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
             Some(Value::String(_)) => {
-                return Err(Error::new(ErrorKind::Shape, pointer::push(pointer, "name"), "the tool name is empty"))
+                return Err(Error::new(
+                    ErrorKind::Shape,
+                    pointer::push(pointer, "name"),
+                    "the tool name is empty",
+                ))
             }
             Some(other) => {
                 return Err(Error::new(
@@ -75,7 +79,13 @@ impl Tool {
                     format!("the tool name must be a string, not {}", kind_of(other)),
                 ))
             }
-            None => return Err(Error::new(ErrorKind::Shape, pointer, "the tool has no \"name\"")),
+            None => {
+                return Err(Error::new(
+                    ErrorKind::Shape,
+                    pointer,
+                    "the tool has no \"name\"",
+                ))
+            }
         };
         let mut notes = Vec::new();
         match raw.get("inputSchema") {
@@ -172,7 +182,9 @@ impl Tool {
 
     /// A boolean annotation hint such as `readOnlyHint`.
     pub fn hint(&self, key: &str) -> Option<bool> {
-        self.annotations().and_then(|a| a.get(key)).and_then(Value::as_bool)
+        self.annotations()
+            .and_then(|a| a.get(key))
+            .and_then(Value::as_bool)
     }
 
     /// Any field of the tool as it was read (`_meta`, `icons`, ...).
@@ -271,7 +283,10 @@ impl Catalog {
         };
         if let Some(err) = map.get("error") {
             let code = err.get("code").and_then(Value::as_i64).unwrap_or(0);
-            let msg = err.get("message").and_then(Value::as_str).unwrap_or("no message");
+            let msg = err
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("no message");
             return Err(Error::new(
                 ErrorKind::Upstream,
                 pointer::push(at, "error"),
@@ -307,7 +322,10 @@ impl Catalog {
                 ))
             }
         };
-        self.next_cursor = result.get("nextCursor").and_then(Value::as_str).map(str::to_owned);
+        self.next_cursor = result
+            .get("nextCursor")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
         self.add_tools(tools, &tools_at, limits)
     }
 
@@ -396,12 +414,17 @@ impl Catalog {
 }
 
 fn is_page(v: &Value) -> bool {
-    v.as_object()
-        .is_some_and(|m| m.contains_key("result") || m.contains_key("error") || m.get("tools").is_some_and(Value::is_array))
+    v.as_object().is_some_and(|m| {
+        m.contains_key("result")
+            || m.contains_key("error")
+            || m.get("tools").is_some_and(Value::is_array)
+    })
 }
 
 fn non_empty(v: Option<&Value>) -> Option<&str> {
-    v.and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
+    v.and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
 }
 
 /// A short name for the JSON type of a value, for messages.
@@ -479,7 +502,11 @@ mod tests {
         ]}});
         let c = Catalog::parse(v.to_string().as_bytes()).unwrap();
         assert_eq!(names(&c), vec!["ok", "noschema"]);
-        let ptrs: Vec<_> = c.report().iter().map(|r| (r.pointer.as_str(), r.action)).collect();
+        let ptrs: Vec<_> = c
+            .report()
+            .iter()
+            .map(|r| (r.pointer.as_str(), r.action))
+            .collect();
         assert_eq!(
             ptrs,
             vec![
@@ -500,8 +527,14 @@ mod tests {
             (b"{\"result\": ", ErrorKind::Json),
             (b"\"hello\"", ErrorKind::Shape),
             (b"{\"result\": {\"tools\": 3}}", ErrorKind::Shape),
-            (b"{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,\"message\":\"nope\"}}", ErrorKind::Upstream),
-            (b"[{\"name\": \"a\", \"description\": \"\xff\xfe\"}]", ErrorKind::Json),
+            (
+                b"{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,\"message\":\"nope\"}}",
+                ErrorKind::Upstream,
+            ),
+            (
+                b"[{\"name\": \"a\", \"description\": \"\xff\xfe\"}]",
+                ErrorKind::Json,
+            ),
         ];
         for (input, kind) in cases {
             let err = Catalog::parse(input).unwrap_err();
@@ -519,11 +552,22 @@ mod tests {
 
     #[test]
     fn limits_are_enforced() {
-        let limits = Limits { max_input_bytes: 10, ..Limits::default() };
+        let limits = Limits {
+            max_input_bytes: 10,
+            ..Limits::default()
+        };
         let err = Catalog::parse_with(b"[                 ]", &limits).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Limit);
-        let limits = Limits { max_tools: 1, ..Limits::default() };
+        let limits = Limits {
+            max_tools: 1,
+            ..Limits::default()
+        };
         let two = json!([{"name": "a"}, {"name": "b"}]).to_string();
-        assert_eq!(Catalog::parse_with(two.as_bytes(), &limits).unwrap_err().kind(), ErrorKind::Limit);
+        assert_eq!(
+            Catalog::parse_with(two.as_bytes(), &limits)
+                .unwrap_err()
+                .kind(),
+            ErrorKind::Limit
+        );
     }
 }

@@ -43,7 +43,11 @@ pub struct Error {
 }
 
 impl Error {
-    pub(crate) fn new(kind: ErrorKind, pointer: impl Into<String>, message: impl Into<String>) -> Self {
+    pub(crate) fn new(
+        kind: ErrorKind,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
         Error {
             kind,
             pointer: pointer.into(),
@@ -102,7 +106,10 @@ mod tests {
     fn display_includes_pointer_when_present() {
         let e = Error::new(ErrorKind::Shape, "/result/tools", "must be an array");
         assert_eq!(e.to_string(), "/result/tools: must be an array");
-        assert_eq!(Error::usage("no such dialect").to_string(), "no such dialect");
+        assert_eq!(
+            Error::usage("no such dialect").to_string(),
+            "no such dialect"
+        );
         assert_eq!(e.kind().code(), "shape");
     }
 

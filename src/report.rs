@@ -39,7 +39,10 @@ impl Action {
 
     /// Whether the model sees less than the original schema said.
     pub fn is_lossy(self) -> bool {
-        matches!(self, Action::Dropped | Action::Described | Action::Skipped | Action::NotStrict)
+        matches!(
+            self,
+            Action::Dropped | Action::Described | Action::Skipped | Action::NotStrict
+        )
     }
 }
 

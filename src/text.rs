@@ -18,7 +18,9 @@ pub(crate) fn split_identifier(name: &str) -> Vec<String> {
             let next = chars.get(i + 1).copied();
             let boundary = (prev.is_lowercase() && c.is_uppercase())
                 || (prev.is_alphabetic() != c.is_alphabetic())
-                || (prev.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase));
+                || (prev.is_uppercase()
+                    && c.is_uppercase()
+                    && next.is_some_and(char::is_lowercase));
             if boundary {
                 words.push(std::mem::take(&mut cur));
             }
@@ -61,10 +63,22 @@ mod tests {
     #[test]
     fn splits_identifiers() {
         assert_eq!(split_identifier("HassLightSet"), ["Hass", "Light", "Set"]);
-        assert_eq!(split_identifier("get_home_structure"), ["get", "home", "structure"]);
-        assert_eq!(split_identifier("HTTPServer2go"), ["HTTP", "Server", "2", "go"]);
-        assert_eq!(split_identifier("light__HassTurnOn"), ["light", "Hass", "Turn", "On"]);
-        assert_eq!(split_identifier("admin.tools.list"), ["admin", "tools", "list"]);
+        assert_eq!(
+            split_identifier("get_home_structure"),
+            ["get", "home", "structure"]
+        );
+        assert_eq!(
+            split_identifier("HTTPServer2go"),
+            ["HTTP", "Server", "2", "go"]
+        );
+        assert_eq!(
+            split_identifier("light__HassTurnOn"),
+            ["light", "Hass", "Turn", "On"]
+        );
+        assert_eq!(
+            split_identifier("admin.tools.list"),
+            ["admin", "tools", "list"]
+        );
         assert!(split_identifier("__").is_empty());
     }
 

@@ -8,8 +8,20 @@ use serde_json::{Map, Value};
 use super::{refs, Cx, Node};
 use crate::report::Action;
 
-const LOWER_BOUNDS: &[&str] = &["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
-const UPPER_BOUNDS: &[&str] = &["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
+const LOWER_BOUNDS: &[&str] = &[
+    "minimum",
+    "exclusiveMinimum",
+    "minLength",
+    "minItems",
+    "minProperties",
+];
+const UPPER_BOUNDS: &[&str] = &[
+    "maximum",
+    "exclusiveMaximum",
+    "maxLength",
+    "maxItems",
+    "maxProperties",
+];
 
 pub(super) fn merge(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     if cx.target.allows("allOf") {
@@ -30,7 +42,11 @@ pub(super) fn merge(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         let branch = match branch {
             Value::Object(mut b) => {
                 // a branch that is only a reference: take its target
-                if let Some(target) = b.get("$ref").and_then(Value::as_str).and_then(|r| refs::resolve(cx.root, r)) {
+                if let Some(target) = b
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|r| refs::resolve(cx.root, r))
+                {
                     if let Value::Object(t) = target {
                         b.shift_remove("$ref");
                         for (k, v) in t {
@@ -42,7 +58,12 @@ pub(super) fn merge(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             }
             Value::Bool(true) => continue,
             _ => {
-                cx.note(at, "allOf", Action::Dropped, "a branch of allOf that is not an object schema was ignored");
+                cx.note(
+                    at,
+                    "allOf",
+                    Action::Dropped,
+                    "a branch of allOf that is not an object schema was ignored",
+                );
                 continue;
             }
         };
@@ -98,12 +119,19 @@ pub(super) fn merge(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             }
         }
     }
-    cx.note(at, "allOf", Action::Rewritten, format!("{merged} allOf branch(es) merged into one schema"));
+    cx.note(
+        at,
+        "allOf",
+        Action::Rewritten,
+        format!("{merged} allOf branch(es) merged into one schema"),
+    );
 }
 
 fn merge_properties(map: &mut Map<String, Value>, add: Value) {
     let Value::Object(add) = add else { return };
-    let props = map.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+    let props = map
+        .entry("properties")
+        .or_insert_with(|| Value::Object(Map::new()));
     let Value::Object(props) = props else { return };
     for (name, schema) in add {
         match props.get_mut(&name) {
@@ -124,7 +152,9 @@ fn merge_properties(map: &mut Map<String, Value>, add: Value) {
 
 fn merge_required(map: &mut Map<String, Value>, add: Value) {
     let Value::Array(add) = add else { return };
-    let req = map.entry("required").or_insert_with(|| Value::Array(Vec::new()));
+    let req = map
+        .entry("required")
+        .or_insert_with(|| Value::Array(Vec::new()));
     if let Value::Array(req) = req {
         for name in add {
             if !req.contains(&name) {
@@ -169,7 +199,10 @@ mod tests {
             {"minimum": 1, "maximum": 200, "enum": [2, 3, 4]}
         ]}}});
         let (out, _) = run(&no_all_of(), schema);
-        assert_eq!(out["properties"]["n"], json!({"type": "integer", "minimum": 1, "maximum": 100, "enum": [2, 3]}));
+        assert_eq!(
+            out["properties"]["n"],
+            json!({"type": "integer", "minimum": 1, "maximum": 100, "enum": [2, 3]})
+        );
     }
 
     #[test]
@@ -188,7 +221,10 @@ mod tests {
             {"allOf": [{"properties": {"c": {"type": "boolean"}}}]}
         ]});
         let (out, _) = run(&no_all_of(), schema);
-        assert_eq!(out["properties"]["a"], json!({"type": "string", "maxLength": 3}));
+        assert_eq!(
+            out["properties"]["a"],
+            json!({"type": "string", "maxLength": 3})
+        );
         assert_eq!(out["properties"]["c"], json!({"type": "boolean"}));
     }
 

@@ -34,8 +34,12 @@ pub(super) fn ensure(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         let had = node.map.shift_remove("items");
         node.map.insert("items".into(), Value::Object(Map::new()));
         let detail = match had {
-            Some(Value::Bool(false)) => "items: false (an empty array) is not expressible; items may be any value",
-            _ => "the array does not say what its items are; an items schema for any value was added",
+            Some(Value::Bool(false)) => {
+                "items: false (an empty array) is not expressible; items may be any value"
+            }
+            _ => {
+                "the array does not say what its items are; an items schema for any value was added"
+            }
         };
         cx.note(at, "items", Action::Added, detail);
     }
@@ -70,10 +74,17 @@ fn tuple_to_items(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     if closed || !node.map.contains_key("items") {
         node.map.insert("items".into(), merged);
         if closed {
-            node.map.entry("maxItems").or_insert_with(|| Value::from(positions.len()));
+            node.map
+                .entry("maxItems")
+                .or_insert_with(|| Value::from(positions.len()));
         }
     }
-    cx.note(at, "prefixItems", Action::Described, "tuple positions written as one items schema; the order is said in the description");
+    cx.note(
+        at,
+        "prefixItems",
+        Action::Described,
+        "tuple positions written as one items schema; the order is said in the description",
+    );
 }
 
 #[cfg(test)]
@@ -95,8 +106,14 @@ mod tests {
     fn adds_items() {
         let schema = json!({"type": "object", "properties": {"cols": {"type": "array"}}});
         let (out, report) = run(&strictish(), schema);
-        assert_eq!(out["properties"]["cols"], json!({"type": "array", "items": {}}));
-        assert_eq!(report, vec![("/properties/cols/items".to_string(), Action::Added)]);
+        assert_eq!(
+            out["properties"]["cols"],
+            json!({"type": "array", "items": {}})
+        );
+        assert_eq!(
+            report,
+            vec![("/properties/cols/items".to_string(), Action::Added)]
+        );
     }
 
     #[test]
@@ -105,7 +122,10 @@ mod tests {
         let (out, _) = run(&strictish(), schema);
         assert_eq!(out["properties"]["pt"]["items"], json!({"type": "number"}));
         assert_eq!(out["properties"]["pt"]["maxItems"], json!(2));
-        assert!(out["properties"]["pt"]["description"].as_str().unwrap().contains("item 2 is a number"));
+        assert!(out["properties"]["pt"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("item 2 is a number"));
     }
 
     #[test]

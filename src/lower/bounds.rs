@@ -9,7 +9,10 @@ use super::{words, Cx, Node};
 use crate::report::Action;
 
 pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
-    for (exclusive, inclusive, more) in [("exclusiveMinimum", "minimum", "greater"), ("exclusiveMaximum", "maximum", "less")] {
+    for (exclusive, inclusive, more) in [
+        ("exclusiveMinimum", "minimum", "greater"),
+        ("exclusiveMaximum", "maximum", "less"),
+    ] {
         // draft-04: a boolean that qualifies the inclusive bound
         if let Some(Value::Bool(flag)) = node.map.get(exclusive) {
             let flag = *flag;
@@ -27,14 +30,23 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             continue;
         };
         let Some(x) = bound.as_f64() else {
-            cx.note(at, exclusive, Action::Dropped, format!("{exclusive} is not a number"));
+            cx.note(
+                at,
+                exclusive,
+                Action::Dropped,
+                format!("{exclusive} is not a number"),
+            );
             continue;
         };
         let lower = inclusive == "minimum";
         let integer = node.ty() == Some("integer");
         let existing = node.map.get(inclusive).and_then(Value::as_f64);
         if integer && cx.target.allows(inclusive) {
-            let step = if lower { x.floor() + 1.0 } else { x.ceil() - 1.0 };
+            let step = if lower {
+                x.floor() + 1.0
+            } else {
+                x.ceil() - 1.0
+            };
             let stricter = match existing {
                 Some(e) if (lower && e >= step) || (!lower && e <= step) => None,
                 _ => Some(step),
@@ -42,7 +54,16 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             if let Some(s) = stricter {
                 node.map.insert(inclusive.into(), int_value(s));
             }
-            cx.note(at, exclusive, Action::Rewritten, format!("{exclusive} {} written as {inclusive} {}", words::num(&bound), words::num(&int_value(step))));
+            cx.note(
+                at,
+                exclusive,
+                Action::Rewritten,
+                format!(
+                    "{exclusive} {} written as {inclusive} {}",
+                    words::num(&bound),
+                    words::num(&int_value(step))
+                ),
+            );
             continue;
         }
         let supersedes = match existing {
@@ -50,18 +71,27 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             None => true,
         };
         if !supersedes {
-            cx.note(at, exclusive, Action::Dropped, format!("{exclusive} is looser than the {inclusive} next to it"));
+            cx.note(
+                at,
+                exclusive,
+                Action::Dropped,
+                format!("{exclusive} is looser than the {inclusive} next to it"),
+            );
             continue;
         }
         if cx.target.allows(inclusive) {
             node.map.insert(inclusive.into(), bound.clone());
         }
-        node.notes.push(format!("Must be {more} than {}.", words::num(&bound)));
+        node.notes
+            .push(format!("Must be {more} than {}.", words::num(&bound)));
         cx.note(
             at,
             exclusive,
             Action::Rewritten,
-            format!("{exclusive} {} written as {inclusive} plus the words \"{more} than\"", words::num(&bound)),
+            format!(
+                "{exclusive} {} written as {inclusive} plus the words \"{more} than\"",
+                words::num(&bound)
+            ),
         );
     }
 }
@@ -70,7 +100,9 @@ fn int_value(x: f64) -> Value {
     if x.abs() < 9.0e15 {
         Value::from(x as i64)
     } else {
-        serde_json::Number::from_f64(x).map(Value::Number).unwrap_or(Value::Null)
+        serde_json::Number::from_f64(x)
+            .map(Value::Number)
+            .unwrap_or(Value::Null)
     }
 }
 
@@ -78,7 +110,6 @@ fn int_value(x: f64) -> Value {
 mod tests {
     use super::super::testing::{permissive, run};
     use super::super::{keywords, Target};
-    use crate::report::Action;
     use serde_json::json;
 
     fn inclusive_only() -> Target {
@@ -92,7 +123,10 @@ mod tests {
     fn integers_get_the_next_whole_number() {
         let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "exclusiveMinimum": 0, "exclusiveMaximum": 10}}});
         let (out, report) = run(&inclusive_only(), schema);
-        assert_eq!(out["properties"]["n"], json!({"type": "integer", "minimum": 1, "maximum": 9}));
+        assert_eq!(
+            out["properties"]["n"],
+            json!({"type": "integer", "minimum": 1, "maximum": 9})
+        );
         assert_eq!(report.len(), 2);
     }
 
@@ -100,14 +134,20 @@ mod tests {
     fn numbers_keep_the_bound_and_say_it() {
         let schema = json!({"type": "object", "properties": {"n": {"type": "number", "exclusiveMinimum": 0}}});
         let (out, _) = run(&inclusive_only(), schema);
-        assert_eq!(out["properties"]["n"], json!({"type": "number", "minimum": 0, "description": "Must be greater than 0."}));
+        assert_eq!(
+            out["properties"]["n"],
+            json!({"type": "number", "minimum": 0, "description": "Must be greater than 0."})
+        );
     }
 
     #[test]
     fn draft4_boolean_form() {
         let schema = json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": 5, "exclusiveMinimum": true}}});
         let (out, _) = run(&inclusive_only(), schema);
-        assert_eq!(out["properties"]["n"], json!({"type": "integer", "minimum": 6}));
+        assert_eq!(
+            out["properties"]["n"],
+            json!({"type": "integer", "minimum": 6})
+        );
     }
 
     #[test]

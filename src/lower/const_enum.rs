@@ -17,7 +17,12 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             if values.contains(&value) {
                 *values = vec![value];
             } else {
-                cx.note(at, "const", Action::Dropped, "const is not one of the enum values: nothing can match; kept the enum");
+                cx.note(
+                    at,
+                    "const",
+                    Action::Dropped,
+                    "const is not one of the enum values: nothing can match; kept the enum",
+                );
                 return;
             }
         }
@@ -25,7 +30,12 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             node.map.insert("enum".into(), Value::Array(vec![value]));
         }
     }
-    cx.note(at, "const", Action::Rewritten, "const written as a one-value enum");
+    cx.note(
+        at,
+        "const",
+        Action::Rewritten,
+        "const written as a one-value enum",
+    );
 }
 
 #[cfg(test)]
@@ -54,7 +64,10 @@ mod tests {
     fn const_with_enum_intersects() {
         let schema = json!({"type": "object", "properties": {"k": {"type": "integer", "enum": [1, 2], "const": 2}}});
         let (out, _) = run(&target(), schema);
-        assert_eq!(out["properties"]["k"], json!({"type": "integer", "enum": [2]}));
+        assert_eq!(
+            out["properties"]["k"],
+            json!({"type": "integer", "enum": [2]})
+        );
     }
 
     #[test]

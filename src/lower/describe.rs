@@ -19,15 +19,30 @@ const RANGES: &[(&str, &str, &str)] = &[
 
 pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     if let Some(cap) = cx.target.max_min_items {
-        if node.map.get("minItems").and_then(Value::as_u64).is_some_and(|n| n > cap) {
+        if node
+            .map
+            .get("minItems")
+            .and_then(Value::as_u64)
+            .is_some_and(|n| n > cap)
+        {
             let n = node.map.shift_remove("minItems").unwrap_or(Value::Null);
-            node.notes.push(format!("At least {} items.", words::num(&n)));
-            cx.note(at, "minItems", Action::Described, format!("minItems above {cap} is not accepted here; said in the description"));
+            node.notes
+                .push(format!("At least {} items.", words::num(&n)));
+            cx.note(
+                at,
+                "minItems",
+                Action::Described,
+                format!("minItems above {cap} is not accepted here; said in the description"),
+            );
         }
     }
     for &(lo, hi, unit) in RANGES {
-        let lo_v = (!cx.target.allows(lo)).then(|| node.map.shift_remove(lo)).flatten();
-        let hi_v = (!cx.target.allows(hi)).then(|| node.map.shift_remove(hi)).flatten();
+        let lo_v = (!cx.target.allows(lo))
+            .then(|| node.map.shift_remove(lo))
+            .flatten();
+        let hi_v = (!cx.target.allows(hi))
+            .then(|| node.map.shift_remove(hi))
+            .flatten();
         let sentence = match (&lo_v, &hi_v) {
             (Some(a), Some(b)) => format!("From {} to {}{unit}.", words::num(a), words::num(b)),
             (Some(a), None) => format!("At least {}{unit}.", words::num(a)),
@@ -37,24 +52,46 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         node.notes.push(sentence);
         for (k, v) in [(lo, lo_v), (hi, hi_v)] {
             if v.is_some() {
-                cx.note(at, k, Action::Described, format!("{k} is not accepted here; said in the description"));
+                cx.note(
+                    at,
+                    k,
+                    Action::Described,
+                    format!("{k} is not accepted here; said in the description"),
+                );
             }
         }
     }
-    let keys: Vec<String> = node.map.keys().filter(|k| !cx.target.allows(k)).cloned().collect();
-    let has_props = node.map.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty());
+    let keys: Vec<String> = node
+        .map
+        .keys()
+        .filter(|k| !cx.target.allows(k))
+        .cloned()
+        .collect();
+    let has_props = node
+        .map
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty());
     for key in keys {
-        let Some(value) = node.map.get(&key) else { continue };
+        let Some(value) = node.map.get(&key) else {
+            continue;
+        };
         let sentence = match (key.as_str(), value) {
             ("multipleOf", v) => Some(format!("Must be a multiple of {}.", words::num(v))),
             ("uniqueItems", Value::Bool(true)) => Some("Items must be unique.".into()),
-            ("pattern", Value::String(p)) => Some(format!("Must match the regular expression {}.", words::shorten(p, 200))),
+            ("pattern", Value::String(p)) => Some(format!(
+                "Must match the regular expression {}.",
+                words::shorten(p, 200)
+            )),
             ("propertyNames", v) => Some(match v.get("pattern").and_then(Value::as_str) {
                 Some(p) => format!("Keys must match the regular expression {p}."),
                 None => format!("Keys must be {}.", words::summary(v)),
             }),
             ("patternProperties", Value::Object(pp)) => {
-                let parts: Vec<String> = pp.iter().map(|(p, s)| format!("keys matching {p} take {}", words::summary(s))).collect();
+                let parts: Vec<String> = pp
+                    .iter()
+                    .map(|(p, s)| format!("keys matching {p} take {}", words::summary(s)))
+                    .collect();
                 Some(format!("Other keys are allowed: {}.", parts.join("; ")))
             }
             ("additionalProperties", Value::Bool(true)) => Some(if has_props {
@@ -63,14 +100,21 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
                 "Any keys are allowed.".into()
             }),
             ("additionalProperties", v @ Value::Object(_)) => Some(if has_props {
-                format!("Other keys are allowed; their values are {}.", words::summary(v))
+                format!(
+                    "Other keys are allowed; their values are {}.",
+                    words::summary(v)
+                )
             } else {
                 format!("Keys are free; each value is {}.", words::summary(v))
             }),
             ("not", v) => Some(format!("Must not be {}.", words::summary(v))),
             ("examples", Value::Array(ex)) if !ex.is_empty() => {
                 let shown: Vec<String> = ex.iter().take(3).map(words::quote).collect();
-                Some(format!("Example{}: {}.", if shown.len() > 1 { "s" } else { "" }, shown.join(", ")))
+                Some(format!(
+                    "Example{}: {}.",
+                    if shown.len() > 1 { "s" } else { "" },
+                    shown.join(", ")
+                ))
             }
             ("example", v) => Some(format!("Example: {}.", words::quote(v))),
             ("default", v) => Some(format!("Default: {}.", words::quote(v))),
@@ -78,13 +122,19 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
                 let parts: Vec<String> = deps
                     .iter()
                     .map(|(k, v)| {
-                        let names: Vec<String> = v.as_array().map(|a| a.iter().map(words::quote).collect()).unwrap_or_default();
+                        let names: Vec<String> = v
+                            .as_array()
+                            .map(|a| a.iter().map(words::quote).collect())
+                            .unwrap_or_default();
                         format!("if {k} is given, {} must be given too", names.join(", "))
                     })
                     .collect();
                 Some(format!("{}.", capitalise(&parts.join("; "))))
             }
-            ("contains", v) => Some(format!("Must contain an item that is {}.", words::summary(v))),
+            ("contains", v) => Some(format!(
+                "Must contain an item that is {}.",
+                words::summary(v)
+            )),
             ("deprecated", Value::Bool(true)) => Some("Deprecated.".into()),
             ("contentEncoding", Value::String(e)) => Some(format!("Encoded as {e}.")),
             ("contentMediaType", Value::String(m)) => Some(format!("Content of media type {m}.")),
@@ -93,11 +143,18 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
                 let shown: Vec<String> = values.iter().take(50).map(words::quote).collect();
                 Some(format!("One of {}.", shown.join(", ")))
             }
-            ("title", Value::String(t)) if !node.map.contains_key("description") && cx.target.allows("description") => {
+            ("title", Value::String(t))
+                if !node.map.contains_key("description") && cx.target.allows("description") =>
+            {
                 let t = t.clone();
                 node.map.shift_remove("title");
                 node.map.insert("description".into(), Value::String(t));
-                cx.note(at, "title", Action::Rewritten, "title used as the description");
+                cx.note(
+                    at,
+                    "title",
+                    Action::Rewritten,
+                    "title used as the description",
+                );
                 continue;
             }
             _ => None,
@@ -105,7 +162,12 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         if let Some(s) = sentence {
             node.map.shift_remove(&key);
             node.notes.push(s);
-            cx.note(at, &key, Action::Described, format!("{key} is not accepted here; said in the description"));
+            cx.note(
+                at,
+                &key,
+                Action::Described,
+                format!("{key} is not accepted here; said in the description"),
+            );
         }
     }
 }
@@ -143,10 +205,18 @@ mod tests {
             "k": {"type": "string", "not": {"enum": ["root"]}}
         }});
         let (out, report) = run(&narrow(), schema);
-        let d = |k: &str| out["properties"][k]["description"].as_str().unwrap().to_string();
+        let d = |k: &str| {
+            out["properties"][k]["description"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
         assert_eq!(d("n"), "From 0 to 100. Must be a multiple of 0.5.");
         assert_eq!(d("ids"), "At least 1 items. Items must be unique.");
-        assert_eq!(d("url"), "Link. At most 2048 characters. Must match the regular expression ^https?://.");
+        assert_eq!(
+            d("url"),
+            "Link. At most 2048 characters. Must match the regular expression ^https?://."
+        );
         assert_eq!(d("x"), "Example: \"hi\". Default: \"yo\".");
         assert_eq!(d("h"), "Keys are free; each value is a string.");
         assert_eq!(d("k"), "Must not be one of \"root\".");
@@ -162,6 +232,9 @@ mod tests {
         };
         let schema = json!({"type": "object", "properties": {"a": {"type": "array", "minItems": 2, "items": {"type": "string"}}}});
         let (out, _) = run(&t, schema);
-        assert_eq!(out["properties"]["a"], json!({"type": "array", "items": {"type": "string"}, "description": "At least 2 items."}));
+        assert_eq!(
+            out["properties"]["a"],
+            json!({"type": "array", "items": {"type": "string"}, "description": "At least 2 items."})
+        );
     }
 }

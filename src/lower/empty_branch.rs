@@ -13,7 +13,10 @@ use crate::report::Action;
 
 /// Keys that say nothing about which values are valid.
 fn is_annotation(key: &str) -> bool {
-    matches!(key, "description" | "title" | "$comment" | "examples" | "default" | "deprecated")
+    matches!(
+        key,
+        "description" | "title" | "$comment" | "examples" | "default" | "deprecated"
+    )
 }
 
 /// Whether a branch accepts every value.
@@ -45,7 +48,12 @@ pub(super) fn drop_any(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     });
     if branches.is_empty() {
         node.map.shift_remove("anyOf");
-        cx.note(at, "anyOf", Action::Rewritten, "every branch of anyOf accepts any value; read as an untyped value");
+        cx.note(
+            at,
+            "anyOf",
+            Action::Rewritten,
+            "every branch of anyOf accepts any value; read as an untyped value",
+        );
         return;
     }
     if branches.len() < before {
@@ -107,7 +115,14 @@ mod tests {
         Target {
             require_type: true,
             nulls: Nulls::Nullable,
-            keywords: &["type", "nullable", "anyOf", "items", "description", "properties"],
+            keywords: &[
+                "type",
+                "nullable",
+                "anyOf",
+                "items",
+                "description",
+                "properties",
+            ],
             ..permissive()
         }
     }
@@ -120,7 +135,10 @@ mod tests {
             out["properties"]["domain"],
             json!({"description": "Filter entities by domain ...", "items": {"type": "string"}, "type": "array"})
         );
-        assert_eq!(report, vec![("/properties/domain/anyOf/0".to_string(), Action::Dropped)]);
+        assert_eq!(
+            report,
+            vec![("/properties/domain/anyOf/0".to_string(), Action::Dropped)]
+        );
     }
 
     #[test]
@@ -129,12 +147,15 @@ mod tests {
         let (out, report) = run(&typed(), schema);
         // untyped values are offered as scalars where a type is required
         assert!(out["properties"]["v"]["anyOf"].is_array());
-        assert!(report.iter().any(|(p, a)| p == "/properties/v/anyOf" && *a == Action::Rewritten));
+        assert!(report
+            .iter()
+            .any(|(p, a)| p == "/properties/v/anyOf" && *a == Action::Rewritten));
     }
 
     #[test]
     fn permissive_dialects_keep_the_branch() {
-        let schema = json!({"type": "object", "properties": {"d": {"anyOf": [{}, {"type": "array"}]}}});
+        let schema =
+            json!({"type": "object", "properties": {"d": {"anyOf": [{}, {"type": "array"}]}}});
         let (out, _) = run(&permissive(), schema.clone());
         assert_eq!(out, schema);
     }

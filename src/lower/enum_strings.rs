@@ -24,21 +24,35 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     };
     if values.iter().all(Value::is_string) {
         if node.ty().is_none() {
-            node.map.insert("type".into(), Value::String("string".into()));
+            node.map
+                .insert("type".into(), Value::String("string".into()));
         }
-        node.map.entry("format").or_insert_with(|| Value::String("enum".into()));
+        node.map
+            .entry("format")
+            .or_insert_with(|| Value::String("enum".into()));
         return;
     }
     let values = values.clone();
     if values.iter().all(Value::is_boolean) {
         node.map.shift_remove("enum");
-        node.map.insert("type".into(), Value::String("boolean".into()));
+        node.map
+            .insert("type".into(), Value::String("boolean".into()));
         if values.contains(&Value::Bool(true)) && values.contains(&Value::Bool(false)) {
-            cx.note(at, "enum", Action::Dropped, "an enum of true and false is just a boolean");
+            cx.note(
+                at,
+                "enum",
+                Action::Dropped,
+                "an enum of true and false is just a boolean",
+            );
         } else {
             let only = values.first().cloned().unwrap_or(Value::Bool(true));
             node.notes.push(format!("Must be {only}."));
-            cx.note(at, "enum", Action::Described, format!("a boolean enum of only {only}: said in the description"));
+            cx.note(
+                at,
+                "enum",
+                Action::Described,
+                format!("a boolean enum of only {only}: said in the description"),
+            );
         }
         return;
     }
@@ -49,7 +63,11 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         None if types.iter().all(|t| matches!(*t, "integer" | "number")) => "number".into(),
         None => "string".into(),
     };
-    let declared = if matches!(declared.as_str(), "integer" | "number" | "string") { declared } else { "string".into() };
+    let declared = if matches!(declared.as_str(), "integer" | "number" | "string") {
+        declared
+    } else {
+        "string".into()
+    };
     let strings: Vec<Value> = values
         .iter()
         .map(|v| match v {
@@ -57,8 +75,10 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             other => Value::String(other.to_string()),
         })
         .collect();
-    node.map.insert("type".into(), Value::String(declared.clone()));
-    node.map.insert("format".into(), Value::String("enum".into()));
+    node.map
+        .insert("type".into(), Value::String(declared.clone()));
+    node.map
+        .insert("format".into(), Value::String("enum".into()));
     node.map.insert("enum".into(), Value::Array(strings));
     cx.note(
         at,
@@ -86,7 +106,10 @@ mod tests {
     fn integer_enum_keeps_declared_type() {
         let schema = json!({"type": "object", "properties": {"level": {"type": "integer", "enum": [1, 2, 3]}, "flag": {"enum": [true, false]}}});
         let (out, report) = run(&gemini_like(), schema);
-        assert_eq!(out["properties"]["level"], json!({"type": "integer", "enum": ["1", "2", "3"], "format": "enum"}));
+        assert_eq!(
+            out["properties"]["level"],
+            json!({"type": "integer", "enum": ["1", "2", "3"], "format": "enum"})
+        );
         assert_eq!(out["properties"]["flag"], json!({"type": "boolean"}));
         assert_eq!(
             report,
@@ -101,20 +124,29 @@ mod tests {
     fn string_enums_get_the_enum_format() {
         let schema = json!({"type": "object", "properties": {"s": {"enum": ["on", "off"]}}});
         let (out, _) = run(&gemini_like(), schema);
-        assert_eq!(out["properties"]["s"], json!({"enum": ["on", "off"], "type": "string", "format": "enum"}));
+        assert_eq!(
+            out["properties"]["s"],
+            json!({"enum": ["on", "off"], "type": "string", "format": "enum"})
+        );
     }
 
     #[test]
     fn mixed_values_become_strings() {
         let schema = json!({"type": "object", "properties": {"m": {"enum": [1, "a", 2.5]}}});
         let (out, _) = run(&gemini_like(), schema);
-        assert_eq!(out["properties"]["m"], json!({"enum": ["1", "a", "2.5"], "type": "string", "format": "enum"}));
+        assert_eq!(
+            out["properties"]["m"],
+            json!({"enum": ["1", "a", "2.5"], "type": "string", "format": "enum"})
+        );
     }
 
     #[test]
     fn single_boolean_is_described() {
         let schema = json!({"type": "object", "properties": {"confirm": {"enum": [true]}}});
         let (out, _) = run(&gemini_like(), schema);
-        assert_eq!(out["properties"]["confirm"], json!({"type": "boolean", "description": "Must be true."}));
+        assert_eq!(
+            out["properties"]["confirm"],
+            json!({"type": "boolean", "description": "Must be true."})
+        );
     }
 }

@@ -20,11 +20,22 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     node.map.shift_remove("format");
     if format == "enum" {
         // OpenAPI's enum marker means nothing to JSON Schema dialects
-        cx.note(at, "format", Action::Dropped, "format \"enum\" is an OpenAPI marker; the enum itself is kept");
+        cx.note(
+            at,
+            "format",
+            Action::Dropped,
+            "format \"enum\" is an OpenAPI marker; the enum itself is kept",
+        );
         return;
     }
-    node.notes.push(format!("Must be {}.", words::format_phrase(&format)));
-    cx.note(at, "format", Action::Described, format!("format {format:?} is not accepted here; said in the description"));
+    node.notes
+        .push(format!("Must be {}.", words::format_phrase(&format)));
+    cx.note(
+        at,
+        "format",
+        Action::Described,
+        format!("format {format:?} is not accepted here; said in the description"),
+    );
 }
 
 #[cfg(test)]
@@ -49,9 +60,18 @@ mod tests {
             "id": {"type": "string", "format": "uuid"}
         }});
         let (out, report) = run(&gemini_like(), schema);
-        assert_eq!(out["properties"]["url"], json!({"type": "string", "description": "Link. Must be a URI."}));
-        assert_eq!(out["properties"]["when"], json!({"type": "string", "format": "date-time"}));
-        assert_eq!(out["properties"]["id"], json!({"type": "string", "description": "Must be a UUID."}));
+        assert_eq!(
+            out["properties"]["url"],
+            json!({"type": "string", "description": "Link. Must be a URI."})
+        );
+        assert_eq!(
+            out["properties"]["when"],
+            json!({"type": "string", "format": "date-time"})
+        );
+        assert_eq!(
+            out["properties"]["id"],
+            json!({"type": "string", "description": "Must be a UUID."})
+        );
         assert_eq!(report.len(), 2);
         assert!(report.iter().all(|(_, a)| *a == Action::Described));
     }

@@ -27,10 +27,15 @@ mod object_props;
 mod one_of;
 mod refs;
 mod required;
-mod strict;
+pub(crate) mod strict;
 mod type_array;
 mod untyped;
 pub(crate) mod words;
+
+/// The portable JSON Schema keyword set (see `keywords::PORTABLE`).
+pub(crate) fn keywords_portable() -> &'static [&'static str] {
+    keywords::PORTABLE
+}
 
 /// Deepest schema nesting walked; deeper parts are cut with a report entry.
 pub(crate) const MAX_DEPTH: usize = 40;
@@ -140,7 +145,13 @@ pub(crate) struct Cx<'a> {
 impl<'a> Cx<'a> {
     /// Records a report entry for the keyword at `at` (a pointer relative to
     /// the schema root).
-    pub(crate) fn note(&mut self, at: &str, keyword: &str, action: Action, detail: impl Into<String>) {
+    pub(crate) fn note(
+        &mut self,
+        at: &str,
+        keyword: &str,
+        action: Action,
+        detail: impl Into<String>,
+    ) {
         let pointer = if keyword.is_empty() {
             format!("{}{}", self.base, at)
         } else {
@@ -160,7 +171,12 @@ impl<'a> Cx<'a> {
 ///
 /// `tool` names the tool in the report; `base` is the pointer of the schema
 /// in the input document.
-pub(crate) fn lower(target: &Target, schema: &Value, tool: &str, base: &str) -> Result<Lowered, Error> {
+pub(crate) fn lower(
+    target: &Target,
+    schema: &Value,
+    tool: &str,
+    base: &str,
+) -> Result<Lowered, Error> {
     let mut cx = Cx {
         target,
         root: schema,
@@ -177,7 +193,9 @@ pub(crate) fn lower(target: &Target, schema: &Value, tool: &str, base: &str) -> 
         return Err(Error::new(
             ErrorKind::Limit,
             base,
-            format!("the schema expands to more than {MAX_NODES} nodes (through $ref); not converted"),
+            format!(
+                "the schema expands to more than {MAX_NODES} nodes (through $ref); not converted"
+            ),
         ));
     }
     let mut out = match out {
@@ -201,7 +219,12 @@ pub(crate) fn walk(cx: &mut Cx<'_>, value: Value, at: &str, depth: usize) -> Opt
         return Some(Value::Object(Map::new()));
     }
     if depth > MAX_DEPTH {
-        cx.note(at, "", Action::Dropped, format!("schema nested deeper than {MAX_DEPTH} levels; the rest is cut"));
+        cx.note(
+            at,
+            "",
+            Action::Dropped,
+            format!("schema nested deeper than {MAX_DEPTH} levels; the rest is cut"),
+        );
         return Some(Value::Object(Map::new()));
     }
     let map = match value {
@@ -209,7 +232,12 @@ pub(crate) fn walk(cx: &mut Cx<'_>, value: Value, at: &str, depth: usize) -> Opt
         Value::Bool(true) => Map::new(),
         Value::Bool(false) => return None,
         other => {
-            cx.note(at, "", Action::Dropped, format!("{other} is not a schema; read as \"any value\""));
+            cx.note(
+                at,
+                "",
+                Action::Dropped,
+                format!("{other} is not a schema; read as \"any value\""),
+            );
             Map::new()
         }
     };
@@ -255,14 +283,25 @@ fn children(cx: &mut Cx<'_>, node: &mut Node, at: &str, depth: usize) {
                     out.insert(name, v);
                 }
                 None => {
-                    cx.note(&at, "", Action::Dropped, "the schema is `false`: this property may never be sent");
+                    cx.note(
+                        &at,
+                        "",
+                        Action::Dropped,
+                        "the schema is `false`: this property may never be sent",
+                    );
                     required::forget(&mut node.map, &name);
                 }
             }
         }
         node.map.insert("properties".into(), Value::Object(out));
     }
-    for key in ["items", "additionalProperties", "not", "propertyNames", "contains"] {
+    for key in [
+        "items",
+        "additionalProperties",
+        "not",
+        "propertyNames",
+        "contains",
+    ] {
         if let Some(sub) = node.map.get_mut(key).filter(|v| v.is_object()) {
             let sub = sub.take();
             let v = walk(cx, sub, &pointer::push(at, key), depth + 1).unwrap_or(Value::Bool(false));
@@ -278,19 +317,30 @@ fn children(cx: &mut Cx<'_>, node: &mut Node, at: &str, depth: usize) {
                 match walk(cx, sub, &pointer::index(&here, i), depth + 1) {
                     Some(v) => out.push(v),
                     None if key == "prefixItems" || key == "allOf" => out.push(Value::Bool(false)),
-                    None => cx.note(&pointer::index(&here, i), "", Action::Dropped, "a `false` branch matches nothing"),
+                    None => cx.note(
+                        &pointer::index(&here, i),
+                        "",
+                        Action::Dropped,
+                        "a `false` branch matches nothing",
+                    ),
                 }
             }
             node.map.insert(key.into(), Value::Array(out));
         }
     }
-    for key in ["$defs", "definitions", "patternProperties", "dependentSchemas"] {
+    for key in [
+        "$defs",
+        "definitions",
+        "patternProperties",
+        "dependentSchemas",
+    ] {
         if let Some(Value::Object(defs)) = node.map.get_mut(key) {
             let defs = std::mem::take(defs);
             let here = pointer::push(at, key);
             let mut out = Map::with_capacity(defs.len());
             for (name, sub) in defs {
-                let v = walk(cx, sub, &pointer::push(&here, &name), depth + 1).unwrap_or(Value::Bool(false));
+                let v = walk(cx, sub, &pointer::push(&here, &name), depth + 1)
+                    .unwrap_or(Value::Bool(false));
                 out.insert(name, v);
             }
             node.map.insert(key.into(), Value::Object(out));
@@ -322,7 +372,11 @@ pub(crate) mod testing {
     /// `(pointer, action)` pairs.
     pub(crate) fn run(target: &Target, schema: Value) -> (Value, Vec<(String, Action)>) {
         let l = lower(target, &schema, "t", "").expect("lowering failed");
-        let r = l.report.iter().map(|e| (e.pointer.clone(), e.action)).collect();
+        let r = l
+            .report
+            .iter()
+            .map(|e| (e.pointer.clone(), e.action))
+            .collect();
         (l.schema, r)
     }
 }

@@ -17,10 +17,15 @@ fn is_null_schema(v: &Value) -> bool {
         _ => false,
     };
     let null_const = m.get("const") == Some(&Value::Null)
-        || m.get("enum").and_then(Value::as_array).is_some_and(|e| e.len() == 1 && e.first() == Some(&Value::Null));
-    let meta_only = m
-        .keys()
-        .all(|k| matches!(k.as_str(), "type" | "const" | "enum" | "description" | "title"));
+        || m.get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|e| e.len() == 1 && e.first() == Some(&Value::Null));
+    let meta_only = m.keys().all(|k| {
+        matches!(
+            k.as_str(),
+            "type" | "const" | "enum" | "description" | "title"
+        )
+    });
     (only_null_type || null_const) && meta_only
 }
 
@@ -32,7 +37,12 @@ pub(super) fn absorb(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         if branches.len() < before && !branches.is_empty() {
             node.nullable = true;
             if openapi {
-                cx.note(at, "anyOf", Action::Rewritten, "the null branch of anyOf is written as nullable");
+                cx.note(
+                    at,
+                    "anyOf",
+                    Action::Rewritten,
+                    "the null branch of anyOf is written as nullable",
+                );
             }
         } else if branches.is_empty() {
             node.map.shift_remove("anyOf");
@@ -45,7 +55,12 @@ pub(super) fn absorb(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
                 values.retain(|v| !v.is_null());
                 node.nullable = true;
                 if openapi {
-                    cx.note(at, "enum", Action::Rewritten, "null among the enum values is written as nullable");
+                    cx.note(
+                        at,
+                        "enum",
+                        Action::Rewritten,
+                        "null among the enum values is written as nullable",
+                    );
                 }
             }
         }
@@ -73,7 +88,10 @@ pub(crate) fn render(map: &mut Map<String, Value>, style: Nulls) {
                 Some(Value::String(t)) => {
                     if t != "null" {
                         let t = std::mem::take(t);
-                        map.insert("type".into(), Value::Array(vec![Value::String(t), Value::String("null".into())]));
+                        map.insert(
+                            "type".into(),
+                            Value::Array(vec![Value::String(t), Value::String("null".into())]),
+                        );
                     }
                     return;
                 }
@@ -96,7 +114,10 @@ pub(crate) fn render(map: &mut Map<String, Value>, style: Nulls) {
                     let inner = std::mem::take(map);
                     map.insert(
                         "anyOf".into(),
-                        Value::Array(vec![Value::Object(inner), serde_json::json!({"type": "null"})]),
+                        Value::Array(vec![
+                            Value::Object(inner),
+                            serde_json::json!({"type": "null"}),
+                        ]),
                     );
                 }
             }
@@ -115,7 +136,15 @@ mod tests {
     fn openapi() -> Target {
         Target {
             nulls: Nulls::Nullable,
-            keywords: &["type", "nullable", "anyOf", "enum", "default", "description", "properties"],
+            keywords: &[
+                "type",
+                "nullable",
+                "anyOf",
+                "enum",
+                "default",
+                "description",
+                "properties",
+            ],
             ..permissive()
         }
     }
@@ -124,22 +153,35 @@ mod tests {
     fn any_of_null_becomes_nullable() {
         let schema = json!({"type": "object", "properties": {"limit": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null, "description": "max rows"}}});
         let (out, report) = run(&openapi(), schema);
-        assert_eq!(out["properties"]["limit"], json!({"default": null, "description": "max rows", "type": "integer", "nullable": true}));
-        assert_eq!(report, vec![("/properties/limit/anyOf".to_string(), Action::Rewritten)]);
+        assert_eq!(
+            out["properties"]["limit"],
+            json!({"default": null, "description": "max rows", "type": "integer", "nullable": true})
+        );
+        assert_eq!(
+            report,
+            vec![("/properties/limit/anyOf".to_string(), Action::Rewritten)]
+        );
     }
 
     #[test]
     fn enum_null_becomes_nullable() {
-        let schema = json!({"type": "object", "properties": {"c": {"type": "string", "enum": ["a", null]}}});
+        let schema =
+            json!({"type": "object", "properties": {"c": {"type": "string", "enum": ["a", null]}}});
         let (out, _) = run(&openapi(), schema);
-        assert_eq!(out["properties"]["c"], json!({"type": "string", "enum": ["a"], "nullable": true}));
+        assert_eq!(
+            out["properties"]["c"],
+            json!({"type": "string", "enum": ["a"], "nullable": true})
+        );
     }
 
     #[test]
     fn json_schema_style_round_trips() {
         let schema = json!({"type": "object", "properties": {"limit": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}});
         let (out, report) = run(&permissive(), schema);
-        assert_eq!(out["properties"]["limit"], json!({"type": ["integer", "null"]}));
+        assert_eq!(
+            out["properties"]["limit"],
+            json!({"type": ["integer", "null"]})
+        );
         assert!(report.is_empty());
     }
 
@@ -147,12 +189,24 @@ mod tests {
     fn render_styles() {
         let mut m = json!({"$ref": "#/$defs/A"}).as_object().cloned().unwrap();
         render(&mut m, Nulls::TypeArray);
-        assert_eq!(Value::Object(m), json!({"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}));
-        let mut m = json!({"type": "string", "enum": ["a"]}).as_object().cloned().unwrap();
+        assert_eq!(
+            Value::Object(m),
+            json!({"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]})
+        );
+        let mut m = json!({"type": "string", "enum": ["a"]})
+            .as_object()
+            .cloned()
+            .unwrap();
         render(&mut m, Nulls::TypeArray);
-        assert_eq!(Value::Object(m), json!({"type": ["string", "null"], "enum": ["a", null]}));
+        assert_eq!(
+            Value::Object(m),
+            json!({"type": ["string", "null"], "enum": ["a", null]})
+        );
         let mut m = json!({"type": "string"}).as_object().cloned().unwrap();
         render(&mut m, Nulls::Nullable);
-        assert_eq!(Value::Object(m), json!({"type": "string", "nullable": true}));
+        assert_eq!(
+            Value::Object(m),
+            json!({"type": "string", "nullable": true})
+        );
     }
 }

@@ -29,14 +29,24 @@ pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         let ty = node.ty().unwrap_or("this").to_string();
         for key in OBJECT_KEYWORDS {
             if node.map.shift_remove(*key).is_some() {
-                cx.note(at, key, Action::Dropped, format!("{key} on a {ty} schema has no effect"));
+                cx.note(
+                    at,
+                    key,
+                    Action::Dropped,
+                    format!("{key} on a {ty} schema has no effect"),
+                );
             }
         }
     }
     if let Some(p) = node.map.get("properties") {
         if !p.is_object() {
             node.map.shift_remove("properties");
-            cx.note(at, "properties", Action::Dropped, "properties is not an object");
+            cx.note(
+                at,
+                "properties",
+                Action::Dropped,
+                "properties is not an object",
+            );
         }
     }
 }
@@ -48,7 +58,12 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Map<String, Value>) {
     if root.get("type").and_then(Value::as_str) != Some("object") {
         let had = root.insert("type".into(), Value::String("object".into()));
         if had.is_some() {
-            cx.note("", "type", Action::Rewritten, "the root of an input schema must be an object");
+            cx.note(
+                "",
+                "type",
+                Action::Rewritten,
+                "the root of an input schema must be an object",
+            );
         }
     }
     for key in ["anyOf", "oneOf"] {
@@ -56,7 +71,9 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Map<String, Value>) {
             continue;
         };
         let mut shapes = Vec::new();
-        let props = root.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+        let props = root
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(props) = props {
             for b in &branches {
                 shapes.push(super::words::summary(b));
@@ -101,8 +118,14 @@ mod tests {
         ]});
         let (out, report) = run(&permissive(), schema);
         assert_eq!(out["type"], "object");
-        assert_eq!(out["properties"], json!({"id": {"type": "string"}, "name": {"type": "string"}}));
-        assert!(out["description"].as_str().unwrap().starts_with("Send one of these shapes"));
+        assert_eq!(
+            out["properties"],
+            json!({"id": {"type": "string"}, "name": {"type": "string"}})
+        );
+        assert!(out["description"]
+            .as_str()
+            .unwrap()
+            .starts_with("Send one of these shapes"));
         assert!(report.contains(&("/anyOf".to_string(), Action::Described)));
     }
 }

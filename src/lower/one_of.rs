@@ -24,10 +24,18 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         a.insert("anyOf".into(), any_of);
         let mut b = serde_json::Map::new();
         b.insert("anyOf".into(), one_of);
-        cx.note(at, "oneOf", Action::Rewritten, "oneOf next to anyOf: both kept as anyOf lists inside allOf");
+        cx.note(
+            at,
+            "oneOf",
+            Action::Rewritten,
+            "oneOf next to anyOf: both kept as anyOf lists inside allOf",
+        );
         node.map.insert(
             "allOf".into(),
-            serde_json::Value::Array(vec![serde_json::Value::Object(a), serde_json::Value::Object(b)]),
+            serde_json::Value::Array(vec![
+                serde_json::Value::Object(a),
+                serde_json::Value::Object(b),
+            ]),
         );
         super::all_of::merge(cx, node, at);
         return;
@@ -64,7 +72,10 @@ mod tests {
         let (out, report) = run(&target(), schema);
         let any_of = out["properties"]["shape"]["anyOf"].as_array().unwrap();
         assert_eq!(any_of.len(), 2);
-        assert_eq!(report, vec![("/properties/shape/oneOf".to_string(), Action::Rewritten)]);
+        assert_eq!(
+            report,
+            vec![("/properties/shape/oneOf".to_string(), Action::Rewritten)]
+        );
     }
 
     #[test]
@@ -77,8 +88,12 @@ mod tests {
         // allOf of two anyOf lists cannot be merged without loss: the first is kept,
         // the disagreement reported
         assert!(out["properties"]["x"].get("anyOf").is_some());
-        assert!(report.iter().any(|(p, a)| p == "/properties/x/oneOf" && *a == Action::Rewritten));
-        assert!(report.iter().any(|(p, a)| p == "/properties/x/anyOf" && *a == Action::Dropped));
+        assert!(report
+            .iter()
+            .any(|(p, a)| p == "/properties/x/oneOf" && *a == Action::Rewritten));
+        assert!(report
+            .iter()
+            .any(|(p, a)| p == "/properties/x/anyOf" && *a == Action::Dropped));
     }
 
     #[test]

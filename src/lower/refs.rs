@@ -28,7 +28,12 @@ pub(super) fn expand(cx: &mut Cx<'_>, node: &mut Node, at: &str) -> usize {
         let target = resolve(cx.root, &reference);
         let Some(target) = target else {
             node.map.shift_remove("$ref");
-            cx.note(at, "$ref", Action::Dropped, format!("{reference:?} points to nothing in this schema; read as \"any value\""));
+            cx.note(
+                at,
+                "$ref",
+                Action::Dropped,
+                format!("{reference:?} points to nothing in this schema; read as \"any value\""),
+            );
             break;
         };
         if cx.target.refs == Refs::Keep && node.map.len() == 1 {
@@ -55,7 +60,12 @@ pub(super) fn expand(cx: &mut Cx<'_>, node: &mut Node, at: &str) -> usize {
             Refs::Inline { .. } => "this dialect has no $ref",
             Refs::Keep => "it has sibling keywords, which some APIs ignore next to $ref",
         };
-        cx.note(at, "$ref", Action::Rewritten, format!("{reference:?} inlined: {why}"));
+        cx.note(
+            at,
+            "$ref",
+            Action::Rewritten,
+            format!("{reference:?} inlined: {why}"),
+        );
         cx.ref_stack.push(reference);
         pushed += 1;
         if let Value::Object(t) = target {
@@ -74,7 +84,12 @@ pub(super) fn expand(cx: &mut Cx<'_>, node: &mut Node, at: &str) -> usize {
     if matches!(cx.target.refs, Refs::Inline { .. }) {
         for key in ["$defs", "definitions"] {
             if node.map.shift_remove(key).is_some() {
-                cx.note(at, key, Action::Rewritten, "definitions inlined where they are referenced");
+                cx.note(
+                    at,
+                    key,
+                    Action::Rewritten,
+                    "definitions inlined where they are referenced",
+                );
             }
         }
     }
@@ -105,7 +120,8 @@ fn cut(node: &mut Node, target: &Value) {
             node.map.entry(key).or_insert_with(|| v.clone());
         }
     }
-    node.notes.push("Nested further levels are left out.".into());
+    node.notes
+        .push("Nested further levels are left out.".into());
 }
 
 #[cfg(test)]
@@ -125,7 +141,10 @@ mod tests {
     #[test]
     fn resolves_local_pointers() {
         let root = json!({"$defs": {"a b": {"type": "string"}}, "items": [1, {"x": 2}]});
-        assert_eq!(resolve(&root, "#/$defs/a%20b"), Some(&json!({"type": "string"})));
+        assert_eq!(
+            resolve(&root, "#/$defs/a%20b"),
+            Some(&json!({"type": "string"}))
+        );
         assert_eq!(resolve(&root, "#/items/1/x"), Some(&json!(2)));
         assert_eq!(resolve(&root, "#"), Some(&root));
         assert_eq!(resolve(&root, "#/nope"), None);
@@ -163,14 +182,19 @@ mod tests {
         let cut = &level2["properties"]["kids"]["items"];
         assert_eq!(cut["type"], "object");
         assert!(cut.get("properties").is_none());
-        assert!(report.iter().any(|(p, a)| p.ends_with("/kids/items/$ref") && *a == Action::Rewritten));
+        assert!(report
+            .iter()
+            .any(|(p, a)| p.ends_with("/kids/items/$ref") && *a == Action::Rewritten));
     }
 
     #[test]
     fn self_reference_to_root_terminates() {
         let schema = json!({"type": "object", "properties": {"child": {"$ref": "#"}}});
         let (out, _) = run(&inline(), schema);
-        assert_eq!(out["properties"]["child"]["properties"]["child"]["type"], "object");
+        assert_eq!(
+            out["properties"]["child"]["properties"]["child"]["type"],
+            "object"
+        );
     }
 
     #[test]
@@ -190,7 +214,8 @@ mod tests {
             defs.insert(format!("d{i}"), json!({"type": "object", "properties": {"l": {"$ref": format!("#/$defs/d{}", i + 1)}, "r": {"$ref": format!("#/$defs/d{}", i + 1)}}}));
         }
         defs.insert("d30".into(), json!({"type": "string"}));
-        let schema = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs});
+        let schema =
+            json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs});
         let err = super::super::lower(&inline(), &schema, "t", "").unwrap_err();
         assert_eq!(err.kind(), crate::error::ErrorKind::Limit);
     }

@@ -13,7 +13,12 @@ pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     };
     let Value::Array(names) = req else {
         node.map.shift_remove("required");
-        cx.note(at, "required", Action::Dropped, "required is not an array of names");
+        cx.note(
+            at,
+            "required",
+            Action::Dropped,
+            "required is not an array of names",
+        );
         return;
     };
     let props = node.map.get("properties").and_then(Value::as_object);
@@ -34,11 +39,19 @@ pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             at,
             "required",
             Action::Dropped,
-            format!("required names {} are not declared in properties; dropped from required", missing.join(", ")),
+            format!(
+                "required names {} are not declared in properties; dropped from required",
+                missing.join(", ")
+            ),
         );
     }
     if bad > 0 {
-        cx.note(at, "required", Action::Dropped, format!("{bad} entries of required are not strings"));
+        cx.note(
+            at,
+            "required",
+            Action::Dropped,
+            format!("{bad} entries of required are not strings"),
+        );
     }
     if changed {
         if kept.is_empty() {
@@ -70,12 +83,17 @@ mod tests {
         let (out, report) = run(&permissive(), schema);
         assert_eq!(out["required"], json!(["a"]));
         assert_eq!(report.len(), 2);
-        assert!(report.iter().all(|(p, a)| p == "/required" && *a == Action::Dropped));
+        assert!(report
+            .iter()
+            .all(|(p, a)| p == "/required" && *a == Action::Dropped));
     }
 
     #[test]
     fn empty_required_is_removed_quietly() {
-        let (out, report) = run(&permissive(), json!({"type": "object", "properties": {"meta": {"type": "object"}}, "required": []}));
+        let (out, report) = run(
+            &permissive(),
+            json!({"type": "object", "properties": {"meta": {"type": "object"}}, "required": []}),
+        );
         assert!(out.get("required").is_none());
         assert!(report.is_empty());
     }

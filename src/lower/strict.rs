@@ -18,7 +18,11 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     if !is_object {
         return;
     }
-    let has_props = node.map.get("properties").and_then(Value::as_object).is_some_and(|p| !p.is_empty());
+    let has_props = node
+        .map
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty());
     match node.map.get("additionalProperties") {
         Some(Value::Bool(false)) => {}
         Some(Value::Bool(true)) | Some(Value::Object(_)) => {
@@ -31,11 +35,18 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             return;
         }
         _ => {
-            node.map.insert("additionalProperties".into(), Value::Bool(false));
+            node.map
+                .insert("additionalProperties".into(), Value::Bool(false));
         }
     }
     if node.map.contains_key("patternProperties") {
-        cx.not_strict.push((at.to_string(), format!("{} has patternProperties, which strict mode cannot express", if at.is_empty() { "the root" } else { at })));
+        cx.not_strict.push((
+            at.to_string(),
+            format!(
+                "{} has patternProperties, which strict mode cannot express",
+                if at.is_empty() { "the root" } else { at }
+            ),
+        ));
         return;
     }
     if mode != Strict::AllRequired {
@@ -45,11 +56,18 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         .map
         .get("required")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default();
     let mut made = Vec::new();
     let mut all = Vec::new();
-    node.map.entry("properties").or_insert_with(|| Value::Object(serde_json::Map::new()));
+    node.map
+        .entry("properties")
+        .or_insert_with(|| Value::Object(serde_json::Map::new()));
     if let Some(Value::Object(props)) = node.map.get_mut("properties") {
         for (name, schema) in props.iter_mut() {
             all.push(Value::String(name.clone()));
@@ -111,7 +129,9 @@ pub(crate) fn over_limits(schema: &Value) -> Option<String> {
         return Some(format!("{props} properties; strict mode allows 5000"));
     }
     if deepest > 10 {
-        return Some(format!("{deepest} levels of nesting; strict mode allows 10"));
+        return Some(format!(
+            "{deepest} levels of nesting; strict mode allows 10"
+        ));
     }
     if enums > 1000 {
         return Some(format!("{enums} enum values; strict mode allows 1000"));
@@ -159,13 +179,22 @@ mod tests {
         assert_eq!(l.not_strict.len(), 1);
         assert_eq!(l.not_strict[0].0, "/properties/headers");
         let schema = json!({"type": "object", "properties": {"meta": {"type": "object"}}});
-        assert_eq!(lower(&openai_strict(), &schema, "t", "").unwrap().not_strict.len(), 1);
+        assert_eq!(
+            lower(&openai_strict(), &schema, "t", "")
+                .unwrap()
+                .not_strict
+                .len(),
+            1
+        );
     }
 
     #[test]
     fn a_tool_without_parameters_is_a_closed_empty_object() {
         let (out, _) = run(&openai_strict(), json!({"type": "object"}));
-        assert_eq!(out, json!({"type": "object", "additionalProperties": false, "properties": {}, "required": []}));
+        assert_eq!(
+            out,
+            json!({"type": "object", "additionalProperties": false, "properties": {}, "required": []})
+        );
     }
 
     #[test]
@@ -180,6 +209,9 @@ mod tests {
             deep = json!({"type": "object", "properties": {"x": deep}});
         }
         assert!(over_limits(&deep).unwrap().contains("nesting"));
-        assert!(over_limits(&json!({"type": "object", "properties": {"a": {"type": "string"}}})).is_none());
+        assert!(
+            over_limits(&json!({"type": "object", "properties": {"a": {"type": "string"}}}))
+                .is_none()
+        );
     }
 }

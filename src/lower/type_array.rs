@@ -8,17 +8,26 @@ use serde_json::{Map, Value};
 use super::{Cx, Node, Nulls};
 use crate::report::Action;
 
-const TYPES: &[&str] = &["string", "number", "integer", "boolean", "array", "object", "null"];
+const TYPES: &[&str] = &[
+    "string", "number", "integer", "boolean", "array", "object", "null",
+];
 
 /// Keywords that only constrain values of one type.
 fn belongs_to(keyword: &str) -> Option<&'static str> {
     Some(match keyword {
-        "minLength" | "maxLength" | "pattern" | "format" | "contentEncoding" | "contentMediaType" => "string",
+        "minLength" | "maxLength" | "pattern" | "format" | "contentEncoding"
+        | "contentMediaType" => "string",
         "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => "number",
-        "items" | "prefixItems" | "minItems" | "maxItems" | "uniqueItems" | "contains" | "minContains"
-        | "maxContains" => "array",
-        "properties" | "required" | "additionalProperties" | "patternProperties" | "propertyNames"
-        | "minProperties" | "maxProperties" | "dependentRequired" => "object",
+        "items" | "prefixItems" | "minItems" | "maxItems" | "uniqueItems" | "contains"
+        | "minContains" | "maxContains" => "array",
+        "properties"
+        | "required"
+        | "additionalProperties"
+        | "patternProperties"
+        | "propertyNames"
+        | "minProperties"
+        | "maxProperties"
+        | "dependentRequired" => "object",
         _ => return None,
     })
 }
@@ -40,11 +49,19 @@ pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         }
     }
     if !unknown.is_empty() {
-        cx.note(at, "type", Action::Dropped, format!("unknown type name(s) {} ignored", unknown.join(", ")));
+        cx.note(
+            at,
+            "type",
+            Action::Dropped,
+            format!("unknown type name(s) {} ignored", unknown.join(", ")),
+        );
     }
     let keep_arrays = cx.target.nulls == Nulls::TypeArray && cx.target.strict.is_none();
     if keep_arrays {
-        node.map.insert("type".into(), Value::Array(types.into_iter().map(Value::String).collect()));
+        node.map.insert(
+            "type".into(),
+            Value::Array(types.into_iter().map(Value::String).collect()),
+        );
         return;
     }
     let had_null = types.iter().any(|t| t == "null");
@@ -61,7 +78,12 @@ pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             let t = types.pop().unwrap_or_default();
             node.map.insert("type".into(), Value::String(t));
             if had_null {
-                cx.note(at, "type", Action::Rewritten, "type array with \"null\" written as one type that may be null");
+                cx.note(
+                    at,
+                    "type",
+                    Action::Rewritten,
+                    "type array with \"null\" written as one type that may be null",
+                );
             }
         }
         _ => {
@@ -82,10 +104,26 @@ pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             if let Some(Value::Array(existing)) = node.map.shift_remove("anyOf") {
                 // type list AND anyOf: both must hold; keep the type branches
                 // and report the other list
-                cx.note(at, "anyOf", Action::Dropped, format!("anyOf next to a type list; kept the type list, dropped {} branch(es)", existing.len()));
+                cx.note(
+                    at,
+                    "anyOf",
+                    Action::Dropped,
+                    format!(
+                        "anyOf next to a type list; kept the type list, dropped {} branch(es)",
+                        existing.len()
+                    ),
+                );
             }
             node.map.insert("anyOf".into(), Value::Array(branches));
-            cx.note(at, "type", Action::Rewritten, format!("type array {} written as anyOf with one branch per type", types.join(", ")));
+            cx.note(
+                at,
+                "type",
+                Action::Rewritten,
+                format!(
+                    "type array {} written as anyOf with one branch per type",
+                    types.join(", ")
+                ),
+            );
         }
     }
 }
@@ -100,7 +138,17 @@ mod tests {
     fn openapi() -> Target {
         Target {
             nulls: Nulls::Nullable,
-            keywords: &["type", "nullable", "anyOf", "items", "properties", "required", "minLength", "minimum", "description"],
+            keywords: &[
+                "type",
+                "nullable",
+                "anyOf",
+                "items",
+                "properties",
+                "required",
+                "minLength",
+                "minimum",
+                "description",
+            ],
             ..permissive()
         }
     }
@@ -109,8 +157,14 @@ mod tests {
     fn null_pair_becomes_nullable() {
         let schema = json!({"type": "object", "properties": {"q": {"type": ["string", "null"]}}});
         let (out, report) = run(&openapi(), schema);
-        assert_eq!(out["properties"]["q"], json!({"type": "string", "nullable": true}));
-        assert_eq!(report, vec![("/properties/q/type".to_string(), Action::Rewritten)]);
+        assert_eq!(
+            out["properties"]["q"],
+            json!({"type": "string", "nullable": true})
+        );
+        assert_eq!(
+            report,
+            vec![("/properties/q/type".to_string(), Action::Rewritten)]
+        );
     }
 
     #[test]
@@ -133,7 +187,8 @@ mod tests {
 
     #[test]
     fn unknown_names_are_dropped() {
-        let schema = json!({"type": "object", "properties": {"q": {"type": ["string", "text", 3]}}});
+        let schema =
+            json!({"type": "object", "properties": {"q": {"type": ["string", "text", 3]}}});
         let (out, report) = run(&openapi(), schema);
         assert_eq!(out["properties"]["q"], json!({"type": "string"}));
         assert_eq!(report.len(), 1);

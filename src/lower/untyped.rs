@@ -26,20 +26,48 @@ pub(crate) fn type_of(v: &Value) -> &'static str {
 /// The type the keywords of a schema imply, if one does.
 fn implied(node: &Node) -> Option<String> {
     let has = |keys: &[&str]| keys.iter().any(|k| node.map.contains_key(*k));
-    if has(&["properties", "additionalProperties", "patternProperties", "required", "minProperties", "maxProperties", "propertyNames"]) {
+    if has(&[
+        "properties",
+        "additionalProperties",
+        "patternProperties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "propertyNames",
+    ]) {
         return Some("object".into());
     }
-    if has(&["items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"]) {
+    if has(&[
+        "items",
+        "prefixItems",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "contains",
+    ]) {
         return Some("array".into());
     }
     if has(&["minLength", "maxLength", "pattern", "format"]) {
         return Some("string".into());
     }
-    if has(&["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]) {
+    if has(&[
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+    ]) {
         return Some("number".into());
     }
+    if let Some(c) = node.map.get("const").filter(|c| !c.is_null()) {
+        return Some(type_of(c).to_string());
+    }
     if let Some(Value::Array(values)) = node.map.get("enum") {
-        let mut types: Vec<&str> = values.iter().filter(|v| !v.is_null()).map(type_of).collect();
+        let mut types: Vec<&str> = values
+            .iter()
+            .filter(|v| !v.is_null())
+            .map(type_of)
+            .collect();
         if types.iter().all(|t| matches!(*t, "integer" | "number")) && types.contains(&"number") {
             return Some("number".into());
         }
@@ -63,7 +91,12 @@ pub(super) fn infer(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     }
     if let Some(t) = implied(node) {
         node.map.insert("type".into(), Value::String(t.clone()));
-        cx.note(at, "type", Action::Added, format!("no type given; {t} inferred from the other keywords"));
+        cx.note(
+            at,
+            "type",
+            Action::Added,
+            format!("no type given; {t} inferred from the other keywords"),
+        );
         return;
     }
     if node.map.contains_key("enum") {
@@ -103,7 +136,8 @@ mod tests {
             "s": {"maxLength": 3},
             "n": {"minimum": 0.5},
             "e": {"enum": [1, 2]},
-            "f": {"enum": [1, 2.5]}
+            "f": {"enum": [1, 2.5]},
+            "c": {"const": "circle"}
         }});
         let (out, report) = run(&typed(), schema);
         let p = &out["properties"];
@@ -113,7 +147,8 @@ mod tests {
         assert_eq!(p["n"]["type"], "number");
         assert_eq!(p["e"]["type"], "integer");
         assert_eq!(p["f"]["type"], "number");
-        assert_eq!(report.len(), 6);
+        assert_eq!(p["c"]["type"], "string");
+        assert_eq!(report.len(), 7);
     }
 
     #[test]
@@ -124,7 +159,10 @@ mod tests {
             out["properties"]["value"],
             json!({"description": "The value to set (boolean for onoff, number 0-1 for dim)", "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]})
         );
-        assert_eq!(report, vec![("/properties/value/type".to_string(), Action::Rewritten)]);
+        assert_eq!(
+            report,
+            vec![("/properties/value/type".to_string(), Action::Rewritten)]
+        );
     }
 
     #[test]

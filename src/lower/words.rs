@@ -82,7 +82,11 @@ fn summary_at(v: &Value, depth: usize) -> String {
     }
     for key in ["anyOf", "oneOf"] {
         if let Some(Value::Array(branches)) = m.get(key) {
-            let parts: Vec<String> = branches.iter().take(6).map(|b| summary_at(b, depth + 1)).collect();
+            let parts: Vec<String> = branches
+                .iter()
+                .take(6)
+                .map(|b| summary_at(b, depth + 1))
+                .collect();
             return parts.join(" or ");
         }
     }
@@ -110,7 +114,9 @@ fn typed(m: &Map<String, Value>, ty: &str, depth: usize) -> String {
         "boolean" => "true or false".into(),
         "null" => "null".into(),
         "array" => match m.get("items") {
-            Some(items) if items.is_object() => format!("an array of {}", plural(&summary_at(items, depth + 1))),
+            Some(items) if items.is_object() => {
+                format!("an array of {}", plural(&summary_at(items, depth + 1)))
+            }
             _ => "an array".into(),
         },
         "object" => match m.get("properties").and_then(Value::as_object) {
@@ -190,18 +196,39 @@ mod tests {
     #[test]
     fn summaries_read_naturally() {
         assert_eq!(summary(&json!({"type": "string"})), "a string");
-        assert_eq!(summary(&json!({"type": "integer", "minimum": 0, "maximum": 100})), "an integer from 0 to 100");
-        assert_eq!(summary(&json!({"type": "array", "items": {"type": "string"}})), "an array of strings");
+        assert_eq!(
+            summary(&json!({"type": "integer", "minimum": 0, "maximum": 100})),
+            "an integer from 0 to 100"
+        );
+        assert_eq!(
+            summary(&json!({"type": "array", "items": {"type": "string"}})),
+            "an array of strings"
+        );
         assert_eq!(summary(&json!({"enum": ["a", 1]})), "one of \"a\", 1");
-        assert_eq!(summary(&json!({"anyOf": [{"type": "string"}, {"type": "null"}]})), "a string or null");
-        assert_eq!(summary(&json!({"type": ["string", "null"]})), "a string or null");
-        assert_eq!(summary(&json!({"type": "string", "format": "uri"})), "a string, a URI");
+        assert_eq!(
+            summary(&json!({"anyOf": [{"type": "string"}, {"type": "null"}]})),
+            "a string or null"
+        );
+        assert_eq!(
+            summary(&json!({"type": ["string", "null"]})),
+            "a string or null"
+        );
+        assert_eq!(
+            summary(&json!({"type": "string", "format": "uri"})),
+            "a string, a URI"
+        );
     }
 
     #[test]
     fn append_keeps_punctuation() {
-        assert_eq!(append(Some("max rows"), &["At most 5.".into()]), "max rows. At most 5.");
-        assert_eq!(append(Some("Rows:"), &["At most 5.".into()]), "Rows: At most 5.");
+        assert_eq!(
+            append(Some("max rows"), &["At most 5.".into()]),
+            "max rows. At most 5."
+        );
+        assert_eq!(
+            append(Some("Rows:"), &["At most 5.".into()]),
+            "Rows: At most 5."
+        );
         assert_eq!(append(None, &["A.".into(), "B.".into()]), "A. B.");
     }
 

@@ -1,0 +1,393 @@
+//! The dialects: one file per LLM API, each holding the target schema
+//! language, the name rule and the shape of a declaration. This module
+//! drives a conversion: names, descriptions, lowering (with the strict
+//! fallback), then the dialect's own assembly.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::{Map, Value};
+
+use crate::catalog::{Catalog, Tool};
+use crate::error::Error;
+use crate::lower::{self, words, Target};
+use crate::names::{NameMap, NameRule};
+use crate::pointer;
+use crate::report::{Action, ReportEntry};
+
+pub(crate) mod anthropic;
+pub(crate) mod gemini;
+pub(crate) mod gemini_json;
+pub(crate) mod openai;
+pub(crate) mod openai_responses;
+pub(crate) mod prompted;
+pub(crate) mod vscode;
+
+/// An LLM API's way of declaring tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// Gemini `functionDeclarations` with `parameters` in Google's OpenAPI
+    /// schema subset. Works for the Live API too.
+    Gemini,
+    /// Gemini `functionDeclarations` with `parametersJsonSchema` (and
+    /// `responseJsonSchema` from the tool's `outputSchema`).
+    GeminiJson,
+    /// OpenAI Chat Completions `tools`.
+    OpenAi,
+    /// OpenAI Responses API `tools`.
+    OpenAiResponses,
+    /// Anthropic Messages API `tools`.
+    Anthropic,
+    /// VS Code `contributes.languageModelTools` entries.
+    VsCode,
+    /// A system-prompt section for models without function calling.
+    Prompted,
+}
+
+impl Dialect {
+    /// Every dialect, in documentation order.
+    pub const ALL: [Dialect; 7] = [
+        Dialect::Gemini,
+        Dialect::GeminiJson,
+        Dialect::OpenAi,
+        Dialect::OpenAiResponses,
+        Dialect::Anthropic,
+        Dialect::VsCode,
+        Dialect::Prompted,
+    ];
+
+    /// The dialect's name as the CLI and the JS package spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Gemini => "gemini",
+            Dialect::GeminiJson => "gemini-json",
+            Dialect::OpenAi => "openai",
+            Dialect::OpenAiResponses => "openai-responses",
+            Dialect::Anthropic => "anthropic",
+            Dialect::VsCode => "vscode",
+            Dialect::Prompted => "prompted",
+        }
+    }
+
+    /// Whether the dialect has a strict mode.
+    pub fn has_strict(self) -> bool {
+        matches!(
+            self,
+            Dialect::OpenAi | Dialect::OpenAiResponses | Dialect::Anthropic
+        )
+    }
+
+    pub(crate) fn name_rule(self) -> &'static NameRule {
+        match self {
+            Dialect::Gemini | Dialect::GeminiJson => &NameRule::GEMINI,
+            Dialect::OpenAi | Dialect::OpenAiResponses | Dialect::Anthropic => &NameRule::OPENAI,
+            Dialect::VsCode => &NameRule::VSCODE,
+            Dialect::Prompted => &NameRule::MCP,
+        }
+    }
+
+    pub(crate) fn target(self, strict: bool) -> Target {
+        match self {
+            Dialect::Gemini => gemini::target(),
+            Dialect::GeminiJson => gemini_json::target(),
+            Dialect::OpenAi | Dialect::OpenAiResponses => openai::target(strict),
+            Dialect::Anthropic => anthropic::target(strict),
+            Dialect::VsCode => vscode::target(),
+            Dialect::Prompted => prompted::target(),
+        }
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Dialect {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let wanted = s.trim().to_ascii_lowercase();
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.as_str() == wanted)
+            .ok_or_else(|| {
+                let all: Vec<&str> = Dialect::ALL.iter().map(|d| d.as_str()).collect();
+                Error::usage(format!(
+                    "unknown dialect {s:?}; choose one of {}",
+                    all.join(", ")
+                ))
+            })
+    }
+}
+
+/// Conversion settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Ask for strict mode (OpenAI structured outputs, Anthropic strict tool
+    /// use). Tools that cannot be strict fall back with a report entry.
+    pub strict: bool,
+}
+
+impl Options {
+    /// Options with strict mode on or off.
+    pub fn strict(strict: bool) -> Options {
+        Options { strict }
+    }
+}
+
+/// The result of converting a catalog to one dialect.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conversion {
+    /// The dialect converted to.
+    pub dialect: Dialect,
+    /// Items exactly as they go into the request's `tools` array (for
+    /// `prompted`, the per-tool entries the prompt is made of).
+    pub tools: Vec<Value>,
+    /// Dialect name → MCP name, for every tool converted.
+    pub names: NameMap,
+    /// Everything dropped, rewritten, moved or skipped.
+    pub report: Vec<ReportEntry>,
+    /// Dialect-specific extras: `prompt` (prompted), `runtime` (vscode).
+    pub extra: Map<String, Value>,
+}
+
+impl Conversion {
+    /// The CLI's JSON form: `{"dialect", "tools", "names", "report", ...extra}`.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert(
+            "dialect".into(),
+            Value::String(self.dialect.as_str().into()),
+        );
+        m.insert("tools".into(), Value::Array(self.tools.clone()));
+        m.insert(
+            "names".into(),
+            serde_json::to_value(&self.names).unwrap_or(Value::Null),
+        );
+        m.insert(
+            "report".into(),
+            serde_json::to_value(&self.report).unwrap_or(Value::Null),
+        );
+        for (k, v) in &self.extra {
+            m.insert(k.clone(), v.clone());
+        }
+        Value::Object(m)
+    }
+}
+
+/// One tool ready for a dialect's declaration shape.
+pub(crate) struct Declared<'a> {
+    pub tool: &'a Tool,
+    /// The name in this dialect.
+    pub name: &'a str,
+    /// Never empty.
+    pub description: String,
+    /// The lowered input schema.
+    pub schema: Value,
+    /// The lowered output schema, for dialects that send one.
+    pub output: Option<Value>,
+    /// Strict mode applies to this tool.
+    pub strict: bool,
+}
+
+impl Declared<'_> {
+    /// Whether the lowered schema declares no parameters.
+    pub(crate) fn no_parameters(&self) -> bool {
+        self.schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_none_or(Map::is_empty)
+    }
+}
+
+/// Converts a catalog to one dialect.
+///
+/// Never fails on a tool: a tool that cannot be converted is left out and
+/// listed in the report with the reason.
+pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conversion {
+    let mut report: Vec<ReportEntry> = catalog.report().to_vec();
+    let strict = options.strict && dialect.has_strict();
+    if options.strict && !dialect.has_strict() {
+        report.push(ReportEntry {
+            tool: None,
+            pointer: String::new(),
+            keyword: "strict".into(),
+            action: Action::Dropped,
+            detail: format!("{dialect} has no strict mode; converted without it"),
+        });
+    }
+    let (all_names, renamed) =
+        NameMap::assign(catalog.tools().iter().map(Tool::name), dialect.name_rule());
+    for (mcp, new) in renamed {
+        let ptr = catalog
+            .get(&mcp)
+            .map(|t| pointer::push(t.pointer(), "name"))
+            .unwrap_or_default();
+        report.push(ReportEntry {
+            tool: Some(mcp.clone()),
+            pointer: ptr,
+            keyword: "name".into(),
+            action: Action::Renamed,
+            detail: format!("{mcp:?} does not fit {dialect}'s name rule; sent as {new:?}"),
+        });
+    }
+    let mut names = NameMap::default();
+    let mut items = Vec::with_capacity(catalog.len());
+    let mut declared_list = Vec::with_capacity(catalog.len());
+    for tool in catalog.tools() {
+        let Some(name) = all_names.dialect_name(tool.name()) else {
+            continue;
+        };
+        match declare(tool, name, dialect, strict, &mut report) {
+            Ok(d) => {
+                names.insert_pair(name.to_string(), tool.name().to_string());
+                declared_list.push(d);
+            }
+            Err(e) => report.push(ReportEntry {
+                tool: Some(tool.name().to_string()),
+                pointer: e.pointer().to_string(),
+                keyword: "tool".into(),
+                action: Action::Skipped,
+                detail: format!("tool skipped: {}", e.message()),
+            }),
+        }
+    }
+    for d in &declared_list {
+        items.push(match dialect {
+            Dialect::Gemini => gemini::declaration(d),
+            Dialect::GeminiJson => gemini_json::declaration(d),
+            Dialect::OpenAi => openai::tool(d),
+            Dialect::OpenAiResponses => openai_responses::tool(d),
+            Dialect::Anthropic => anthropic::tool(d),
+            Dialect::VsCode => vscode::contribution(d),
+            Dialect::Prompted => prompted::entry(d),
+        });
+    }
+    let mut extra = Map::new();
+    let tools = match dialect {
+        Dialect::Gemini | Dialect::GeminiJson => gemini::wrap(items),
+        Dialect::VsCode => {
+            extra.insert(
+                "runtime".into(),
+                Value::Array(declared_list.iter().map(vscode::runtime).collect()),
+            );
+            items
+        }
+        Dialect::Prompted => {
+            extra.insert(
+                "prompt".into(),
+                Value::String(prompted::prompt(&declared_list)),
+            );
+            items
+        }
+        _ => items,
+    };
+    Conversion {
+        dialect,
+        tools,
+        names,
+        report,
+        extra,
+    }
+}
+
+/// Lowers one tool for the dialect, falling back from strict mode when the
+/// schema cannot be strict.
+fn declare<'a>(
+    tool: &'a Tool,
+    name: &'a str,
+    dialect: Dialect,
+    strict: bool,
+    report: &mut Vec<ReportEntry>,
+) -> Result<Declared<'a>, Error> {
+    let base = pointer::push(tool.pointer(), "inputSchema");
+    let description = tool_description(tool, report);
+    let mut lowered = lower::lower(
+        &dialect.target(strict),
+        tool.input_schema(),
+        tool.name(),
+        &base,
+    )?;
+    let mut is_strict = strict;
+    if strict {
+        let over = lower::strict::over_limits(&lowered.schema)
+            .filter(|_| matches!(dialect, Dialect::OpenAi | Dialect::OpenAiResponses));
+        let reasons: Vec<String> = lowered
+            .not_strict
+            .iter()
+            .map(|(_, why)| why.clone())
+            .chain(over)
+            .collect();
+        if !reasons.is_empty() {
+            lowered = lower::lower(
+                &dialect.target(false),
+                tool.input_schema(),
+                tool.name(),
+                &base,
+            )?;
+            is_strict = false;
+            report.push(ReportEntry {
+                tool: Some(tool.name().to_string()),
+                pointer: base.clone(),
+                keyword: "strict".into(),
+                action: Action::NotStrict,
+                detail: format!("sent without strict mode: {}", reasons.join("; ")),
+            });
+        }
+    }
+    report.extend(lowered.report);
+    let output = match (dialect, tool.output_schema()) {
+        (Dialect::GeminiJson, Some(out)) => {
+            let at = pointer::push(tool.pointer(), "outputSchema");
+            let l = lower::lower(&dialect.target(false), out, tool.name(), &at)?;
+            report.extend(l.report);
+            Some(l.schema)
+        }
+        (_, Some(_)) => {
+            report.push(ReportEntry {
+                tool: Some(tool.name().to_string()),
+                pointer: pointer::push(tool.pointer(), "outputSchema"),
+                keyword: "outputSchema".into(),
+                action: Action::Dropped,
+                detail: format!("{dialect} declarations carry no output schema (gemini-json does)"),
+            });
+            None
+        }
+        (_, None) => None,
+    };
+    Ok(Declared {
+        tool,
+        name,
+        description,
+        schema: lowered.schema,
+        output,
+        strict: is_strict,
+    })
+}
+
+/// The tool's description, or the best stand-in: `title`,
+/// `annotations.title`, then a readable form of the name. Never empty.
+pub(crate) fn tool_description(tool: &Tool, report: &mut Vec<ReportEntry>) -> String {
+    if let Some(d) = tool.description() {
+        return d.to_string();
+    }
+    let (text, from) = match tool.title() {
+        Some(t) => (t.to_string(), "its title"),
+        None => (
+            words::readable_name(tool.name()),
+            "a readable form of its name",
+        ),
+    };
+    report.push(ReportEntry {
+        tool: Some(tool.name().to_string()),
+        pointer: pointer::push(tool.pointer(), "description"),
+        keyword: "description".into(),
+        action: Action::Added,
+        detail: format!("the tool has no description; {from} is used: {text:?}"),
+    });
+    text
+}
