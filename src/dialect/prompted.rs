@@ -101,7 +101,7 @@ fn kind(s: &Value) -> String {
         }
         return format!("JSON Schema {compact}");
     }
-    words::summary(s)
+    words::summary_listing(s, 500)
 }
 
 #[cfg(test)]

@@ -111,6 +111,9 @@ pub(crate) struct Node {
     pub nullable: bool,
     /// Sentences appended to the description at the end.
     pub notes: Vec<String>,
+    /// The input keyword the node's `anyOf` came from (`oneOf`, `type`),
+    /// so report pointers inside it name places in the input.
+    pub any_of_from: Option<&'static str>,
 }
 
 impl Node {
@@ -311,7 +314,8 @@ fn children(cx: &mut Cx<'_>, node: &mut Node, at: &str, depth: usize) {
     for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
         if let Some(Value::Array(items)) = node.map.get_mut(key) {
             let items = std::mem::take(items);
-            let here = pointer::push(at, key);
+            let origin = if key == "anyOf" { node.any_of_from.unwrap_or(key) } else { key };
+            let here = pointer::push(at, origin);
             let mut out = Vec::with_capacity(items.len());
             for (i, sub) in items.into_iter().enumerate() {
                 match walk(cx, sub, &pointer::index(&here, i), depth + 1) {

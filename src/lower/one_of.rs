@@ -41,6 +41,7 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         return;
     }
     node.map.insert("anyOf".into(), one_of);
+    node.any_of_from = Some("oneOf");
     cx.note(
         at,
         "oneOf",

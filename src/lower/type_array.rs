@@ -115,6 +115,7 @@ pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
                 );
             }
             node.map.insert("anyOf".into(), Value::Array(branches));
+            node.any_of_from = Some("type");
             cx.note(
                 at,
                 "type",

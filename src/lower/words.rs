@@ -59,10 +59,16 @@ pub(crate) fn format_phrase(format: &str) -> String {
 /// A short noun phrase for a schema ("a string", "an integer from 0 to
 /// 100", "one of \"a\", \"b\"", "an array of strings").
 pub(crate) fn summary(v: &Value) -> String {
-    summary_at(v, 0)
+    summary_at(v, 0, 8)
 }
 
-fn summary_at(v: &Value, depth: usize) -> String {
+/// [`summary`] that lists up to `enum_max` enum values (the prompted
+/// dialect shows them all, as they are the only place the model sees them).
+pub(crate) fn summary_listing(v: &Value, enum_max: usize) -> String {
+    summary_at(v, 0, enum_max)
+}
+
+fn summary_at(v: &Value, depth: usize, enum_max: usize) -> String {
     let m = match v {
         Value::Bool(true) => return "any value".into(),
         Value::Bool(false) => return "nothing".into(),
@@ -73,8 +79,8 @@ fn summary_at(v: &Value, depth: usize) -> String {
         return "a value".into();
     }
     if let Some(Value::Array(values)) = m.get("enum") {
-        let shown: Vec<String> = values.iter().take(8).map(quote).collect();
-        let more = if values.len() > 8 { ", …" } else { "" };
+        let shown: Vec<String> = values.iter().take(enum_max).map(quote).collect();
+        let more = if values.len() > enum_max { ", …" } else { "" };
         return format!("one of {}{more}", shown.join(", "));
     }
     if let Some(c) = m.get("const") {
@@ -85,7 +91,7 @@ fn summary_at(v: &Value, depth: usize) -> String {
             let parts: Vec<String> = branches
                 .iter()
                 .take(6)
-                .map(|b| summary_at(b, depth + 1))
+                .map(|b| summary_at(b, depth + 1, enum_max))
                 .collect();
             return parts.join(" or ");
         }
@@ -98,11 +104,11 @@ fn summary_at(v: &Value, depth: usize) -> String {
     if types.is_empty() {
         return "any value".into();
     }
-    let parts: Vec<String> = types.iter().map(|t| typed(m, t, depth)).collect();
+    let parts: Vec<String> = types.iter().map(|t| typed(m, t, depth, enum_max)).collect();
     parts.join(" or ")
 }
 
-fn typed(m: &Map<String, Value>, ty: &str, depth: usize) -> String {
+fn typed(m: &Map<String, Value>, ty: &str, depth: usize, enum_max: usize) -> String {
     let range = range_words(m.get("minimum"), m.get("maximum"));
     match ty {
         "string" => match m.get("format").and_then(Value::as_str) {
@@ -114,8 +120,11 @@ fn typed(m: &Map<String, Value>, ty: &str, depth: usize) -> String {
         "boolean" => "true or false".into(),
         "null" => "null".into(),
         "array" => match m.get("items") {
+            Some(items) if items.get("enum").is_some() => {
+                format!("an array whose items are each {}", summary_at(items, depth + 1, enum_max))
+            }
             Some(items) if items.is_object() => {
-                format!("an array of {}", plural(&summary_at(items, depth + 1)))
+                format!("an array of {}", plural(&summary_at(items, depth + 1, enum_max)))
             }
             _ => "an array".into(),
         },

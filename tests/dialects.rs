@@ -1,0 +1,331 @@
+//! Every tool of every corpus catalog, every schema edge case and the Home
+//! Assistant fragments, through every dialect (strict on and off), checked
+//! against each dialect's documented rules.
+
+mod common;
+
+use std::collections::HashSet;
+
+use mcp_switchboard::{convert, Action, Catalog, Conversion, Dialect, Options};
+use regex_lite::Regex;
+use serde_json::{Map, Value};
+
+use common::{catalogs, edge_cases, fragments, visit};
+
+const GEMINI_KEYS: &[&str] = &[
+    "type", "format", "title", "description", "nullable", "enum", "items", "minItems", "maxItems", "properties",
+    "required", "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "minimum", "maximum",
+    "anyOf", "propertyOrdering", "default", "example",
+];
+const GEMINI_TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"];
+const OPENAI_STRICT_KEYS: &[&str] = &[
+    "$ref", "$defs", "type", "enum", "const", "title", "description", "properties", "required",
+    "additionalProperties", "items", "anyOf", "pattern", "format", "multipleOf", "maximum", "exclusiveMaximum",
+    "minimum", "exclusiveMinimum", "minItems", "maxItems",
+];
+const OPENAI_FORMATS: &[&str] = &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+const ANTHROPIC_STRICT_KEYS: &[&str] = &[
+    "type", "enum", "const", "default", "title", "description", "properties", "required", "additionalProperties",
+    "items", "minItems", "anyOf", "format", "pattern",
+];
+
+fn inputs() -> Vec<(String, Vec<u8>)> {
+    let mut v = catalogs();
+    v.push(("schema-edge-cases".into(), edge_cases()));
+    v.push(("home-assistant-fragments".into(), fragments()));
+    v
+}
+
+fn variants() -> Vec<(Dialect, bool)> {
+    let mut v = Vec::new();
+    for d in Dialect::ALL {
+        v.push((d, false));
+        if d.has_strict() {
+            v.push((d, true));
+        }
+    }
+    v
+}
+
+/// The declarations of a conversion, whatever the wrapping.
+fn declarations(c: &Conversion) -> Vec<(String, Option<Value>, bool)> {
+    match c.dialect {
+        Dialect::Gemini | Dialect::GeminiJson => c
+            .tools
+            .first()
+            .and_then(|t| t["functionDeclarations"].as_array().cloned())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| {
+                let schema = d.get("parameters").or_else(|| d.get("parametersJsonSchema")).cloned();
+                (d["name"].as_str().unwrap().to_string(), schema, false)
+            })
+            .collect(),
+        Dialect::OpenAi => c
+            .tools
+            .iter()
+            .map(|t| {
+                let f = &t["function"];
+                (f["name"].as_str().unwrap().to_string(), Some(f["parameters"].clone()), f["strict"] == true)
+            })
+            .collect(),
+        Dialect::OpenAiResponses => c
+            .tools
+            .iter()
+            .map(|t| (t["name"].as_str().unwrap().to_string(), Some(t["parameters"].clone()), t["strict"] == true))
+            .collect(),
+        Dialect::Anthropic => c
+            .tools
+            .iter()
+            .map(|t| (t["name"].as_str().unwrap().to_string(), Some(t["input_schema"].clone()), t["strict"] == true))
+            .collect(),
+        Dialect::VsCode => c
+            .tools
+            .iter()
+            .map(|t| (t["name"].as_str().unwrap().to_string(), Some(t["inputSchema"].clone()), false))
+            .collect(),
+        Dialect::Prompted => c
+            .tools
+            .iter()
+            .map(|t| (t["name"].as_str().unwrap().to_string(), Some(t["parameters"].clone()), false))
+            .collect(),
+        _ => panic!("new dialect {:?} needs a case here", c.dialect),
+    }
+}
+
+fn name_rule(d: Dialect) -> Regex {
+    Regex::new(match d {
+        Dialect::Gemini | Dialect::GeminiJson => r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$",
+        Dialect::VsCode => r"^[\w-]{1,64}$",
+        Dialect::Prompted => r"^[A-Za-z0-9_.-]{1,128}$",
+        _ => r"^[a-zA-Z0-9_-]{1,64}$",
+    })
+    .unwrap()
+}
+
+fn check_gemini(ctx: &str, schema: &Value, problems: &mut Vec<String>) {
+    visit(schema, "", &mut |at, m| {
+        for k in m.keys() {
+            if !GEMINI_KEYS.contains(&k.as_str()) {
+                problems.push(format!("{ctx}{at}: key {k} outside Gemini's Schema"));
+            }
+        }
+        match m.get("type").and_then(Value::as_str) {
+            Some(t) if !GEMINI_TYPES.contains(&t) => problems.push(format!("{ctx}{at}: type {t}")),
+            None if !m.contains_key("anyOf") => problems.push(format!("{ctx}{at}: no type and no anyOf")),
+            _ => {}
+        }
+        let ty = m.get("type").and_then(Value::as_str).unwrap_or("");
+        if let Some(f) = m.get("format").and_then(Value::as_str) {
+            let ok = f == "enum"
+                || (ty == "STRING" && f == "date-time")
+                || (ty == "INTEGER" && (f == "int32" || f == "int64"))
+                || (ty == "NUMBER" && (f == "float" || f == "double"));
+            if !ok {
+                problems.push(format!("{ctx}{at}: format {f} on {ty}"));
+            }
+        }
+        if let Some(e) = m.get("enum") {
+            if !e.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
+                problems.push(format!("{ctx}{at}: enum values must be strings"));
+            }
+        }
+        if ty == "ARRAY" && !m.contains_key("items") {
+            problems.push(format!("{ctx}{at}: ARRAY without items"));
+        }
+        if ty != "OBJECT" && (m.contains_key("properties") || m.contains_key("required")) {
+            problems.push(format!("{ctx}{at}: properties/required on {ty}"));
+        }
+        check_required(ctx, at, m, problems);
+    });
+}
+
+fn check_required(ctx: &str, at: &str, m: &Map<String, Value>, problems: &mut Vec<String>) {
+    if let Some(req) = m.get("required").and_then(Value::as_array) {
+        let props = m.get("properties").and_then(Value::as_object);
+        for r in req {
+            let name = r.as_str().unwrap_or("");
+            if !props.is_some_and(|p| p.contains_key(name)) {
+                problems.push(format!("{ctx}{at}: required {name} is not a property"));
+            }
+        }
+    }
+}
+
+fn is_nullable(s: &Value) -> bool {
+    match s.get("type") {
+        Some(Value::Array(ts)) if ts.iter().any(|t| t == "null") => true,
+        _ => {
+            s.get("anyOf").and_then(Value::as_array).is_some_and(|b| b.iter().any(|x| x["type"] == "null"))
+                || (s.get("type").is_none() && s.get("anyOf").is_none() && s.get("enum").is_none() && s.get("$ref").is_none())
+        }
+    }
+}
+
+fn check_openai_strict(ctx: &str, schema: &Value, original: &Value, problems: &mut Vec<String>) {
+    if schema["type"] != "object" {
+        problems.push(format!("{ctx}: root is not an object"));
+    }
+    visit(schema, "", &mut |at, m| {
+        for k in m.keys() {
+            if !OPENAI_STRICT_KEYS.contains(&k.as_str()) {
+                problems.push(format!("{ctx}{at}: key {k} outside OpenAI strict"));
+            }
+        }
+        if let Some(f) = m.get("format").and_then(Value::as_str) {
+            if !OPENAI_FORMATS.contains(&f) {
+                problems.push(format!("{ctx}{at}: format {f}"));
+            }
+        }
+        let is_object = m.get("type").is_some_and(|t| t == "object" || t.as_array().is_some_and(|a| a.iter().any(|x| x == "object")));
+        if is_object {
+            if m.get("additionalProperties") != Some(&Value::Bool(false)) {
+                problems.push(format!("{ctx}{at}: object not closed"));
+            }
+            let props: Vec<&String> = m.get("properties").and_then(Value::as_object).map(|p| p.keys().collect()).unwrap_or_default();
+            let req: Vec<&str> = m.get("required").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            if props.len() != req.len() || props.iter().any(|p| !req.contains(&p.as_str())) {
+                problems.push(format!("{ctx}{at}: required is not every property"));
+            }
+        }
+    });
+    // optional parameters of the original stay optional: nullable, not forced
+    let orig_req: Vec<&str> = original.get("required").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        for (k, s) in props {
+            if !orig_req.contains(&k.as_str()) && !is_nullable(s) {
+                problems.push(format!("{ctx}/properties/{k}: optional parameter is not nullable"));
+            }
+        }
+    }
+}
+
+fn check_anthropic_strict(ctx: &str, schema: &Value, problems: &mut Vec<String>) {
+    visit(schema, "", &mut |at, m| {
+        for k in m.keys() {
+            if !ANTHROPIC_STRICT_KEYS.contains(&k.as_str()) {
+                problems.push(format!("{ctx}{at}: key {k} outside Anthropic strict"));
+            }
+        }
+        if m.get("type") == Some(&Value::String("object".into())) && m.get("additionalProperties") != Some(&Value::Bool(false)) {
+            problems.push(format!("{ctx}{at}: object not closed"));
+        }
+        if m.get("minItems").and_then(Value::as_u64).is_some_and(|n| n > 1) {
+            problems.push(format!("{ctx}{at}: minItems above 1"));
+        }
+    });
+}
+
+fn check_refs(ctx: &str, schema: &Value, problems: &mut Vec<String>) {
+    visit(schema, "", &mut |at, m| {
+        if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+            let target = r.strip_prefix('#').and_then(|p| schema.pointer(p));
+            if target.is_none() {
+                problems.push(format!("{ctx}{at}: $ref {r} does not resolve"));
+            }
+        }
+    });
+    if schema.get("$schema").is_some() {
+        problems.push(format!("{ctx}: $schema left in"));
+    }
+}
+
+#[test]
+fn every_catalog_through_every_dialect_follows_the_rules() {
+    let mut problems = Vec::new();
+    let mut converted = 0;
+    for (file, bytes) in inputs() {
+        let catalog = Catalog::parse(&bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(!catalog.is_empty(), "{file}");
+        for (dialect, strict) in variants() {
+            let c = convert(&catalog, dialect, &Options::strict(strict));
+            let ctx = format!("{file} {dialect}{}", if strict { "+strict" } else { "" });
+            let decls = declarations(&c);
+            let skipped = c.report.iter().filter(|e| e.action == Action::Skipped && e.tool.is_some()).count();
+            assert_eq!(decls.len() + skipped, catalog.len(), "{ctx}: every tool is emitted or reported skipped");
+            let rule = name_rule(dialect);
+            let mut seen = HashSet::new();
+            for (name, schema, is_strict) in &decls {
+                let ctx = format!("{ctx} {name}");
+                if !rule.is_match(name) {
+                    problems.push(format!("{ctx}: name breaks the rule"));
+                }
+                if !seen.insert(name.clone()) {
+                    problems.push(format!("{ctx}: duplicate name"));
+                }
+                let mcp = c.names.mcp_name(name).unwrap_or_else(|| panic!("{ctx}: not in the name map"));
+                let tool = catalog.get(mcp).expect("name map points into the catalog");
+                let Some(schema) = schema else {
+                    assert!(matches!(dialect, Dialect::Gemini | Dialect::GeminiJson), "{ctx}: no schema");
+                    continue;
+                };
+                match dialect {
+                    Dialect::Gemini => check_gemini(&ctx, schema, &mut problems),
+                    Dialect::OpenAi | Dialect::OpenAiResponses if *is_strict => check_openai_strict(&ctx, schema, tool.input_schema(), &mut problems),
+                    Dialect::Anthropic if *is_strict => check_anthropic_strict(&ctx, schema, &mut problems),
+                    _ => {}
+                }
+                if matches!(dialect, Dialect::OpenAi | Dialect::OpenAiResponses | Dialect::VsCode | Dialect::Gemini) {
+                    visit(schema, "", &mut |at, m| {
+                        let array = m.get("type").is_some_and(|t| t == "array" || t == "ARRAY" || t.as_array().is_some_and(|a| a.iter().any(|x| x == "array")));
+                        if array && !m.contains_key("items") {
+                            problems.push(format!("{ctx}{at}: array without items"));
+                        }
+                    });
+                }
+                if dialect != Dialect::Gemini {
+                    visit(schema, "", &mut |at, m| check_required(&ctx, at, m, &mut problems));
+                    check_refs(&ctx, schema, &mut problems);
+                }
+                if strict && *is_strict != strict {
+                    assert!(c.report.iter().any(|e| e.tool.as_deref() == Some(mcp) && e.action == Action::NotStrict), "{ctx}: fell back silently");
+                }
+                converted += 1;
+            }
+            for e in &c.report {
+                assert!(e.pointer.is_empty() || e.pointer.starts_with('/'), "{ctx}: pointer {:?}", e.pointer);
+                assert!(!e.detail.is_empty(), "{ctx}: empty detail");
+            }
+            if dialect == Dialect::Prompted {
+                let prompt = c.extra["prompt"].as_str().unwrap();
+                for (name, _, _) in &decls {
+                    assert!(prompt.contains(&format!("## {name}\n")), "{ctx}: prompt lacks {name}");
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(converted > 1500, "{converted}");
+}
+
+#[test]
+fn descriptions_are_never_empty() {
+    for (file, bytes) in inputs() {
+        let catalog = Catalog::parse(&bytes).unwrap();
+        for dialect in Dialect::ALL {
+            let c = convert(&catalog, dialect, &Options::default());
+            let text = serde_json::to_string(&c.tools).unwrap();
+            assert!(!text.contains("\"description\":\"\""), "{file} {dialect}: empty description");
+            assert!(!text.contains("\"modelDescription\":\"\""), "{file} {dialect}: empty description");
+        }
+    }
+}
+
+#[test]
+fn report_pointers_resolve_in_the_input() {
+    // pointers name the keyword in the input document (or, for entries that
+    // add something, the place it was added); $ref paths are followed from
+    // the referring node, so catalogs without $ref resolve exactly
+    for (file, bytes) in catalogs() {
+        let doc: Value = serde_json::from_slice(&bytes).unwrap();
+        let catalog = Catalog::parse(&bytes).unwrap();
+        for (dialect, strict) in variants() {
+            let c = convert(&catalog, dialect, &Options::strict(strict));
+            for e in &c.report {
+                let parent = e.pointer.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
+                let ok = doc.pointer(&e.pointer).is_some() || doc.pointer(parent).is_some();
+                assert!(ok, "{file} {dialect}: {} does not resolve ({})", e.pointer, e.detail);
+            }
+        }
+    }
+}
