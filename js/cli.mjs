@@ -70,9 +70,13 @@ const commands = {
 
 const [command, ...argv] = process.argv.slice(2);
 try {
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
+  if (command === '--help' || command === '-h' || command === 'help') {
     console.log(USAGE);
-    process.exit(command ? 0 : 2);
+    process.exit(0);
+  }
+  if (!command) {
+    process.stderr.write(USAGE + '\n');
+    process.exit(2);
   }
   const fn = commands[command];
   if (!fn) throw new UsageError(`unknown command ${JSON.stringify(command)}`);

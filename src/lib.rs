@@ -1,4 +1,105 @@
-//! mcp-switchboard (manual in progress)
+//! # mcp-switchboard
+//!
+//! Connects LLMs to MCP tools. Smart-home MCP servers (Home Assistant, Homey)
+//! expose dozens to hundreds of tools; this crate puts them in front of any
+//! model API:
+//!
+//! * **Dialects.** [`convert`] turns an MCP `tools/list` into exactly what
+//!   goes into a model API's `tools` field: Gemini (`parameters` or
+//!   `parametersJsonSchema`), OpenAI Chat Completions and Responses (strict
+//!   or not), Anthropic, VS Code, or a system prompt for models without
+//!   function calling. JSON Schema is lowered to what each API accepts, one
+//!   rule at a time, and **every** keyword dropped, rewritten or moved into
+//!   the description is listed in the [`ReportEntry`] report with its JSON
+//!   Pointer.
+//! * **Names.** Each dialect's name rule is applied, long names are
+//!   shortened with a stable hash, collisions are resolved, and a
+//!   [`NameMap`] maps the model's names back to MCP names.
+//! * **Lint.** [`lint`] says, per tool, what will go wrong where, and what
+//!   each tool costs in tokens per dialect.
+//!
+//! The core does no I/O and has no clock or randomness: bytes in, values
+//! out. The same code runs natively and as WebAssembly (the npm package).
+//!
+//! ## Reading a catalog
+//!
+//! [`Catalog::parse`] reads a `tools/list` response, its bare `result`, a
+//! bare array of tools, a single tool, or several pages (an array of them,
+//! or JSON documents one after the other). Every field of a tool is kept.
+//! A malformed tool is skipped and reported with its pointer; the others
+//! are read.
+//!
+//! ```
+//! use mcp_switchboard::{Action, Catalog};
+//!
+//! let input = br#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+//!     {"name": "set_light", "description": "Turn a light on or off",
+//!      "inputSchema": {"type": "object", "properties": {"on": {"type": "boolean"}}}},
+//!     {"description": "a tool without a name"}
+//! ]}}"#;
+//! let catalog = Catalog::parse(input)?;
+//! assert_eq!(catalog.len(), 1);
+//! assert_eq!(catalog.report()[0].pointer, "/result/tools/1");
+//! assert_eq!(catalog.report()[0].action, Action::Skipped);
+//! # Ok::<(), mcp_switchboard::Error>(())
+//! ```
+//!
+//! ## Converting to a dialect
+//!
+//! ```
+//! use mcp_switchboard::{convert, Catalog, Dialect, Options};
+//! use serde_json::json;
+//!
+//! let catalog = Catalog::parse(br#"[{"name": "HassLightSet",
+//!     "description": "Sets the brightness of a light",
+//!     "inputSchema": {"type": "object", "properties": {
+//!         "name": {"type": ["string", "null"]},
+//!         "brightness": {"type": "integer", "minimum": 0, "maximum": 100, "multipleOf": 5}}}}]"#)?;
+//!
+//! let gemini = convert(&catalog, Dialect::Gemini, &Options::default());
+//! let decl = &gemini.tools[0]["functionDeclarations"][0];
+//! assert_eq!(decl["parameters"]["properties"]["name"], json!({"type": "STRING", "nullable": true}));
+//! // Gemini has no multipleOf: it moves into the description, and the report says so
+//! assert_eq!(decl["parameters"]["properties"]["brightness"]["description"], "Must be a multiple of 5.");
+//! assert!(gemini.report.iter().any(|e| e.pointer == "/0/inputSchema/properties/brightness/multipleOf"));
+//!
+//! // OpenAI strict mode: every property required, the optional ones nullable
+//! let openai = convert(&catalog, Dialect::OpenAi, &Options::strict(true));
+//! let params = &openai.tools[0]["function"]["parameters"];
+//! assert_eq!(params["required"], json!(["name", "brightness"]));
+//! assert_eq!(params["properties"]["brightness"]["type"], json!(["integer", "null"]));
+//! assert_eq!(params["additionalProperties"], false);
+//! # Ok::<(), mcp_switchboard::Error>(())
+//! ```
+//!
+//! ## Names
+//!
+//! ```
+//! use mcp_switchboard::{convert, Catalog, Dialect, Options};
+//!
+//! let catalog = Catalog::parse(br#"[{"name": "admin.tools.list", "inputSchema": {"type": "object"}}]"#)?;
+//! let c = convert(&catalog, Dialect::Anthropic, &Options::default());
+//! assert_eq!(c.names.dialect_name("admin.tools.list"), Some("admin_tools_list"));
+//! assert_eq!(c.names.mcp_name("admin_tools_list"), Some("admin.tools.list"));
+//! # Ok::<(), mcp_switchboard::Error>(())
+//! ```
+//!
+//! ## Errors
+//!
+//! Bad input never panics. Whole-input problems are an [`Error`] with an
+//! [`ErrorKind`] and a JSON Pointer; problems inside one tool become report
+//! entries and the rest of the catalog still converts. Nesting is bounded
+//! (JSON at 128 levels, schemas at 40), `$ref` recursion is unrolled a few
+//! levels and then cut, and a schema that expands past 50,000 nodes is
+//! skipped with a report entry.
+//!
+//! ```
+//! use mcp_switchboard::{Catalog, ErrorKind};
+//!
+//! let err = Catalog::parse(b"{\"tools\": [").unwrap_err();
+//! assert_eq!(err.kind(), ErrorKind::Json);
+//! assert!(err.to_string().contains("line 1"));
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

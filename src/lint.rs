@@ -186,7 +186,7 @@ fn lint_tool(tool: &Tool, runs: &[(String, Conversion)]) -> ToolLint {
             });
         }
     }
-    findings.sort_by(|a, b| b.severity.cmp(&a.severity));
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     ToolLint {
         name: tool.name().to_string(),
         findings,

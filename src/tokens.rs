@@ -88,7 +88,7 @@ fn hump_tokens(len: usize) -> usize {
 /// JSON punctuation merges in pairs (`{"`, `":"`, `",`), other symbols less.
 fn punct_tokens(run: &str) -> usize {
     let n = run.chars().count();
-    if run.chars().all(|c| c.is_ascii()) {
+    if run.is_ascii() {
         n.div_ceil(2)
     } else {
         n

@@ -16,12 +16,19 @@ fn all_dialects(catalog: &Catalog) {
 }
 
 fn tool(schema: Value) -> Vec<u8> {
-    serde_json::to_vec(&json!([{"name": "t", "description": "a test tool", "inputSchema": schema}])).unwrap()
+    serde_json::to_vec(&json!([{"name": "t", "description": "a test tool", "inputSchema": schema}]))
+        .unwrap()
 }
 
 #[test]
 fn malformed_json_is_an_error_with_position() {
-    for bad in [&b"{"[..], b"[1,]", b"{\"tools\": [}", b"nul", b"\"unterminated"] {
+    for bad in [
+        &b"{"[..],
+        b"[1,]",
+        b"{\"tools\": [}",
+        b"nul",
+        b"\"unterminated",
+    ] {
         let e = Catalog::parse(bad).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Json, "{e}");
         assert!(e.message().contains("line"), "{e}");
@@ -39,16 +46,28 @@ fn non_utf8_bytes_are_an_error() {
 
 #[test]
 fn schemas_that_are_not_objects_skip_the_tool() {
-    for schema in [json!("string"), json!(42), json!(null), json!([1, 2]), json!(true)] {
+    for schema in [
+        json!("string"),
+        json!(42),
+        json!(null),
+        json!([1, 2]),
+        json!(true),
+    ] {
         let c = Catalog::parse(&tool(schema.clone())).unwrap();
         assert!(c.is_empty(), "{schema}");
         assert_eq!(c.report()[0].action, Action::Skipped);
         assert_eq!(c.report()[0].pointer, "/0/inputSchema");
     }
     // nested non-schemas are reported and read as "any value"
-    let c = Catalog::parse(&tool(json!({"type": "object", "properties": {"a": 5, "b": "x"}}))).unwrap();
+    let c = Catalog::parse(&tool(
+        json!({"type": "object", "properties": {"a": 5, "b": "x"}}),
+    ))
+    .unwrap();
     let out = convert(&c, Dialect::Gemini, &Options::default());
-    assert!(out.report.iter().any(|e| e.pointer == "/0/inputSchema/properties/a" && e.action == Action::Dropped));
+    assert!(out
+        .report
+        .iter()
+        .any(|e| e.pointer == "/0/inputSchema/properties/a" && e.action == Action::Dropped));
     all_dialects(&c);
 }
 
@@ -93,9 +112,15 @@ fn cyclic_and_dangling_refs() {
         let c = Catalog::parse(&tool(schema.clone())).unwrap();
         all_dialects(&c);
     }
-    let c = Catalog::parse(&tool(json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}))).unwrap();
+    let c = Catalog::parse(&tool(
+        json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}),
+    ))
+    .unwrap();
     let out = convert(&c, Dialect::OpenAi, &Options::default());
-    assert!(out.report.iter().any(|e| e.detail.contains("points to nothing")));
+    assert!(out
+        .report
+        .iter()
+        .any(|e| e.detail.contains("points to nothing")));
 }
 
 #[test]
@@ -103,13 +128,28 @@ fn huge_enums_convert_and_strict_falls_back() {
     let values: Vec<Value> = (0..100_000).map(|i| json!(format!("v{i}"))).collect();
     let c = Catalog::parse(&tool(json!({"type": "object", "properties": {"e": {"type": "string", "enum": values}}, "required": ["e"]}))).unwrap();
     let out = convert(&c, Dialect::Gemini, &Options::default());
-    assert_eq!(out.tools[0]["functionDeclarations"][0]["parameters"]["properties"]["e"]["enum"].as_array().unwrap().len(), 100_000);
+    assert_eq!(
+        out.tools[0]["functionDeclarations"][0]["parameters"]["properties"]["e"]["enum"]
+            .as_array()
+            .unwrap()
+            .len(),
+        100_000
+    );
     let strict = convert(&c, Dialect::OpenAi, &Options::strict(true));
-    assert!(strict.report.iter().any(|e| e.action == Action::NotStrict && e.detail.contains("enum values")));
+    assert!(strict
+        .report
+        .iter()
+        .any(|e| e.action == Action::NotStrict && e.detail.contains("enum values")));
     let ints: Vec<Value> = (0..100_000).map(|i| json!(i)).collect();
-    let c = Catalog::parse(&tool(json!({"type": "object", "properties": {"e": {"type": "integer", "enum": ints}}}))).unwrap();
+    let c = Catalog::parse(&tool(
+        json!({"type": "object", "properties": {"e": {"type": "integer", "enum": ints}}}),
+    ))
+    .unwrap();
     let out = convert(&c, Dialect::Gemini, &Options::default());
-    assert_eq!(out.tools[0]["functionDeclarations"][0]["parameters"]["properties"]["e"]["enum"][99_999], "99999");
+    assert_eq!(
+        out.tools[0]["functionDeclarations"][0]["parameters"]["properties"]["e"]["enum"][99_999],
+        "99999"
+    );
 }
 
 #[test]
@@ -149,7 +189,8 @@ fn odd_but_valid_shapes() {
 
 #[test]
 fn a_json_rpc_error_is_named() {
-    let e = Catalog::parse(br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom"}}"#).unwrap_err();
+    let e = Catalog::parse(br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"boom"}}"#)
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Upstream);
     assert!(e.to_string().contains("-32603") && e.to_string().contains("boom"));
 }

@@ -13,20 +13,81 @@ use serde_json::{Map, Value};
 use common::{catalogs, edge_cases, fragments, visit};
 
 const GEMINI_KEYS: &[&str] = &[
-    "type", "format", "title", "description", "nullable", "enum", "items", "minItems", "maxItems", "properties",
-    "required", "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "minimum", "maximum",
-    "anyOf", "propertyOrdering", "default", "example",
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "items",
+    "minItems",
+    "maxItems",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "anyOf",
+    "propertyOrdering",
+    "default",
+    "example",
 ];
-const GEMINI_TYPES: &[&str] = &["STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"];
+const GEMINI_TYPES: &[&str] = &[
+    "STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL",
+];
 const OPENAI_STRICT_KEYS: &[&str] = &[
-    "$ref", "$defs", "type", "enum", "const", "title", "description", "properties", "required",
-    "additionalProperties", "items", "anyOf", "pattern", "format", "multipleOf", "maximum", "exclusiveMaximum",
-    "minimum", "exclusiveMinimum", "minItems", "maxItems",
+    "$ref",
+    "$defs",
+    "type",
+    "enum",
+    "const",
+    "title",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "pattern",
+    "format",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "minItems",
+    "maxItems",
 ];
-const OPENAI_FORMATS: &[&str] = &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+const OPENAI_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
 const ANTHROPIC_STRICT_KEYS: &[&str] = &[
-    "type", "enum", "const", "default", "title", "description", "properties", "required", "additionalProperties",
-    "items", "minItems", "anyOf", "format", "pattern",
+    "type",
+    "enum",
+    "const",
+    "default",
+    "title",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "minItems",
+    "anyOf",
+    "format",
+    "pattern",
 ];
 
 fn inputs() -> Vec<(String, Vec<u8>)> {
@@ -57,7 +118,10 @@ fn declarations(c: &Conversion) -> Vec<(String, Option<Value>, bool)> {
             .unwrap_or_default()
             .into_iter()
             .map(|d| {
-                let schema = d.get("parameters").or_else(|| d.get("parametersJsonSchema")).cloned();
+                let schema = d
+                    .get("parameters")
+                    .or_else(|| d.get("parametersJsonSchema"))
+                    .cloned();
                 (d["name"].as_str().unwrap().to_string(), schema, false)
             })
             .collect(),
@@ -66,28 +130,56 @@ fn declarations(c: &Conversion) -> Vec<(String, Option<Value>, bool)> {
             .iter()
             .map(|t| {
                 let f = &t["function"];
-                (f["name"].as_str().unwrap().to_string(), Some(f["parameters"].clone()), f["strict"] == true)
+                (
+                    f["name"].as_str().unwrap().to_string(),
+                    Some(f["parameters"].clone()),
+                    f["strict"] == true,
+                )
             })
             .collect(),
         Dialect::OpenAiResponses => c
             .tools
             .iter()
-            .map(|t| (t["name"].as_str().unwrap().to_string(), Some(t["parameters"].clone()), t["strict"] == true))
+            .map(|t| {
+                (
+                    t["name"].as_str().unwrap().to_string(),
+                    Some(t["parameters"].clone()),
+                    t["strict"] == true,
+                )
+            })
             .collect(),
         Dialect::Anthropic => c
             .tools
             .iter()
-            .map(|t| (t["name"].as_str().unwrap().to_string(), Some(t["input_schema"].clone()), t["strict"] == true))
+            .map(|t| {
+                (
+                    t["name"].as_str().unwrap().to_string(),
+                    Some(t["input_schema"].clone()),
+                    t["strict"] == true,
+                )
+            })
             .collect(),
         Dialect::VsCode => c
             .tools
             .iter()
-            .map(|t| (t["name"].as_str().unwrap().to_string(), Some(t["inputSchema"].clone()), false))
+            .map(|t| {
+                (
+                    t["name"].as_str().unwrap().to_string(),
+                    Some(t["inputSchema"].clone()),
+                    false,
+                )
+            })
             .collect(),
         Dialect::Prompted => c
             .tools
             .iter()
-            .map(|t| (t["name"].as_str().unwrap().to_string(), Some(t["parameters"].clone()), false))
+            .map(|t| {
+                (
+                    t["name"].as_str().unwrap().to_string(),
+                    Some(t["parameters"].clone()),
+                    false,
+                )
+            })
             .collect(),
         _ => panic!("new dialect {:?} needs a case here", c.dialect),
     }
@@ -112,7 +204,9 @@ fn check_gemini(ctx: &str, schema: &Value, problems: &mut Vec<String>) {
         }
         match m.get("type").and_then(Value::as_str) {
             Some(t) if !GEMINI_TYPES.contains(&t) => problems.push(format!("{ctx}{at}: type {t}")),
-            None if !m.contains_key("anyOf") => problems.push(format!("{ctx}{at}: no type and no anyOf")),
+            None if !m.contains_key("anyOf") => {
+                problems.push(format!("{ctx}{at}: no type and no anyOf"))
+            }
             _ => {}
         }
         let ty = m.get("type").and_then(Value::as_str).unwrap_or("");
@@ -156,8 +250,13 @@ fn is_nullable(s: &Value) -> bool {
     match s.get("type") {
         Some(Value::Array(ts)) if ts.iter().any(|t| t == "null") => true,
         _ => {
-            s.get("anyOf").and_then(Value::as_array).is_some_and(|b| b.iter().any(|x| x["type"] == "null"))
-                || (s.get("type").is_none() && s.get("anyOf").is_none() && s.get("enum").is_none() && s.get("$ref").is_none())
+            s.get("anyOf")
+                .and_then(Value::as_array)
+                .is_some_and(|b| b.iter().any(|x| x["type"] == "null"))
+                || (s.get("type").is_none()
+                    && s.get("anyOf").is_none()
+                    && s.get("enum").is_none()
+                    && s.get("$ref").is_none())
         }
     }
 }
@@ -177,24 +276,42 @@ fn check_openai_strict(ctx: &str, schema: &Value, original: &Value, problems: &m
                 problems.push(format!("{ctx}{at}: format {f}"));
             }
         }
-        let is_object = m.get("type").is_some_and(|t| t == "object" || t.as_array().is_some_and(|a| a.iter().any(|x| x == "object")));
+        let is_object = m.get("type").is_some_and(|t| {
+            t == "object"
+                || t.as_array()
+                    .is_some_and(|a| a.iter().any(|x| x == "object"))
+        });
         if is_object {
             if m.get("additionalProperties") != Some(&Value::Bool(false)) {
                 problems.push(format!("{ctx}{at}: object not closed"));
             }
-            let props: Vec<&String> = m.get("properties").and_then(Value::as_object).map(|p| p.keys().collect()).unwrap_or_default();
-            let req: Vec<&str> = m.get("required").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            let props: Vec<&String> = m
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|p| p.keys().collect())
+                .unwrap_or_default();
+            let req: Vec<&str> = m
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
             if props.len() != req.len() || props.iter().any(|p| !req.contains(&p.as_str())) {
                 problems.push(format!("{ctx}{at}: required is not every property"));
             }
         }
     });
     // optional parameters of the original stay optional: nullable, not forced
-    let orig_req: Vec<&str> = original.get("required").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    let orig_req: Vec<&str> = original
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
     if let Some(props) = schema.get("properties").and_then(Value::as_object) {
         for (k, s) in props {
             if !orig_req.contains(&k.as_str()) && !is_nullable(s) {
-                problems.push(format!("{ctx}/properties/{k}: optional parameter is not nullable"));
+                problems.push(format!(
+                    "{ctx}/properties/{k}: optional parameter is not nullable"
+                ));
             }
         }
     }
@@ -207,10 +324,15 @@ fn check_anthropic_strict(ctx: &str, schema: &Value, problems: &mut Vec<String>)
                 problems.push(format!("{ctx}{at}: key {k} outside Anthropic strict"));
             }
         }
-        if m.get("type") == Some(&Value::String("object".into())) && m.get("additionalProperties") != Some(&Value::Bool(false)) {
+        if m.get("type") == Some(&Value::String("object".into()))
+            && m.get("additionalProperties") != Some(&Value::Bool(false))
+        {
             problems.push(format!("{ctx}{at}: object not closed"));
         }
-        if m.get("minItems").and_then(Value::as_u64).is_some_and(|n| n > 1) {
+        if m.get("minItems")
+            .and_then(Value::as_u64)
+            .is_some_and(|n| n > 1)
+        {
             problems.push(format!("{ctx}{at}: minItems above 1"));
         }
     });
@@ -241,8 +363,16 @@ fn every_catalog_through_every_dialect_follows_the_rules() {
             let c = convert(&catalog, dialect, &Options::strict(strict));
             let ctx = format!("{file} {dialect}{}", if strict { "+strict" } else { "" });
             let decls = declarations(&c);
-            let skipped = c.report.iter().filter(|e| e.action == Action::Skipped && e.tool.is_some()).count();
-            assert_eq!(decls.len() + skipped, catalog.len(), "{ctx}: every tool is emitted or reported skipped");
+            let skipped = c
+                .report
+                .iter()
+                .filter(|e| e.action == Action::Skipped && e.tool.is_some())
+                .count();
+            assert_eq!(
+                decls.len() + skipped,
+                catalog.len(),
+                "{ctx}: every tool is emitted or reported skipped"
+            );
             let rule = name_rule(dialect);
             let mut seen = HashSet::new();
             for (name, schema, is_strict) in &decls {
@@ -253,48 +383,84 @@ fn every_catalog_through_every_dialect_follows_the_rules() {
                 if !seen.insert(name.clone()) {
                     problems.push(format!("{ctx}: duplicate name"));
                 }
-                let mcp = c.names.mcp_name(name).unwrap_or_else(|| panic!("{ctx}: not in the name map"));
+                let mcp = c
+                    .names
+                    .mcp_name(name)
+                    .unwrap_or_else(|| panic!("{ctx}: not in the name map"));
                 let tool = catalog.get(mcp).expect("name map points into the catalog");
                 let Some(schema) = schema else {
-                    assert!(matches!(dialect, Dialect::Gemini | Dialect::GeminiJson), "{ctx}: no schema");
+                    assert!(
+                        matches!(dialect, Dialect::Gemini | Dialect::GeminiJson),
+                        "{ctx}: no schema"
+                    );
                     continue;
                 };
                 match dialect {
                     Dialect::Gemini => check_gemini(&ctx, schema, &mut problems),
-                    Dialect::OpenAi | Dialect::OpenAiResponses if *is_strict => check_openai_strict(&ctx, schema, tool.input_schema(), &mut problems),
-                    Dialect::Anthropic if *is_strict => check_anthropic_strict(&ctx, schema, &mut problems),
+                    Dialect::OpenAi | Dialect::OpenAiResponses if *is_strict => {
+                        check_openai_strict(&ctx, schema, tool.input_schema(), &mut problems)
+                    }
+                    Dialect::Anthropic if *is_strict => {
+                        check_anthropic_strict(&ctx, schema, &mut problems)
+                    }
                     _ => {}
                 }
-                if matches!(dialect, Dialect::OpenAi | Dialect::OpenAiResponses | Dialect::VsCode | Dialect::Gemini) {
+                if matches!(
+                    dialect,
+                    Dialect::OpenAi | Dialect::OpenAiResponses | Dialect::VsCode | Dialect::Gemini
+                ) {
                     visit(schema, "", &mut |at, m| {
-                        let array = m.get("type").is_some_and(|t| t == "array" || t == "ARRAY" || t.as_array().is_some_and(|a| a.iter().any(|x| x == "array")));
+                        let array = m.get("type").is_some_and(|t| {
+                            t == "array"
+                                || t == "ARRAY"
+                                || t.as_array().is_some_and(|a| a.iter().any(|x| x == "array"))
+                        });
                         if array && !m.contains_key("items") {
                             problems.push(format!("{ctx}{at}: array without items"));
                         }
                     });
                 }
                 if dialect != Dialect::Gemini {
-                    visit(schema, "", &mut |at, m| check_required(&ctx, at, m, &mut problems));
+                    visit(schema, "", &mut |at, m| {
+                        check_required(&ctx, at, m, &mut problems)
+                    });
                     check_refs(&ctx, schema, &mut problems);
                 }
                 if strict && *is_strict != strict {
-                    assert!(c.report.iter().any(|e| e.tool.as_deref() == Some(mcp) && e.action == Action::NotStrict), "{ctx}: fell back silently");
+                    assert!(
+                        c.report.iter().any(
+                            |e| e.tool.as_deref() == Some(mcp) && e.action == Action::NotStrict
+                        ),
+                        "{ctx}: fell back silently"
+                    );
                 }
                 converted += 1;
             }
             for e in &c.report {
-                assert!(e.pointer.is_empty() || e.pointer.starts_with('/'), "{ctx}: pointer {:?}", e.pointer);
+                assert!(
+                    e.pointer.is_empty() || e.pointer.starts_with('/'),
+                    "{ctx}: pointer {:?}",
+                    e.pointer
+                );
                 assert!(!e.detail.is_empty(), "{ctx}: empty detail");
             }
             if dialect == Dialect::Prompted {
                 let prompt = c.extra["prompt"].as_str().unwrap();
                 for (name, _, _) in &decls {
-                    assert!(prompt.contains(&format!("## {name}\n")), "{ctx}: prompt lacks {name}");
+                    assert!(
+                        prompt.contains(&format!("## {name}\n")),
+                        "{ctx}: prompt lacks {name}"
+                    );
                 }
             }
         }
     }
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
     assert!(converted > 1500, "{converted}");
 }
 
@@ -305,8 +471,14 @@ fn descriptions_are_never_empty() {
         for dialect in Dialect::ALL {
             let c = convert(&catalog, dialect, &Options::default());
             let text = serde_json::to_string(&c.tools).unwrap();
-            assert!(!text.contains("\"description\":\"\""), "{file} {dialect}: empty description");
-            assert!(!text.contains("\"modelDescription\":\"\""), "{file} {dialect}: empty description");
+            assert!(
+                !text.contains("\"description\":\"\""),
+                "{file} {dialect}: empty description"
+            );
+            assert!(
+                !text.contains("\"modelDescription\":\"\""),
+                "{file} {dialect}: empty description"
+            );
         }
     }
 }
@@ -324,7 +496,11 @@ fn report_pointers_resolve_in_the_input() {
             for e in &c.report {
                 let parent = e.pointer.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
                 let ok = doc.pointer(&e.pointer).is_some() || doc.pointer(parent).is_some();
-                assert!(ok, "{file} {dialect}: {} does not resolve ({})", e.pointer, e.detail);
+                assert!(
+                    ok,
+                    "{file} {dialect}: {} does not resolve ({})",
+                    e.pointer, e.detail
+                );
             }
         }
     }

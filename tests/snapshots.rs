@@ -9,8 +9,14 @@ use std::path::PathBuf;
 use mcp_switchboard::{convert, Catalog, Dialect, Options};
 
 const CATALOGS: &[(&str, &str)] = &[
-    ("home-assistant-2025.4", "home-assistant-2025.4.tools-list.json"),
-    ("home-assistant-2026.11", "home-assistant-2026.11.tools-list.json"),
+    (
+        "home-assistant-2025.4",
+        "home-assistant-2025.4.tools-list.json",
+    ),
+    (
+        "home-assistant-2026.11",
+        "home-assistant-2026.11.tools-list.json",
+    ),
     ("homey", "homey-ai-chat-control-2.2.1.tools-list.json"),
 ];
 
@@ -28,7 +34,10 @@ fn outputs_match_the_snapshots() {
                 }
                 let out = convert(&catalog, dialect, &Options::strict(strict)).to_json();
                 let text = serde_json::to_string_pretty(&out).expect("json") + "\n";
-                let name = format!("{label}.{dialect}{}.json", if strict { "-strict" } else { "" });
+                let name = format!(
+                    "{label}.{dialect}{}.json",
+                    if strict { "-strict" } else { "" }
+                );
                 let path = dir.join(&name);
                 if update {
                     std::fs::create_dir_all(&dir).expect("snapshot dir");

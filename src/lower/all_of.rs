@@ -42,16 +42,14 @@ pub(super) fn merge(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         let branch = match branch {
             Value::Object(mut b) => {
                 // a branch that is only a reference: take its target
-                if let Some(target) = b
+                if let Some(Value::Object(t)) = b
                     .get("$ref")
                     .and_then(Value::as_str)
                     .and_then(|r| refs::resolve(cx.root, r))
                 {
-                    if let Value::Object(t) = target {
-                        b.shift_remove("$ref");
-                        for (k, v) in t {
-                            b.entry(k.clone()).or_insert_with(|| v.clone());
-                        }
+                    b.shift_remove("$ref");
+                    for (k, v) in t {
+                        b.entry(k.clone()).or_insert_with(|| v.clone());
                     }
                 }
                 b

@@ -9,6 +9,7 @@ use crate::report::Action;
 
 /// Every JSON Schema 2020-12 keyword (plus draft-07's `definitions`), for
 /// dialects that accept JSON Schema as it is.
+#[cfg(test)]
 pub(crate) const JSON_SCHEMA: &[&str] = &[
     "$schema",
     "$id",

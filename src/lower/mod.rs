@@ -314,7 +314,11 @@ fn children(cx: &mut Cx<'_>, node: &mut Node, at: &str, depth: usize) {
     for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
         if let Some(Value::Array(items)) = node.map.get_mut(key) {
             let items = std::mem::take(items);
-            let origin = if key == "anyOf" { node.any_of_from.unwrap_or(key) } else { key };
+            let origin = if key == "anyOf" {
+                node.any_of_from.unwrap_or(key)
+            } else {
+                key
+            };
             let here = pointer::push(at, origin);
             let mut out = Vec::with_capacity(items.len());
             for (i, sub) in items.into_iter().enumerate() {

@@ -109,17 +109,15 @@ pub(crate) fn render(map: &mut Map<String, Value>, style: Nulls) {
                 }
                 return;
             }
-            if map.contains_key("$ref") || map.contains_key("enum") {
-                if map.contains_key("$ref") {
-                    let inner = std::mem::take(map);
-                    map.insert(
-                        "anyOf".into(),
-                        Value::Array(vec![
-                            Value::Object(inner),
-                            serde_json::json!({"type": "null"}),
-                        ]),
-                    );
-                }
+            if map.contains_key("$ref") {
+                let inner = std::mem::take(map);
+                map.insert(
+                    "anyOf".into(),
+                    Value::Array(vec![
+                        Value::Object(inner),
+                        serde_json::json!({"type": "null"}),
+                    ]),
+                );
             }
             // an untyped schema admits null already
         }

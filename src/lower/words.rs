@@ -121,10 +121,16 @@ fn typed(m: &Map<String, Value>, ty: &str, depth: usize, enum_max: usize) -> Str
         "null" => "null".into(),
         "array" => match m.get("items") {
             Some(items) if items.get("enum").is_some() => {
-                format!("an array whose items are each {}", summary_at(items, depth + 1, enum_max))
+                format!(
+                    "an array whose items are each {}",
+                    summary_at(items, depth + 1, enum_max)
+                )
             }
             Some(items) if items.is_object() => {
-                format!("an array of {}", plural(&summary_at(items, depth + 1, enum_max)))
+                format!(
+                    "an array of {}",
+                    plural(&summary_at(items, depth + 1, enum_max))
+                )
             }
             _ => "an array".into(),
         },

@@ -37,7 +37,8 @@ pub fn catalogs() -> Vec<(String, Vec<u8>)> {
 
 /// The schema edge cases as a catalog: one tool per case.
 pub fn edge_cases() -> Vec<u8> {
-    let cases: Value = serde_json::from_slice(&corpus("schema-edge-cases.json")).expect("edge cases");
+    let cases: Value =
+        serde_json::from_slice(&corpus("schema-edge-cases.json")).expect("edge cases");
     let tools: Vec<Value> = cases
         .as_object()
         .expect("object")
@@ -49,7 +50,8 @@ pub fn edge_cases() -> Vec<u8> {
 
 /// The Home Assistant fragments that broke clients, as a catalog.
 pub fn fragments() -> Vec<u8> {
-    let f: Value = serde_json::from_slice(&corpus("home-assistant-fragments.json")).expect("fragments");
+    let f: Value =
+        serde_json::from_slice(&corpus("home-assistant-fragments.json")).expect("fragments");
     let tools: Vec<Value> = f["fragments"]
         .as_object()
         .expect("fragments object")
@@ -72,7 +74,13 @@ pub fn visit(v: &Value, at: &str, f: &mut dyn FnMut(&str, &serde_json::Map<Strin
             }
         }
     }
-    for key in ["items", "additionalProperties", "not", "contains", "propertyNames"] {
+    for key in [
+        "items",
+        "additionalProperties",
+        "not",
+        "contains",
+        "propertyNames",
+    ] {
         if let Some(s) = m.get(key) {
             visit(s, &format!("{at}/{key}"), f);
         }

@@ -1,0 +1,46 @@
+# mcp-switchboard: two commands.
+#   make demo   builds everything and converts the bundled Home Assistant
+#               catalog to Gemini
+#   make test   runs every test (CI runs this through .ci/run)
+# Everything they need is installed from this repository's own files.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+WASM_BINDGEN := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
+# npm's binaryen first: Debian's older wasm-opt emits modules that crash on load
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+
+.PHONY: demo test tools build test-rust test-wasm test-js test-py
+
+demo: build
+	node js/cli.mjs convert --to gemini js/examples/home-assistant.tools-list.json
+
+test: build test-rust test-wasm test-js test-py
+
+tools:
+	rustup target add wasm32-unknown-unknown
+	@if [ "$$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $(WASM_BINDGEN)" ]; then \
+		echo "installing wasm-bindgen-cli $(WASM_BINDGEN) (a few minutes, once)"; \
+		cargo install wasm-bindgen-cli --version $(WASM_BINDGEN); \
+	fi
+	npm ci --no-audit --no-fund
+	@[ -x .venv/bin/python ] || python3 -m venv .venv
+	.venv/bin/pip install -q --disable-pip-version-check -r tests/py/requirements.txt
+
+build: tools
+	node js/build.mjs
+
+test-rust:
+	cargo fmt --all -- --check
+	cargo clippy --all-targets -- -D warnings
+	cargo test
+
+test-wasm:
+	cargo test --target wasm32-unknown-unknown --test wasm
+
+test-js:
+	node --test tests/js/
+	node tests/bench/convert.mjs --quick
+
+test-py:
+	.venv/bin/python tests/py/check_dialects.py

@@ -1,0 +1,59 @@
+// The command line: JSON on stdout, one line on stderr and exit 2 for bad input.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { cli, corpus, example } from './helpers.mjs';
+
+test('convert prints {dialect, tools, names, report}', () => {
+  const r = cli(['convert', '--to', 'openai', '--strict', example]);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(Object.keys(out), ['dialect', 'tools', 'names', 'report']);
+  assert.equal(out.tools[0].type, 'function');
+  assert.equal(out.tools[0].function.strict, true);
+});
+
+test('convert reads stdin with - or no file', () => {
+  const text = readFileSync(join(corpus, 'homey-ai-chat-control-2.2.1.tools-list.json'));
+  for (const args of [['convert', '--to', 'gemini', '-'], ['convert', '--to=gemini']]) {
+    const r = cli(args, text);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).tools[0].functionDeclarations.length, 14);
+  }
+});
+
+test('prompted and vscode carry their extras', () => {
+  const p = JSON.parse(cli(['convert', '--to', 'prompted', example]).stdout);
+  assert.match(p.prompt, /"tool_calls"/);
+  const v = JSON.parse(cli(['convert', '--to', 'vscode', example]).stdout);
+  assert.equal(v.runtime.length, v.tools.length);
+});
+
+test('lint prints findings and token totals', () => {
+  const r = cli(['lint', example]);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.tools.length, 8);
+});
+
+test('bad input: one line on stderr, exit 2, no stack trace', () => {
+  const cases = [
+    [['convert', '--to', 'gemini'], '{"tools": ['],
+    [['convert', '--to', 'gemini'], Buffer.from([0x5b, 0xff, 0x5d])],
+    [['convert', '--to', 'klingon', example]],
+    [['convert', example]],
+    [['convert', '--to', 'gemini', '/no/such/file.json']],
+    [['convert', '--to', 'gemini', '--bogus', example]],
+    [['frobnicate']],
+    [[]],
+  ];
+  for (const [args, input] of cases) {
+    const r = cli(args, input ?? '');
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stdout}`);
+    const first = r.stderr.split('\n')[0];
+    assert.ok(first.length > 0, args.join(' '));
+    assert.ok(!/\n\s+at /.test(r.stderr), `stack trace for ${args.join(' ')}: ${r.stderr}`);
+  }
+});

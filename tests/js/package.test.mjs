@@ -1,0 +1,115 @@
+// The built npm package (pkg/) under Node: both module systems, the typed
+// API, errors, the browser build's module, and the size budget.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+
+import * as esm from '../../pkg/index.mjs';
+import { root, corpus, example } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const cjs = require('../../pkg/index.cjs');
+
+test('CommonJS and ESM entries expose the same API', () => {
+  for (const name of ['convert', 'convertJson', 'lint', 'dialects', 'version']) {
+    assert.equal(typeof esm[name], 'function', name);
+    assert.equal(typeof cjs[name], 'function', name);
+  }
+  assert.deepEqual(esm.dialects(), ['gemini', 'gemini-json', 'openai', 'openai-responses', 'anthropic', 'vscode', 'prompted']);
+});
+
+test('convert accepts text, bytes and objects alike', () => {
+  const text = readFileSync(example, 'utf8');
+  const a = esm.convert(text, { to: 'gemini' });
+  const b = esm.convert(new Uint8Array(readFileSync(example)), { to: 'gemini' });
+  const c = esm.convert(JSON.parse(text), { to: 'gemini' });
+  assert.deepEqual(a, b);
+  assert.deepEqual(a, c);
+  assert.equal(a.dialect, 'gemini');
+  assert.equal(a.tools.length, 1);
+  const decls = a.tools[0].functionDeclarations;
+  assert.equal(decls.length, 8);
+  const live = decls.find((d) => d.name === 'GetLiveContext');
+  // the {} branch of anyOf is gone, the typed one kept
+  assert.deepEqual(live.parameters.properties.domain, { type: 'ARRAY', description: 'Filter entities by domain', items: { type: 'STRING' } });
+  assert.ok(a.report.some((e) => e.pointer === '/result/tools/7/inputSchema/properties/domain/anyOf/0' && e.action === 'dropped'));
+  assert.equal(a.names.HassTurnOn, 'HassTurnOn');
+});
+
+test('convertJson is the string-to-string path of convert', () => {
+  const text = readFileSync(example, 'utf8');
+  for (const to of esm.dialects()) {
+    assert.deepEqual(JSON.parse(esm.convertJson(text, to, true)), esm.convert(text, { to, strict: true }));
+  }
+});
+
+test('every corpus catalog converts in every dialect', () => {
+  for (const file of ['home-assistant-2025.4.tools-list.json', 'homey-ai-chat-control-2.2.1.tools-list.json', 'github-mcp-server.tools-list.json']) {
+    const bytes = new Uint8Array(readFileSync(join(corpus, file)));
+    for (const to of esm.dialects()) {
+      const out = esm.convert(bytes, { to, strict: true });
+      assert.ok(Object.keys(out.names).length > 0, `${file} ${to}`);
+    }
+  }
+});
+
+test('errors carry code and pointer, and never crash the module', () => {
+  const cases = [
+    ['{bad', { to: 'gemini' }, 'json'],
+    [new Uint8Array([0x5b, 0x22, 0xff, 0x22, 0x5d]), { to: 'gemini' }, 'json'],
+    ['"hello"', { to: 'gemini' }, 'shape'],
+    ['{"result": {"tools": 5}}', { to: 'gemini' }, 'shape'],
+    ['{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}', { to: 'gemini' }, 'upstream'],
+    ['[]', { to: 'cobol' }, 'usage'],
+    ['[]', undefined, 'usage'],
+    [42, { to: 'gemini' }, 'usage'],
+    ['['.repeat(10000) + ']'.repeat(10000), { to: 'gemini' }, 'json'],
+  ];
+  for (const [input, opts, code] of cases) {
+    assert.throws(() => esm.convert(input, opts), (e) => {
+      assert.ok(e instanceof Error);
+      assert.equal(e.code, code, e.message);
+      assert.equal(typeof e.pointer, 'string');
+      return true;
+    });
+  }
+  assert.equal(esm.convert('{"result":{"tools":5}}'.length ? '[]' : '', { to: 'openai' }).tools.length, 0);
+  const cyclic = {};
+  cyclic.self = cyclic;
+  assert.throws(() => esm.convert(cyclic, { to: 'gemini' }), (e) => e.code === 'usage');
+});
+
+test('lint reports per tool and per dialect', () => {
+  const r = esm.lint(readFileSync(example, 'utf8'));
+  const night = r.tools.find((t) => t.name === 'good_night');
+  assert.ok(night.findings.some((f) => f.message.startsWith('no description')));
+  assert.ok(r.totals.gemini > 100);
+  assert.ok(r.tools.every((t) => t.tokens['openai+strict'] > 0));
+});
+
+test('the browser build initialises from bytes and converts', async () => {
+  const web = await import('../../pkg/web/mcp_switchboard.js');
+  web.initSync({ module: readFileSync(join(root, 'pkg/web/mcp_switchboard_bg.wasm')) });
+  const out = web.convert(readFileSync(example, 'utf8'), { to: 'anthropic' });
+  assert.equal(out.tools.length, 8);
+});
+
+test('the package manifest whitelists what ships and the wasm fits the budget', () => {
+  const manifest = JSON.parse(readFileSync(join(root, 'pkg/package.json'), 'utf8'));
+  assert.deepEqual(Object.keys(manifest.exports['.']).sort(), ['browser', 'default', 'node', 'types']);
+  assert.ok(manifest.files.includes('node/') && manifest.files.includes('web/'));
+  assert.equal(manifest.bin['mcp-switchboard'], './cli.mjs');
+  const wasm = readFileSync(join(root, 'pkg/node/mcp_switchboard_bg.wasm'));
+  const gz = gzipSync(wasm, { level: 9 }).length;
+  assert.ok(gz <= 300 * 1024, `wasm is ${gz} bytes gzipped; the budget is 300 KB`);
+});
+
+test('the TypeScript declarations name the API types', () => {
+  const dts = readFileSync(join(root, 'pkg/node/mcp_switchboard.d.ts'), 'utf8');
+  for (const needle of ['export function convert(catalog: CatalogInput, opts: ConvertOptions): Conversion;', 'export interface ReportEntry', 'export type DialectName', 'export function lint(catalog: CatalogInput): LintReport;']) {
+    assert.ok(dts.includes(needle), needle);
+  }
+});

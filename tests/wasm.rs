@@ -1,0 +1,82 @@
+//! The core compiled to wasm32 and run under Node (wasm-bindgen-test):
+//! conversion of real catalogs and bad input, where a panic would trap and
+//! a deep recursion would overflow the small wasm stack.
+
+#![cfg(target_arch = "wasm32")]
+
+use mcp_switchboard::{convert, lint, Catalog, Dialect, ErrorKind, Options};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+const HOME_ASSISTANT: &[u8] =
+    include_bytes!("../../shared/corpus/home-assistant-2025.4.tools-list.json");
+const HOMEY: &[u8] =
+    include_bytes!("../../shared/corpus/homey-ai-chat-control-2.2.1.tools-list.json");
+const GITHUB: &[u8] = include_bytes!("../../shared/corpus/github-mcp-server.tools-list.json");
+const EDGE: &[u8] = include_bytes!("../../shared/corpus/schema-edge-cases.json");
+
+#[wasm_bindgen_test]
+fn real_catalogs_convert_to_every_dialect() {
+    for bytes in [HOME_ASSISTANT, HOMEY, GITHUB] {
+        let catalog = Catalog::parse(bytes).expect("catalog");
+        for d in Dialect::ALL {
+            for strict in [false, true] {
+                let c = convert(&catalog, d, &Options::strict(strict));
+                assert_eq!(c.names.len(), catalog.len());
+            }
+        }
+        let report = lint(&catalog);
+        assert_eq!(report.tools.len(), catalog.len());
+    }
+}
+
+#[wasm_bindgen_test]
+fn edge_cases_convert() {
+    let cases: serde_json::Value = serde_json::from_slice(EDGE).expect("edge cases");
+    let tools: Vec<serde_json::Value> = cases
+        .as_object()
+        .expect("object")
+        .iter()
+        .map(|(k, v)| serde_json::json!({"name": k, "description": "edge", "inputSchema": v}))
+        .collect();
+    let catalog = Catalog::parse(&serde_json::to_vec(&tools).expect("json")).expect("catalog");
+    let c = convert(&catalog, Dialect::Gemini, &Options::default());
+    assert_eq!(c.names.len(), 15);
+}
+
+#[wasm_bindgen_test]
+fn deep_nesting_is_an_error_not_a_trap() {
+    let deep = "[".repeat(10_000) + &"]".repeat(10_000);
+    assert_eq!(
+        Catalog::parse(deep.as_bytes()).unwrap_err().kind(),
+        ErrorKind::Json
+    );
+    let mut schema = serde_json::json!({"type": "string"});
+    for _ in 0..60 {
+        schema = serde_json::json!({"type": "object", "properties": {"a": schema}});
+    }
+    let doc = serde_json::json!([{"name": "deep", "inputSchema": schema}]);
+    let catalog = Catalog::parse(doc.to_string().as_bytes()).expect("parses");
+    for d in Dialect::ALL {
+        let _ = convert(&catalog, d, &Options::strict(true));
+    }
+}
+
+#[wasm_bindgen_test]
+fn bad_bytes_and_refs() {
+    assert_eq!(
+        Catalog::parse(b"[{\"name\": \"\xff\"}]")
+            .unwrap_err()
+            .kind(),
+        ErrorKind::Json
+    );
+    let cyclic = br##"[{"name": "c", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"$ref": "#/$defs/A"}, "B": {"$ref": "#/nowhere"}}}}]"##;
+    let catalog = Catalog::parse(cyclic).expect("parses");
+    for d in Dialect::ALL {
+        let _ = convert(&catalog, d, &Options::default());
+    }
+    let values: Vec<u32> = (0..100_000).collect();
+    let doc = serde_json::json!([{"name": "e", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "enum": values}}}}]);
+    let catalog = Catalog::parse(doc.to_string().as_bytes()).expect("parses");
+    let c = convert(&catalog, Dialect::Gemini, &Options::default());
+    assert_eq!(c.names.len(), 1);
+}
