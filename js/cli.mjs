@@ -7,9 +7,13 @@ import * as sb from '../pkg/index.mjs';
 const USAGE = `usage:
   mcp-switchboard convert --to <dialect> [--strict] [FILE|-]
   mcp-switchboard lint [FILE|-]
+  mcp-switchboard calls --from <dialect> --catalog FILE [RESPONSE|-]
+  mcp-switchboard validate --catalog FILE --tool NAME [ARGS|-]
   mcp-switchboard dialects
 dialects: ${sb.dialects().join(', ')}
-FILE is a tools/list response, its result, an array of tools, or several pages; - or nothing reads stdin.`;
+FILE is a tools/list response, its result, an array of tools, or several pages; - or nothing reads stdin.
+RESPONSE is a model response in the dialect's own shape (plain text for prompted).
+validate exits 1 when the arguments do not fit the tool's schema.`;
 
 class UsageError extends Error {}
 
@@ -65,6 +69,28 @@ const commands = {
   },
   dialects() {
     print(sb.dialects());
+  },
+  calls(argv) {
+    const { flags, rest } = parseArgs(argv, { from: 'value', catalog: 'value' });
+    if (!flags.from) throw new UsageError('calls needs --from <dialect>');
+    if (!flags.catalog) throw new UsageError('calls needs --catalog FILE (for the tool names and schemas)');
+    if (rest.length > 1) throw new UsageError('calls reads one RESPONSE');
+    const catalog = readInput(flags.catalog);
+    const { names } = sb.convert(catalog, { to: flags.from });
+    const response = Buffer.from(readInput(rest[0])).toString('utf8');
+    print(sb.parseCalls(flags.from, response, names, catalog));
+  },
+  validate(argv) {
+    const { flags, rest } = parseArgs(argv, { catalog: 'value', tool: 'value' });
+    if (!flags.catalog || !flags.tool) throw new UsageError('validate needs --catalog FILE and --tool NAME');
+    if (rest.length > 1) throw new UsageError('validate reads one ARGS');
+    const { tools } = sb.readCatalog(readInput(flags.catalog));
+    const tool = tools.find((t) => t.name === flags.tool);
+    if (!tool) throw new UsageError(`no tool named ${JSON.stringify(flags.tool)} in ${flags.catalog}`);
+    const args = Buffer.from(readInput(rest[0])).toString('utf8');
+    const result = sb.validateArguments(tool, args);
+    print(result);
+    if (!result.valid) process.exitCode = 1;
   },
 };
 

@@ -8,6 +8,7 @@ use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
+use crate::call::{outcomes, CallBuilder, ModelTurn};
 use crate::catalog::{Catalog, Tool};
 use crate::error::Error;
 use crate::lower::{self, words, Target};
@@ -390,4 +391,47 @@ pub(crate) fn tool_description(tool: &Tool, report: &mut Vec<ReportEntry>) -> St
         detail: format!("the tool has no description; {from} is used: {text:?}"),
     });
     text
+}
+
+/// Reads the tool calls of a model response in `dialect`.
+///
+/// Names go back to MCP names through `names` (the map a [`Conversion`]
+/// returned). With a `catalog`, each call's arguments are coerced and
+/// validated against the tool's original input schema. A call that cannot
+/// run (unknown tool, unreadable or invalid arguments) carries an `error`
+/// and no request; the other calls are unaffected. A response with no
+/// calls gives an empty list.
+pub fn parse_calls(dialect: Dialect, response: &Value, names: &NameMap, catalog: Option<&Catalog>) -> Result<ModelTurn, Error> {
+    let mut calls = CallBuilder::new(names, catalog);
+    let (text, assistant) = match dialect {
+        Dialect::Gemini | Dialect::GeminiJson => gemini::read_calls(response, &mut calls)?,
+        Dialect::OpenAi => openai::read_calls(response, &mut calls)?,
+        Dialect::OpenAiResponses => openai_responses::read_calls(response, &mut calls)?,
+        Dialect::Anthropic => anthropic::read_calls(response, &mut calls)?,
+        Dialect::VsCode => vscode::read_calls(response, &mut calls)?,
+        Dialect::Prompted => prompted::read_calls(response, &mut calls)?,
+    };
+    Ok(ModelTurn {
+        calls: calls.finish(),
+        text,
+        assistant,
+    })
+}
+
+/// Writes the results of a turn's calls as `dialect`'s conversation items,
+/// to append after [`ModelTurn::assistant`].
+///
+/// `results` holds, for each call, an MCP `CallToolResult`, a JSON-RPC
+/// response (with `result` or `error`), or `null` for a call that carries
+/// its own error: as an array in call order, or an object keyed by call id.
+pub fn format_results(dialect: Dialect, turn: &ModelTurn, results: &Value) -> Result<Vec<Value>, Error> {
+    let outcomes = outcomes(turn, results)?;
+    Ok(match dialect {
+        Dialect::Gemini | Dialect::GeminiJson => gemini::write_results(turn, &outcomes),
+        Dialect::OpenAi => openai::write_results(turn, &outcomes),
+        Dialect::OpenAiResponses => openai_responses::write_results(turn, &outcomes),
+        Dialect::Anthropic => anthropic::write_results(turn, &outcomes),
+        Dialect::VsCode => vscode::write_results(turn, &outcomes),
+        Dialect::Prompted => prompted::write_results(turn, &outcomes),
+    })
 }

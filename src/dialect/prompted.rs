@@ -5,6 +5,9 @@
 use serde_json::{json, Value};
 
 use super::Declared;
+use crate::call::{CallBuilder, ModelTurn, Outcome, RawArgs};
+use crate::error::{Error, ErrorKind};
+use crate::lenient;
 use crate::lower::{keywords_portable, words, Nulls, Refs, Target};
 
 pub(crate) fn target() -> Target {
@@ -133,4 +136,80 @@ mod tests {
             "Parameters: none.\n"
         );
     }
+}
+
+/// Reads calls from plain model text: the reply format of the prompt
+/// (`{"tool_calls": [...]}`), a single `{"name", "arguments"}` object, or an
+/// array of them, fenced or bare, with prose around; single quotes and
+/// trailing commas are forgiven. Anything else is no call.
+pub(crate) fn read_calls(response: &Value, calls: &mut CallBuilder<'_>) -> Result<(String, Vec<Value>), Error> {
+    let text = match response {
+        Value::String(s) => s.clone(),
+        Value::Object(m) => match m.get("content").or_else(|| m.get("text")) {
+            Some(Value::String(s)) => s.clone(),
+            _ => return Err(Error::new(ErrorKind::Shape, "", "expected the model's text (a string, or a message with content)")),
+        },
+        _ => return Err(Error::new(ErrorKind::Shape, "", "expected the model's text (a string, or a message with content)")),
+    };
+    for value in lenient::find_values(&text) {
+        collect(&value, calls, 0);
+    }
+    Ok((text.clone(), vec![json!({"role": "assistant", "content": text})]))
+}
+
+/// Keys models use for the tool name and for the arguments.
+const NAME_KEYS: &[&str] = &["name", "tool", "tool_name", "function", "action"];
+const ARG_KEYS: &[&str] = &["arguments", "parameters", "args", "input", "action_input"];
+
+fn collect(v: &Value, calls: &mut CallBuilder<'_>, depth: usize) {
+    if depth > 3 {
+        return;
+    }
+    match v {
+        Value::Array(items) => {
+            for i in items {
+                collect(i, calls, depth + 1);
+            }
+        }
+        Value::Object(m) => {
+            if let Some(list) = m.get("tool_calls").or_else(|| m.get("calls")) {
+                collect(list, calls, depth + 1);
+                return;
+            }
+            if let Some(f) = m.get("function").filter(|f| f.is_object()) {
+                collect(f, calls, depth + 1);
+                return;
+            }
+            let Some(name) = NAME_KEYS.iter().find_map(|k| m.get(*k).and_then(Value::as_str)) else {
+                return;
+            };
+            let args = ARG_KEYS.iter().find_map(|k| m.get(*k));
+            let raw = match args {
+                Some(Value::String(s)) => RawArgs::Text(s),
+                Some(a) => RawArgs::Value(a),
+                None => RawArgs::Missing,
+            };
+            calls.push(m.get("id").and_then(Value::as_str), name, raw, None);
+        }
+        _ => {}
+    }
+}
+
+/// The results as one user message: "Tool results:" and a JSON array of
+/// `{name, id, output}` / `{name, id, error}`.
+pub(crate) fn write_results(turn: &ModelTurn, outcomes: &[Outcome]) -> Vec<Value> {
+    if turn.calls.is_empty() {
+        return Vec::new();
+    }
+    let items: Vec<Value> = turn
+        .calls
+        .iter()
+        .zip(outcomes)
+        .map(|(call, out)| {
+            let key = if out.is_error { "error" } else { "output" };
+            json!({"name": call.dialect_name, "id": call.id, key: out.value()})
+        })
+        .collect();
+    let body = serde_json::to_string_pretty(&items).unwrap_or_default();
+    vec![json!({"role": "user", "content": format!("Tool results:\n```json\n{body}\n```")})]
 }

@@ -191,7 +191,12 @@ pub(crate) fn lower(
         exhausted: false,
         not_strict: Vec::new(),
     };
-    let out = walk(&mut cx, schema.clone(), "", 0).unwrap_or_else(|| Value::Object(Map::new()));
+    let mut root = match schema {
+        Value::Object(m) => m.clone(),
+        _ => Map::new(),
+    };
+    object_props::root_object(&mut cx, &mut root);
+    let out = walk(&mut cx, Value::Object(root), "", 0).unwrap_or_else(|| Value::Object(Map::new()));
     if cx.exhausted {
         return Err(Error::new(
             ErrorKind::Limit,
@@ -201,13 +206,8 @@ pub(crate) fn lower(
             ),
         ));
     }
-    let mut out = match out {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    object_props::root_object(&mut cx, &mut out);
     Ok(Lowered {
-        schema: Value::Object(out),
+        schema: out,
         report: cx.report,
         not_strict: cx.not_strict,
     })

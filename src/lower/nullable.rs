@@ -79,6 +79,11 @@ pub(crate) fn render(map: &mut Map<String, Value>, style: Nulls) {
             map.insert("nullable".into(), Value::Bool(true));
         }
         Nulls::TypeArray => {
+            if let Some(c) = map.get("const").filter(|c| !c.is_null()).cloned() {
+                // const excludes null: say it as a two-value enum
+                map.shift_remove("const");
+                map.insert("enum".into(), Value::Array(vec![c, Value::Null]));
+            }
             if let Some(Value::Array(values)) = map.get_mut("enum") {
                 if !values.contains(&Value::Null) {
                     values.push(Value::Null);
@@ -181,6 +186,13 @@ mod tests {
             json!({"type": ["integer", "null"]})
         );
         assert!(report.is_empty());
+    }
+
+    #[test]
+    fn const_becomes_a_nullable_enum() {
+        let mut m = json!({"type": "string", "const": "x"}).as_object().cloned().unwrap();
+        render(&mut m, Nulls::TypeArray);
+        assert_eq!(Value::Object(m), json!({"type": ["string", "null"], "enum": ["x", null]}));
     }
 
     #[test]

@@ -51,19 +51,20 @@ pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     }
 }
 
-/// Makes the lowered root a plain object schema: `type: "object"`, and a
-/// union of object shapes at the root merged into one object whose
-/// properties are all optional.
+/// Makes the root a plain object schema before the walk: `type:
+/// "object"`, and a union of object shapes at the root (which no dialect
+/// accepts) merged into one object whose properties are required only when
+/// every shape requires them. The shapes are listed in the description.
 pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Map<String, Value>) {
-    if root.get("type").and_then(Value::as_str) != Some("object") {
-        let had = root.insert("type".into(), Value::String("object".into()));
-        if had.is_some() {
-            cx.note(
-                "",
-                "type",
-                Action::Rewritten,
-                "the root of an input schema must be an object",
-            );
+    match root.get("type") {
+        Some(Value::String(t)) if t == "object" => {}
+        None => {
+            root.insert("type".into(), Value::String("object".into()));
+        }
+        Some(other) => {
+            let had = other.to_string();
+            root.insert("type".into(), Value::String("object".into()));
+            cx.note("", "type", Action::Rewritten, format!("the root of an input schema must be an object, not {had}"));
         }
     }
     for key in ["anyOf", "oneOf"] {
@@ -71,15 +72,35 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Map<String, Value>) {
             continue;
         };
         let mut shapes = Vec::new();
-        let props = root
-            .entry("properties")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(props) = props {
-            for b in &branches {
-                shapes.push(super::words::summary(b));
-                if let Some(Value::Object(bp)) = b.get("properties") {
-                    for (k, v) in bp {
-                        props.entry(k.clone()).or_insert_with(|| v.clone());
+        let mut common: Option<Vec<Value>> = None;
+        let mut props = match root.shift_remove("properties") {
+            Some(Value::Object(p)) => p,
+            _ => Map::new(),
+        };
+        for b in &branches {
+            let b = match b.get("$ref").and_then(Value::as_str).and_then(|r| super::refs::resolve(cx.root, r)) {
+                Some(target) => target,
+                None => b,
+            };
+            shapes.push(super::words::summary(b));
+            if let Some(Value::Object(bp)) = b.get("properties") {
+                for (k, v) in bp {
+                    props.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+            let req: Vec<Value> = b.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
+            common = Some(match common {
+                None => req,
+                Some(c) => c.into_iter().filter(|n| req.contains(n)).collect(),
+            });
+        }
+        root.insert("properties".into(), Value::Object(props));
+        if let Some(common) = common.filter(|c| !c.is_empty()) {
+            let req = root.entry("required").or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(req) = req {
+                for n in common {
+                    if !req.contains(&n) {
+                        req.push(n);
                     }
                 }
             }
@@ -91,7 +112,7 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Map<String, Value>) {
             "",
             key,
             Action::Described,
-            "alternatives at the root merged into one object with optional properties; the shapes are listed in the description",
+            "alternatives at the root merged into one object; properties are required only where every shape requires them, and the shapes are listed in the description",
         );
     }
 }

@@ -85,7 +85,7 @@ pub(super) fn infer(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         // JSON Schema dialects take untyped schemas as they are
         return;
     }
-    let decided = ["type", "anyOf", "oneOf", "allOf", "$ref", "not"];
+    let decided = ["type", "anyOf", "oneOf", "allOf", "$ref"];
     if decided.iter().any(|k| node.map.contains_key(*k)) {
         return;
     }
@@ -163,6 +163,13 @@ mod tests {
             report,
             vec![("/properties/value/type".to_string(), Action::Rewritten)]
         );
+    }
+
+    #[test]
+    fn not_alone_does_not_type_a_value() {
+        let schema = json!({"type": "object", "properties": {"foo": {"not": {"type": "null"}}}});
+        let (out, _) = run(&typed(), schema);
+        assert!(out["properties"]["foo"]["anyOf"].is_array());
     }
 
     #[test]

@@ -209,6 +209,7 @@ function quantile(xs, q) {
 for (const c of contenders) {
   c.median = quantile(c.samples, 0.5);
   c.p90 = quantile(c.samples, 0.9);
+  c.min = Math.min(...c.samples);
 }
 const floor = contenders[0];
 const switchboard = contenders[1];
@@ -261,11 +262,11 @@ const lines = [];
 lines.push(`Conversion: GitHub catalog ×${COPIES} to Gemini (${payload.count.toLocaleString('en-US')} tools, ${kib(Buffer.byteLength(payload.text))} of JSON in)`);
 lines.push(`node ${process.version}, ${cpu} ×${cpus().length}; ${ROUNDS} interleaved rounds after ${WARMUP} warm-up${quick ? ' (--quick: numbers are not meaningful)' : ''}`);
 lines.push('');
-lines.push('| converter | version | median ms | p90 ms | × floor | JSON out |');
-lines.push('|---|---|---:|---:|---:|---:|');
+lines.push('| converter | version | median ms | p90 ms | min ms | median × floor | JSON out |');
+lines.push('|---|---|---:|---:|---:|---:|---:|');
 for (const c of contenders) {
   const mark = c === fastestPeer ? ' (fastest peer)' : '';
-  lines.push(`| ${c.label}${mark} | ${c.version} | ${f1(c.median)} | ${f1(c.p90)} | ${f2(c.median / floor.median)} | ${kib(c.outBytes)} |`);
+  lines.push(`| ${c.label}${mark} | ${c.version} | ${f1(c.median)} | ${f1(c.p90)} | ${f1(c.min)} | ${f2(c.median / floor.median)} | ${kib(c.outBytes)} |`);
 }
 lines.push('');
 lines.push(`| wasm package | value |`);
@@ -293,7 +294,7 @@ if (flag('--json')) {
     cpu,
     tools: payload.count,
     rounds: ROUNDS,
-    contenders: contenders.map(({ id, version, median, p90, outBytes, samples }) => ({ id, version, median, p90, outBytes, samples })),
+    contenders: contenders.map(({ id, version, median, p90, min, outBytes, samples }) => ({ id, version, median, p90, min, outBytes, samples })),
     wasm: { raw: wasmBytes.length, gzip9: wasmGzip },
     cold: cold,
   };

@@ -12,6 +12,8 @@ the Home Assistant GetLiveContext fragment and js/examples) and every dialect
 (strict on and off where the dialect has a strict mode) it runs
 `node js/cli.mjs convert --to <dialect> [--strict] FILE`, then checks the output.
 It prints one line per (catalog, dialect) and exits 1 listing every problem.
+`--extra FILE` adds any tools/list file; `--json-schema-test-suite` adds one tool
+per draft2020-12 schema of ../shared/json-schema-test-suite (adversarial input).
 
 Nothing is written into the repository: the catalogs built from corpus
 fragments go to a temporary directory that is removed at exit.
@@ -28,22 +30,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import typing
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from pydantic import TypeAdapter, ValidationError
-
-from anthropic.types import ToolParam as AnthropicToolParam
-from google.genai import types as genai_types
-
-try:  # openai >= 1.99 names the function variant explicitly
-    from openai.types.chat import ChatCompletionFunctionToolParam as ChatToolParam
-except ImportError:  # pragma: no cover - older SDKs
-    from openai.types.chat import ChatCompletionToolParam as ChatToolParam
-from openai.types.responses import FunctionToolParam as ResponsesToolParam
-from openai.types.shared_params import FunctionDefinition as ChatFunctionDefinition
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CORPUS = os.path.abspath(os.environ.get("MCP_CORPUS", os.path.join(ROOT, "..", "shared", "corpus")))
@@ -109,13 +100,35 @@ def typed_dict_keys(td: Any) -> set[str]:
     return set(td.__required_keys__) | set(td.__optional_keys__)
 
 
-CHAT_TOOL = TypeAdapter(ChatToolParam)
-RESPONSES_TOOL = TypeAdapter(ResponsesToolParam)
-ANTHROPIC_TOOL = TypeAdapter(AnthropicToolParam)
-CHAT_TOOL_KEYS = typed_dict_keys(ChatToolParam)
-CHAT_FUNCTION_KEYS = typed_dict_keys(ChatFunctionDefinition)
-RESPONSES_TOOL_KEYS = typed_dict_keys(ResponsesToolParam)
-ANTHROPIC_TOOL_KEYS = typed_dict_keys(AnthropicToolParam)
+class Sdk:
+    """The vendors' SDK types, imported on first use: importing them takes a few
+    seconds, which main() overlaps with the conversions."""
+
+    loaded = False
+
+    @classmethod
+    def load(cls) -> None:
+        if cls.loaded:
+            return
+        from anthropic.types import ToolParam as anthropic_tool
+        from google.genai import types as genai_types
+        try:  # the function variant of the Chat tool union in current SDKs
+            from openai.types.chat import ChatCompletionFunctionToolParam as chat_tool
+        except ImportError:  # pragma: no cover - older SDKs
+            from openai.types.chat import ChatCompletionToolParam as chat_tool
+        from openai.types.responses import FunctionToolParam as responses_tool
+        from openai.types.shared_params import FunctionDefinition as chat_function
+
+        cls.genai_tool = genai_types.Tool
+        cls.chat_tool = TypeAdapter(chat_tool)
+        cls.responses_tool = TypeAdapter(responses_tool)
+        cls.anthropic_tool = TypeAdapter(anthropic_tool)
+        # pydantic ignores unknown keys of a TypedDict; these sets let the checks refuse them
+        cls.chat_tool_keys = typed_dict_keys(chat_tool)
+        cls.chat_function_keys = typed_dict_keys(chat_function)
+        cls.responses_tool_keys = typed_dict_keys(responses_tool)
+        cls.anthropic_tool_keys = typed_dict_keys(anthropic_tool)
+        cls.loaded = True
 
 
 # --- JSON pointers and schema walking ----------------------------------------
@@ -443,13 +456,42 @@ def unwrap(node: Any, root: Any) -> Any:
     return node
 
 
+def is_null_branch(b: Any) -> bool:
+    return isinstance(b, dict) and b.get("type") == "null"
+
+
+def merged_view(node: Any, root: Any, depth: int = 0) -> Any:
+    """The original schema node with $ref followed and allOf branches merged
+    (properties and required united), for comparing with the lowered one."""
+    node = unwrap(node, root)
+    if not isinstance(node, dict) or not isinstance(node.get("allOf"), list) or depth > 8:
+        return node
+    out = {k: v for k, v in node.items() if k != "allOf"}
+    props = dict(out.get("properties") or {})
+    req = list(out.get("required") or [])
+    for b in node["allOf"]:
+        bv = merged_view(b, root, depth + 1)
+        if not isinstance(bv, dict):
+            continue
+        for k, v in (bv.get("properties") or {}).items():
+            props.setdefault(k, v)
+        req += [r for r in (bv.get("required") or []) if isinstance(r, str)]
+        for k in ("items", "anyOf", "oneOf"):
+            if k in bv and k not in out:
+                out[k] = bv[k]
+    if props:
+        out["properties"] = props
+    out["required"] = req
+    return out
+
+
 def check_optional_nullable(run: Run, tool: str, original: Any, emitted: Any, at: str) -> None:
     """Strict OpenAI: a property the MCP schema leaves optional must accept null
     (the model sends null to leave it out), not become required-without-null."""
     seen: set[tuple[int, int]] = set()
 
     def go(orig: Any, em: Any, here: str, depth: int) -> None:
-        orig, em = unwrap(orig, original), unwrap(em, emitted)
+        orig, em = merged_view(orig, original), unwrap(em, emitted)
         if not isinstance(orig, dict) or not isinstance(em, dict) or depth > 12:
             return
         key = (id(orig), id(em))
@@ -468,6 +510,15 @@ def check_optional_nullable(run: Run, tool: str, original: Any, emitted: Any, at
                 go(osub, eprops[name], ptr(here, "properties", name), depth + 1)
         if isinstance(orig.get("items"), dict) and isinstance(em.get("items"), (dict, bool)):
             go(orig["items"], em["items"], ptr(here, "items"), depth + 1)
+        # unions: pair the original's branches with the emitted anyOf's, when they line up
+        obranches = orig.get("anyOf", orig.get("oneOf"))
+        ebranches = em.get("anyOf")
+        if isinstance(obranches, list) and isinstance(ebranches, list):
+            onn = [(i, b) for i, b in enumerate(obranches) if not is_null_branch(b)]
+            enn = [(i, b) for i, b in enumerate(ebranches) if not is_null_branch(b)]
+            if len(onn) == len(enn):
+                for (_, ob), (j, eb) in zip(onn, enn):
+                    go(ob, eb, ptr(here, "anyOf", j), depth + 1)
 
     go(original, emitted, at, 0)
 
@@ -625,7 +676,7 @@ def function_declarations(run: Run) -> list[tuple[str, dict]]:
     decls: list[tuple[str, dict]] = []
     for i, item in enumerate(tools):
         try:
-            genai_types.Tool.model_validate(item)
+            Sdk.genai_tool.model_validate(item)
         except ValidationError as e:
             run.fail("", ptr("/tools", i), "google.genai Tool rejects it: " + sdk_error(e))
         if not isinstance(item, dict) or set(item) != {"functionDeclarations"}:
@@ -712,10 +763,10 @@ def check_openai(run: Run, responses: bool) -> list[str]:
             raw_name = item.get("name")
             tool = run.tool_label(raw_name) if isinstance(raw_name, str) else repr(raw_name)
             try:
-                RESPONSES_TOOL.validate_python(item, strict=True)
+                Sdk.responses_tool.validate_python(item, strict=True)
             except ValidationError as e:
                 run.fail(tool, here, "openai FunctionToolParam rejects it: " + sdk_error(e))
-            for k in sorted(set(item) - RESPONSES_TOOL_KEYS):
+            for k in sorted(set(item) - Sdk.responses_tool_keys):
                 run.fail(tool, ptr(here, k), f"unknown key {k!r} for a Responses function tool")
             for k in ("type", "name", "description", "parameters", "strict"):
                 if k not in item:
@@ -725,15 +776,15 @@ def check_openai(run: Run, responses: bool) -> list[str]:
             raw_name = fn.get("name") if isinstance(fn, dict) else None
             tool = run.tool_label(raw_name) if isinstance(raw_name, str) else repr(raw_name)
             try:
-                CHAT_TOOL.validate_python(item, strict=True)
+                Sdk.chat_tool.validate_python(item, strict=True)
             except ValidationError as e:
                 run.fail(tool, here, "openai ChatCompletionFunctionToolParam rejects it: " + sdk_error(e))
-            for k in sorted(set(item) - CHAT_TOOL_KEYS):
+            for k in sorted(set(item) - Sdk.chat_tool_keys):
                 run.fail(tool, ptr(here, k), f"unknown key {k!r} for a Chat Completions tool")
             if not isinstance(fn, dict):
                 run.fail(tool, fn_at, "function is not an object")
                 continue
-            for k in sorted(set(fn) - CHAT_FUNCTION_KEYS):
+            for k in sorted(set(fn) - Sdk.chat_function_keys):
                 run.fail(tool, ptr(fn_at, k), f"unknown key {k!r} in function")
             for k in ("name", "description", "parameters"):
                 if k not in fn:
@@ -783,10 +834,10 @@ def check_anthropic(run: Run) -> list[str]:
         tool = run.tool_label(name) if isinstance(name, str) else repr(name)
         names.append(name)
         try:
-            ANTHROPIC_TOOL.validate_python(item, strict=True)
+            Sdk.anthropic_tool.validate_python(item, strict=True)
         except ValidationError as e:
             run.fail(tool, here, "anthropic ToolParam rejects it: " + sdk_error(e))
-        for k in sorted(set(item) - ANTHROPIC_TOOL_KEYS):
+        for k in sorted(set(item) - Sdk.anthropic_tool_keys):
             run.fail(tool, ptr(here, k), f"unknown key {k!r} for an Anthropic tool")
         if not isinstance(name, str) or not ANTHROPIC_NAME.match(name):
             run.fail(tool, ptr(here, "name"), f"name {name!r} does not match {ANTHROPIC_NAME.pattern}")
@@ -969,6 +1020,23 @@ def load_catalogs(tmp: str) -> list[Catalog]:
     return cats
 
 
+def test_suite_catalog(tmp: str) -> Catalog:
+    """One tool per schema of the JSON Schema Test Suite (draft 2020-12)."""
+    suite = os.path.join(os.path.dirname(CORPUS), "json-schema-test-suite", "draft2020-12")
+    tools = []
+    for path in sorted(glob.glob(os.path.join(suite, "*.json"))):
+        stem = os.path.basename(path)[:-5].replace("-", "_")
+        with open(path, encoding="utf-8") as f:
+            for i, group in enumerate(json.load(f)):
+                schema = group["schema"]
+                if isinstance(schema, dict):  # the meta-schema URI is not the point here
+                    schema = {k: v for k, v in schema.items() if k != "$schema"}
+                tools.append({"name": f"{stem}_{i}", "description": group["description"], "inputSchema": schema})
+    if not tools:
+        raise SystemExit(f"no JSON Schema Test Suite at {suite}")
+    return Catalog("json-schema-test-suite", write_catalog(tmp, "json-schema-test-suite", tools), tools)
+
+
 # --- running ------------------------------------------------------------------
 
 def convert(run: Run) -> Run:
@@ -989,6 +1057,7 @@ def convert(run: Run) -> Run:
 
 
 def validate(run: Run) -> None:
+    Sdk.load()
     if run.error:
         run.fail("", "", run.error)
         return
@@ -1017,6 +1086,11 @@ def main() -> int:
     ap.add_argument("-j", "--jobs", type=int, default=min(16, (os.cpu_count() or 4) * 2))
     ap.add_argument("-v", "--verbose", action="store_true", help="print each problem under its run")
     ap.add_argument("--only", default="", help="only catalogs whose label contains this")
+    ap.add_argument("--extra", action="append", default=[], metavar="FILE",
+                    help="also check this tools/list file (repeatable)")
+    ap.add_argument("--json-schema-test-suite", action="store_true",
+                    help="also check a catalog made of every draft2020-12 schema of the JSON Schema "
+                         "Test Suite beside the corpus (adversarial; not part of the default run)")
     args = ap.parse_args()
 
     if not os.path.exists(os.path.join(ROOT, "pkg", "index.mjs")):
@@ -1024,11 +1098,23 @@ def main() -> int:
         return 2
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mcp-switchboard-check-") as tmp:
-        cats = [c for c in load_catalogs(tmp) if args.only in c.label]
+        cats = load_catalogs(tmp)
+        for path in args.extra:
+            with open(path, encoding="utf-8") as f:
+                cats.append(Catalog("extra:" + os.path.basename(path), os.path.abspath(path), tools_of(json.load(f))))
+        if args.json_schema_test_suite:
+            cats.append(test_suite_catalog(tmp))
+        cats = [c for c in cats if args.only in c.label]
+        if not cats:
+            print(f"no catalog label contains {args.only!r}", file=sys.stderr)
+            return 2
         runs = [Run(c, d, s) for c in cats for d in DIALECTS
                 for s in ((False, True) if d in STRICT_DIALECTS else (False,))]
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            list(pool.map(convert, runs))
+            pending = [pool.submit(convert, r) for r in runs]
+            Sdk.load()  # while the conversions run
+            for f in pending:
+                f.result()
     for r in runs:
         validate(r)
 

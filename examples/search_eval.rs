@@ -1,0 +1,516 @@
+//! Evaluation harness for the tool search (not a test: it reads the shared
+//! corpus and prints tables). Run everything with `bash tests/search/eval.sh`.
+//!
+//! ```text
+//! search_eval emit TASKS.json            queries and documents for the baselines
+//! search_eval report DIR [--failures]    scores ours, substring, and DIR/{bm25,minisearch}.json
+//! search_eval bench                      build time and query latency at 1,000 tools (native)
+//! ```
+//!
+//! The corpus folder is `../shared/corpus` beside the crate, or `$CORPUS`.
+//! Queries are split in two halves by a hash of their text: A (tuned on)
+//! and B (held out).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use mcp_switchboard::{Catalog, SearchOptions, ToolIndex};
+use serde_json::{json, Value};
+
+const CATALOGS: [&str; 5] = [
+    "home-assistant-2025.4.tools-list.json",
+    "home-assistant-2026.11.tools-list.json",
+    "homey-ai-chat-control-2.2.1.tools-list.json",
+    "homey-mcp-server-verdier.tools-list.json",
+    "github-mcp-server.tools-list.json",
+];
+const OWN_QUERIES: [&str; 3] = [
+    "home-assistant-queries.json",
+    "homey-queries.json",
+    "github-queries.json",
+];
+const SYSTEMS: [&str; 4] = ["ours", "substring", "bm25okapi", "minisearch"];
+
+struct Query {
+    id: String,
+    dataset: &'static str,
+    catalog: &'static str,
+    lang: String,
+    text: String,
+    /// Acceptable tools; the first is the one the query is scored under.
+    expect: Vec<String>,
+    split: char,
+}
+
+fn fnv1a(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn split_of(text: &str) -> char {
+    if fnv1a(text) % 2 == 0 {
+        'A'
+    } else {
+        'B'
+    }
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn corpus() -> PathBuf {
+    std::env::var_os("CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/corpus"))
+}
+
+fn read_json(path: &Path) -> Value {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn load_catalogs() -> BTreeMap<&'static str, Catalog> {
+    CATALOGS
+        .iter()
+        .map(|&c| {
+            let bytes = std::fs::read(corpus().join(c)).expect("catalog");
+            (c, Catalog::parse(&bytes).expect("catalog parses"))
+        })
+        .collect()
+}
+
+fn load_queries(catalogs: &BTreeMap<&'static str, Catalog>) -> Vec<Query> {
+    let mut out = Vec::new();
+    let sentences = read_json(&corpus().join("ha-intents-sentences.json"));
+    for (dataset, catalog) in [
+        ("HA sentences / HA 2025.4", CATALOGS[0]),
+        ("HA sentences / HA 2026.11", CATALOGS[1]),
+    ] {
+        let names: Vec<&str> = catalogs[catalog].tools().iter().map(|t| t.name()).collect();
+        for lang in ["en", "nl", "de"] {
+            let list = sentences["sentences"][lang].as_array().expect("sentences");
+            for s in list {
+                let (Some(text), Some(intent)) = (s["text"].as_str(), s["intent"].as_str()) else {
+                    continue;
+                };
+                // 2025.4 names tools by intent; 2026.11 as <domain>__<intent>
+                let suffix = format!("__{intent}");
+                let Some(tool) = names
+                    .iter()
+                    .find(|n| **n == intent || n.ends_with(&suffix))
+                else {
+                    continue;
+                };
+                out.push(Query {
+                    id: String::new(),
+                    dataset,
+                    catalog,
+                    lang: lang.into(),
+                    text: text.into(),
+                    expect: vec![tool.to_string()],
+                    split: split_of(text),
+                });
+            }
+        }
+    }
+    for file in OWN_QUERIES {
+        let set = read_json(&root().join("tests/search").join(file));
+        let catalog_name = set["catalog"].as_str().expect("catalog");
+        let catalog = *CATALOGS
+            .iter()
+            .find(|c| **c == catalog_name)
+            .expect("known catalog");
+        let dataset: &'static str = match file {
+            "home-assistant-queries.json" => "short queries / HA 2025.4",
+            "homey-queries.json" => "short queries / Homey",
+            _ => "short queries / GitHub",
+        };
+        for q in set["queries"].as_array().expect("queries") {
+            let text = q["text"].as_str().expect("text").to_string();
+            out.push(Query {
+                id: String::new(),
+                dataset,
+                catalog,
+                lang: q["lang"].as_str().expect("lang").into(),
+                split: split_of(&text),
+                text,
+                expect: q["expect"]
+                    .as_array()
+                    .expect("expect")
+                    .iter()
+                    .filter_map(|v| v.as_str().map(String::from))
+                    .collect(),
+            });
+        }
+    }
+    for (&catalog, cat) in catalogs {
+        for t in cat.tools() {
+            out.push(Query {
+                id: String::new(),
+                dataset: "exact names / all catalogs",
+                catalog,
+                lang: "-".into(),
+                text: t.name().into(),
+                expect: vec![t.name().into()],
+                split: split_of(t.name()),
+            });
+        }
+    }
+    for (i, q) in out.iter_mut().enumerate() {
+        q.id = format!("q{i}");
+    }
+    out
+}
+
+/// The text the baselines search: name, title, description, parameter
+/// names and descriptions, enum values.
+fn doc_text(tool: &mcp_switchboard::Tool) -> String {
+    fn walk(v: &Value, out: &mut String, depth: usize) {
+        if depth > 6 {
+            return;
+        }
+        let Value::Object(m) = v else { return };
+        if depth > 0 {
+            if let Some(Value::String(d)) = m.get("description") {
+                out.push_str(d);
+                out.push('\n');
+            }
+        }
+        if let Some(Value::Array(e)) = m.get("enum") {
+            for x in e {
+                if let Value::String(s) = x {
+                    out.push_str(s);
+                    out.push('\n');
+                }
+            }
+        }
+        if let Some(Value::Object(p)) = m.get("properties") {
+            for (k, sub) in p {
+                out.push_str(k);
+                out.push('\n');
+                walk(sub, out, depth + 1);
+            }
+        }
+        if let Some(items) = m.get("items") {
+            walk(items, out, depth + 1);
+        }
+    }
+    let mut s = format!(
+        "{}\n{}\n{}\n",
+        tool.name(),
+        tool.title().unwrap_or(""),
+        tool.description().unwrap_or("")
+    );
+    walk(tool.input_schema(), &mut s, 0);
+    s
+}
+
+fn emit(out: &Path) {
+    let catalogs = load_catalogs();
+    let queries = load_queries(&catalogs);
+    let docs: serde_json::Map<String, Value> = catalogs
+        .iter()
+        .map(|(&c, cat)| {
+            let list: Vec<Value> = cat
+                .tools()
+                .iter()
+                .map(|t| json!({"name": t.name(), "text": doc_text(t)}))
+                .collect();
+            (c.to_string(), Value::Array(list))
+        })
+        .collect();
+    let qs: Vec<Value> = queries
+        .iter()
+        .map(|q| json!({"id": q.id, "catalog": q.catalog, "text": q.text}))
+        .collect();
+    let doc = json!({"catalogs": docs, "queries": qs});
+    if let Some(parent) = out.parent() {
+        std::fs::create_dir_all(parent).expect("mkdir");
+    }
+    std::fs::write(out, serde_json::to_string(&doc).expect("json")).expect("write tasks");
+    eprintln!("{} queries over {} catalogs -> {}", queries.len(), catalogs.len(), out.display());
+}
+
+/// Per query, the 1-based rank of the first acceptable tool (0: not found).
+fn ranks(queries: &[Query], rankings: &HashMap<String, Vec<String>>) -> Vec<usize> {
+    queries
+        .iter()
+        .map(|q| {
+            rankings
+                .get(&q.id)
+                .and_then(|r| r.iter().position(|n| q.expect.contains(n)))
+                .map_or(0, |p| p + 1)
+        })
+        .collect()
+}
+
+#[derive(Clone, Copy, Default)]
+struct Metrics {
+    r1: f64,
+    r3: f64,
+    r5: f64,
+    mrr: f64,
+    queries: usize,
+    tools: usize,
+}
+
+/// Recall@1/3/5 and MRR, averaged per tool, then over tools.
+fn macro_metrics(items: &[(&Query, usize)]) -> Metrics {
+    let mut by_tool: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (q, r) in items {
+        by_tool.entry(q.expect[0].as_str()).or_default().push(*r);
+    }
+    let mut m = Metrics {
+        queries: items.len(),
+        tools: by_tool.len(),
+        ..Metrics::default()
+    };
+    if by_tool.is_empty() {
+        return m;
+    }
+    for ranks in by_tool.values() {
+        let n = ranks.len() as f64;
+        let at = |k: usize| ranks.iter().filter(|&&r| r >= 1 && r <= k).count() as f64 / n;
+        m.r1 += at(1);
+        m.r3 += at(3);
+        m.r5 += at(5);
+        m.mrr += ranks
+            .iter()
+            .map(|&r| if r == 0 { 0.0 } else { 1.0 / r as f64 })
+            .sum::<f64>()
+            / n;
+    }
+    let t = by_tool.len() as f64;
+    m.r1 /= t;
+    m.r3 /= t;
+    m.r5 /= t;
+    m.mrr /= t;
+    m
+}
+
+fn report(dir: &Path, failures: bool) {
+    let catalogs = load_catalogs();
+    let queries = load_queries(&catalogs);
+    let indexes: BTreeMap<&str, ToolIndex> = catalogs
+        .iter()
+        .map(|(&c, cat)| (c, ToolIndex::build(cat, None).expect("index")))
+        .collect();
+    let opts = SearchOptions::new().with_limit(10);
+    let mut systems: BTreeMap<&str, HashMap<String, Vec<String>>> = BTreeMap::new();
+    let ours: HashMap<String, Vec<String>> = queries
+        .iter()
+        .map(|q| {
+            let r = indexes[q.catalog].search(&q.text, &opts);
+            (q.id.clone(), r.hits.into_iter().map(|h| h.name).collect())
+        })
+        .collect();
+    systems.insert("ours", ours);
+    // the original design: searchText.includes(query), in catalog order
+    let texts: BTreeMap<&str, Vec<(String, String)>> = catalogs
+        .iter()
+        .map(|(&c, cat)| {
+            (
+                c,
+                cat.tools()
+                    .iter()
+                    .map(|t| (t.name().to_string(), doc_text(t).to_lowercase()))
+                    .collect(),
+            )
+        })
+        .collect();
+    let substring: HashMap<String, Vec<String>> = queries
+        .iter()
+        .map(|q| {
+            let needle = q.text.to_lowercase();
+            let hits = texts[q.catalog]
+                .iter()
+                .filter(|(_, text)| !needle.is_empty() && text.contains(&needle))
+                .map(|(n, _)| n.clone())
+                .take(10)
+                .collect();
+            (q.id.clone(), hits)
+        })
+        .collect();
+    systems.insert("substring", substring);
+    for (name, file) in [("bm25okapi", "bm25.json"), ("minisearch", "minisearch.json")] {
+        let path = dir.join(file);
+        if !path.exists() {
+            eprintln!("{} missing: {name} left out", path.display());
+            continue;
+        }
+        let v = read_json(&path);
+        let map = v
+            .as_object()
+            .expect("rankings object")
+            .iter()
+            .map(|(k, v)| {
+                let names = v
+                    .as_array()
+                    .map(|a| a.iter().filter_map(|n| n.as_str().map(String::from)).collect())
+                    .unwrap_or_default();
+                (k.clone(), names)
+            })
+            .collect();
+        systems.insert(name, map);
+    }
+    let all_ranks: BTreeMap<&str, Vec<usize>> = systems
+        .iter()
+        .map(|(&s, r)| (s, ranks(&queries, r)))
+        .collect();
+
+    let mut groups: Vec<(&str, String)> = Vec::new();
+    for q in &queries {
+        let key = (q.dataset, q.lang.clone());
+        if !groups.contains(&key) {
+            groups.push(key);
+        }
+    }
+    let f = |x: f64| format!("{x:.3}");
+    let mut out = String::new();
+    out.push_str("Recall@k and MRR, macro-averaged per tool. A = tuned-on half, B = held-out half (split by a hash of the query text).\n\n");
+    out.push_str("| data set | lang | system | queries A/B (tools) | R@1 A | R@3 A | R@5 A | MRR A | R@1 B | R@3 B | R@5 B | MRR B |\n");
+    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut summary = Vec::new();
+    for (dataset, lang) in &groups {
+        for sys in SYSTEMS {
+            let Some(r) = all_ranks.get(sys) else { continue };
+            let pick = |split: char| -> Vec<(&Query, usize)> {
+                queries
+                    .iter()
+                    .zip(r)
+                    .filter(|(q, _)| q.dataset == *dataset && q.lang == *lang && q.split == split)
+                    .map(|(q, &r)| (q, r))
+                    .collect()
+            };
+            let (a, b) = (macro_metrics(&pick('A')), macro_metrics(&pick('B')));
+            out.push_str(&format!(
+                "| {dataset} | {lang} | {sys} | {}/{} ({}) | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                a.queries,
+                b.queries,
+                a.tools.max(b.tools),
+                f(a.r1),
+                f(a.r3),
+                f(a.r5),
+                f(a.mrr),
+                f(b.r1),
+                f(b.r3),
+                f(b.r5),
+                f(b.mrr)
+            ));
+            summary.push(json!({"dataset": dataset, "lang": lang, "system": sys,
+                "A": {"r1": a.r1, "r3": a.r3, "r5": a.r5, "mrr": a.mrr, "queries": a.queries, "tools": a.tools},
+                "B": {"r1": b.r1, "r3": b.r3, "r5": b.r5, "mrr": b.mrr, "queries": b.queries, "tools": b.tools}}));
+        }
+    }
+    println!("{out}");
+    std::fs::create_dir_all(dir).expect("mkdir");
+    std::fs::write(dir.join("report.md"), &out).expect("write report");
+    std::fs::write(
+        dir.join("report.json"),
+        serde_json::to_string_pretty(&summary).expect("json"),
+    )
+    .expect("write report");
+    if failures {
+        let k: usize = std::env::var("FAIL_K")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(3);
+        println!("\nMisses of ours at rank {k} in half A (the tuning half):\n");
+        let r = &all_ranks["ours"];
+        for (q, &rank) in queries.iter().zip(r) {
+            if q.split == 'A' && (rank == 0 || rank > k) {
+                let top: Vec<String> = indexes[q.catalog]
+                    .search(&q.text, &SearchOptions::new().with_limit(3))
+                    .hits
+                    .iter()
+                    .map(|h| format!("{} {:.2}", h.name, h.score))
+                    .collect();
+                println!(
+                    "{} [{}] {:?} want {} (rank {}) got {}",
+                    q.dataset,
+                    q.lang,
+                    q.text,
+                    q.expect[0],
+                    rank,
+                    top.join(", ")
+                );
+            }
+        }
+    }
+}
+
+/// Build time and query latency on a synthetic catalog of 1,000 tools made
+/// from the real ones (names and one description word varied).
+fn bench() {
+    let catalogs = load_catalogs();
+    let mut tools = Vec::new();
+    let base: Vec<&mcp_switchboard::Tool> = catalogs.values().flat_map(|c| c.tools()).collect();
+    let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"];
+    let mut i = 0;
+    while tools.len() < 1000 {
+        let t = base[i % base.len()];
+        let round = i / base.len();
+        let mut v = Value::Object(t.as_map().clone());
+        v["name"] = json!(format!("{}_{round}", t.name()));
+        let d = t.description().unwrap_or("").to_string();
+        v["description"] = json!(format!("{d} {}", words[round % words.len()]));
+        tools.push(v);
+        i += 1;
+    }
+    let bytes = serde_json::to_vec(&tools).expect("json");
+    let catalog = Catalog::parse(&bytes).expect("catalog");
+    let mut builds = Vec::new();
+    let mut index = None;
+    for _ in 0..7 {
+        let t = Instant::now();
+        index = Some(ToolIndex::build(&catalog, None).expect("index"));
+        builds.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    builds.sort_by(f64::total_cmp);
+    let index = index.expect("built");
+    let queries = load_queries(&catalogs);
+    let opts = SearchOptions::default();
+    let mut times = Vec::with_capacity(queries.len());
+    for q in &queries {
+        let t = Instant::now();
+        let r = index.search(&q.text, &opts);
+        times.push(t.elapsed().as_secs_f64() * 1e6);
+        std::hint::black_box(r);
+    }
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize];
+    println!(
+        "{} tools: build median {:.1} ms (min {:.1}); {} queries: p50 {:.1} µs, p95 {:.1} µs, max {:.1} µs",
+        index.len(),
+        builds[builds.len() / 2],
+        builds[0],
+        times.len(),
+        pct(0.5),
+        pct(0.95),
+        times[times.len() - 1]
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("emit") => emit(Path::new(
+            args.get(1).map_or("target/search-eval/tasks.json", String::as_str),
+        )),
+        Some("report") => report(
+            Path::new(args.get(1).map_or("target/search-eval", String::as_str)),
+            args.iter().any(|a| a == "--failures"),
+        ),
+        Some("bench") => bench(),
+        _ => {
+            eprintln!("usage: search_eval emit TASKS.json | report DIR [--failures] | bench");
+            std::process::exit(2);
+        }
+    }
+}

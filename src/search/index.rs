@@ -1,0 +1,726 @@
+//! Building the index: searchable fields from every tool, curated metadata
+//! merged on top, derived categories, and precomputed BM25F postings.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::analyze::{fold, for_each_word, is_number, is_stopword, letter_mask, Lang, Stemmers};
+use super::lexicon::Lexicon;
+use super::ToolIndex;
+use crate::catalog::{Catalog, Tool};
+use crate::error::{Error, ErrorKind};
+use crate::pointer;
+
+/// The fields a tool's words come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Field {
+    /// The name, split into words.
+    Name = 0,
+    /// `title` or `annotations.title`.
+    Title,
+    /// The first sentence of the description, and the curated description.
+    Summary,
+    /// Curated tags and keywords.
+    Keywords,
+    /// The rest of the description.
+    Body,
+    /// Parameter names, titles and descriptions.
+    Params,
+    /// Enum and const values of parameters.
+    Enums,
+    /// The category and the annotation hints (`read only`, `destructive`).
+    Category,
+}
+
+pub(crate) const FIELDS: usize = 8;
+
+/// How much a word counts in each field.
+const FIELD_WEIGHT: [f32; FIELDS] = [3.0, 2.0, 1.6, 2.0, 0.6, 0.5, 0.5, 0.5];
+/// BM25 length normalisation per field.
+const FIELD_B: [f32; FIELDS] = [0.3, 0.5, 0.5, 0.5, 0.75, 0.75, 0.75, 0.3];
+/// BM25 term-frequency saturation.
+pub(crate) const K1: f32 = 1.2;
+/// How much a lexicon expansion of an indexed word counts, relative to the
+/// word itself (`bulb` is indexed as `light` too, at this weight).
+const EXPANSION_TF: f32 = 0.4;
+/// Schema nodes read per tool for parameter words, at most.
+const MAX_SCHEMA_NODES: usize = 2000;
+/// Schema depth read for parameter words, at most.
+const MAX_SCHEMA_DEPTH: usize = 6;
+/// Chars of the short description in a hit, at most.
+const MAX_SHORT_DESCRIPTION: usize = 200;
+
+/// One indexed tool.
+#[derive(Debug, Clone)]
+pub(crate) struct Doc {
+    pub(crate) name: String,
+    /// The name folded, its words joined by `_`: `HassTurnOn` → `hass_turn_on`.
+    pub(crate) key: String,
+    pub(crate) description: String,
+    pub(crate) category: String,
+}
+
+/// Curated metadata for one tool.
+#[derive(Debug, Default)]
+struct Meta {
+    category: Option<String>,
+    tags: Vec<String>,
+    description: Option<String>,
+    keywords: Vec<String>,
+}
+
+/// The folded words of a name joined by `_`, for name comparisons that
+/// ignore case and separators.
+pub(crate) fn name_key(name: &str) -> String {
+    let mut key = String::new();
+    for_each_word(name, |w| {
+        if !key.is_empty() {
+            key.push('_');
+        }
+        key.push_str(w);
+    });
+    key
+}
+
+/// What a distinct surface word contributes: its own term and the terms of
+/// its lexicon expansion.
+#[derive(Clone)]
+struct Analyzed {
+    primary: Option<u32>,
+    expansions: Vec<(u32, f32)>,
+}
+
+struct Builder<'a> {
+    stemmers: Stemmers,
+    lex: &'a Lexicon,
+    vocab: HashMap<String, u32>,
+    terms: Vec<String>,
+    cache: HashMap<String, Analyzed>,
+    surfaces: HashSet<String>,
+}
+
+impl Builder<'_> {
+    fn term_id(&mut self, term: &str) -> u32 {
+        if let Some(&id) = self.vocab.get(term) {
+            return id;
+        }
+        let id = u32::try_from(self.terms.len()).unwrap_or(u32::MAX);
+        self.vocab.insert(term.to_string(), id);
+        self.terms.push(term.to_string());
+        id
+    }
+
+    fn analyze(&mut self, word: &str) -> Analyzed {
+        if let Some(a) = self.cache.get(word) {
+            return a.clone();
+        }
+        let en = self.stemmers.stem(Lang::En, word);
+        let primary = Some(self.term_id(&en));
+        let mut expansions = Vec::new();
+        let exp = self.lex.separable_joined(word).or_else(|| {
+            let stems = [
+                en.clone(),
+                self.stemmers.stem(Lang::Nl, word),
+                self.stemmers.stem(Lang::De, word),
+            ];
+            self.lex.lookup(word, &stems)
+        });
+        if let Some(exp) = exp {
+            for (alt, w) in exp.groups.iter().flatten() {
+                let id = self.term_id(alt);
+                if Some(id) != primary && !expansions.iter().any(|&(e, _)| e == id) {
+                    expansions.push((id, *w));
+                }
+            }
+        }
+        if word.chars().count() >= 3 {
+            self.surfaces.insert(word.to_string());
+        }
+        let a = Analyzed {
+            primary,
+            expansions,
+        };
+        self.cache.insert(word.to_string(), a.clone());
+        a
+    }
+}
+
+/// Occurrences of terms in one tool: (term, field, weight).
+type Occurrences = Vec<(u32, Field, f32)>;
+
+struct DocText<'a, 'b> {
+    builder: &'a mut Builder<'b>,
+    occ: Occurrences,
+    lens: [f32; FIELDS],
+}
+
+impl DocText<'_, '_> {
+    /// Adds every word of `text` to `field`. Stop-words are kept in the
+    /// name (they are part of it) and dropped elsewhere.
+    fn add(&mut self, field: Field, text: &str) {
+        let mut words: Vec<String> = Vec::new();
+        for_each_word(text, |w| words.push(w.to_string()));
+        for w in &words {
+            if is_number(w) || (field != Field::Name && (w.len() < 2 || is_stopword(w))) {
+                continue;
+            }
+            let a = self.builder.analyze(w);
+            if let Some(p) = a.primary {
+                self.occ.push((p, field, 1.0));
+            }
+            for &(e, w) in &a.expansions {
+                self.occ.push((e, field, EXPANSION_TF * w));
+            }
+            self.lens[field as usize] += 1.0;
+        }
+    }
+
+    /// Adds a description, leaving out mentions of other tools by name
+    /// (`prefer set_light`): they describe the other tool, not this one.
+    fn add_prose(&mut self, field: Field, text: &str, names: &HashSet<&str>, own: &str) {
+        let is_sep = |c: char| {
+            c.is_whitespace() || (c.is_ascii_punctuation() && !matches!(c, '_' | '.' | '-' | '/'))
+        };
+        let mut kept = String::with_capacity(text.len());
+        for chunk in text.split(is_sep) {
+            let bare = chunk.trim_end_matches(['.', '-', '/']);
+            if bare != own && names.contains(bare) {
+                continue;
+            }
+            kept.push_str(chunk);
+            kept.push(' ');
+        }
+        self.add(field, &kept);
+    }
+}
+
+/// Splits a description into its first sentence and the rest. A sentence
+/// ends at a line break, or at `.`, `!` or `?` followed by white space and
+/// a capital letter (so `e.g. this` does not end one).
+pub(crate) fn first_sentence(text: &str) -> (&str, &str) {
+    let text = text.trim();
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if c == '\n' {
+            return (text.get(..i).unwrap_or(text).trim(), text.get(i..).unwrap_or(""));
+        }
+        if matches!(c, '.' | '!' | '?') {
+            let rest = text.get(i + c.len_utf8()..).unwrap_or("");
+            let after = rest.trim_start();
+            let spaced = rest.len() != after.len();
+            if rest.is_empty() || (spaced && after.chars().next().is_some_and(char::is_uppercase)) {
+                let end = i + c.len_utf8();
+                return (text.get(..end).unwrap_or(text).trim(), rest);
+            }
+        }
+        let _ = chars.peek();
+    }
+    (text, "")
+}
+
+/// Cuts `s` to at most `max` chars, at a word boundary when there is one,
+/// with `…` when cut.
+fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let cut: String = s.chars().take(max).collect();
+    let at_word = cut
+        .rfind(char::is_whitespace)
+        .filter(|&i| i > max / 2)
+        .and_then(|i| cut.get(..i))
+        .unwrap_or(&cut);
+    format!("{}…", at_word.trim_end())
+}
+
+/// Verbs that name what a tool does, by the category they imply.
+fn verb_category(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "get" | "list" | "search" | "find" | "read" | "show" | "fetch" | "query" | "lookup"
+        | "look" | "view" | "describe" | "count" | "check" | "inspect" | "retrieve" | "browse"
+        | "status" | "state" | "download" | "export" | "explain" | "preview" | "summarize" => {
+            "query"
+        }
+        "delete" | "remove" | "clear" | "purge" | "destroy" | "drop" | "erase" | "unset"
+        | "uninstall" | "unregister" | "wipe" => "delete",
+        "create" | "add" | "new" | "insert" | "post" | "make" | "fork" | "register" | "upload"
+        | "push" | "copy" | "clone" | "duplicate" | "install" | "import" => "create",
+        "update" | "edit" | "modify" | "rename" | "patch" | "replace" | "assign" | "unassign"
+        | "merge" | "write" | "mark" | "dismiss" | "resolve" | "unresolve" | "submit"
+        | "reprioritize" | "manage" | "label" | "reply" | "comment" | "request" | "star"
+        | "unstar" | "archive" | "save" | "sync" | "refresh" | "reload" | "move" => "update",
+        "set" | "turn" | "toggle" | "control" | "start" | "stop" | "pause" | "resume"
+        | "unpause" | "open" | "close" | "lock" | "unlock" | "play" | "trigger" | "run"
+        | "execute" | "activate" | "deactivate" | "enable" | "disable" | "increase"
+        | "decrease" | "dim" | "adjust" | "change" | "switch" | "cancel" | "skip" | "next"
+        | "previous" | "mute" | "unmute" | "broadcast" | "send" | "return" | "call"
+        | "invoke" | "announce" | "notify" | "arm" | "disarm" | "press" | "select" => "control",
+        _ => return None,
+    })
+}
+
+/// The category of a tool without curated metadata: `query` when it is
+/// read-only (by `readOnlyHint` or by the first verb of its name), else
+/// `create`, `update`, `delete` or `control` by that verb, then by the
+/// first word of its description; `control` when the annotations say it
+/// changes things; `other` when nothing tells.
+pub(crate) fn derive_category(tool: &Tool) -> &'static str {
+    let read_only = tool.hint("readOnlyHint");
+    if read_only == Some(true) {
+        return "query";
+    }
+    let allowed = |c: &&str| !(read_only == Some(false) && *c == "query");
+    let stemmers = Stemmers::new();
+    let verb = |w: &str| {
+        let w = fold(w);
+        verb_category(&w).or_else(|| verb_category(&stemmers.stem(Lang::En, &w)))
+    };
+    let mut found = None;
+    for_each_word(tool.name(), |w| {
+        if found.is_none() {
+            found = verb(w).filter(allowed);
+        }
+    });
+    if found.is_none() {
+        let first = tool
+            .description()
+            .and_then(|d| d.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()));
+        found = first.and_then(verb).filter(allowed);
+    }
+    found.unwrap_or(
+        if read_only == Some(false) || tool.hint("destructiveHint") == Some(true) {
+            "control"
+        } else {
+            "other"
+        },
+    )
+}
+
+/// Reads the curated metadata document (see the module docs for its shape).
+fn read_meta(meta: Option<&Value>) -> Result<HashMap<String, Meta>, Error> {
+    let mut out = HashMap::new();
+    let Some(meta) = meta else { return Ok(out) };
+    let shape = |ptr: String, msg: String| Error::new(ErrorKind::Shape, ptr, msg);
+    let Value::Object(root) = meta else {
+        return Err(shape(
+            String::new(),
+            format!(
+                "search metadata must be an object like {{\"tools\": {{...}}}}, not {}",
+                crate::catalog::kind_of(meta)
+            ),
+        ));
+    };
+    let tools = match root.get("tools") {
+        None => return Ok(out),
+        Some(Value::Object(t)) => t,
+        Some(other) => {
+            return Err(shape(
+                "/tools".into(),
+                format!(
+                    "\"tools\" must be an object keyed by tool name, not {}",
+                    crate::catalog::kind_of(other)
+                ),
+            ))
+        }
+    };
+    for (name, entry) in tools {
+        let at = pointer::push("/tools", name);
+        let Value::Object(entry) = entry else {
+            return Err(shape(
+                at,
+                format!(
+                    "a tool's metadata must be an object, not {}",
+                    crate::catalog::kind_of(entry)
+                ),
+            ));
+        };
+        let string = |key: &str| -> Result<Option<String>, Error> {
+            match entry.get(key) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.trim().to_string()).filter(|s| !s.is_empty())),
+                Some(other) => Err(shape(
+                    pointer::push(&at, key),
+                    format!("{key} must be a string, not {}", crate::catalog::kind_of(other)),
+                )),
+            }
+        };
+        let strings = |key: &str| -> Result<Vec<String>, Error> {
+            match entry.get(key) {
+                None | Some(Value::Null) => Ok(Vec::new()),
+                Some(Value::String(s)) => Ok(vec![s.clone()]),
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| match v {
+                        Value::String(s) => Ok(s.clone()),
+                        other => Err(shape(
+                            pointer::index(&pointer::push(&at, key), i),
+                            format!(
+                                "{key} must hold strings, not {}",
+                                crate::catalog::kind_of(other)
+                            ),
+                        )),
+                    })
+                    .collect(),
+                Some(other) => Err(shape(
+                    pointer::push(&at, key),
+                    format!(
+                        "{key} must be an array of strings, not {}",
+                        crate::catalog::kind_of(other)
+                    ),
+                )),
+            }
+        };
+        out.insert(
+            name.clone(),
+            Meta {
+                category: string("category")?,
+                tags: strings("tags")?,
+                description: string("description")?,
+                keywords: strings("keywords")?,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// Collects parameter words and enum values from an input schema, bounded
+/// in depth and node count.
+fn schema_words(schema: &Value, params: &mut String, enums: &mut String) {
+    let mut stack: Vec<(&Value, usize)> = vec![(schema, 0)];
+    let mut nodes = 0;
+    while let Some((node, depth)) = stack.pop() {
+        nodes += 1;
+        if nodes > MAX_SCHEMA_NODES || depth > MAX_SCHEMA_DEPTH {
+            break;
+        }
+        let Value::Object(map) = node else { continue };
+        for key in ["description", "title"] {
+            if depth > 0 {
+                if let Some(Value::String(s)) = map.get(key) {
+                    params.push_str(s);
+                    params.push('\n');
+                }
+            }
+        }
+        for key in ["enum", "examples"] {
+            if let Some(Value::Array(values)) = map.get(key) {
+                for v in values.iter().take(200) {
+                    if let Value::String(s) = v {
+                        enums.push_str(s);
+                        enums.push('\n');
+                    }
+                }
+            }
+        }
+        if let Some(Value::String(s)) = map.get("const") {
+            enums.push_str(s);
+            enums.push('\n');
+        }
+        if let Some(Value::Object(props)) = map.get("properties") {
+            for (name, sub) in props {
+                params.push_str(name);
+                params.push('\n');
+                stack.push((sub, depth + 1));
+            }
+        }
+        if let Some(items) = map.get("items") {
+            stack.push((items, depth + 1));
+        }
+        for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
+            if let Some(Value::Array(subs)) = map.get(key) {
+                for sub in subs {
+                    stack.push((sub, depth + 1));
+                }
+            }
+        }
+        if let Some(Value::Object(defs)) = map.get("$defs") {
+            for sub in defs.values() {
+                stack.push((sub, depth + 1));
+            }
+        }
+    }
+}
+
+/// Whether a name looks like an identifier (has a separator or a hump), so
+/// that its mentions in other tools' descriptions can be recognised.
+fn is_identifier_like(name: &str) -> bool {
+    name.contains(['_', '.', '-', '/'])
+        || name
+            .chars()
+            .zip(name.chars().skip(1))
+            .any(|(a, b)| a.is_lowercase() && b.is_uppercase())
+}
+
+pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex, Error> {
+    let metas = read_meta(meta)?;
+    let lex = Lexicon::get();
+    let mut b = Builder {
+        stemmers: Stemmers::new(),
+        lex,
+        vocab: HashMap::new(),
+        terms: Vec::new(),
+        cache: HashMap::new(),
+        surfaces: HashSet::new(),
+    };
+    let names: HashSet<&str> = catalog
+        .tools()
+        .iter()
+        .map(Tool::name)
+        .filter(|n| is_identifier_like(n))
+        .collect();
+    let mut docs = Vec::with_capacity(catalog.len());
+    let mut all_occ: Vec<Occurrences> = Vec::with_capacity(catalog.len());
+    let mut all_lens: Vec<[f32; FIELDS]> = Vec::with_capacity(catalog.len());
+    let empty = Meta::default();
+    for tool in catalog.tools() {
+        let m = metas.get(tool.name()).unwrap_or(&empty);
+        let mut dt = DocText {
+            builder: &mut b,
+            occ: Vec::new(),
+            lens: [0.0; FIELDS],
+        };
+        dt.add(Field::Name, tool.name());
+        if let Some(t) = tool.title() {
+            dt.add(Field::Title, t);
+        }
+        let (summary, body) = tool.description().map(first_sentence).unwrap_or(("", ""));
+        dt.add_prose(Field::Summary, summary, &names, tool.name());
+        dt.add_prose(Field::Body, body, &names, tool.name());
+        if let Some(d) = &m.description {
+            dt.add_prose(Field::Summary, d, &names, tool.name());
+        }
+        for k in m.tags.iter().chain(&m.keywords) {
+            dt.add(Field::Keywords, k);
+        }
+        let mut params = String::new();
+        let mut enums = String::new();
+        schema_words(tool.input_schema(), &mut params, &mut enums);
+        dt.add(Field::Params, &params);
+        dt.add(Field::Enums, &enums);
+        let category = match &m.category {
+            Some(c) => c.clone(),
+            None => derive_category(tool).to_string(),
+        };
+        let mut cat_words = category.clone();
+        if tool.hint("readOnlyHint") == Some(true) {
+            cat_words.push_str(" read only");
+        }
+        if tool.hint("destructiveHint") == Some(true) {
+            cat_words.push_str(" destructive");
+        }
+        dt.add(Field::Category, &cat_words);
+        let description = match &m.description {
+            Some(d) => shorten(d, MAX_SHORT_DESCRIPTION),
+            None if !summary.is_empty() => shorten(summary, MAX_SHORT_DESCRIPTION),
+            None => shorten(tool.title().unwrap_or(""), MAX_SHORT_DESCRIPTION),
+        };
+        let (occ, lens) = (dt.occ, dt.lens);
+        all_occ.push(occ);
+        all_lens.push(lens);
+        docs.push(Doc {
+            name: tool.name().to_string(),
+            key: name_key(tool.name()),
+            description,
+            category,
+        });
+    }
+
+    // BM25F: per field length normalisation, then one saturation per term
+    let n = docs.len().max(1) as f32;
+    let mut avg = [0f32; FIELDS];
+    for lens in &all_lens {
+        for (a, l) in avg.iter_mut().zip(lens) {
+            *a += l / n;
+        }
+    }
+    let nterms = b.terms.len();
+    let mut postings: Vec<Vec<(u32, f32)>> = vec![Vec::new(); nterms];
+    for (d, (occ, lens)) in all_occ.iter_mut().zip(&all_lens).enumerate() {
+        let norm: [f32; FIELDS] = std::array::from_fn(|f| {
+            let (bf, a, l) = (FIELD_B[f], avg[f], lens[f]);
+            if a > 0.0 {
+                1.0 - bf + bf * l / a
+            } else {
+                1.0
+            }
+        });
+        occ.sort_by_key(|&(t, _, _)| t);
+        let mut i = 0;
+        while i < occ.len() {
+            let t = occ[i].0;
+            let mut x = 0f32;
+            while i < occ.len() && occ[i].0 == t {
+                let (_, f, w) = occ[i];
+                let f = f as usize;
+                x += FIELD_WEIGHT[f] * w / norm[f];
+                i += 1;
+            }
+            let impact = x * (K1 + 1.0) / (K1 + x);
+            if let Some(p) = postings.get_mut(t as usize) {
+                p.push((u32::try_from(d).unwrap_or(u32::MAX), impact));
+            }
+        }
+    }
+    let mut offsets = Vec::with_capacity(nterms + 1);
+    let total: usize = postings.iter().map(Vec::len).sum();
+    let mut post_doc = Vec::with_capacity(total);
+    let mut post_impact = Vec::with_capacity(total);
+    let mut idf = Vec::with_capacity(nterms);
+    offsets.push(0u32);
+    for p in &postings {
+        let df = p.len() as f32;
+        idf.push((1.0 + (n - df + 0.5) / (df + 0.5)).ln());
+        for &(d, w) in p {
+            post_doc.push(d);
+            post_impact.push(w);
+        }
+        offsets.push(u32::try_from(post_doc.len()).unwrap_or(u32::MAX));
+    }
+    // the name's own words (stop-words only when there is nothing else),
+    // for the bonus a query gets for naming the tool
+    let name_terms = docs
+        .iter()
+        .map(|d| {
+            let mut words: Vec<&str> = d.key.split('_').filter(|w| !w.is_empty()).collect();
+            if words.iter().any(|w| !is_stopword(w) && !is_number(w)) {
+                words.retain(|w| !is_stopword(w) && !is_number(w));
+            }
+            let mut ids: Vec<u32> = words
+                .iter()
+                .filter_map(|w| b.vocab.get(&b.stemmers.stem(Lang::En, w)).copied())
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        })
+        .collect();
+    let masks = b.terms.iter().map(|t| letter_mask(t)).collect();
+    let mut by_name = HashMap::new();
+    let mut by_key = HashMap::new();
+    for (i, d) in docs.iter().enumerate() {
+        let i = u32::try_from(i).unwrap_or(u32::MAX);
+        by_name.entry(fold(d.name.trim())).or_insert(i);
+        if !d.key.is_empty() {
+            by_key.entry(d.key.clone()).or_insert(i);
+        }
+    }
+    Ok(ToolIndex {
+        docs,
+        vocab: b.vocab,
+        terms: b.terms,
+        masks,
+        idf,
+        offsets,
+        post_doc,
+        post_impact,
+        surfaces: b.surfaces,
+        name_terms,
+        by_name,
+        by_key,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool(v: Value) -> Tool {
+        Tool::from_value(v, "").unwrap().0
+    }
+
+    #[test]
+    fn first_sentence_ends_at_a_real_sentence_end() {
+        assert_eq!(
+            first_sentence("Turns on a light. Use it often."),
+            ("Turns on a light.", " Use it often.")
+        );
+        assert_eq!(
+            first_sentence("Sets things (e.g. a lamp). More"),
+            ("Sets things (e.g. a lamp).", " More")
+        );
+        assert_eq!(first_sentence("TITLE - do it\n\nMore").0, "TITLE - do it");
+        assert_eq!(first_sentence("no end"), ("no end", ""));
+        assert_eq!(first_sentence(""), ("", ""));
+        assert_eq!(first_sentence("Ünïcödé! Ça va."), ("Ünïcödé!", " Ça va."));
+        assert_eq!(first_sentence("Ünïcödé! ça va."), ("Ünïcödé! ça va.", ""));
+    }
+
+    #[test]
+    fn shortens_at_word_boundaries() {
+        assert_eq!(shorten("short", 10), "short");
+        assert_eq!(shorten("one two three four", 12), "one two…");
+        assert_eq!(shorten(&"é".repeat(30), 10), format!("{}…", "é".repeat(10)));
+    }
+
+    #[test]
+    fn derives_categories() {
+        let cat = |v: Value| derive_category(&tool(v));
+        assert_eq!(cat(json!({"name": "HassTurnOn"})), "control");
+        assert_eq!(cat(json!({"name": "GetLiveContext"})), "query");
+        assert_eq!(cat(json!({"name": "list_issues"})), "query");
+        assert_eq!(cat(json!({"name": "delete_file"})), "delete");
+        assert_eq!(cat(json!({"name": "create_issue"})), "create");
+        assert_eq!(cat(json!({"name": "update_gist"})), "update");
+        assert_eq!(
+            cat(json!({"name": "issue_read", "annotations": {"readOnlyHint": true}})),
+            "query"
+        );
+        // a read verb on a tool that says it writes
+        assert_eq!(
+            cat(json!({"name": "mark_all_notifications_read", "annotations": {"readOnlyHint": false}})),
+            "update"
+        );
+        // no verb in the name: the description's first word
+        assert_eq!(
+            cat(json!({"name": "good_night", "description": "Turns off all lights"})),
+            "control"
+        );
+        assert_eq!(cat(json!({"name": "weird"})), "other");
+        assert_eq!(
+            cat(json!({"name": "weird", "annotations": {"destructiveHint": true}})),
+            "control"
+        );
+    }
+
+    #[test]
+    fn metadata_errors_point_at_the_value() {
+        let bad = [
+            (json!([]), ""),
+            (json!({"tools": []}), "/tools"),
+            (json!({"tools": {"a": 1}}), "/tools/a"),
+            (json!({"tools": {"a": {"category": 3}}}), "/tools/a/category"),
+            (json!({"tools": {"a/b": {"tags": [1]}}}), "/tools/a~1b/tags/0"),
+            (json!({"tools": {"a": {"keywords": {}}}}), "/tools/a/keywords"),
+        ];
+        for (meta, ptr) in bad {
+            let err = read_meta(Some(&meta)).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::Shape);
+            assert_eq!(err.pointer(), ptr, "{meta}");
+        }
+        let ok = read_meta(Some(&json!({"tools": {"a": {"tags": "x", "category": null}}}))).unwrap();
+        assert_eq!(ok["a"].tags, ["x"]);
+        assert!(read_meta(Some(&json!({}))).unwrap().is_empty());
+    }
+
+    #[test]
+    fn schema_words_are_bounded() {
+        let mut deep = json!({"type": "string", "description": "bottom"});
+        for _ in 0..100 {
+            deep = json!({"type": "object", "properties": {"p": deep}});
+        }
+        let (mut p, mut e) = (String::new(), String::new());
+        schema_words(&deep, &mut p, &mut e);
+        assert!(!p.contains("bottom"));
+        let s = json!({"type": "object", "properties": {"state": {"enum": ["on", "off"], "description": "Light state"},
+            "list": {"type": "array", "items": {"anyOf": [{"const": "x"}]}}}});
+        let (mut p, mut e) = (String::new(), String::new());
+        schema_words(&s, &mut p, &mut e);
+        assert!(p.contains("state") && p.contains("Light state"));
+        let mut values: Vec<&str> = e.lines().collect();
+        values.sort_unstable();
+        assert_eq!(values, ["off", "on", "x"]);
+    }
+}

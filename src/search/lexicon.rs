@@ -1,0 +1,604 @@
+//! A small smart-home and software lexicon in English, Dutch and German.
+//!
+//! Each row maps single words (never phrases) to an English expansion: the
+//! words a tool catalog is most likely to use for the same thing. An
+//! expansion is one or more groups separated by spaces (`"turn on"`: the
+//! query gets both words), each group a list of alternatives separated by
+//! `|` (`"curtain|blind|shutter"`: a tool matches through its best one),
+//! each optionally weighted (`"start|on*0.7"`). A leading `=` means the
+//! expansion replaces the word's own term (`living` is the room, not a
+//! form of `live`).
+//!
+//! Words are folded (lower case, no diacritics). A word is found by its
+//! surface form or by its Snowball stem in its own language, so plurals
+//! and verb forms need not be listed (`lampen`, `Lampen` find `lamp`).
+//!
+//! Dutch and German verbs with a separable particle (`zet ... aan`,
+//! `schalte ... aus`, `aanzetten`, `ausgeschaltet`) are read by
+//! [`separable`]: a particle, a verb root and the expansion of the pair.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::analyze::{letter_mask, Lang, Stemmers};
+
+/// `(expansion, English words, Dutch words, German words)`.
+type Row = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+#[rustfmt::skip]
+const ROWS: &[Row] = &[
+    // lights
+    ("light|lamp", &["lamp", "lamps", "bulb", "bulbs", "lighting", "luminaire"],
+        &["licht", "lichten", "lichtje", "lamp", "lampje", "lampen", "verlichting", "peer", "peertje", "spotje"],
+        &["licht", "lichter", "lampe", "leuchte", "beleuchtung", "gluhbirne", "birne", "strahler"]),
+    ("brightness|dim", &["brightness", "bright", "brighter", "dim", "dimmer", "dimming", "dimmed", "intensity"],
+        &["helderheid", "helder", "feller", "felheid", "intensiteit", "dimmen", "dimniveau", "dim", "gedimd"],
+        &["helligkeit", "hell", "heller", "intensitat", "dimmen", "gedimmt", "dunkler"]),
+    ("color|colour", &["color", "colour", "colors", "hue", "red", "green", "blue", "yellow", "orange",
+        "purple", "pink", "white", "cyan", "magenta", "violet", "turquoise"],
+        &["kleur", "kleuren", "rood", "groen", "blauw", "geel", "oranje", "paars", "roze", "wit", "turkoois"],
+        &["farbe", "farben", "rot", "grun", "blau", "gelb", "lila", "rosa", "weiss", "turkis"]),
+    // switching
+    ("on", &[], &["aan"], &[]),
+    ("off", &[], &["uit"], &[]),
+    ("turn|switch", &["switch"], &["schakel", "schakelen"], &["schalte", "schalten", "schalt"]),
+    ("toggle", &["toggle", "flip"], &["omschakelen", "wissel", "wisselen"], &["umschalten", "wechseln"]),
+    ("activate|enable|turn on", &["activate", "enable", "engage", "illuminate"], &["activeer", "activeren", "inschakelen"],
+        &["aktiviere", "aktivieren", "einschalten"]),
+    ("deactivate|disable|turn off", &["deactivate", "disable", "disengage"],
+        &["deactiveer", "deactiveren", "uitschakelen"], &["deaktiviere", "deaktivieren", "ausschalten"]),
+    // covers, doors, locks
+    ("open", &["open", "opened", "opening"], &["openen", "open", "opendoen"],
+        &["offne", "offnen", "offnet", "oeffnen", "aufmachen"]),
+    ("close|shut", &["close", "shut", "closed"], &["sluit", "sluiten", "dicht", "dichtdoen"],
+        &["schliesse", "schliessen", "schliess", "zumachen", "geschlossen"]),
+    ("lock", &["lock", "locked"], &["slot", "sloten", "vergrendel", "vergrendelen", "afsluiten"],
+        &["schloss", "verriegeln", "verriegle", "abschliessen", "zuschliessen", "zusperren"]),
+    ("unlock", &["unlock", "unlocked"], &["ontgrendel", "ontgrendelen"],
+        &["entriegeln", "entriegle", "aufschliessen", "aufsperren"]),
+    ("curtain|blind|shade|shutter|cover|awning",
+        &["curtain", "curtains", "blind", "blinds", "shade", "shades", "shutter", "shutters", "drape",
+          "drapes", "awning", "cover", "covers", "louvre", "louver"],
+        &["gordijn", "gordijnen", "rolluik", "rolluiken", "jaloezie", "jaloezieen", "zonwering",
+          "zonnescherm", "screen", "vitrage", "luifel", "markies", "lamellen"],
+        &["vorhang", "vorhange", "rollo", "rollos", "rollladen", "rolladen", "rollladen", "jalousie",
+          "jalousien", "markise", "abdeckung", "abdeckungen", "raffstore", "gardine", "gardinen", "store"]),
+    ("door", &["door", "doors"], &["deur", "deuren", "voordeur", "achterdeur"], &["tur", "turen", "haustur"]),
+    ("gate", &["gate"], &["poort", "hek"], &["tor", "gartentor"]),
+    ("window", &["window", "windows"], &["raam", "ramen", "venster"], &["fenster"]),
+    ("valve|tap|water", &["valve", "tap", "faucet"], &["kraan", "klep", "ventiel", "hoofdkraan"],
+        &["ventil", "hahn", "hauptventil", "wasserhahn"]),
+    ("up|raise", &["up", "raise", "higher"], &["hoger"], &["hoher"]),
+    ("down|lower", &["down", "lower"], &["lager"], &["niedriger"]),
+    // up and down said of covers: open and close them
+    ("up|raise|open", &[], &["omhoog", "boven"], &["hoch", "rauf", "herauf", "oben"]),
+    ("down|lower|close", &[], &["omlaag", "neer", "beneden"], &["runter", "herunter", "unten"]),
+    ("increase|raise|up", &["increase", "raise", "boost"], &["verhoog", "verhogen", "verhoging"],
+        &["erhohe", "erhohen", "steigere", "steigern"]),
+    ("decrease|lower|reduce|down", &["decrease", "reduce", "lower"], &["verlaag", "verlagen", "verminder", "verminderen"],
+        &["verringere", "verringern", "senke", "senken", "reduziere", "reduzieren"]),
+    ("position", &["position"], &["positie", "stand", "stelling"], &["position", "stellung"]),
+    ("percent|percentage", &["percent", "percentage"], &["procent", "percentage"], &["prozent"]),
+    // climate
+    ("temperature", &["temperature", "temp", "degree", "degrees", "celsius", "fahrenheit"],
+        &["temperatuur", "graden", "graad"], &["temperatur", "grad"]),
+    ("warm|heat|temperature", &["warm", "warmer", "hot", "heat"], &["warm", "warmer", "warmte"],
+        &["warm", "warmer", "heiss"]),
+    ("cold|cool|temperature", &["cold", "colder", "cool", "cooler"], &["koud", "kouder", "koel", "koeler"],
+        &["kalt", "kalter", "kuhl", "kuhler"]),
+    ("thermostat|climate|heating|heater",
+        &["thermostat", "thermostats", "heating", "heater", "climate", "hvac", "radiator", "boiler"],
+        &["thermostaat", "thermostaten", "verwarming", "verwarmen", "kachel", "cv", "radiator", "ketel"],
+        &["thermostat", "heizung", "heizungen", "heizen", "heizkorper", "klima", "therme"]),
+    ("airco|air|conditioning|cooling|climate", &["aircon", "airco", "ac"], &["airco", "airconditioning", "koeling"],
+        &["klimaanlage", "kuhlung"]),
+    ("humidity", &["humidity", "humid"], &["vochtigheid", "luchtvochtigheid", "vocht"],
+        &["feuchtigkeit", "luftfeuchtigkeit", "feuchte"]),
+    ("fan", &["fan", "fans", "ventilator"], &["ventilator", "ventilatoren", "ventilatie"],
+        &["ventilator", "ventilatoren", "lufter", "luftung"]),
+    // devices and places
+    ("outlet|socket|plug", &["outlet", "socket", "plug", "plugs"],
+        &["stekker", "stopcontact", "contactdoos", "wandcontactdoos"], &["steckdose", "steckdosen", "stecker", "zwischenstecker"]),
+    ("switch", &[], &["schakelaar"], &["schalter"]),
+    ("speaker", &["speaker", "speakers", "loudspeaker"], &["luidspreker", "speaker"], &["lautsprecher"]),
+    ("tv|television", &["tv", "television", "telly"], &["televisie", "tv", "teevee"], &["fernseher", "fernsehen", "fernseh"]),
+    ("media|music|song|track", &["music", "song", "songs", "track", "tracks", "tune", "playlist", "album", "podcast"],
+        &["muziek", "liedje", "liedjes", "lied", "nummer", "nummers", "afspeellijst", "plaat", "film", "filmpje", "serie"],
+        &["musik", "lied", "lieder", "song", "titel", "stuck", "sendung", "wiedergabeliste", "film"]),
+    ("volume|sound", &["volume", "sound", "loudness"], &["volume", "geluid", "geluidsniveau"], &["lautstarke", "ton"]),
+    ("volume|louder|up", &["louder"], &["harder", "luider"], &["lauter"]),
+    ("volume|quieter|down", &["quieter", "softer"], &["zachter", "stiller"], &["leiser"]),
+    ("mute", &["mute", "silence"], &["dempen", "demp", "stil"], &["stumm", "stummschalten", "stummschalte"]),
+    ("device|entity", &["device", "devices", "appliance", "entity", "entities"],
+        &["apparaat", "apparaten", "toestel", "entiteit"], &["gerat", "gerate", "entitat"]),
+    ("sensor", &["sensor", "sensors", "detector"], &["sensor", "sensoren", "melder"], &["sensor", "sensoren", "fuhler", "melder"]),
+    ("state|status", &["state", "status"], &["status", "toestand"], &["status", "zustand"]),
+    ("battery", &["battery", "batteries"], &["batterij", "batterijen", "accu"], &["batterie", "akku"]),
+    ("motion|presence", &["motion", "movement", "presence"], &["beweging", "aanwezigheid"], &["bewegung", "anwesenheit"]),
+    ("energy|power|consumption", &["energy", "power", "consumption", "electricity"],
+        &["energie", "stroom", "verbruik", "stroomverbruik", "vermogen", "elektriciteit"],
+        &["energie", "strom", "verbrauch", "stromverbrauch", "leistung"]),
+    ("room|area|zone", &["room", "rooms", "area", "areas", "zone", "zones"],
+        &["kamer", "kamers", "ruimte", "vertrek", "zone"], &["raum", "zimmer", "bereich", "zone"]),
+    ("floor", &["floor", "storey", "story"], &["verdieping", "etage"], &["etage", "stockwerk", "geschoss"]),
+    ("home|house", &["home", "house"], &["huis", "woning", "thuis"], &["haus", "wohnung", "zuhause"]),
+    ("garage", &["garage"], &["garage", "garagedeur"], &["garage", "garagentor"]),
+    ("camera", &["camera", "cam", "webcam"], &["camera"], &["kamera"]),
+    ("alarm|security", &["alarm", "siren", "burglar"], &["alarm", "alarmsysteem", "sirene"], &["alarm", "alarmanlage", "sirene"]),
+    ("doorbell", &["doorbell", "bell"], &["deurbel", "bel"], &["klingel", "turklingel"]),
+    ("robot", &["robot"], &["robot"], &["roboter"]),
+    ("vacuum|clean", &["vacuum", "hoover", "vacuuming"], &["stofzuiger", "stofzuigen", "stofzuig", "zuigen", "robotstofzuiger"],
+        &["staubsauger", "staubsaugen", "saugen", "sauge", "saugroboter"]),
+    ("clean|vacuum", &["clean", "cleaning", "mop"], &["schoonmaken", "poetsen", "dweilen", "reinigen"],
+        &["putzen", "reinigen", "reinige", "wischen"]),
+    ("base|dock|station", &["base", "dock", "station", "charger"], &["basis", "basisstation", "laadstation", "oplaadstation"],
+        &["basis", "basisstation", "ladestation"]),
+    // rooms: known words keep compounds from splitting wrongly
+    // (`slaapkamer|lamp`, not `slaap|kamer|lamp`)
+    ("bedroom", &["bedroom"], &["slaapkamer"], &["schlafzimmer"]),
+    ("=livingroom|lounge", &["lounge", "livingroom", "living"], &["woonkamer", "huiskamer", "zitkamer"], &["wohnzimmer"]),
+    ("kitchen", &["kitchen"], &["keuken"], &["kuche"]),
+    ("bathroom", &["bathroom"], &["badkamer"], &["badezimmer", "bad"]),
+    ("hallway|hall", &["hallway", "hall", "corridor"], &["gang", "hal", "overloop"], &["flur", "diele"]),
+    ("garden|yard", &["garden", "yard"], &["tuin"], &["garten"]),
+    ("office|study", &["office", "study"], &["kantoor", "werkkamer", "studeerkamer"], &["buro", "arbeitszimmer"]),
+    ("attic", &["attic"], &["zolder"], &["dachboden"]),
+    ("basement|cellar", &["basement", "cellar"], &["kelder"], &["keller"]),
+    ("toilet", &["toilet", "wc"], &["toilet", "wc"], &["toilette", "wc"]),
+    ("diningroom", &[], &["eetkamer"], &["esszimmer"]),
+    ("nursery|kids", &["nursery"], &["kinderkamer"], &["kinderzimmer"]),
+    ("terrace|balcony|porch", &["terrace", "balcony", "porch", "patio"], &["terras", "balkon", "veranda"],
+        &["terrasse", "balkon", "veranda"]),
+    // media control
+    ("pause", &["pause", "paused"], &["pauze", "pauzeer", "pauzeren"], &["pausiere", "pausieren", "anhalten"]),
+    ("stop|cancel|pause|off*0.6", &["stop", "halt"], &["stop", "stoppen", "stopzetten"], &["stopp", "stoppe", "stoppen", "halt"]),
+    ("resume|unpause|continue|play", &["resume", "unpause", "continue"], &["hervat", "hervatten", "verder", "doorgaan"],
+        &["fortsetzen", "fortfahren", "weiter", "weitermachen"]),
+    ("play|resume", &["play"], &["speel", "spelen", "afspelen"], &["spiele", "spielen", "abspielen"]),
+    ("next|skip", &["next", "skip", "forward"], &["volgende", "volgend", "overslaan", "verder"],
+        &["nachste", "nachster", "nachstes", "nachsten", "uberspringe", "uberspringen", "vorspulen"]),
+    ("previous|back|replay", &["previous", "back", "replay", "rewind"], &["vorige", "vorig", "opnieuw", "herhaal", "herhalen"],
+        &["vorherige", "vorherigen", "vorheriger", "vorheriges", "letzte", "letzten", "letzter", "wiederhole", "wiederholen", "zuruckspulen"]),
+    ("return|back", &["return"], &["terug", "terugsturen", "terugkeren"], &["zuruck", "zuruckschicken", "zuruckkehren"]),
+    // starting and stopping a device turns it on and off
+    ("start|begin|on*0.6", &["start", "begin", "launch"], &["start", "starten", "begin", "beginnen"], &["starte", "starten", "beginne", "beginnen"]),
+    // lists, timers, time
+    ("list|todo", &["list", "lists", "todo", "checklist"], &["lijst", "lijstje", "lijstjes", "takenlijst", "todo"],
+        &["liste", "listen", "aufgabenliste", "todo"]),
+    ("shopping|list", &["shopping", "groceries", "grocery"], &["boodschappen", "boodschappenlijst", "boodschappenlijstje"],
+        &["einkauf", "einkaufen", "einkaufsliste"]),
+    ("task|todo|item", &["task", "tasks", "chore", "chores", "item"], &["taak", "taken", "klus", "klusje", "huishouden"],
+        &["aufgabe", "aufgaben", "haushalt"]),
+    ("add", &["add", "append", "insert"], &["voeg", "toevoegen", "bijzetten"], &["fuge", "fugen", "hinzufugen", "erganze", "erganzen"]),
+    ("complete|done|finish|check", &["complete", "done", "finish", "finished", "completed", "tick"],
+        &["afvinken", "vink", "voltooi", "voltooien", "afgerond", "afgewerkt", "compleet", "klaar", "gedaan", "markeer"],
+        &["erledigt", "erledige", "erledigen", "abhaken", "hake", "fertig"]),
+    ("remove|delete", &["remove", "delete", "erase", "drop"], &["verwijder", "verwijderen", "wis", "wissen", "schrap"],
+        &["entferne", "entfernen", "losche", "loschen", "streiche", "streichen"]),
+    ("cancel|stop", &["cancel", "abort"], &["annuleer", "annuleren", "afbreken"], &["abbrechen", "breche", "storniere", "beende", "beenden"]),
+    ("timer|countdown", &["timer", "timers", "countdown"], &["timer", "timers", "kookwekker", "aftellen"],
+        &["timer", "kurzzeitwecker", "eieruhr", "countdown"]),
+    ("alarm|clock", &["wake", "alarmclock"], &["wekker"], &["wecker"]),
+    ("time|clock", &["time", "clock"], &["tijd", "hoelaat", "uur", "klok"], &["uhrzeit", "zeit", "uhr"]),
+    ("date|day", &["date", "day", "today"], &["datum", "dag", "vandaag"], &["datum", "heute", "wochentag"]),
+    ("weather|forecast", &["weather", "forecast", "rain"], &["weer", "weerbericht", "weersverwachting", "regen"],
+        &["wetter", "wettervorhersage", "vorhersage", "regen"]),
+    ("calendar|event|appointment", &["calendar", "event", "events", "appointment", "meeting", "agenda", "schedule"],
+        &["agenda", "kalender", "afspraak", "afspraken", "evenement"], &["kalender", "termin", "termine", "veranstaltung"]),
+    ("broadcast|announce|message|notify", &["broadcast", "announce", "announcement", "message"],
+        &["omroepen", "omroep", "aankondigen", "bericht", "mededeling"],
+        &["durchsage", "ansage", "nachricht", "verkunde", "verkunden", "ankundigen", "durchsagen"]),
+    ("notification|notify|alert", &["notification", "notifications", "notify", "alert", "alerts"],
+        &["melding", "meldingen", "notificatie", "notificaties"], &["benachrichtigung", "mitteilung", "meldung"]),
+    ("night|sleep", &["night", "sleep", "goodnight", "bedtime"], &["nacht", "slapen", "welterusten"], &["nacht", "schlafen"]),
+    ("morning|wake", &["morning"], &["ochtend", "morgen"], &["morgen", "fruh"]),
+    // automation and apps
+    ("automation|flow|scene|script|routine", &["automation", "automations", "flow", "flows", "scene", "scenes", "script", "scripts", "routine"],
+        &["automatisering", "automatiseringen", "scene", "scenario", "routine"],
+        &["automatisierung", "automation", "szene", "szenen", "ablauf", "routine"]),
+    ("trigger|run|execute|activate|start", &["trigger", "run", "execute", "invoke"],
+        &["uitvoeren", "voer", "triggeren", "afvuren"], &["ausfuhren", "fuhre", "auslosen", "auslose"]),
+    ("app|integration|plugin", &["app", "apps", "integration", "integrations", "plugin", "addon"],
+        &["app", "apps", "applicatie", "toepassing", "integratie"], &["app", "apps", "anwendung", "integration", "erweiterung"]),
+    ("install", &["install", "installed"], &["installeer", "installeren", "geinstalleerd"], &["installiere", "installieren", "installiert"]),
+    ("refresh|reload|update|sync", &["refresh", "reload", "rescan", "resync", "sync"],
+        &["vernieuw", "vernieuwen", "verversen", "herlaad", "herladen", "synchroniseren"],
+        &["aktualisiere", "aktualisieren", "neuladen", "synchronisieren"]),
+    ("history|historical|log|insight", &["history", "historical", "log", "logs", "trend", "trends", "insight", "insights"],
+        &["geschiedenis", "historie", "verloop", "logboek", "inzicht", "inzichten"],
+        &["verlauf", "geschichte", "historie", "protokoll", "statistik"]),
+    ("get|list|show", &["show", "display", "get", "fetch", "retrieve", "view"], &["toon", "tonen", "geef", "bekijk", "bekijken"],
+        &["zeige", "zeigen", "zeig", "gib", "anzeigen", "hole", "holen"]),
+    ("search|find", &["search", "find", "lookup", "locate"], &["zoek", "zoeken", "vind", "vinden"], &["suche", "suchen", "finde", "finden"]),
+    ("set|change|adjust", &["set", "change", "adjust", "modify", "configure"],
+        &["zet", "zetten", "stel", "stellen", "instellen", "verander", "veranderen", "wijzig", "wijzigen", "aanpassen", "draai", "draaien"],
+        &["setze", "setzen", "setz", "stelle", "stellen", "stell", "einstellen", "andere", "andern", "verstelle", "verstellen", "dreh", "drehe", "drehen"]),
+    // software (GitHub and other developer catalogs)
+    ("pull request", &["pr", "prs", "mr"], &[], &[]),
+    ("repository|repo", &["repo", "repos", "repository", "repositories", "project"], &["repository", "opslagplaats"], &["repository"]),
+    ("issue|bug|ticket", &["issue", "issues", "bug", "bugs", "ticket", "tickets"], &["issue", "probleem"], &["issue", "fehler", "problem"]),
+    ("comment|reply", &["comment", "comments", "reply", "remark"], &["opmerking", "reactie", "commentaar"], &["kommentar", "antwort"]),
+    ("branch", &["branch", "branches"], &["tak", "branch"], &["zweig", "branch"]),
+    ("merge", &["merge"], &["samenvoegen", "mergen"], &["zusammenfuhren", "mergen"]),
+    ("file|content", &["file", "files", "content", "contents"], &["bestand", "bestanden", "inhoud"], &["datei", "dateien", "inhalt"]),
+    ("directory|folder|tree", &["directory", "folder", "tree"], &["map", "mappen", "folder"], &["ordner", "verzeichnis"]),
+    ("create|new|add", &["create", "new", "make"], &["aanmaken", "nieuw", "nieuwe", "creeer", "creeren"], &["erstelle", "erstellen", "neu", "neue", "anlegen"]),
+    ("update|edit|change", &["update", "edit", "rename"], &["bewerk", "bewerken", "bijwerken"], &["bearbeite", "bearbeiten"]),
+    ("read|get", &["read"], &["lees", "lezen"], &["lies", "lesen"]),
+    ("user|me|profile|account", &["user", "users", "profile", "account", "whoami"], &["gebruiker", "profiel", "account"], &["benutzer", "profil", "konto"]),
+    ("release|version", &["release", "releases", "version"], &["versie", "uitgave"], &["version", "veroffentlichung"]),
+    ("label|tag", &["label", "labels", "tag", "tags"], &["label", "etiket"], &["label", "etikett", "schlagwort"]),
+    ("workflow|action", &["workflow", "workflows", "pipeline", "ci", "build", "builds"], &["pijplijn"], &["pipeline"]),
+    ("vulnerability|security|advisory|alert", &["vulnerability", "vulnerabilities", "cve", "security", "advisory"],
+        &["kwetsbaarheid", "beveiliging", "lek"], &["schwachstelle", "sicherheit", "sicherheitslucke"]),
+    ("secret|token|credential", &["secret", "secrets", "token", "credential", "credentials", "password"],
+        &["geheim", "wachtwoord"], &["geheimnis", "passwort"]),
+    ("organization|org", &["organization", "organisation", "org", "orgs", "company"], &["organisatie"], &["organisation"]),
+    ("discussion", &["discussion", "discussions", "forum"], &["discussie"], &["diskussion"]),
+    ("review", &["review", "reviews", "reviewer"], &["beoordeling", "beoordelen"], &["uberprufung", "prufen"]),
+    ("commit|change", &["commit", "commits", "changeset"], &["wijziging", "wijzigingen"], &["anderung", "anderungen"]),
+];
+
+/// `(particle, verb roots, expansion, language)`: a separable verb is a
+/// particle plus a verb whose folded form starts with one of the roots,
+/// either apart (`zet de lamp aan`) or joined (`aanzetten`, `ausgeschaltet`).
+#[rustfmt::skip]
+const SEPARABLE: &[(&str, &[&str], &str)] = &[
+    // Dutch
+    ("aan", &["zet", "doe", "schakel", "knip", "draai", "kan", "gaan", "ga"], "turn on"),
+    ("uit", &["zet", "doe", "schakel", "knip", "draai", "gaan", "ga"], "turn off"),
+    ("in", &["schakel"], "turn on"),
+    ("in", &["stel"], "set|change|adjust"),
+    ("bij", &["stel", "werk"], "set|change|adjust"),
+    ("aan", &["maak", "leg"], "create|new|add"),
+    ("aan", &["pas"], "set|change|adjust"),
+    ("open", &["doe", "zet", "draai", "maak", "schuif"], "open"),
+    ("dicht", &["doe", "zet", "draai", "maak", "schuif", "trek"], "close|shut"),
+    ("toe", &["doe", "trek"], "close|shut"),
+    ("toe", &["voeg"], "add"),
+    ("af", &["vink", "haal", "streep"], "complete|done|finish|check"),
+    ("af", &["sluit"], "lock"),
+    ("af", &["zet"], "turn off"),
+    ("af", &["spel", "speel"], "play|resume"),
+    ("af", &["breek"], "cancel|stop"),
+    ("over", &["sla"], "next|skip"),
+    ("terug", &["stuur", "keer", "ga", "stuur", "rij", "breng", "spoel"], "return|back|previous"),
+    ("om", &["roep"], "broadcast|announce|message|notify"),
+    ("neer", &["laat", "doe", "zet"], "down|lower|close"),
+    ("omhoog", &["doe", "zet", "draai", "trek"], "up|raise|open"),
+    ("omlaag", &["doe", "zet", "draai", "trek"], "down|lower|close"),
+    ("op", &["ruim", "zuig"], "clean|vacuum"),
+    ("op", &["trek", "haal"], "up|raise|open"),
+    ("uit", &["voer"], "trigger|run|execute|activate|start"),
+    // German
+    ("an", &["schalt", "mach", "knips", "dreh", "stell"], "turn on"),
+    ("ein", &["schalt", "knips", "mach"], "turn on"),
+    ("aus", &["schalt", "mach", "knips", "dreh", "stell"], "turn off"),
+    ("ab", &["schalt", "dreh", "stell", "mach"], "turn off"),
+    ("ein", &["stell"], "set|change|adjust"),
+    ("auf", &["mach", "dreh", "zieh", "fahr"], "open"),
+    ("zu", &["mach", "dreh", "zieh", "fahr"], "close|shut"),
+    ("auf", &["schliess", "sperr"], "unlock"),
+    ("zu", &["schliess", "sperr"], "lock"),
+    ("ab", &["schliess"], "lock|complete"),
+    ("ab", &["hak"], "complete|done|finish|check"),
+    ("hoch", &["mach", "fahr", "zieh", "dreh", "stell"], "up|raise|open"),
+    ("rauf", &["mach", "fahr", "zieh", "dreh"], "up|raise|open"),
+    ("herauf", &["mach", "fahr", "zieh", "dreh"], "up|raise|open"),
+    ("runter", &["mach", "fahr", "lass", "zieh", "dreh", "stell"], "down|lower|close"),
+    ("herunter", &["mach", "fahr", "lass", "zieh", "dreh"], "down|lower|close"),
+    ("fort", &["setz", "fahr"], "resume|unpause|continue|play"),
+    ("weiter", &["spiel", "mach", "lauf", "lass"], "resume|unpause|continue|play"),
+    ("hinzu", &["fug"], "add"),
+    ("zuruck", &["schick", "fahr", "geh", "kehr", "spring", "hol", "spul"], "return|back|previous"),
+    ("durch", &["sag", "geb", "gib"], "broadcast|announce|message|notify"),
+    ("bekannt", &["geb", "gib", "mach"], "broadcast|announce|message|notify"),
+    ("an", &["halt"], "pause"),
+    ("ab", &["brech"], "cancel|stop"),
+    ("ab", &["spiel"], "play|resume"),
+    ("vor", &["spul", "spring"], "next|skip"),
+    ("an", &["leg"], "create|new|add"),
+    ("aus", &["fuhr"], "trigger|run|execute|activate|start"),
+    // English phrasal verbs whose words alone say little
+    ("on", &["switch", "power", "flip"], "turn on"),
+    ("off", &["switch", "power", "flip", "shut"], "turn off"),
+    ("off", &["check", "tick", "cross"], "complete|done|finish|check"),
+    ("back", &["go", "skip", "jump"], "previous|back|replay"),
+    ("up", &["light", "power", "fire"], "turn on"),
+    ("out", &["light"], "turn off"),
+    ("up", &["look"], "search|find"),
+];
+
+/// An expansion, parsed and stemmed.
+#[derive(Debug)]
+pub(crate) struct Expansion {
+    /// Whether the expansion replaces the query word's own term (`=` in
+    /// the row: `living` means the room, not `live`).
+    pub(crate) replace: bool,
+    /// Groups of alternative English stems with their weights (`on*0.7`).
+    pub(crate) groups: Vec<Vec<(String, f32)>>,
+}
+
+impl Expansion {
+    fn parse(exp: &str, stemmers: &Stemmers) -> Expansion {
+        let (replace, exp) = match exp.strip_prefix('=') {
+            Some(rest) => (true, rest),
+            None => (false, exp),
+        };
+        let groups = exp
+            .split(' ')
+            .map(|g| {
+                g.split('|')
+                    .map(|alt| {
+                        let (word, weight) = match alt.split_once('*') {
+                            Some((w, x)) => (w, x.parse().unwrap_or(1.0)),
+                            None => (alt, 1.0),
+                        };
+                        (stemmers.stem(Lang::En, word), weight)
+                    })
+                    .collect()
+            })
+            .collect();
+        Expansion { replace, groups }
+    }
+}
+
+/// The lexicon, indexed once: by folded surface form and by stem.
+pub(crate) struct Lexicon {
+    surface: HashMap<&'static str, usize>,
+    stems: [HashMap<String, usize>; 3],
+    expansions: Vec<Expansion>,
+    separable: Vec<(&'static str, &'static [&'static str], usize)>,
+    particles: HashMap<&'static str, ()>,
+    /// Surface words with their letter masks, sorted, for typo search.
+    keys: Vec<(&'static str, u32)>,
+}
+
+/// Verb endings allowed after a separable verb's root (`zet|ten`,
+/// `schalt|est`): at most this many chars.
+const MAX_VERB_ENDING: usize = 4;
+
+impl Lexicon {
+    fn build() -> Lexicon {
+        let stemmers = Stemmers::new();
+        let mut expansions: Vec<Expansion> = Vec::new();
+        let mut ids: HashMap<&'static str, usize> = HashMap::new();
+        let mut intern = |exp: &'static str| -> usize {
+            *ids.entry(exp).or_insert_with(|| {
+                expansions.push(Expansion::parse(exp, &stemmers));
+                expansions.len() - 1
+            })
+        };
+        let mut surface = HashMap::new();
+        let mut stems: [HashMap<String, usize>; 3] = Default::default();
+        for &(exp, en, nl, de) in ROWS {
+            let id = intern(exp);
+            for (li, (lang, list)) in [(Lang::En, en), (Lang::Nl, nl), (Lang::De, de)]
+                .into_iter()
+                .enumerate()
+            {
+                for &w in list.iter() {
+                    surface.entry(w).or_insert(id);
+                    let s = stemmers.stem(lang, w);
+                    if s.len() >= 3 {
+                        if let Some(map) = stems.get_mut(li) {
+                            map.entry(s).or_insert(id);
+                        }
+                    }
+                }
+            }
+        }
+        let mut separable = Vec::new();
+        let mut particles = HashMap::new();
+        for &(p, roots, exp) in SEPARABLE {
+            separable.push((p, roots, intern(exp)));
+            particles.insert(p, ());
+        }
+        let mut keys: Vec<(&'static str, u32)> =
+            surface.keys().map(|&k| (k, letter_mask(k))).collect();
+        keys.sort_unstable();
+        Lexicon {
+            keys,
+            surface,
+            stems,
+            expansions,
+            separable,
+            particles,
+        }
+    }
+
+    /// The lexicon, built on first use.
+    pub(crate) fn get() -> &'static Lexicon {
+        static LEXICON: OnceLock<Lexicon> = OnceLock::new();
+        LEXICON.get_or_init(Lexicon::build)
+    }
+
+    fn expansion(&self, id: usize) -> Option<&Expansion> {
+        self.expansions.get(id)
+    }
+
+    /// The expansion of a folded word: by surface form, then by its stem in
+    /// each language (`stems` = the word's English, Dutch, German stems).
+    pub(crate) fn lookup(&self, word: &str, stems: &[String; 3]) -> Option<&Expansion> {
+        if let Some(&id) = self.surface.get(word) {
+            return self.expansion(id);
+        }
+        for (map, s) in self.stems.iter().zip(stems) {
+            if let Some(&id) = map.get(s.as_str()) {
+                return self.expansion(id);
+            }
+        }
+        None
+    }
+
+    /// Whether the folded word is a lexicon word (for compound splitting).
+    pub(crate) fn knows(&self, word: &str) -> bool {
+        self.surface.contains_key(word)
+    }
+
+    /// Every surface word with its letter mask, sorted.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
+        self.keys.iter().copied()
+    }
+
+    /// Whether the word is an English particle: it comes right after its
+    /// verb and before the object (`turn off the light`), so a determiner
+    /// after it does not make it a preposition.
+    pub(crate) fn is_english_particle(&self, word: &str) -> bool {
+        matches!(word, "on" | "off" | "up" | "out" | "back")
+    }
+
+    /// Whether the word is a separable particle (`aan`, `aus`, ...).
+    pub(crate) fn is_particle(&self, word: &str) -> bool {
+        self.particles.contains_key(word)
+    }
+
+    /// The expansion of `particle` + `verb` written apart, when `verb` is
+    /// one of the particle's roots plus a short ending.
+    pub(crate) fn separable_pair(&self, particle: &str, verb: &str) -> Option<&Expansion> {
+        self.separable
+            .iter()
+            .filter(|(p, _, _)| *p == particle)
+            .find(|(_, roots, _)| roots.iter().any(|r| is_root_of(r, verb)))
+            .and_then(|&(_, _, id)| self.expansion(id))
+    }
+
+    /// The expansion of a joined separable verb: particle, an optional
+    /// `ge`/`zu` (participle, zu-infinitive), then a root and a short
+    /// ending (`aanzetten`, `ausgeschaltet`, `einzuschalten`).
+    pub(crate) fn separable_joined(&self, word: &str) -> Option<&Expansion> {
+        self.separable
+            .iter()
+            .find(|(p, roots, _)| {
+                word.strip_prefix(p).is_some_and(|rest| {
+                    let rest_options = [
+                        Some(rest),
+                        rest.strip_prefix("ge"),
+                        rest.strip_prefix("zu"),
+                    ];
+                    rest_options
+                        .into_iter()
+                        .flatten()
+                        .any(|r| roots.iter().any(|root| is_root_of(root, r)))
+                })
+            })
+            .and_then(|&(_, _, id)| self.expansion(id))
+    }
+}
+
+/// Whether `word` is `root` plus an ending of at most [`MAX_VERB_ENDING`]
+/// chars.
+fn is_root_of(root: &str, word: &str) -> bool {
+    word.strip_prefix(root)
+        .is_some_and(|ending| ending.chars().count() <= MAX_VERB_ENDING)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::analyze::fold;
+
+    fn stems_of(w: &str) -> [String; 3] {
+        let s = Stemmers::new();
+        [
+            s.stem(Lang::En, w),
+            s.stem(Lang::Nl, w),
+            s.stem(Lang::De, w),
+        ]
+    }
+
+    fn exp(e: Option<&Expansion>) -> String {
+        e.map(|e| {
+            let groups = e
+                .groups
+                .iter()
+                .map(|alts| {
+                    alts.iter()
+                        .map(|(a, w)| {
+                            if *w == 1.0 {
+                                a.clone()
+                            } else {
+                                format!("{a}*{w}")
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join("|")
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            if e.replace {
+                format!("={groups}")
+            } else {
+                groups
+            }
+        })
+        .unwrap_or_default()
+    }
+
+    #[test]
+    fn words_are_folded_and_unique_per_language() {
+        for &(_, en, nl, de) in ROWS {
+            for list in [en, nl, de] {
+                for w in list.iter() {
+                    assert_eq!(fold(w), *w, "{w} is not folded");
+                    assert!(!w.contains(' '), "{w} is a phrase");
+                }
+            }
+        }
+        // a word listed twice in one language would silently lose a meaning
+        for (li, pick) in [
+            |r: &Row| r.1,
+            |r: &Row| r.2,
+            |r: &Row| r.3,
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut seen = std::collections::HashSet::new();
+            for row in ROWS {
+                for w in pick(row).iter() {
+                    let dup = !seen.insert(*w);
+                    // a few words are listed twice on purpose, in rows that agree
+                    let allowed = matches!(*w, "rollladen" | "verder" | "stuur" | "lower" | "raise");
+                    assert!(!dup || allowed, "{w} listed twice (language {li})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn finds_words_by_surface_and_stem() {
+        let lex = Lexicon::get();
+        assert_eq!(exp(lex.lookup("lampen", &stems_of("lampen"))), "light|lamp");
+        assert_eq!(exp(lex.lookup("lampe", &stems_of("lampe"))), "light|lamp");
+        assert_eq!(
+            exp(lex.lookup("verwarming", &stems_of("verwarming"))),
+            "thermostat|climat|heat|heater"
+        );
+        assert_eq!(exp(lex.lookup("pr", &stems_of("pr"))), "pull request");
+        assert_eq!(exp(lex.lookup("woonkamer", &stems_of("woonkamer"))), "=livingroom|loung");
+        assert!(lex.lookup("rover", &stems_of("rover")).is_none());
+        assert!(lex.knows("thermostaat"));
+    }
+
+    #[test]
+    fn reads_separable_verbs() {
+        let lex = Lexicon::get();
+        assert_eq!(exp(lex.separable_pair("aan", "zet")), "turn on");
+        assert_eq!(exp(lex.separable_pair("aus", "schalte")), "turn off");
+        assert_eq!(exp(lex.separable_pair("ein", "stelle")), "set|chang|adjust");
+        assert!(lex.separable_pair("over", "slaapkamer").is_none());
+        assert_eq!(exp(lex.separable_joined("aanzetten")), "turn on");
+        assert_eq!(exp(lex.separable_joined("ausgeschaltet")), "turn off");
+        assert_eq!(exp(lex.separable_joined("einzuschalten")), "turn on");
+        assert_eq!(exp(lex.separable_joined("toevoegen")), "add");
+        assert!(lex.separable_joined("another").is_none());
+        assert!(lex.is_particle("uit"));
+        assert!(!lex.is_particle("lamp"));
+    }
+}

@@ -1,0 +1,232 @@
+//! Ranked tool search without an embedding model.
+//!
+//! [`ToolIndex::build`] reads every tool of a [`Catalog`] into searchable
+//! fields, each with its own weight:
+//!
+//! | field | from |
+//! |---|---|
+//! | name | the name split on camelCase, `snake_case`, dots, `__` namespaces and digits |
+//! | title | `title` or `annotations.title` |
+//! | summary | the first sentence of the description, and the curated description |
+//! | keywords | curated tags and keywords |
+//! | body | the rest of the description, less mentions of other tools by name |
+//! | params | parameter names, titles and descriptions (nested ones too) |
+//! | enums | `enum` and `const` values |
+//! | category | the category and the hints `read only` and `destructive` |
+//!
+//! [`ToolIndex::search`] ranks tools with BM25F (per-field length
+//! normalisation, one saturation per term), on words that are:
+//!
+//! * **folded**: lower case, diacritics stripped (`Lautstärke` →
+//!   `lautstarke`), split like identifiers (`HassTurnOn` → `hass turn on`);
+//! * **stemmed** with Snowball: English for the index, and English, Dutch
+//!   and German for looking words up;
+//! * **expanded** through a small English, Dutch and German smart-home
+//!   lexicon of words, not phrases (`lamp`, `licht`, `Lampe` → `light`;
+//!   `verwarming`, `Heizung` → `thermostat|climate|heating`), including
+//!   separable verbs (`zet ... aan`, `schalte ... aus`, `einschalten` →
+//!   `turn on`);
+//! * **split** when they are Dutch or German compounds
+//!   (`slaapkamerlamp` → `slaapkamer` + `lamp`);
+//! * **corrected** when they are in neither the index nor the lexicon: the
+//!   closest words within one edit (two for words of 9 chars or more),
+//!   weighted down.
+//!
+//! A query that is exactly a tool's name (ignoring case and separators:
+//! `set light` finds `set_light`) puts that tool first. Ties are broken by
+//! name, so results are the same on every platform and every run.
+//!
+//! ```
+//! use mcp_switchboard::{Catalog, SearchOptions, ToolIndex};
+//!
+//! let catalog = Catalog::parse(br#"[
+//!   {"name": "set_light", "description": "Turn a light on or off, or dim it."},
+//!   {"name": "set_thermostat", "description": "Set the target temperature."},
+//!   {"name": "get_states", "description": "Get current device states.",
+//!    "annotations": {"readOnlyHint": true}}
+//! ]"#)?;
+//! let index = ToolIndex::build(&catalog, None)?;
+//! let found = index.search("lamp aan", &SearchOptions::default());
+//! assert_eq!(found.hits[0].name, "set_light");
+//! assert_eq!(index.search("verwarming", &SearchOptions::default()).hits[0].name, "set_thermostat");
+//! assert_eq!(index.category("get_states"), Some("query"));
+//! assert_eq!(index.suggest("set_lights", 1), ["set_light"]);
+//! # Ok::<(), mcp_switchboard::Error>(())
+//! ```
+//!
+//! ## Curated metadata
+//!
+//! An optional JSON document adds to what the catalog says, per tool name:
+//!
+//! ```json
+//! {"tools": {
+//!   "set_light": {
+//!     "category": "control",
+//!     "tags": ["lights"],
+//!     "description": "Turn a light on or off, or dim it",
+//!     "keywords": ["lamp", "verlichting", "Lampe", "dimmen"]
+//!   }
+//! }}
+//! ```
+//!
+//! Every field is optional. `category` replaces the derived category;
+//! `description` is searched with the first sentence of the tool's own
+//! description and becomes the hit's short description; `tags` and
+//! `keywords` (strings or arrays of strings, any language) are searched
+//! with a weight close to the name's. Entries for tools not in the catalog
+//! are ignored, and so are unknown fields. A value of the wrong type is an
+//! [`ErrorKind::Shape`](crate::ErrorKind::Shape) error with its JSON
+//! Pointer.
+//!
+//! Without a curated category, one is derived: `query` for read-only tools
+//! (`readOnlyHint`, or a first verb such as get, list, search), else
+//! `create`, `update`, `delete` or `control` by the first verb of the name
+//! (`set`, `turn`, `toggle` are `control`) or of the description;
+//! `control` for tools annotated as writing; `other` when nothing tells.
+//!
+//! ## Bad input
+//!
+//! Queries are read up to their first 64 words (each cut at 40 chars);
+//! anything is accepted, and nothing panics. A query with no searchable
+//! word (empty, only punctuation or emoji, only stop-words) lists the tools
+//! by name with score 0, so that a category filter alone browses a
+//! category.
+
+mod analyze;
+mod index;
+mod lexicon;
+mod rank;
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+use crate::catalog::Catalog;
+use crate::error::Error;
+
+/// A search index over a catalog's tools. Build it once per catalog; every
+/// search then reads precomputed postings.
+#[derive(Debug, Clone)]
+pub struct ToolIndex {
+    docs: Vec<index::Doc>,
+    vocab: HashMap<String, u32>,
+    terms: Vec<String>,
+    masks: Vec<u32>,
+    idf: Vec<f32>,
+    offsets: Vec<u32>,
+    post_doc: Vec<u32>,
+    post_impact: Vec<f32>,
+    surfaces: HashSet<String>,
+    name_terms: Vec<Vec<u32>>,
+    by_name: HashMap<String, u32>,
+    by_key: HashMap<String, u32>,
+}
+
+/// What to search for besides the query text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SearchOptions {
+    /// Most hits returned (default 5). [`SearchResults::total`] still
+    /// counts every match.
+    pub limit: usize,
+    /// Only tools of this category (compared ignoring case).
+    pub category: Option<String>,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            limit: 5,
+            category: None,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// The default options: 5 hits, every category.
+    pub fn new() -> Self {
+        SearchOptions::default()
+    }
+
+    /// Sets the most hits returned.
+    pub fn with_limit(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    /// Keeps only tools of this category.
+    pub fn with_category(mut self, category: impl Into<String>) -> Self {
+        self.category = Some(category.into());
+        self
+    }
+}
+
+/// The outcome of a search: the best hits and how many tools matched.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct SearchResults {
+    /// Tools that matched (after the category filter), of which `hits`
+    /// holds the first `limit`.
+    pub total: usize,
+    /// The best matches, best first.
+    pub hits: Vec<Hit>,
+}
+
+/// One search hit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Hit {
+    /// The tool's MCP name.
+    pub name: String,
+    /// The relevance score, rounded to 4 decimals (higher is better; only
+    /// comparable within one search).
+    pub score: f64,
+    /// The tool's category, curated or derived.
+    pub category: String,
+    /// A short description: the curated one, else the first sentence of
+    /// the tool's description (at most 200 chars).
+    pub description: String,
+}
+
+impl ToolIndex {
+    /// Indexes every tool of `catalog`, with optional curated metadata (see
+    /// the [module docs](self) for its shape). Fails only when the metadata
+    /// has the wrong shape.
+    pub fn build(catalog: &Catalog, meta: Option<&serde_json::Value>) -> Result<ToolIndex, Error> {
+        index::build(catalog, meta)
+    }
+
+    /// Ranks the tools for `query`.
+    pub fn search(&self, query: &str, opts: &SearchOptions) -> SearchResults {
+        rank::search(self, query, opts)
+    }
+
+    /// Number of tools indexed.
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// Whether no tool is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// The category of the tool with this exact name.
+    pub fn category(&self, name: &str) -> Option<&str> {
+        self.docs
+            .iter()
+            .find(|d| d.name == name)
+            .map(|d| d.category.as_str())
+    }
+
+    /// Up to `k` tool names closest to a name that is not in the catalog,
+    /// best first, for an "unknown tool, did you mean ..." answer. Names
+    /// are compared ignoring case and separators, by edit distance and by
+    /// shared words; names that share nothing are not suggested.
+    pub fn suggest(&self, unknown_name: &str, k: usize) -> Vec<String> {
+        rank::suggest(self, unknown_name, k)
+    }
+}
+
+#[cfg(test)]
+mod tests;

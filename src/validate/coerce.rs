@@ -1,0 +1,434 @@
+//! Coercion: fixes what models commonly get wrong in tool-call arguments,
+//! guided by the tool's original schema, before validation. A value that
+//! already validates is left as it is; the one exception is a number with
+//! a zero fraction where the schema wants an integer (`80.0` → `80`), which
+//! is valid JSON Schema but breaks servers that parse integers strictly.
+//! Every change is recorded.
+
+use std::rc::Rc;
+
+use serde_json::{Number, Value};
+
+use super::eval::{type_matches, Evaluator, MAX_DEPTH};
+use super::keywords::Keywords;
+use super::refs::addr;
+use super::value::{cmp_numbers, deep_clone, dismantle, json_eq, Path};
+use super::Coercion;
+
+/// Alternatives (`anyOf` / `oneOf` branches) tried on a copy of the value,
+/// in all, for one call.
+const MAX_ATTEMPTS: usize = 1_000;
+
+/// Walks arguments and schema together, changing what needs changing.
+pub(crate) struct Coercer<'e, 's> {
+    ev: &'e mut Evaluator<'s>,
+    pub(crate) out: Vec<Coercion>,
+    active: Vec<(usize, usize)>,
+    attempts: usize,
+}
+
+impl<'e, 's> Coercer<'e, 's> {
+    pub(crate) fn new(ev: &'e mut Evaluator<'s>) -> Self {
+        Coercer {
+            ev,
+            out: Vec::new(),
+            active: Vec::new(),
+            attempts: 0,
+        }
+    }
+
+    /// Coerces the whole arguments value against the root schema.
+    pub(crate) fn run(&mut self, v: &mut Value) {
+        let root = self.ev.root;
+        let base = self.ev.index.root_base.clone();
+        // valid arguments without fractions have nothing to change
+        if !has_float(v) && self.ev.is_valid(root, &base, v, 0) {
+            return;
+        }
+        self.coerce(root, &base, v, &Path::ROOT, 0, false);
+    }
+
+    /// Drops the changes recorded since `saved` (an attempt that failed);
+    /// their values may be deep, so they are taken apart without recursion.
+    fn forget_since(&mut self, saved: usize) {
+        for c in self.out.drain(saved.min(self.out.len())..) {
+            dismantle(c.from);
+            if let Some(to) = c.to {
+                dismantle(to);
+            }
+        }
+    }
+
+    fn record(&mut self, path: &Path<'_>, from: Value, to: Option<Value>, reason: &str) {
+        self.out.push(Coercion {
+            pointer: path.render(),
+            from,
+            to,
+            reason: reason.to_string(),
+        });
+    }
+
+    fn coerce(
+        &mut self,
+        s: &'s Value,
+        base: &Rc<str>,
+        v: &mut Value,
+        path: &Path<'_>,
+        depth: usize,
+        known_valid: bool,
+    ) {
+        if depth > MAX_DEPTH || !self.ev.tick() {
+            return;
+        }
+        let Value::Object(m) = s else { return };
+        let k = Keywords::of(m);
+        let own;
+        let base = if k.has_id {
+            own = self.ev.base_of(s, base);
+            &own
+        } else {
+            base
+        };
+        let valid = known_valid || self.ev.is_valid(s, base, v, depth);
+        if valid && matches!(v, Value::Null | Value::Bool(_) | Value::String(_)) {
+            return;
+        }
+        if !valid {
+            self.fix_here(&k, v, path);
+        }
+        self.integer(&k, v, path);
+        if let Some(r) = k.reference {
+            if let Some((target, tbase)) = self.ev.target(s, r, base) {
+                let key = (addr(target), &*v as *const Value as usize);
+                if !self.active.contains(&key) {
+                    self.active.push(key);
+                    self.coerce(target, &tbase, v, path, depth + 1, valid);
+                    self.active.pop();
+                }
+            }
+        }
+        for sub in k.all_of.unwrap_or_default() {
+            self.coerce(sub, base, v, path, depth + 1, valid);
+        }
+        for subs in [k.any_of, k.one_of].into_iter().flatten() {
+            self.choose(subs, base, v, path, depth, valid);
+        }
+        if let Some(cond) = k.condition {
+            let branch = if self.ev.is_valid(cond, base, v, depth + 1) {
+                k.then
+            } else {
+                k.otherwise
+            };
+            if let Some(sub) = branch {
+                self.coerce(sub, base, v, path, depth + 1, valid);
+            }
+        }
+        match v {
+            Value::Object(_) => self.members(&k, base, v, path, depth, valid),
+            Value::Array(_) => self.items(&k, base, v, path, depth, valid),
+            _ => {}
+        }
+    }
+
+    /// `anyOf` / `oneOf`: the first alternative the value satisfies guides
+    /// it; otherwise the first alternative that a coerced copy satisfies
+    /// wins.
+    fn choose(
+        &mut self,
+        subs: &'s [Value],
+        base: &Rc<str>,
+        v: &mut Value,
+        path: &Path<'_>,
+        depth: usize,
+        valid: bool,
+    ) {
+        for sub in subs {
+            if self.ev.is_valid(sub, base, v, depth + 1) {
+                self.coerce(sub, base, v, path, depth + 1, true);
+                return;
+            }
+        }
+        if valid {
+            return;
+        }
+        for sub in subs {
+            if self.attempts >= MAX_ATTEMPTS || self.ev.exhausted {
+                return;
+            }
+            self.attempts += 1;
+            let mut attempt = deep_clone(v);
+            let saved = self.out.len();
+            self.coerce(sub, base, &mut attempt, path, depth + 1, false);
+            if self.out.len() > saved && self.ev.is_valid(sub, base, &attempt, depth + 1) {
+                dismantle(std::mem::replace(v, attempt));
+                return;
+            }
+            self.forget_since(saved);
+            dismantle(attempt);
+        }
+    }
+
+    /// Scalar fixes at one value: enum values written as strings, numbers
+    /// and booleans in strings, JSON in strings, a single value for an array.
+    fn fix_here(&mut self, k: &Keywords<'s>, v: &mut Value, path: &Path<'_>) {
+        let ty = k.ty;
+        let wants = |name: &str| match ty {
+            Some(Value::String(t)) => t == name,
+            Some(Value::Array(ts)) => ts.iter().any(|t| t == name),
+            _ => false,
+        };
+        if let Value::String(text) = &*v {
+            if let Some(declared) = enum_value(k, text) {
+                let from = std::mem::replace(v, declared.clone());
+                self.record(path, from, Some(declared), "the declared enum value was sent as a string");
+                return;
+            }
+            if ty.is_some_and(|t| type_matches(t, v)) {
+                return;
+            }
+            let trimmed = text.trim();
+            if (wants("object") && trimmed.starts_with('{'))
+                || (wants("array") && trimmed.starts_with('['))
+            {
+                if let Ok(parsed) = serde_json::from_str::<Value>(trimmed) {
+                    if (wants("object") && parsed.is_object()) || (wants("array") && parsed.is_array()) {
+                        let to = deep_clone(&parsed);
+                        let from = std::mem::replace(v, parsed);
+                        let reason = if to.is_object() {
+                            "a string holding a JSON object; an object is wanted"
+                        } else {
+                            "a string holding a JSON array; an array is wanted"
+                        };
+                        self.record(path, from, Some(to), reason);
+                        return;
+                    }
+                }
+            }
+            if wants("integer") || wants("number") {
+                if let Some(n) = parse_number(trimmed) {
+                    let converted = if wants("integer") {
+                        integral(&n).or_else(|| wants("number").then(|| Value::Number(n)))
+                    } else {
+                        Some(Value::Number(n))
+                    };
+                    if let Some(to) = converted {
+                        let reason = if to.as_f64().is_some_and(|f| f.fract() == 0.0) && wants("integer") {
+                            "a string holding a number; an integer is wanted"
+                        } else {
+                            "a string holding a number; a number is wanted"
+                        };
+                        let from = std::mem::replace(v, to.clone());
+                        self.record(path, from, Some(to), reason);
+                        return;
+                    }
+                }
+            }
+            if wants("boolean") {
+                let b = if trimmed.eq_ignore_ascii_case("true") {
+                    Some(true)
+                } else if trimmed.eq_ignore_ascii_case("false") {
+                    Some(false)
+                } else {
+                    None
+                };
+                if let Some(b) = b {
+                    let from = std::mem::replace(v, Value::Bool(b));
+                    self.record(path, from, Some(Value::Bool(b)), "a string holding a boolean; a boolean is wanted");
+                    return;
+                }
+            }
+        }
+        if wants("array") && !v.is_array() && !v.is_null() && !ty.is_some_and(|t| type_matches(t, v)) {
+            let from = deep_clone(v);
+            let inner = std::mem::take(v);
+            *v = Value::Array(vec![inner]);
+            let to = deep_clone(v);
+            self.record(path, from, Some(to), "a single value; an array is wanted");
+        }
+    }
+
+    /// `80.0` → `80` where the schema wants an integer (and not any number).
+    fn integer(&mut self, k: &Keywords<'s>, v: &mut Value, path: &Path<'_>) {
+        let Value::Number(n) = &*v else { return };
+        if n.is_i64() || n.is_u64() {
+            return;
+        }
+        let wanted = match k.ty {
+            Some(Value::String(t)) => t == "integer",
+            Some(Value::Array(ts)) => {
+                ts.iter().any(|t| t == "integer") && !ts.iter().any(|t| t == "number")
+            }
+            None => match k.enumeration {
+                Some(vals) if !vals.is_empty() => vals
+                    .iter()
+                    .all(|x| x.as_i64().is_some() || x.as_u64().is_some()),
+                _ => false,
+            },
+            _ => false,
+        };
+        if !wanted {
+            return;
+        }
+        if let Some(to) = integral(n) {
+            let from = std::mem::replace(v, to.clone());
+            self.record(path, from, Some(to), "a number with no fraction; an integer is wanted");
+        }
+    }
+
+    fn members(
+        &mut self,
+        k: &Keywords<'s>,
+        base: &Rc<str>,
+        v: &mut Value,
+        path: &Path<'_>,
+        depth: usize,
+        valid: bool,
+    ) {
+        let Value::Object(props) = v else { return };
+        let required = k.required.unwrap_or_default();
+        let declared = k.properties;
+        if let Some(declared) = declared {
+            for (name, sub) in declared {
+                let Some(x) = props.get_mut(name) else { continue };
+                let p = path.key(name);
+                if x.is_null()
+                    && !valid
+                    && !required.iter().any(|r| r == name)
+                    && !self.ev.is_valid(sub, base, &Value::Null, depth + 1)
+                {
+                    props.shift_remove(name);
+                    self.record(&p, Value::Null, None, "null for an optional property means it is absent");
+                    continue;
+                }
+                self.coerce(sub, base, x, &p, depth + 1, valid);
+            }
+        }
+        let patterns: Vec<(&'s str, &'s Value)> = k
+            .pattern_properties
+            .map(|pp| pp.iter().map(|(p, s)| (p.as_str(), s)).collect())
+            .unwrap_or_default();
+        let additional = match k.additional_properties {
+            Some(s @ Value::Object(_)) => Some(s),
+            _ => None,
+        };
+        if patterns.is_empty() && additional.is_none() {
+            return;
+        }
+        let keys: Vec<String> = props.keys().cloned().collect();
+        for name in &keys {
+            let mut matched = declared.is_some_and(|d| d.contains_key(name));
+            let p = path.key(name);
+            for (pattern, sub) in &patterns {
+                if self.ev.matches(pattern, name) == Some(true) {
+                    matched = true;
+                    if let Some(x) = props.get_mut(name) {
+                        self.coerce(sub, base, x, &p, depth + 1, valid);
+                    }
+                }
+            }
+            if let (false, Some(sub), Some(x)) = (matched, additional, props.get_mut(name)) {
+                self.coerce(sub, base, x, &p, depth + 1, valid);
+            }
+        }
+    }
+
+    fn items(
+        &mut self,
+        k: &Keywords<'s>,
+        base: &Rc<str>,
+        v: &mut Value,
+        path: &Path<'_>,
+        depth: usize,
+        valid: bool,
+    ) {
+        let Value::Array(items) = v else { return };
+        let (prefix, rest) = k.item_schemas();
+        for (i, x) in items.iter_mut().enumerate() {
+            let p = path.index(i);
+            match prefix.get(i).or(rest) {
+                Some(sub) => self.coerce(sub, base, x, &p, depth + 1, valid),
+                None => break,
+            }
+        }
+    }
+}
+
+/// Whether `v` holds a number stored as a float (without recursion).
+fn has_float(v: &Value) -> bool {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) if n.is_f64() => return true,
+            Value::Array(a) => stack.extend(a),
+            Value::Object(m) => stack.extend(m.values()),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The declared non-string `enum` (or `const`) value that `text` spells:
+/// `"2"` for `2`, `"true"` / `"TRUE"` for `true`, `"[1,2]"` for `[1, 2]`.
+fn enum_value(k: &Keywords<'_>, text: &str) -> Option<Value> {
+    let values: &[Value] = match (k.enumeration, k.constant) {
+        (Some(vals), _) => vals,
+        (None, Some(c)) => std::slice::from_ref(c),
+        _ => return None,
+    };
+    let t = text.trim();
+    let number = parse_number(t);
+    let mut parsed: Option<Option<Value>> = None;
+    for e in values {
+        let hit = match e {
+            Value::String(_) => false,
+            Value::Bool(b) => t.eq_ignore_ascii_case(if *b { "true" } else { "false" }),
+            Value::Null => t.eq_ignore_ascii_case("null"),
+            Value::Number(n) => number
+                .as_ref()
+                .is_some_and(|x| cmp_numbers(x, n) == Some(std::cmp::Ordering::Equal)),
+            Value::Array(_) | Value::Object(_) => {
+                let p = parsed.get_or_insert_with(|| {
+                    if t.starts_with(['[', '{']) {
+                        serde_json::from_str::<Value>(t).ok()
+                    } else {
+                        None
+                    }
+                });
+                p.as_ref().is_some_and(|p| json_eq(p, e))
+            }
+        };
+        if hit {
+            return Some(deep_clone(e));
+        }
+    }
+    None
+}
+
+/// A JSON number written in a string (`"21"`, `" 21.5 "`, `"1e3"`).
+fn parse_number(t: &str) -> Option<Number> {
+    if t.is_empty() || t.len() > 64 {
+        return None;
+    }
+    match serde_json::from_str::<Value>(t) {
+        Ok(Value::Number(n)) => Some(n),
+        _ => None,
+    }
+}
+
+/// The number as an integer value, when it has no fraction and fits.
+fn integral(n: &Number) -> Option<Value> {
+    if n.is_i64() || n.is_u64() {
+        return Some(Value::Number(n.clone()));
+    }
+    let f = n.as_f64()?;
+    if !f.is_finite() || f.fract() != 0.0 {
+        return None;
+    }
+    if f >= -9_223_372_036_854_775_808.0 && f < 9_223_372_036_854_775_808.0 {
+        Some(Value::from(f as i64))
+    } else if (0.0..18_446_744_073_709_551_616.0).contains(&f) {
+        Some(Value::from(f as u64))
+    } else {
+        None
+    }
+}

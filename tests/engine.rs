@@ -1,0 +1,241 @@
+//! The sans-I/O MCP engine: messages in, outputs drained.
+
+mod common;
+
+use mcp_switchboard::{Catalog, Disclosure, Engine, EngineConfig, ErrorKind, Exposure, Mode, Output};
+use serde_json::{json, Value};
+
+fn homey() -> Catalog {
+    Catalog::parse(&common::corpus("homey-ai-chat-control-2.2.1.tools-list.json")).unwrap()
+}
+
+fn config(mode: Mode) -> EngineConfig {
+    let mut c = EngineConfig::default();
+    let mut d = Disclosure::default();
+    d.mode = mode;
+    c.disclosure = d;
+    c
+}
+
+/// Sends a message; returns the replies and notifications as JSON, and the invocations.
+fn send(e: &mut Engine, msg: Value) -> (Vec<Value>, Vec<mcp_switchboard::Invocation>) {
+    e.handle(&msg.to_string());
+    drain(e)
+}
+
+fn drain(e: &mut Engine) -> (Vec<Value>, Vec<mcp_switchboard::Invocation>) {
+    let mut msgs = Vec::new();
+    let mut invs = Vec::new();
+    while let Some(o) = e.poll_output() {
+        match o {
+            Output::Reply(s) | Output::Notification(s) => msgs.push(serde_json::from_str(&s).unwrap()),
+            Output::Invoke(i) => invs.push(i),
+            _ => {}
+        }
+    }
+    (msgs, invs)
+}
+
+fn init(e: &mut Engine) {
+    let (r, _) = send(e, json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}));
+    assert_eq!(r[0]["result"]["protocolVersion"], "2025-11-25");
+    send(e, json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+}
+
+#[test]
+fn initialize_negotiates_the_version() {
+    for (asked, got) in [("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"), ("2024-11-05", "2025-11-25"), ("1999-01-01", "2025-11-25")] {
+        let mut e = Engine::new(homey(), EngineConfig::default());
+        let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {"protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}));
+        assert_eq!(r[0]["id"], "i");
+        assert_eq!(r[0]["result"]["protocolVersion"], got);
+        assert_eq!(r[0]["result"]["capabilities"]["tools"]["listChanged"], true);
+        assert_eq!(e.protocol_version(), Some(got));
+    }
+}
+
+#[test]
+fn wire_errors_have_the_right_codes_and_ids() {
+    let mut e = Engine::new(homey(), EngineConfig::default());
+    let cases = [
+        ("{not json", Value::Null, -32700),
+        ("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", Value::Null, -32600),
+        ("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"nope\"}", json!(5), -32601),
+        ("{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"method\":\"tools/call\",\"params\":{}}", json!("x"), -32602),
+        ("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"no_such_tool\"}}", json!(6), -32602),
+        ("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\",\"params\":{\"cursor\":\"garbage\"}}", json!(7), -32602),
+        ("{\"id\":8,\"method\":\"ping\"}", json!(8), -32600),
+    ];
+    for (msg, id, code) in cases {
+        e.handle(msg);
+        let (r, _) = drain(&mut e);
+        assert_eq!(r.len(), 1, "{msg}");
+        assert_eq!(r[0]["id"], id, "{msg}");
+        assert_eq!(r[0]["error"]["code"], code, "{msg}");
+    }
+    // notifications and responses get no reply
+    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "method": "notifications/whatever"}));
+    assert!(r.is_empty());
+    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 3, "result": {}}));
+    assert!(r.is_empty());
+    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 9, "method": "ping"}));
+    assert_eq!(r[0], json!({"jsonrpc": "2.0", "id": 9, "result": {}}));
+}
+
+#[test]
+fn tools_list_pages_with_opaque_cursors() {
+    let mut c = config(Mode::All);
+    c.page_size = 5;
+    let mut e = Engine::new(homey(), c);
+    init(&mut e);
+    let mut names = Vec::new();
+    let mut cursor: Option<String> = None;
+    for page in 0.. {
+        let mut params = json!({});
+        if let Some(c) = &cursor {
+            params["cursor"] = json!(c);
+        }
+        let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": page, "method": "tools/list", "params": params}));
+        let res = &r[0]["result"];
+        names.extend(res["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()));
+        match res.get("nextCursor") {
+            Some(c) => cursor = Some(c.as_str().unwrap().to_string()),
+            None => break,
+        }
+    }
+    assert_eq!(names.len(), 14);
+    // a cursor from before a change is refused
+    let stale = cursor.unwrap_or_default();
+    e.set_mode(Mode::Hybrid);
+    let (r, _) = drain(&mut e);
+    assert_eq!(r[0]["method"], "notifications/tools/list_changed");
+    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 99, "method": "tools/list", "params": {"cursor": "o5g0"}}));
+    assert_eq!(r[0]["error"]["code"], -32602, "{stale}");
+}
+
+#[test]
+fn tools_call_invokes_the_host_and_answers_later() {
+    let mut e = Engine::new(homey(), EngineConfig::default());
+    init(&mut e);
+    let (r, inv) = send(&mut e, json!({"jsonrpc": "2.0", "id": "a", "method": "tools/call", "params": {"name": "set_light", "arguments": {"deviceId": "d1", "state": "on", "dim": "40"}}}));
+    assert!(r.is_empty());
+    assert_eq!(inv.len(), 1);
+    assert_eq!(inv[0].tool, "set_light");
+    assert_eq!(inv[0].arguments, json!({"deviceId": "d1", "state": "on", "dim": 40}), "coerced");
+    // a second one while the first is outstanding
+    let (_, inv2) = send(&mut e, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_states", "arguments": {}}}));
+    assert_eq!(e.outstanding(), 2);
+    e.complete(inv2[0].id, &json!({"content": [{"type": "text", "text": "states"}]})).unwrap();
+    e.fail(inv[0].id, "device offline").unwrap();
+    let (r, _) = drain(&mut e);
+    assert_eq!(r[0]["id"], 2);
+    assert_eq!(r[0]["result"]["content"][0]["text"], "states");
+    assert_eq!(r[1]["id"], "a");
+    assert_eq!(r[1]["result"]["isError"], true);
+    // misuse is a typed error
+    let err = e.complete(inv[0].id, &json!({"content": []})).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Usage);
+}
+
+#[test]
+fn invalid_arguments_are_tool_errors_not_protocol_errors() {
+    let mut e = Engine::new(homey(), EngineConfig::default());
+    init(&mut e);
+    let (r, inv) = send(&mut e, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "set_light", "arguments": {"state": "purple"}}}));
+    assert!(inv.is_empty());
+    let res = &r[0]["result"];
+    assert_eq!(res["isError"], true);
+    let text = res["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("/state") && text.contains("deviceId"), "{text}");
+}
+
+#[test]
+fn cancellation_drops_the_invocation() {
+    let mut e = Engine::new(homey(), EngineConfig::default());
+    init(&mut e);
+    let (_, inv) = send(&mut e, json!({"jsonrpc": "2.0", "id": 42, "method": "tools/call", "params": {"name": "get_states"}}));
+    e.handle(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 42, "reason": "user"}}).to_string());
+    let mut cancelled = Vec::new();
+    while let Some(o) = e.poll_output() {
+        if let Output::Cancel(id) = o {
+            cancelled.push(id);
+        } else {
+            panic!("no reply for a cancelled request: {o:?}");
+        }
+    }
+    assert_eq!(cancelled, vec![inv[0].id]);
+    assert!(e.complete(inv[0].id, &json!({"content": []})).is_err());
+}
+
+#[test]
+fn hybrid_mode_lists_core_and_meta_tools_and_routes_use_tool() {
+    let mut e = Engine::new(homey(), config(Mode::Hybrid));
+    init(&mut e);
+    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let names: Vec<&str> = r[0]["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"get_home_structure") && names.contains(&"get_states"), "{names:?}");
+    assert!(names.ends_with(&["search_tools", "get_tool_definition", "use_tool"]), "{names:?}");
+    assert!(names.len() <= 6);
+    let search_schema = &r[0]["result"]["tools"].as_array().unwrap().iter().find(|t| t["name"] == "search_tools").unwrap()["inputSchema"];
+    assert_eq!(search_schema["required"], json!(["query"]));
+    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search_tools", "arguments": {"query": "turn on the light"}}}));
+    let hits = &r[0]["result"]["structuredContent"]["hits"];
+    assert_eq!(hits[0]["name"], "set_light", "{hits}");
+    assert!(hits[0]["parameters"].as_str().unwrap().contains("deviceId"));
+    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_tool_definition", "arguments": {"name": "set_light"}}}));
+    assert_eq!(r[0]["result"]["structuredContent"]["definition"]["name"], "set_light");
+    let (r, inv) = send(&mut e, json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "use_tool", "arguments": {"name": "set_light", "arguments": {"deviceId": "x", "state": "on"}}}}));
+    assert!(r.is_empty());
+    assert_eq!(inv[0].tool, "set_light");
+    e.complete(inv[0].id, &json!({"content": [{"type": "text", "text": "ok"}]})).unwrap();
+    let (r, _) = drain(&mut e);
+    assert_eq!(r[0]["id"], 4);
+    // unknown names suggest the closest ones
+    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "use_tool", "arguments": {"name": "set_lights", "arguments": {}}}}));
+    let text = r[0]["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(r[0]["result"]["isError"] == true && text.contains("set_light"), "{text}");
+}
+
+#[test]
+fn hidden_tools_are_unreachable_everywhere() {
+    let mut c = config(Mode::Hybrid);
+    let mut x = Exposure::default();
+    x.deny = vec!["trigger_any_flow".into()];
+    c.exposure = x;
+    let mut e = Engine::new(homey(), c);
+    init(&mut e);
+    let (r, inv) = send(&mut e, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "trigger_any_flow", "arguments": {"command": "x"}}}));
+    assert_eq!(r[0]["error"]["code"], -32602);
+    assert!(inv.is_empty());
+    let (r, inv) = send(&mut e, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "use_tool", "arguments": {"name": "trigger_any_flow", "arguments": {"command": "x"}}}}));
+    assert_eq!(r[0]["result"]["isError"], true);
+    assert!(inv.is_empty());
+    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "search_tools", "arguments": {"query": "trigger flow"}}}));
+    assert!(!r[0]["result"]["structuredContent"]["hits"].as_array().unwrap().iter().any(|h| h["name"] == "trigger_any_flow"));
+    // read-only exposure
+    let mut c = config(Mode::All);
+    let mut x = Exposure::default();
+    x.read_only = true;
+    c.exposure = x;
+    let gh = Catalog::parse(&common::corpus("github-mcp-server.tools-list.json")).unwrap();
+    let mut e = Engine::new(gh.clone(), c);
+    init(&mut e);
+    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let listed = r[0]["result"]["tools"].as_array().unwrap();
+    assert!(listed.iter().all(|t| t["annotations"]["readOnlyHint"] == true));
+    assert!(listed.len() < gh.len());
+}
+
+#[test]
+fn auto_mode_switches_on_size() {
+    let gh = Catalog::parse(&common::corpus("github-mcp-server.tools-list.json")).unwrap();
+    let auto = Mode::Auto { context_tokens: 128_000, share: 0.05 };
+    let mut e = Engine::new(gh, config(auto));
+    init(&mut e);
+    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    assert!(r[0]["result"]["tools"].as_array().unwrap().len() < 10);
+    let mut e = Engine::new(homey(), config(Mode::Auto { context_tokens: 1_000_000, share: 0.5 }));
+    init(&mut e);
+    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    assert_eq!(r[0]["result"]["tools"].as_array().unwrap().len(), 14);
+}
