@@ -105,6 +105,7 @@
 
 mod call;
 mod catalog;
+pub mod client;
 mod dialect;
 mod engine;
 mod error;

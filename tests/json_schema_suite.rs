@@ -82,8 +82,16 @@ fn xfail() -> BTreeMap<(String, String, String), String> {
             "xfail line {}: want `file | group | test | reason`: {line}",
             n + 1
         );
-        let key = (parts[0].to_string(), parts[1].to_string(), parts[2].to_string());
-        assert!(out.insert(key, parts[3].to_string()).is_none(), "xfail line {} repeats a case", n + 1);
+        let key = (
+            parts[0].to_string(),
+            parts[1].to_string(),
+            parts[2].to_string(),
+        );
+        assert!(
+            out.insert(key, parts[3].to_string()).is_none(),
+            "xfail line {} repeats a case",
+            n + 1
+        );
     }
     out
 }
@@ -129,7 +137,9 @@ fn official_suite_draft2020_12() {
         }
         passed += file_pass;
         xfailed += file_xfail;
-        summary.push(format!("  {file:<26} {file_pass:>3} passed, {file_xfail:>2} xfail, of {file_total}"));
+        summary.push(format!(
+            "  {file:<26} {file_pass:>3} passed, {file_xfail:>2} xfail, of {file_total}"
+        ));
     }
     let stale: Vec<_> = xfail
         .keys()
@@ -140,7 +150,19 @@ fn official_suite_draft2020_12() {
     for line in &summary {
         println!("{line}");
     }
-    assert!(new_failures.is_empty(), "new failures:\n{}", new_failures.join("\n"));
-    assert!(now_passing.is_empty(), "listed in the xfail file but now passing (remove them):\n{}", now_passing.join("\n"));
-    assert!(stale.is_empty(), "xfail entries that match no claimed case:\n{}", stale.join("\n"));
+    assert!(
+        new_failures.is_empty(),
+        "new failures:\n{}",
+        new_failures.join("\n")
+    );
+    assert!(
+        now_passing.is_empty(),
+        "listed in the xfail file but now passing (remove them):\n{}",
+        now_passing.join("\n")
+    );
+    assert!(
+        stale.is_empty(),
+        "xfail entries that match no claimed case:\n{}",
+        stale.join("\n")
+    );
 }

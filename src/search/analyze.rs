@@ -175,44 +175,37 @@ pub(crate) fn is_number(w: &str) -> bool {
 /// German separable particles (`aan`, `uit`, `an`, `aus`) are read before
 /// this list is applied.
 pub(crate) fn is_stopword(w: &str) -> bool {
-    matches!(
-        w,
-        // quantifiers: "all the lights" is about the lights
-        "all" | "every" | "each" | "everything" | "everywhere" | "alle" | "allen" | "elke"
-            | "ieder" | "iedere" | "overal" | "jede" | "jeden" | "jeder" | "jedes"
-            | "samtliche" | "samtlichen" | "uberall"
-        // English
-        | "a" | "about" | "am" | "an" | "and" | "any" | "are" | "as" | "at" | "be" | "been"
-            | "being" | "but" | "by" | "can" | "could" | "currently" | "did" | "do" | "does"
-            | "doing" | "for" | "from" | "had" | "has" | "have" | "he" | "her" | "here" | "him"
-            | "his" | "how" | "i" | "if" | "in" | "into" | "is" | "it" | "its" | "just"
-            | "kindly" | "let" | "lets" | "like" | "me" | "might" | "must" | "my" | "need"
-            | "now" | "of" | "or" | "our" | "ours" | "please" | "pls" | "right" | "shall"
-            | "she" | "should" | "so" | "some" | "such" | "than" | "that" | "the" | "their"
-            | "them" | "then" | "there" | "these" | "they" | "this" | "those" | "to" | "too"
-            | "us" | "very" | "want" | "was" | "we" | "were" | "what" | "whats" | "when"
-            | "where" | "which" | "who" | "whom" | "why" | "will" | "with" | "would" | "you"
-            | "your" | "yours"
-            // Dutch
-            | "aub" | "alsjeblieft" | "alstublieft" | "bij" | "daar" | "dan" | "dat" | "de"
-            | "deze" | "die" | "dit" | "doe" | "doen" | "een" | "eens" | "en" | "er" | "even"
-            | "ga" | "gaan" | "graag" | "hem" | "het" | "hier" | "hoe" | "ik" | "je" | "jij"
-            | "jouw" | "kan" | "kun" | "kunnen" | "kunt" | "laat" | "laten" | "maak" | "maken"
-            | "mag" | "met" | "mij" | "mijn" | "moet" | "naar" | "nog" | "nu" | "om"
-            | "ons" | "onze" | "ook" | "op" | "over" | "te" | "tot" | "u" | "uw" | "van"
-            | "voor" | "waar" | "wanneer" | "wat" | "welke" | "wij" | "wil" | "wilt" | "willen"
-            | "z" | "ze" | "zijn" | "zou" | "zouden" | "n"
-            // German
-            | "auch" | "auf" | "bei" | "bitte" | "da" | "dann" | "das" | "dass" | "dein"
-            | "deine" | "dem" | "den" | "der" | "des" | "diese" | "diesem" | "diesen" | "dieser"
-            | "dieses" | "doch" | "dort" | "du" | "ein" | "eine" | "einem" | "einen" | "einer"
-            | "eines" | "es" | "fur" | "ich" | "ihr" | "im" | "ins" | "ist" | "kann"
-            | "kannst" | "konntest" | "lass" | "lasse" | "mach" | "mache" | "machen" | "macht"
-            | "mal" | "mein" | "meine" | "meinem" | "meinen" | "meiner" | "mir" | "mit" | "nach"
-            | "oder" | "sind" | "soll" | "sollst" | "uns" | "unser" | "unsere" | "und" | "vom"
-            | "von" | "wie" | "wo" | "wurdest" | "zu" | "zum" | "zur"
-    )
+    STOPWORDS.binary_search(&w).is_ok()
 }
+
+/// Sorted, for binary search. English, Dutch and German function words,
+/// and quantifiers ("all the lights" is about the lights).
+#[rustfmt::skip]
+const STOPWORDS: &[&str] = &[
+    "a", "about", "all", "all the lights", "alle", "allen", "alsjeblieft", "alstublieft", "am",
+    "an", "and", "any", "are", "as", "at", "aub", "auch", "auf", "be", "been", "bei", "being",
+    "bij", "bitte", "but", "by", "can", "could", "currently", "da", "daar", "dan", "dann",
+    "das", "dass", "dat", "de", "dein", "deine", "dem", "den", "der", "des", "deze", "did",
+    "die", "diese", "diesem", "diesen", "dieser", "dieses", "dit", "do", "doch", "doe", "doen",
+    "does", "doing", "dort", "du", "each", "een", "eens", "ein", "eine", "einem", "einen",
+    "einer", "eines", "elke", "en", "er", "es", "even", "every", "everything", "everywhere",
+    "for", "from", "fur", "ga", "gaan", "graag", "had", "has", "have", "he", "hem", "her",
+    "here", "het", "hier", "him", "his", "hoe", "how", "i", "ich", "ieder", "iedere", "if",
+    "ihr", "ik", "im", "in", "ins", "into", "is", "ist", "it", "its", "je", "jede", "jeden",
+    "jeder", "jedes", "jij", "jouw", "just", "kan", "kann", "kannst", "kindly", "konntest",
+    "kun", "kunnen", "kunt", "laat", "lass", "lasse", "laten", "let", "lets", "like", "maak",
+    "mach", "mache", "machen", "macht", "mag", "maken", "mal", "me", "mein", "meine", "meinem",
+    "meinen", "meiner", "met", "might", "mij", "mijn", "mir", "mit", "moet", "must", "my", "n",
+    "naar", "nach", "need", "nog", "now", "nu", "oder", "of", "om", "ons", "onze", "ook", "op",
+    "or", "our", "ours", "over", "overal", "please", "pls", "right", "samtliche", "samtlichen",
+    "shall", "she", "should", "sind", "so", "soll", "sollst", "some", "such", "te", "than",
+    "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to",
+    "too", "tot", "u", "uberall", "und", "uns", "unser", "unsere", "us", "uw", "van", "very",
+    "vom", "von", "voor", "waar", "wanneer", "want", "was", "wat", "we", "welke", "were",
+    "what", "whats", "when", "where", "which", "who", "whom", "why", "wie", "wij", "wil",
+    "will", "willen", "wilt", "with", "wo", "would", "wurdest", "you", "your", "yours", "z",
+    "ze", "zijn", "zou", "zouden", "zu", "zum", "zur",
+];
 
 /// Words that only one of the three languages uses often: enough to guess
 /// the language of a query of a few words.
@@ -456,6 +449,14 @@ pub(crate) fn edit_distance(a: &str, b: &str, max: usize) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::text::split_identifier;
+
+    #[test]
+    fn stopwords_are_sorted_and_folded() {
+        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(STOPWORDS.iter().all(|w| fold(w) == *w));
+        assert!(is_stopword("the") && is_stopword("het") && is_stopword("der"));
+        assert!(!is_stopword("on") && !is_stopword("light"));
+    }
 
     #[test]
     fn folds_diacritics_and_case() {

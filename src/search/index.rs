@@ -546,7 +546,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
                 1.0
             }
         });
-        occ.sort_by_key(|&(t, _, _)| t);
+        occ.sort_unstable_by_key(|&(t, _, _)| t);
         let mut i = 0;
         while i < occ.len() {
             let t = occ[i].0;

@@ -244,9 +244,11 @@ const ROWS: &[Row] = &[
     ("commit|change", &["commit", "commits", "changeset"], &["wijziging", "wijzigingen"], &["anderung", "anderungen"]),
 ];
 
-/// `(particle, verb roots, expansion, language)`: a separable verb is a
-/// particle plus a verb whose folded form starts with one of the roots,
-/// either apart (`zet de lamp aan`) or joined (`aanzetten`, `ausgeschaltet`).
+/// `(particle, verb roots, expansion)`: a separable verb is a particle plus
+/// a verb whose folded form is one of the roots and a short ending, either
+/// apart (`zet de lamp aan`) or joined (`aanzetten`, `ausgeschaltet`).
+/// Dutch roots come in both spellings where the vowel doubles
+/// (`haal`/`halen`).
 #[rustfmt::skip]
 const SEPARABLE: &[(&str, &[&str], &str)] = &[
     // Dutch
@@ -255,25 +257,25 @@ const SEPARABLE: &[(&str, &[&str], &str)] = &[
     ("in", &["schakel"], "turn on"),
     ("in", &["stel"], "set|change|adjust"),
     ("bij", &["stel", "werk"], "set|change|adjust"),
-    ("aan", &["maak", "leg"], "create|new|add"),
+    ("aan", &["maak", "mak", "leg"], "create|new|add"),
     ("aan", &["pas"], "set|change|adjust"),
-    ("open", &["doe", "zet", "draai", "maak", "schuif"], "open"),
-    ("dicht", &["doe", "zet", "draai", "maak", "schuif", "trek"], "close|shut"),
+    ("open", &["doe", "zet", "draai", "maak", "mak", "schuif", "schuiv"], "open"),
+    ("dicht", &["doe", "zet", "draai", "maak", "mak", "schuif", "schuiv", "trek"], "close|shut"),
     ("toe", &["doe", "trek"], "close|shut"),
     ("toe", &["voeg"], "add"),
-    ("af", &["vink", "haal", "streep"], "complete|done|finish|check"),
+    ("af", &["vink", "haal", "hal", "streep", "strep"], "complete|done|finish|check"),
     ("af", &["sluit"], "lock"),
     ("af", &["zet"], "turn off"),
     ("af", &["spel", "speel"], "play|resume"),
-    ("af", &["breek"], "cancel|stop"),
+    ("af", &["breek", "brek"], "cancel|stop"),
     ("over", &["sla"], "next|skip"),
-    ("terug", &["stuur", "keer", "ga", "stuur", "rij", "breng", "spoel"], "return|back|previous"),
+    ("terug", &["stuur", "stur", "keer", "ker", "ga", "rij", "breng", "spoel"], "return|back|previous"),
     ("om", &["roep"], "broadcast|announce|message|notify"),
-    ("neer", &["laat", "doe", "zet"], "down|lower|close"),
+    ("neer", &["laat", "lat", "doe", "zet"], "down|lower|close"),
     ("omhoog", &["doe", "zet", "draai", "trek"], "up|raise|open"),
     ("omlaag", &["doe", "zet", "draai", "trek"], "down|lower|close"),
     ("op", &["ruim", "zuig"], "clean|vacuum"),
-    ("op", &["trek", "haal"], "up|raise|open"),
+    ("op", &["trek", "haal", "hal"], "up|raise|open"),
     ("uit", &["voer"], "trigger|run|execute|activate|start"),
     // German
     ("an", &["schalt", "mach", "knips", "dreh", "stell"], "turn on"),
@@ -384,8 +386,9 @@ impl Lexicon {
             {
                 for &w in list.iter() {
                     surface.entry(w).or_insert(id);
+                    // a replacing row means these exact words only
                     let s = stemmers.stem(lang, w);
-                    if s.len() >= 3 {
+                    if s.len() >= 3 && !exp.starts_with('=') {
                         if let Some(map) = stems.get_mut(li) {
                             map.entry(s).or_insert(id);
                         }

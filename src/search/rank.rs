@@ -416,7 +416,8 @@ fn name_bonus(index: &ToolIndex, groups: &[Group], scores: &mut [f32]) {
             }
         }
         if all > 0.0 {
-            *score += NAME_BONUS * hit / all;
+            let share = hit / all;
+            *score += NAME_BONUS * share * share;
         }
     }
 }

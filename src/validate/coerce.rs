@@ -18,6 +18,9 @@ use super::Coercion;
 /// Alternatives (`anyOf` / `oneOf` branches) tried on a copy of the value,
 /// in all, for one call.
 const MAX_ATTEMPTS: usize = 1_000;
+/// Attempts inside attempts: deeper alternatives are not tried, so the
+/// copies made cannot multiply level after level.
+const MAX_NESTED_ATTEMPTS: usize = 2;
 
 /// Walks arguments and schema together, changing what needs changing.
 pub(crate) struct Coercer<'e, 's> {
@@ -25,6 +28,7 @@ pub(crate) struct Coercer<'e, 's> {
     pub(crate) out: Vec<Coercion>,
     active: Vec<(usize, usize)>,
     attempts: usize,
+    nesting: usize,
 }
 
 impl<'e, 's> Coercer<'e, 's> {
@@ -34,6 +38,7 @@ impl<'e, 's> Coercer<'e, 's> {
             out: Vec::new(),
             active: Vec::new(),
             attempts: 0,
+            nesting: 0,
         }
     }
 
@@ -148,18 +153,24 @@ impl<'e, 's> Coercer<'e, 's> {
                 return;
             }
         }
-        if valid {
+        if valid || self.nesting >= MAX_NESTED_ATTEMPTS {
             return;
         }
         for sub in subs {
             if self.attempts >= MAX_ATTEMPTS || self.ev.exhausted {
                 return;
             }
+            if !could_fix(sub, v) {
+                continue;
+            }
             self.attempts += 1;
+            self.nesting += 1;
             let mut attempt = deep_clone(v);
             let saved = self.out.len();
             self.coerce(sub, base, &mut attempt, path, depth + 1, false);
-            if self.out.len() > saved && self.ev.is_valid(sub, base, &attempt, depth + 1) {
+            let fixed = self.out.len() > saved && self.ev.is_valid(sub, base, &attempt, depth + 1);
+            self.nesting -= 1;
+            if fixed {
                 dismantle(std::mem::replace(v, attempt));
                 return;
             }
@@ -180,7 +191,12 @@ impl<'e, 's> Coercer<'e, 's> {
         if let Value::String(text) = &*v {
             if let Some(declared) = enum_value(k, text) {
                 let from = std::mem::replace(v, declared.clone());
-                self.record(path, from, Some(declared), "the declared enum value was sent as a string");
+                self.record(
+                    path,
+                    from,
+                    Some(declared),
+                    "the declared enum value was sent as a string",
+                );
                 return;
             }
             if ty.is_some_and(|t| type_matches(t, v)) {
@@ -191,7 +207,9 @@ impl<'e, 's> Coercer<'e, 's> {
                 || (wants("array") && trimmed.starts_with('['))
             {
                 if let Ok(parsed) = serde_json::from_str::<Value>(trimmed) {
-                    if (wants("object") && parsed.is_object()) || (wants("array") && parsed.is_array()) {
+                    if (wants("object") && parsed.is_object())
+                        || (wants("array") && parsed.is_array())
+                    {
                         let to = deep_clone(&parsed);
                         let from = std::mem::replace(v, parsed);
                         let reason = if to.is_object() {
@@ -212,11 +230,12 @@ impl<'e, 's> Coercer<'e, 's> {
                         Some(Value::Number(n))
                     };
                     if let Some(to) = converted {
-                        let reason = if to.as_f64().is_some_and(|f| f.fract() == 0.0) && wants("integer") {
-                            "a string holding a number; an integer is wanted"
-                        } else {
-                            "a string holding a number; a number is wanted"
-                        };
+                        let reason =
+                            if to.as_f64().is_some_and(|f| f.fract() == 0.0) && wants("integer") {
+                                "a string holding a number; an integer is wanted"
+                            } else {
+                                "a string holding a number; a number is wanted"
+                            };
                         let from = std::mem::replace(v, to.clone());
                         self.record(path, from, Some(to), reason);
                         return;
@@ -233,12 +252,21 @@ impl<'e, 's> Coercer<'e, 's> {
                 };
                 if let Some(b) = b {
                     let from = std::mem::replace(v, Value::Bool(b));
-                    self.record(path, from, Some(Value::Bool(b)), "a string holding a boolean; a boolean is wanted");
+                    self.record(
+                        path,
+                        from,
+                        Some(Value::Bool(b)),
+                        "a string holding a boolean; a boolean is wanted",
+                    );
                     return;
                 }
             }
         }
-        if wants("array") && !v.is_array() && !v.is_null() && !ty.is_some_and(|t| type_matches(t, v)) {
+        if wants("array")
+            && !v.is_array()
+            && !v.is_null()
+            && !ty.is_some_and(|t| type_matches(t, v))
+        {
             let from = deep_clone(v);
             let inner = std::mem::take(v);
             *v = Value::Array(vec![inner]);
@@ -271,7 +299,12 @@ impl<'e, 's> Coercer<'e, 's> {
         }
         if let Some(to) = integral(n) {
             let from = std::mem::replace(v, to.clone());
-            self.record(path, from, Some(to), "a number with no fraction; an integer is wanted");
+            self.record(
+                path,
+                from,
+                Some(to),
+                "a number with no fraction; an integer is wanted",
+            );
         }
     }
 
@@ -289,7 +322,9 @@ impl<'e, 's> Coercer<'e, 's> {
         let declared = k.properties;
         if let Some(declared) = declared {
             for (name, sub) in declared {
-                let Some(x) = props.get_mut(name) else { continue };
+                let Some(x) = props.get_mut(name) else {
+                    continue;
+                };
                 let p = path.key(name);
                 if x.is_null()
                     && !valid
@@ -297,7 +332,12 @@ impl<'e, 's> Coercer<'e, 's> {
                     && !self.ev.is_valid(sub, base, &Value::Null, depth + 1)
                 {
                     props.shift_remove(name);
-                    self.record(&p, Value::Null, None, "null for an optional property means it is absent");
+                    self.record(
+                        &p,
+                        Value::Null,
+                        None,
+                        "null for an optional property means it is absent",
+                    );
                     continue;
                 }
                 self.coerce(sub, base, x, &p, depth + 1, valid);
@@ -351,6 +391,20 @@ impl<'e, 's> Coercer<'e, 's> {
             }
         }
     }
+}
+
+/// Whether coercion under the alternative `s` could make `v` valid: not
+/// when `s` declares types that `v` does not have and cannot be turned
+/// into (only strings change type, and any value can become an array).
+fn could_fix(s: &Value, v: &Value) -> bool {
+    let Some(t) = s.get("type") else { return true };
+    v.is_string()
+        || type_matches(t, v)
+        || match t {
+            Value::String(name) => name == "array",
+            Value::Array(names) => names.iter().any(|n| n == "array"),
+            _ => true,
+        }
 }
 
 /// Whether `v` holds a number stored as a float (without recursion).
@@ -424,7 +478,7 @@ fn integral(n: &Number) -> Option<Value> {
     if !f.is_finite() || f.fract() != 0.0 {
         return None;
     }
-    if f >= -9_223_372_036_854_775_808.0 && f < 9_223_372_036_854_775_808.0 {
+    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
         Some(Value::from(f as i64))
     } else if (0.0..18_446_744_073_709_551_616.0).contains(&f) {
         Some(Value::from(f as u64))

@@ -11,8 +11,8 @@ use std::rc::Rc;
 use regex_lite::Regex;
 use serde_json::{Map, Value};
 
-use super::refs::{addr, Index};
 use super::keywords::Keywords;
+use super::refs::{addr, Index};
 use super::value::{cmp_numbers, count_limit, is_integer, is_multiple, json_eq, json_hash, Path};
 use super::{format, regex, words, ArgumentError};
 
@@ -164,7 +164,13 @@ impl<'s> Evaluator<'s> {
 
     /// Whether `v` is valid against the subschema `s`, stopping at the first
     /// problem.
-    pub(crate) fn is_valid(&mut self, s: &'s Value, base: &Rc<str>, v: &Value, depth: usize) -> bool {
+    pub(crate) fn is_valid(
+        &mut self,
+        s: &'s Value,
+        base: &Rc<str>,
+        v: &Value,
+        depth: usize,
+    ) -> bool {
         self.eval(s, base, v, &Path::ROOT, depth, &mut Sink::quick())
     }
 
@@ -291,7 +297,13 @@ impl<'s> Evaluator<'s> {
                 } else {
                     base
                 };
-                let at = At { s, m, base, path, depth };
+                let at = At {
+                    s,
+                    m,
+                    base,
+                    path,
+                    depth,
+                };
                 self.eval_map(&k, &at, v, sink)
             }
             // `true`, and anything that is not a schema, allows every value
@@ -320,12 +332,21 @@ impl<'s> Evaluator<'s> {
             return true;
         };
         let (path, depth) = (at.path, at.depth + 1);
-        self.enter(target, v, |ev| ev.eval(target, &tbase, v, path, depth, sink))
-            .unwrap_or(true)
+        self.enter(target, v, |ev| {
+            ev.eval(target, &tbase, v, path, depth, sink)
+        })
+        .unwrap_or(true)
     }
 
     /// Evaluates a subschema one level down.
-    fn sub(&mut self, at: &At<'s, '_>, s: &'s Value, v: &Value, path: &Path<'_>, sink: &mut Sink) -> bool {
+    fn sub(
+        &mut self,
+        at: &At<'s, '_>,
+        s: &'s Value,
+        v: &Value,
+        path: &Path<'_>,
+        sink: &mut Sink,
+    ) -> bool {
         self.eval(s, at.base, v, path, at.depth + 1, sink)
     }
 
@@ -336,7 +357,13 @@ impl<'s> Evaluator<'s> {
 
     /// The keywords that look at one value: type, enum, const, the number
     /// and string keywords, format.
-    fn assertions(&mut self, k: &Keywords<'s>, at: &At<'s, '_>, v: &Value, sink: &mut Sink) -> bool {
+    fn assertions(
+        &mut self,
+        k: &Keywords<'s>,
+        at: &At<'s, '_>,
+        v: &Value,
+        sink: &mut Sink,
+    ) -> bool {
         let mut ok = true;
         let fail = |ev: &mut Self, sink: &mut Sink, keyword: &str| {
             if sink.collect {
@@ -374,11 +401,17 @@ impl<'s> Evaluator<'s> {
                 ];
                 for (keyword, limit) in checks {
                     // draft 4 booleans: `exclusiveMaximum: true` makes `maximum` exclusive
-                    let Some(Value::Number(limit)) = limit else { continue };
+                    let Some(Value::Number(limit)) = limit else {
+                        continue;
+                    };
                     let order = cmp_numbers(n, limit);
                     let good = match keyword {
-                        "minimum" if draft4(k.exclusive_minimum) => order.is_some_and(|o| o.is_gt()),
-                        "maximum" if draft4(k.exclusive_maximum) => order.is_some_and(|o| o.is_lt()),
+                        "minimum" if draft4(k.exclusive_minimum) => {
+                            order.is_some_and(|o| o.is_gt())
+                        }
+                        "maximum" if draft4(k.exclusive_maximum) => {
+                            order.is_some_and(|o| o.is_lt())
+                        }
                         "minimum" => order.is_some_and(|o| o.is_ge()),
                         "maximum" => order.is_some_and(|o| o.is_le()),
                         "exclusiveMinimum" => order.is_some_and(|o| o.is_gt()),
@@ -433,12 +466,20 @@ impl<'s> Evaluator<'s> {
         ok
     }
 
-    fn array(&mut self, k: &Keywords<'s>, at: &At<'s, '_>, items: &[Value], sink: &mut Sink) -> bool {
+    fn array(
+        &mut self,
+        k: &Keywords<'s>,
+        at: &At<'s, '_>,
+        items: &[Value],
+        sink: &mut Sink,
+    ) -> bool {
         let mut ok = true;
         let len = items.len();
         let (prefix, rest) = k.item_schemas();
         for (i, item) in items.iter().enumerate() {
-            let Some(sub) = prefix.get(i).or(rest) else { break };
+            let Some(sub) = prefix.get(i).or(rest) else {
+                break;
+            };
             let p = at.path.index(i);
             check!(ok, sink, self.sub(at, sub, item, &p, sink));
         }
@@ -567,7 +608,12 @@ impl<'s> Evaluator<'s> {
                 sink.push(at.path, "additionalProperties", message);
             }
         }
-        for name in k.required.unwrap_or_default().iter().filter_map(Value::as_str) {
+        for name in k
+            .required
+            .unwrap_or_default()
+            .iter()
+            .filter_map(Value::as_str)
+        {
             if !props.contains_key(name) {
                 if sink.collect {
                     let prop = declared.and_then(|d| d.get(name));
@@ -577,7 +623,10 @@ impl<'s> Evaluator<'s> {
                 check!(ok, sink, false);
             }
         }
-        for deps in [k.dependent_required, k.dependent_schemas, k.dependencies].into_iter().flatten() {
+        for deps in [k.dependent_required, k.dependent_schemas, k.dependencies]
+            .into_iter()
+            .flatten()
+        {
             for (trigger, dep) in deps {
                 if !props.contains_key(trigger) {
                     continue;
@@ -589,7 +638,11 @@ impl<'s> Evaluator<'s> {
                                 let prop = declared.and_then(|d| d.get(name));
                                 let message =
                                     words::required(&self.index, at.base, prop, Some(trigger));
-                                sink.push_at(at.path.key(name).render(), "dependentRequired", message);
+                                sink.push_at(
+                                    at.path.key(name).render(),
+                                    "dependentRequired",
+                                    message,
+                                );
                             }
                             check!(ok, sink, false);
                         }
@@ -615,7 +668,11 @@ impl<'s> Evaluator<'s> {
         if let Some(n) = k.min_properties.and_then(count_limit) {
             if (count as u64) < n {
                 if sink.collect {
-                    sink.push(at.path, "minProperties", words::count(n, count, "property", true));
+                    sink.push(
+                        at.path,
+                        "minProperties",
+                        words::count(n, count, "property", true),
+                    );
                 }
                 check!(ok, sink, false);
             }
@@ -623,7 +680,11 @@ impl<'s> Evaluator<'s> {
         if let Some(n) = k.max_properties.and_then(count_limit) {
             if (count as u64) > n {
                 if sink.collect {
-                    sink.push(at.path, "maxProperties", words::count(n, count, "property", false));
+                    sink.push(
+                        at.path,
+                        "maxProperties",
+                        words::count(n, count, "property", false),
+                    );
                 }
                 check!(ok, sink, false);
             }
@@ -631,7 +692,13 @@ impl<'s> Evaluator<'s> {
         ok
     }
 
-    fn applicators(&mut self, k: &Keywords<'s>, at: &At<'s, '_>, v: &Value, sink: &mut Sink) -> bool {
+    fn applicators(
+        &mut self,
+        k: &Keywords<'s>,
+        at: &At<'s, '_>,
+        v: &Value,
+        sink: &mut Sink,
+    ) -> bool {
         let mut ok = true;
         for sub in k.all_of.unwrap_or_default() {
             check!(ok, sink, self.sub(at, sub, v, at.path, sink));
@@ -763,7 +830,11 @@ pub(crate) fn type_matches(t: &Value, v: &Value) -> bool {
     match t {
         Value::String(name) => one(name).unwrap_or(true),
         Value::Array(names) => {
-            let known: Vec<bool> = names.iter().filter_map(Value::as_str).filter_map(one).collect();
+            let known: Vec<bool> = names
+                .iter()
+                .filter_map(Value::as_str)
+                .filter_map(one)
+                .collect();
             known.is_empty() || known.contains(&true)
         }
         _ => true,
@@ -791,7 +862,10 @@ fn first_duplicate(items: &[Value]) -> Option<(usize, usize)> {
     let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
         let bucket = seen.entry(json_hash(item)).or_default();
-        if let Some(&j) = bucket.iter().find(|&&j| items.get(j).is_some_and(|x| json_eq(x, item))) {
+        if let Some(&j) = bucket
+            .iter()
+            .find(|&&j| items.get(j).is_some_and(|x| json_eq(x, item)))
+        {
             return Some((j, i));
         }
         bucket.push(i);

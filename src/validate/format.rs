@@ -54,11 +54,21 @@ fn parse_date(s: &str) -> Option<&str> {
 /// A full-time (`HH:MM:SS[.frac](Z|±HH:MM)`), leap seconds only at 23:59
 /// UTC.
 fn time(s: &str) -> bool {
-    let Some((h, s)) = digits(s, 2) else { return false };
-    let Some(s) = s.strip_prefix(':') else { return false };
-    let Some((m, s)) = digits(s, 2) else { return false };
-    let Some(s) = s.strip_prefix(':') else { return false };
-    let Some((sec, mut s)) = digits(s, 2) else { return false };
+    let Some((h, s)) = digits(s, 2) else {
+        return false;
+    };
+    let Some(s) = s.strip_prefix(':') else {
+        return false;
+    };
+    let Some((m, s)) = digits(s, 2) else {
+        return false;
+    };
+    let Some(s) = s.strip_prefix(':') else {
+        return false;
+    };
+    let Some((sec, mut s)) = digits(s, 2) else {
+        return false;
+    };
     if let Some(rest) = s.strip_prefix('.') {
         let n = rest.bytes().take_while(u8::is_ascii_digit).count();
         if n == 0 {
@@ -77,8 +87,12 @@ fn time(s: &str) -> bool {
         let Some((oh, r)) = digits(s.get(1..).unwrap_or_default(), 2) else {
             return false;
         };
-        let Some(r) = r.strip_prefix(':') else { return false };
-        let Some((om, r)) = digits(r, 2) else { return false };
+        let Some(r) = r.strip_prefix(':') else {
+            return false;
+        };
+        let Some((om, r)) = digits(r, 2) else {
+            return false;
+        };
         if !r.is_empty() || oh > 23 || om > 59 {
             return false;
         }
@@ -95,7 +109,9 @@ fn time(s: &str) -> bool {
 }
 
 fn date_time(s: &str) -> bool {
-    let Some(rest) = parse_date(s) else { return false };
+    let Some(rest) = parse_date(s) else {
+        return false;
+    };
     match rest.strip_prefix(['T', 't']) {
         Some(t) => time(t),
         None => false,
@@ -113,9 +129,9 @@ fn email(s: &str) -> bool {
             && !local.starts_with('.')
             && !local.ends_with('.')
             && !local.contains("..")
-            && local.chars().all(|c| {
-                c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~.".contains(c)
-            })
+            && local
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~.".contains(c))
     };
     if !local_ok {
         return false;
@@ -138,7 +154,9 @@ fn hostname(s: &str) -> bool {
             && label.len() <= 63
             && !label.starts_with('-')
             && !label.ends_with('-')
-            && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-')
     })
 }
 
@@ -146,7 +164,9 @@ fn uuid(s: &str) -> bool {
     let groups: Vec<&str> = s.split('-').collect();
     groups.len() == 5
         && groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
-        && groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
+        && groups
+            .iter()
+            .all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// An absolute URI (RFC 3986): a scheme, then only URI characters and
@@ -210,7 +230,10 @@ mod tests {
     #[test]
     fn dates_and_times() {
         assert_eq!(check("date-time", "2024-02-29T12:00:00Z"), Some(true));
-        assert_eq!(check("date-time", "2024-02-29t12:00:00.5+01:30"), Some(true));
+        assert_eq!(
+            check("date-time", "2024-02-29t12:00:00.5+01:30"),
+            Some(true)
+        );
         assert_eq!(check("date-time", "2023-02-29T12:00:00Z"), Some(false));
         assert_eq!(check("date-time", "2024-01-01 12:00:00Z"), Some(false));
         assert_eq!(check("date-time", "2024-01-01T12:00:00"), Some(false));
@@ -234,8 +257,14 @@ mod tests {
         assert_eq!(check("uri", "//example.com"), Some(false));
         assert_eq!(check("uri", "http://exa mple.com"), Some(false));
         assert_eq!(check("uri", "http://example.com:80x/"), Some(false));
-        assert_eq!(check("uuid", "2eb8aa08-AA98-11ea-B4Aa-73B441D16380"), Some(true));
-        assert_eq!(check("uuid", "2eb8aa08-aa98-11ea-b4aa-73b441d1638"), Some(false));
+        assert_eq!(
+            check("uuid", "2eb8aa08-AA98-11ea-B4Aa-73B441D16380"),
+            Some(true)
+        );
+        assert_eq!(
+            check("uuid", "2eb8aa08-aa98-11ea-b4aa-73b441d1638"),
+            Some(false)
+        );
         assert_eq!(check("ipv4", "192.168.0.1"), Some(true));
         assert_eq!(check("ipv4", "256.0.0.1"), Some(false));
         assert_eq!(check("ipv6", "::1"), Some(true));

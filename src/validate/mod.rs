@@ -32,6 +32,7 @@ use eval::Evaluator;
 
 /// One problem with call arguments, for people and models.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct ArgumentError {
     /// JSON Pointer into the arguments; `""` is the whole object.
     pub pointer: String,
@@ -44,6 +45,7 @@ pub struct ArgumentError {
 
 /// One change made by coercion.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Coercion {
     /// JSON Pointer of the changed value in the arguments.
     pub pointer: String,
@@ -57,6 +59,7 @@ pub struct Coercion {
 
 /// Result of [`validate_arguments`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Validation {
     /// The arguments after coercion.
     pub arguments: Value,
@@ -82,7 +85,11 @@ impl Validation {
         let mut seen = HashSet::new();
         let mut lines: Vec<String> = Vec::new();
         for e in &self.errors {
-            let at = if e.pointer.is_empty() { "/" } else { &e.pointer };
+            let at = if e.pointer.is_empty() {
+                "/"
+            } else {
+                &e.pointer
+            };
             let line = format!("{at}: {}.", e.message.trim_end_matches('.'));
             if seen.insert(line.clone()) {
                 lines.push(line);

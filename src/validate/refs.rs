@@ -82,10 +82,7 @@ impl<'s> Index<'s> {
             first = false;
             for key in ["$anchor", "$dynamicAnchor"] {
                 if let Some(Value::String(a)) = m.get(key) {
-                    index
-                        .anchors
-                        .entry(format!("{base}#{a}"))
-                        .or_insert(node);
+                    index.anchors.entry(format!("{base}#{a}")).or_insert(node);
                 }
             }
             for key in MAP_KEYWORDS {
@@ -234,7 +231,10 @@ pub(crate) fn resolve(base: &str, reference: &str) -> String {
                 } else if b.authority.is_some() && b.path.is_empty() {
                     remove_dots(&format!("/{}", r.path))
                 } else {
-                    let dir = b.path.rfind('/').map_or("", |i| b.path.get(..=i).unwrap_or(""));
+                    let dir = b
+                        .path
+                        .rfind('/')
+                        .map_or("", |i| b.path.get(..=i).unwrap_or(""));
                     remove_dots(&format!("{dir}{}", r.path))
                 };
                 query = r.query;
@@ -323,7 +323,10 @@ mod tests {
         ] {
             assert_eq!(resolve(base, r), want, "{r}");
         }
-        assert_eq!(resolve("http://example.com", "a.json"), "http://example.com/a.json");
+        assert_eq!(
+            resolve("http://example.com", "a.json"),
+            "http://example.com/a.json"
+        );
     }
 
     #[test]

@@ -85,8 +85,8 @@ fn translate(p: &str) -> Option<String> {
                         }
                         out.push_str(&format!(r"\x{{{hex}}}"));
                     }
-                    'd' | 'D' | 'w' | 'W' | 'S' | 'b' | 'B' | 'f' | 'n' | 'r' | 't' | 'v'
-                    | 'x' | 'k' => {
+                    'd' | 'D' | 'w' | 'W' | 'S' | 'b' | 'B' | 'f' | 'n' | 'r' | 't' | 'v' | 'x'
+                    | 'k' => {
                         out.push('\\');
                         out.push(e);
                     }
@@ -202,7 +202,9 @@ mod tests {
     use super::*;
 
     fn m(p: &str, s: &str) -> bool {
-        compile(p).unwrap_or_else(|| panic!("{p} compiles")).is_match(s)
+        compile(p)
+            .unwrap_or_else(|| panic!("{p} compiles"))
+            .is_match(s)
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! JSON Schema compares them (`1 == 1.0`), and instance locations.
 
 use std::cmp::Ordering;
+use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use serde_json::{Map, Number, Value};
@@ -11,7 +12,10 @@ use crate::pointer;
 
 /// A number with a zero fractional part (`1`, `1.0`, `-0.0`).
 pub(crate) fn is_integer(n: &Number) -> bool {
-    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+    n.is_i64()
+        || n.is_u64()
+        || n.as_f64()
+            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
 }
 
 /// A count limit (`maxLength`, `minItems`, ...): a non-negative integer,
@@ -70,8 +74,7 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::Null, Value::Null) => {}
             (Value::Bool(x), Value::Bool(y)) if x == y => {}
-            (Value::Number(x), Value::Number(y))
-                if cmp_numbers(x, y) == Some(Ordering::Equal) => {}
+            (Value::Number(x), Value::Number(y)) if cmp_numbers(x, y) == Some(Ordering::Equal) => {}
             (Value::String(x), Value::String(y)) if x == y => {}
             (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
                 stack.extend(x.iter().zip(y.iter()));
@@ -88,51 +91,62 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
     true
 }
 
-/// Levels hashed by [`json_hash`]; deeper content hashes as a constant,
-/// which keeps the hash consistent with [`json_eq`] and the recursion short.
-const HASH_DEPTH: usize = 16;
-
-/// A hash consistent with [`json_eq`]: equal values hash equally.
+/// A hash consistent with [`json_eq`]: equal values hash equally (numbers
+/// by value, objects whatever their key order). Iterative: any depth is
+/// fine, and every level counts, so unequal deep values rarely collide.
 pub(crate) fn json_hash(v: &Value) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    hash_into(v, HASH_DEPTH, &mut h);
-    h.finish()
-}
-
-fn hash_into(v: &Value, depth: usize, h: &mut impl Hasher) {
-    match v {
-        Value::Null => 0u8.hash(h),
-        Value::Bool(b) => (1u8, *b).hash(h),
-        Value::Number(n) => {
-            // equal numbers have equal f64 approximations; -0.0 == 0.0
-            let f = n.as_f64().unwrap_or(0.0);
-            let f = if f == 0.0 { 0.0 } else { f };
-            (2u8, f.to_bits()).hash(h);
-        }
-        Value::String(s) => (3u8, s).hash(h),
-        Value::Array(a) => {
-            (4u8, a.len()).hash(h);
-            if depth > 0 {
-                for x in a {
-                    hash_into(x, depth - 1, h);
+    enum Step<'a> {
+        Enter(&'a Value),
+        Array(usize),
+        Object(Vec<&'a str>),
+    }
+    fn one(parts: impl Hash) -> u64 {
+        let mut h = DefaultHasher::new();
+        parts.hash(&mut h);
+        h.finish()
+    }
+    let mut steps = vec![Step::Enter(v)];
+    let mut done: Vec<u64> = Vec::new();
+    while let Some(step) = steps.pop() {
+        match step {
+            Step::Enter(v) => match v {
+                Value::Null => done.push(one(0u8)),
+                Value::Bool(b) => done.push(one((1u8, *b))),
+                Value::Number(n) => {
+                    // equal numbers have equal f64 approximations; -0.0 == 0.0
+                    let f = n.as_f64().unwrap_or(0.0);
+                    let f = if f == 0.0 { 0.0 } else { f };
+                    done.push(one((2u8, f.to_bits())));
                 }
+                Value::String(s) => done.push(one((3u8, s))),
+                Value::Array(a) => {
+                    steps.push(Step::Array(a.len()));
+                    steps.extend(a.iter().rev().map(Step::Enter));
+                }
+                Value::Object(m) => {
+                    steps.push(Step::Object(m.keys().map(String::as_str).collect()));
+                    steps.extend(m.values().rev().map(Step::Enter));
+                }
+            },
+            Step::Array(n) => {
+                let start = done.len().saturating_sub(n);
+                let h = one((4u8, n, done.get(start..).unwrap_or_default()));
+                done.truncate(start);
+                done.push(h);
             }
-        }
-        Value::Object(m) => {
-            (5u8, m.len()).hash(h);
-            if depth > 0 {
-                // key order must not matter: combine entry hashes commutatively
-                let mut sum = 0u64;
-                for (k, x) in m {
-                    let mut eh = std::collections::hash_map::DefaultHasher::new();
-                    k.hash(&mut eh);
-                    hash_into(x, depth - 1, &mut eh);
-                    sum = sum.wrapping_add(eh.finish());
-                }
-                sum.hash(h);
+            Step::Object(keys) => {
+                let start = done.len().saturating_sub(keys.len());
+                // key order must not matter: entry hashes are summed
+                let sum = keys
+                    .iter()
+                    .zip(done.get(start..).unwrap_or_default())
+                    .fold(0u64, |acc, (k, h)| acc.wrapping_add(one((k, h))));
+                done.truncate(start);
+                done.push(one((5u8, keys.len(), sum)));
             }
         }
     }
+    done.pop().unwrap_or_default()
 }
 
 /// Levels under which the derived (recursive, faster) `Clone` is safe.
@@ -404,11 +418,17 @@ mod tests {
         assert!(json_eq(&json!({"a": [1, 2.0]}), &json!({"a": [1.0, 2]})));
         assert!(!json_eq(&json!([1]), &json!([true])));
         assert!(!json_eq(&json!({"a": 1}), &json!({"b": 1})));
-        assert_eq!(json_hash(&json!([1, {"a": 0}])), json_hash(&json!([1.0, {"a": -0.0}])));
+        assert_eq!(
+            json_hash(&json!([1, {"a": 0}])),
+            json_hash(&json!([1.0, {"a": -0.0}]))
+        );
         assert_eq!(
             json_hash(&json!({"a": 1, "b": 2})),
             json_hash(&json!({"b": 2, "a": 1}))
         );
+        assert_ne!(json_hash(&json!([[1], 2])), json_hash(&json!([1, [2]])));
+        assert_ne!(json_hash(&json!({"a": [1]})), json_hash(&json!({"a": 1})));
+        assert_ne!(json_hash(&json!("1")), json_hash(&json!(1)));
     }
 
     #[test]
@@ -440,7 +460,10 @@ mod tests {
         let _ = json_hash(&v);
         dismantle(v);
         dismantle(c);
-        assert_eq!(deep_clone(&json!({"a": [1, {"b": null}], "c": "x"})), json!({"a": [1, {"b": null}], "c": "x"}));
+        assert_eq!(
+            deep_clone(&json!({"a": [1, {"b": null}], "c": "x"})),
+            json!({"a": [1, {"b": null}], "c": "x"})
+        );
     }
 
     #[test]

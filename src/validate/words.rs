@@ -17,18 +17,18 @@ const NAME_LIST: usize = 12;
 const TEXT_MAX: usize = 120;
 
 /// "must be {what the schema wants}; got {the value}".
-pub(crate) fn must(
-    ix: &Index<'_>,
-    base: &str,
-    m: &Map<String, Value>,
-    v: &Value,
-) -> String {
+pub(crate) fn must(ix: &Index<'_>, base: &str, m: &Map<String, Value>, v: &Value) -> String {
     let wanted = describe_map(ix, base, m, 0);
     let lengths = m.contains_key("minLength") || m.contains_key("maxLength");
     let got = match v {
         Value::String(s) if lengths => {
-            let n = s.chars().count();
-            format!("{} ({n} character{})", quote_str(s), plural(n as u64))
+            let quoted = quote_str(s);
+            if quoted.ends_with(" characters)") {
+                quoted
+            } else {
+                let n = s.chars().count();
+                format!("{quoted} ({n} character{})", plural(n as u64))
+            }
         }
         _ => short(v),
     };
@@ -171,7 +171,11 @@ pub(crate) fn alternatives(
             let mut out = String::from("one of: ");
             for (i, d) in many.iter().enumerate() {
                 if i > 0 {
-                    out.push_str(if i + 1 == n && more == 0 { "; or " } else { "; " });
+                    out.push_str(if i + 1 == n && more == 0 {
+                        "; or "
+                    } else {
+                        "; "
+                    });
                 }
                 out.push_str(d);
             }
@@ -182,12 +186,17 @@ pub(crate) fn alternatives(
         options.push_str(&format!("; or {more} more"));
     }
     if keyword == "oneOf" && passing.len() > 1 {
+        let numbered: Vec<String> = subs
+            .iter()
+            .take(ENUM_LIST)
+            .enumerate()
+            .map(|(i, s)| format!("({}) {}", i + 1, describe(ix, base, s)))
+            .collect();
         let which: Vec<String> = passing.iter().map(|i| (i + 1).to_string()).collect();
         return format!(
-            "must match exactly one of {}; it matches {} ({})",
-            options,
-            passing.len(),
-            which.join(", ")
+            "must match exactly one of: {}; it matches {}",
+            numbered.join("; "),
+            which.join(" and ")
         );
     }
     format!("must be {options}; got {}", short(v))
@@ -284,13 +293,32 @@ fn describe_map(ix: &Index<'_>, base: &str, m: &Map<String, Value>, hops: usize)
 /// The type a schema without `type` is evidently about.
 fn inferred_type(m: &Map<String, Value>) -> Option<&'static str> {
     let has = |keys: &[&str]| keys.iter().any(|k| m.contains_key(*k));
-    if has(&["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]) {
+    if has(&[
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+    ]) {
         Some("number")
     } else if has(&["minLength", "maxLength", "pattern", "format"]) {
         Some("string")
-    } else if has(&["items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"]) {
+    } else if has(&[
+        "items",
+        "prefixItems",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "contains",
+    ]) {
         Some("array")
-    } else if has(&["properties", "required", "additionalProperties", "minProperties", "maxProperties"]) {
+    } else if has(&[
+        "properties",
+        "required",
+        "additionalProperties",
+        "minProperties",
+        "maxProperties",
+    ]) {
         Some("object")
     } else {
         None
@@ -372,9 +400,13 @@ fn string(m: &Map<String, Value>) -> String {
     let min = m.get("minLength").and_then(count_limit);
     let max = m.get("maxLength").and_then(count_limit);
     match (min, max) {
-        (Some(a), Some(b)) if a == b => out.push_str(&format!(" of exactly {a} character{}", plural(a))),
+        (Some(a), Some(b)) if a == b => {
+            out.push_str(&format!(" of exactly {a} character{}", plural(a)))
+        }
         (Some(a), Some(b)) => out.push_str(&format!(" of {a} to {b} characters")),
-        (Some(a), None) if a > 0 => out.push_str(&format!(" of at least {a} character{}", plural(a))),
+        (Some(a), None) if a > 0 => {
+            out.push_str(&format!(" of at least {a} character{}", plural(a)))
+        }
         (None, Some(b)) => out.push_str(&format!(" of at most {b} character{}", plural(b))),
         _ => {}
     }
@@ -397,7 +429,9 @@ fn array(ix: &Index<'_>, base: &str, m: &Map<String, Value>, hops: usize) -> Str
     let min = m.get("minItems").and_then(count_limit);
     let max = m.get("maxItems").and_then(count_limit);
     match (min, max) {
-        (Some(a), Some(b)) if a == b => out.push_str(&format!(" with exactly {a} item{}", plural(a))),
+        (Some(a), Some(b)) if a == b => {
+            out.push_str(&format!(" with exactly {a} item{}", plural(a)))
+        }
         (Some(a), Some(b)) => out.push_str(&format!(" with {a} to {b} items")),
         (Some(a), None) if a > 0 => out.push_str(&format!(" with at least {a} item{}", plural(a))),
         (None, Some(b)) => out.push_str(&format!(" with at most {b} item{}", plural(b))),
