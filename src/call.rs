@@ -39,7 +39,11 @@ pub struct Call {
     pub coercions: Vec<crate::validate::Coercion>,
     /// Gemini's `thoughtSignature` on the call's part, needed to rebuild the
     /// history (Gemini 3 rejects a history without it).
-    #[serde(rename = "thoughtSignature", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "thoughtSignature",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub thought_signature: Option<String>,
     /// The MCP `tools/call` JSON-RPC request for this call (absent when the
     /// call has an error).
@@ -87,7 +91,9 @@ impl Outcome {
     /// The value a dialect sends as the output: structured content when
     /// present, the text otherwise.
     pub(crate) fn value(&self) -> Value {
-        self.structured.clone().unwrap_or_else(|| Value::String(self.text.clone()))
+        self.structured
+            .clone()
+            .unwrap_or_else(|| Value::String(self.text.clone()))
     }
 
     /// The output as text: structured content as compact JSON when present.
@@ -120,8 +126,15 @@ pub(crate) fn outcome(result: &Value, call: &Call) -> Outcome {
     let result = match result {
         Value::Object(m) if m.contains_key("error") => {
             let err = &m["error"];
-            let msg = err.get("message").and_then(Value::as_str).unwrap_or("unknown error");
-            let code = err.get("code").and_then(Value::as_i64).map(|c| format!(" (JSON-RPC {c})")).unwrap_or_default();
+            let msg = err
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("unknown error");
+            let code = err
+                .get("code")
+                .and_then(Value::as_i64)
+                .map(|c| format!(" (JSON-RPC {c})"))
+                .unwrap_or_default();
             return Outcome::error(format!("the tool call failed: {msg}{code}"));
         }
         Value::Object(m) if m.contains_key("result") && m.contains_key("jsonrpc") => &m["result"],
@@ -150,10 +163,26 @@ pub(crate) fn outcome(result: &Value, call: &Call) -> Outcome {
                 "text" => texts.push(s("text").to_string()),
                 "image" => {
                     images.push((s("mimeType").to_string(), s("data").to_string()));
-                    texts.push(format!("[image: {}, {} bytes]", s("mimeType"), s("data").len() * 3 / 4));
+                    texts.push(format!(
+                        "[image: {}, {} bytes]",
+                        s("mimeType"),
+                        s("data").len() * 3 / 4
+                    ));
                 }
-                "audio" => texts.push(format!("[audio: {}, {} bytes]", s("mimeType"), s("data").len() * 3 / 4)),
-                "resource_link" => texts.push(format!("[resource: {} <{}>]", if s("name").is_empty() { s("uri") } else { s("name") }, s("uri"))),
+                "audio" => texts.push(format!(
+                    "[audio: {}, {} bytes]",
+                    s("mimeType"),
+                    s("data").len() * 3 / 4
+                )),
+                "resource_link" => texts.push(format!(
+                    "[resource: {} <{}>]",
+                    if s("name").is_empty() {
+                        s("uri")
+                    } else {
+                        s("name")
+                    },
+                    s("uri")
+                )),
                 "resource" => {
                     let r = b.get("resource").cloned().unwrap_or(Value::Null);
                     let uri = r.get("uri").and_then(Value::as_str).unwrap_or("");
@@ -161,11 +190,16 @@ pub(crate) fn outcome(result: &Value, call: &Call) -> Outcome {
                         Some(t) => texts.push(t.to_string()),
                         None => texts.push(format!(
                             "[resource: {uri}, {}]",
-                            r.get("mimeType").and_then(Value::as_str).unwrap_or("binary")
+                            r.get("mimeType")
+                                .and_then(Value::as_str)
+                                .unwrap_or("binary")
                         )),
                     }
                 }
-                other => texts.push(format!("[{} content]", if other.is_empty() { "unknown" } else { other })),
+                other => texts.push(format!(
+                    "[{} content]",
+                    if other.is_empty() { "unknown" } else { other }
+                )),
             }
         }
     }
@@ -193,7 +227,10 @@ pub(crate) fn outcomes(turn: &ModelTurn, results: &Value) -> Result<Vec<Outcome>
         return Err(Error::new(
             ErrorKind::Shape,
             "",
-            format!("results must be an array (in call order) or an object keyed by call id, not {}", kind_of(results)),
+            format!(
+                "results must be an array (in call order) or an object keyed by call id, not {}",
+                kind_of(results)
+            ),
         ));
     }
     if let Value::Array(a) = results {
@@ -205,7 +242,12 @@ pub(crate) fn outcomes(turn: &ModelTurn, results: &Value) -> Result<Vec<Outcome>
             ));
         }
     }
-    Ok(turn.calls.iter().enumerate().map(|(i, c)| outcome(&pick(i, c), c)).collect())
+    Ok(turn
+        .calls
+        .iter()
+        .enumerate()
+        .map(|(i, c)| outcome(&pick(i, c), c))
+        .collect())
 }
 
 /// Builds calls from `(id, name, arguments)` triples read by a dialect:
@@ -239,12 +281,20 @@ impl<'a> CallBuilder<'a> {
     }
 
     /// Adds one call. `id` is the model's id, when it gave one.
-    pub(crate) fn push(&mut self, id: Option<&str>, name: &str, args: RawArgs<'_>, thought_signature: Option<&str>) {
+    pub(crate) fn push(
+        &mut self,
+        id: Option<&str>,
+        name: &str,
+        args: RawArgs<'_>,
+        thought_signature: Option<&str>,
+    ) {
         let n = self.calls.len();
         let mut error = None;
         let (id, from_model) = match id.filter(|s| !s.is_empty()) {
             Some(i) if self.seen_ids.iter().any(|s| s == i) => {
-                error = Some(format!("the id {i:?} is used by an earlier call in the same turn"));
+                error = Some(format!(
+                    "the id {i:?} is used by an earlier call in the same turn"
+                ));
                 (format!("{i}#{n}"), true)
             }
             Some(i) => (i.to_string(), true),
@@ -257,14 +307,24 @@ impl<'a> CallBuilder<'a> {
             RawArgs::Value(Value::Object(m)) => Value::Object(m.clone()),
             RawArgs::Value(Value::Null) | RawArgs::Missing => Value::Object(Map::new()),
             RawArgs::Value(other) => {
-                error.get_or_insert_with(|| format!("the arguments must be a JSON object, not {}", kind_of(other)));
+                error.get_or_insert_with(|| {
+                    format!(
+                        "the arguments must be a JSON object, not {}",
+                        kind_of(other)
+                    )
+                });
                 Value::Object(Map::new())
             }
             RawArgs::Text(t) if t.trim().is_empty() => Value::Object(Map::new()),
             RawArgs::Text(t) => match serde_json::from_str::<Value>(t) {
                 Ok(Value::Object(m)) => Value::Object(m),
                 Ok(other) => {
-                    error.get_or_insert_with(|| format!("the arguments must be a JSON object, not {}", kind_of(&other)));
+                    error.get_or_insert_with(|| {
+                        format!(
+                            "the arguments must be a JSON object, not {}",
+                            kind_of(&other)
+                        )
+                    });
                     Value::Object(Map::new())
                 }
                 Err(e) => {
@@ -277,7 +337,12 @@ impl<'a> CallBuilder<'a> {
             Some(m) => m.to_string(),
             None => {
                 let known: Vec<&str> = self.names.iter().map(|(d, _)| d).take(20).collect();
-                error.get_or_insert_with(|| format!("there is no tool named {name:?}; the tools are: {}", known.join(", ")));
+                error.get_or_insert_with(|| {
+                    format!(
+                        "there is no tool named {name:?}; the tools are: {}",
+                        known.join(", ")
+                    )
+                });
                 name.to_string()
             }
         };
@@ -292,7 +357,9 @@ impl<'a> CallBuilder<'a> {
                 coercions = v.coercions;
             }
         }
-        let request = error.is_none().then(|| tools_call_request(&id, &name, &arguments));
+        let request = error
+            .is_none()
+            .then(|| tools_call_request(&id, &name, &arguments));
         self.calls.push(Call {
             id,
             id_from_model: from_model,
@@ -330,7 +397,9 @@ fn resolve_name<'n>(names: &'n NameMap, written: &str) -> Option<&'n str> {
         }
     }
     let lower = written.to_ascii_lowercase();
-    let mut found = names.iter().filter(|(d, _)| d.to_ascii_lowercase() == lower);
+    let mut found = names
+        .iter()
+        .filter(|(d, _)| d.to_ascii_lowercase() == lower);
     match (found.next(), found.next()) {
         (Some((_, m)), None) => Some(m),
         _ => None,

@@ -49,7 +49,11 @@ impl SseParser {
         }
         if self.buffer.len() > MAX_LINE {
             self.buffer.clear();
-            return Err(Error::new(ErrorKind::Limit, "", "an SSE line is longer than 16 MiB"));
+            return Err(Error::new(
+                ErrorKind::Limit,
+                "",
+                "an SSE line is longer than 16 MiB",
+            ));
         }
         Ok(out)
     }
@@ -104,13 +108,25 @@ impl SseParser {
 /// for `application/json`, or the `data` of each event for
 /// `text/event-stream`.
 pub fn messages(body: &str, content_type: &str) -> Result<Vec<Value>, Error> {
-    if content_type.to_ascii_lowercase().contains("text/event-stream") {
+    if content_type
+        .to_ascii_lowercase()
+        .contains("text/event-stream")
+    {
         let mut p = SseParser::new();
         let mut events = p.push(body)?;
         events.extend(p.finish());
         let mut out = Vec::new();
-        for e in events.into_iter().filter(|e| e.event == "message" && !e.data.trim().is_empty()) {
-            out.push(serde_json::from_str(&e.data).map_err(|err| Error::new(ErrorKind::Json, "", format!("an SSE event is not JSON: {err}")))?);
+        for e in events
+            .into_iter()
+            .filter(|e| e.event == "message" && !e.data.trim().is_empty())
+        {
+            out.push(serde_json::from_str(&e.data).map_err(|err| {
+                Error::new(
+                    ErrorKind::Json,
+                    "",
+                    format!("an SSE event is not JSON: {err}"),
+                )
+            })?);
         }
         return Ok(out);
     }
@@ -124,13 +140,26 @@ pub fn messages(body: &str, content_type: &str) -> Result<Vec<Value>, Error> {
 /// The result of the response to request `id` among `messages`; a JSON-RPC
 /// error becomes an [`ErrorKind::Upstream`] error with its code and message.
 pub fn result_for(messages: &[Value], id: &Value) -> Result<Value, Error> {
-    let Some(m) = messages.iter().find(|m| m.get("id") == Some(id) && (m.get("result").is_some() || m.get("error").is_some())) else {
-        return Err(Error::new(ErrorKind::Shape, "", format!("no response to request {id} in the reply")));
+    let Some(m) = messages.iter().find(|m| {
+        m.get("id") == Some(id) && (m.get("result").is_some() || m.get("error").is_some())
+    }) else {
+        return Err(Error::new(
+            ErrorKind::Shape,
+            "",
+            format!("no response to request {id} in the reply"),
+        ));
     };
     if let Some(e) = m.get("error") {
         let code = e.get("code").and_then(Value::as_i64).unwrap_or(0);
-        let msg = e.get("message").and_then(Value::as_str).unwrap_or("no message");
-        return Err(Error::new(ErrorKind::Upstream, "/error", format!("the server answered with JSON-RPC error {code}: {msg}")));
+        let msg = e
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("no message");
+        return Err(Error::new(
+            ErrorKind::Upstream,
+            "/error",
+            format!("the server answered with JSON-RPC error {code}: {msg}"),
+        ));
     }
     Ok(m.get("result").cloned().unwrap_or(Value::Null))
 }
@@ -150,7 +179,8 @@ impl ClientSession {
     fn request(&mut self, method: &str, params: Value) -> (Value, String) {
         let id = Value::from(self.next_id);
         self.next_id += 1;
-        let text = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
+        let text =
+            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
         (id, text)
     }
 
@@ -190,11 +220,16 @@ mod tests {
     fn sse_frames_across_chunks() {
         let mut p = SseParser::new();
         assert!(p.push("event: endpoint\r\ndata: /mess").unwrap().is_empty());
-        let e = p.push("ages?session=1\r\n\r\n: comment\ndata: {\"a\":\ndata: 1}\nid: 7\n\n").unwrap();
+        let e = p
+            .push("ages?session=1\r\n\r\n: comment\ndata: {\"a\":\ndata: 1}\nid: 7\n\n")
+            .unwrap();
         assert_eq!(e.len(), 2);
         assert_eq!(e[0].event, "endpoint");
         assert_eq!(e[0].data, "/messages?session=1");
-        assert_eq!((e[1].event.as_str(), e[1].data.as_str(), e[1].id.as_deref()), ("message", "{\"a\":\n1}", Some("7")));
+        assert_eq!(
+            (e[1].event.as_str(), e[1].data.as_str(), e[1].id.as_deref()),
+            ("message", "{\"a\":\n1}", Some("7"))
+        );
         assert!(p.push("data: tail").unwrap().is_empty());
         assert_eq!(p.finish()[0].data, "tail");
     }

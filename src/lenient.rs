@@ -206,7 +206,9 @@ impl Parser<'_> {
                         'b' => out.push('\u{8}'),
                         'f' => out.push('\u{c}'),
                         'u' => {
-                            let hex: String = (0..4).filter_map(|_| chars.next().map(|(_, h)| h)).collect();
+                            let hex: String = (0..4)
+                                .filter_map(|_| chars.next().map(|(_, h)| h))
+                                .collect();
                             let code = u32::from_str_radix(&hex, 16).ok()?;
                             out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
                         }
@@ -254,14 +256,30 @@ mod tests {
     #[test]
     fn slips_models_make() {
         let t = "{'name': 'set_light', 'arguments': {'on': True, 'dim': 0.5,},}";
-        assert_eq!(find_values(t), vec![json!({"name": "set_light", "arguments": {"on": true, "dim": 0.5}})]);
+        assert_eq!(
+            find_values(t),
+            vec![json!({"name": "set_light", "arguments": {"on": true, "dim": 0.5}})]
+        );
         let t = "{name: \"x\", arguments: {level: -3, note: None}}";
-        assert_eq!(find_values(t), vec![json!({"name": "x", "arguments": {"level": -3, "note": null}})]);
+        assert_eq!(
+            find_values(t),
+            vec![json!({"name": "x", "arguments": {"level": -3, "note": null}})]
+        );
     }
 
     #[test]
     fn nothing_to_find() {
-        for t in ["", "no json here", "{", "{'a': ", "[[[[", "}{", "{\"a\" 1}", "```", "```json\n{oops\n```"] {
+        for t in [
+            "",
+            "no json here",
+            "{",
+            "{'a': ",
+            "[[[[",
+            "}{",
+            "{\"a\" 1}",
+            "```",
+            "```json\n{oops\n```",
+        ] {
             let _ = find_values(t);
         }
         assert!(find_values("plain words").is_empty());
@@ -270,6 +288,9 @@ mod tests {
         // unterminated nesting of many small arrays: linear, not quadratic
         let many = "[".to_string() + &"[1,".repeat(500_000);
         let _ = find_values(&many);
-        assert_eq!(find_values("{\"s\": \"\\u00e9\\n\"}"), vec![json!({"s": "é\n"})]);
+        assert_eq!(
+            find_values("{\"s\": \"\\u00e9\\n\"}"),
+            vec![json!({"s": "é\n"})]
+        );
     }
 }

@@ -123,15 +123,18 @@ mod validate;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
-pub use catalog::{Catalog, Limits, Tool};
 pub use call::{tools_call_request, Call, ModelTurn};
+pub use catalog::{Catalog, Limits, Tool};
 pub use dialect::{convert, format_results, parse_calls, Conversion, Dialect, Options};
-pub use engine::{Disclosure, Engine, EngineConfig, Exposure, Invocation, Mode, Output, WireCode, PROTOCOL_VERSIONS};
+pub use engine::{
+    budget, Budget, Disclosure, Engine, EngineConfig, Exposure, Invocation, Mode, Output, WireCode,
+    PROTOCOL_VERSIONS,
+};
 pub use error::{Error, ErrorKind};
 pub use lint::{lint, Finding, LintReport, Severity, ToolLint};
 pub use names::NameMap;
 pub use report::{Action, ReportEntry};
-pub use search::{Hit, SearchOptions, SearchResults, ToolIndex};
 pub use results::{tool_exception, tool_failure, tool_success};
+pub use search::{Hit, SearchOptions, SearchResults, ToolIndex};
 pub use tokens::estimate_tokens;
 pub use validate::{validate, validate_arguments, ArgumentError, Coercion, Validation};

@@ -30,7 +30,8 @@ fn with_flag(success: bool, data: Value) -> Map<String, Value> {
 
 fn result(structured: Map<String, Value>, is_error: bool) -> Value {
     let text = Value::Object(structured.clone()).to_string();
-    let mut r = json!({"content": [{"type": "text", "text": text}], "structuredContent": structured});
+    let mut r =
+        json!({"content": [{"type": "text", "text": text}], "structuredContent": structured});
     if is_error {
         r["isError"] = Value::Bool(true);
     }
@@ -63,13 +64,25 @@ mod tests {
     #[test]
     fn shapes() {
         let ok = tool_success(json!({"dim": 0.5}));
-        assert_eq!(ok["structuredContent"], json!({"success": true, "dim": 0.5}));
+        assert_eq!(
+            ok["structuredContent"],
+            json!({"success": true, "dim": 0.5})
+        );
         assert_eq!(ok["content"][0]["text"], "{\"success\":true,\"dim\":0.5}");
         assert!(ok.get("isError").is_none());
-        assert_eq!(tool_success(json!([1]))["structuredContent"], json!({"success": true, "result": [1]}));
+        assert_eq!(
+            tool_success(json!([1]))["structuredContent"],
+            json!({"success": true, "result": [1]})
+        );
         let bad = tool_failure("device not found", json!({"deviceId": "x"}));
-        assert_eq!(bad["structuredContent"], json!({"success": false, "deviceId": "x", "error": "device not found"}));
+        assert_eq!(
+            bad["structuredContent"],
+            json!({"success": false, "deviceId": "x", "error": "device not found"})
+        );
         assert_eq!(bad["isError"], true);
-        assert_eq!(tool_exception("boom"), json!({"content": [{"type": "text", "text": "Error: boom"}], "isError": true}));
+        assert_eq!(
+            tool_exception("boom"),
+            json!({"content": [{"type": "text", "text": "Error: boom"}], "isError": true})
+        );
     }
 }

@@ -32,7 +32,10 @@ pub fn estimate_tokens(text: &str) -> usize {
             total += n.div_ceil(3);
         } else if c == ' ' {
             // a single space joins the next word, number or punctuation
-            if chars.peek().is_some_and(|n| n.is_alphanumeric() || n.is_ascii_punctuation()) {
+            if chars
+                .peek()
+                .is_some_and(|n| n.is_alphanumeric() || n.is_ascii_punctuation())
+            {
                 continue;
             }
             let mut n: usize = 1;

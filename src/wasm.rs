@@ -9,8 +9,12 @@
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
+use serde_json::Value;
+
 use crate::{
-    convert as convert_catalog, lint as lint_catalog, Catalog, Dialect, Error, ErrorKind, Options,
+    convert as convert_catalog, format_results, lint as lint_catalog, parse_calls, tool_exception,
+    tool_failure, tool_success, validate_arguments, Catalog, Dialect, Error, ErrorKind, ModelTurn,
+    NameMap, Options,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -202,10 +206,15 @@ pub fn lint_js(
 /// Reads a catalog: `{tools, report, nextCursor}` with every tool's fields
 /// kept and malformed tools reported.
 #[wasm_bindgen(js_name = readCatalog, unchecked_return_type = "{ tools: { name: string; inputSchema: object; [k: string]: unknown }[]; report: ReportEntry[]; nextCursor: string | null }")]
-pub fn read_catalog_js(#[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue) -> Result<JsValue, JsValue> {
+pub fn read_catalog_js(
+    #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
+) -> Result<JsValue, JsValue> {
     let catalog = read_catalog(&catalog)?;
-    let tools: Vec<&serde_json::Map<String, Value>> = catalog.tools().iter().map(|t| t.as_map()).collect();
-    to_js(&serde_json::json!({"tools": tools, "report": catalog.report(), "nextCursor": catalog.next_cursor()}))
+    let tools: Vec<&serde_json::Map<String, Value>> =
+        catalog.tools().iter().map(|t| t.as_map()).collect();
+    to_js(
+        &serde_json::json!({"tools": tools, "report": catalog.report(), "nextCursor": catalog.next_cursor()}),
+    )
 }
 
 /// The dialect names accepted by `convert`.
@@ -229,7 +238,11 @@ fn read_value(input: &JsValue, what: &str) -> Result<Value, JsValue> {
         s
     } else if input.is_object() {
         js_sys::JSON::stringify(input)
-            .map_err(|_| usage(&format!("{what} cannot be turned into JSON (is it cyclic?)")))?
+            .map_err(|_| {
+                usage(&format!(
+                    "{what} cannot be turned into JSON (is it cyclic?)"
+                ))
+            })?
             .as_string()
             .unwrap_or_default()
     } else if input.is_null() {
@@ -267,9 +280,15 @@ pub fn parse_calls_js(
     };
     let names = read_value(&names, "names")?;
     let names = names.get("names").unwrap_or(&names);
-    let names = NameMap::from_json(names).ok_or_else(|| usage("names must map dialect names to MCP names"))?;
-    let catalog = if catalog.is_undefined() || catalog.is_null() { None } else { Some(read_catalog(&catalog)?) };
-    let turn = parse_calls(dialect, &response, &names, catalog.as_ref()).map_err(|e| js_error(&e))?;
+    let names = NameMap::from_json(names)
+        .ok_or_else(|| usage("names must map dialect names to MCP names"))?;
+    let catalog = if catalog.is_undefined() || catalog.is_null() {
+        None
+    } else {
+        Some(read_catalog(&catalog)?)
+    };
+    let turn =
+        parse_calls(dialect, &response, &names, catalog.as_ref()).map_err(|e| js_error(&e))?;
     to_js(&turn)
 }
 
@@ -279,10 +298,14 @@ pub fn parse_calls_js(
 pub fn format_results_js(
     #[wasm_bindgen(unchecked_param_type = "DialectName")] dialect: &str,
     #[wasm_bindgen(unchecked_param_type = "ModelTurn")] turn: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "(CallToolResult | object | null)[] | Record<string, CallToolResult | object | null>")] results: JsValue,
+    #[wasm_bindgen(
+        unchecked_param_type = "(CallToolResult | object | null)[] | Record<string, CallToolResult | object | null>"
+    )]
+    results: JsValue,
 ) -> Result<JsValue, JsValue> {
     let dialect = read_dialect(dialect)?;
-    let turn: ModelTurn = serde_json::from_value(read_value(&turn, "the turn")?).map_err(|e| usage(&format!("the turn is not a parseCalls result: {e}")))?;
+    let turn: ModelTurn = serde_json::from_value(read_value(&turn, "the turn")?)
+        .map_err(|e| usage(&format!("the turn is not a parseCalls result: {e}")))?;
     let results = read_value(&results, "results")?;
     let items = format_results(dialect, &turn, &results).map_err(|e| js_error(&e))?;
     to_js(&serde_json::json!({"assistant": turn.assistant, "results": items}))
@@ -296,7 +319,11 @@ pub fn validate_arguments_js(
 ) -> Result<JsValue, JsValue> {
     let tool = read_value(&tool, "the tool")?;
     let schema = tool.get("inputSchema").unwrap_or(&tool);
-    let args = if args.is_undefined() { Value::Object(Default::default()) } else { read_value(&args, "the arguments")? };
+    let args = if args.is_undefined() {
+        Value::Object(Default::default())
+    } else {
+        read_value(&args, "the arguments")?
+    };
     let v = validate_arguments(schema, &args);
     let mut out = serde_json::to_value(&v).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut out {
@@ -308,15 +335,28 @@ pub fn validate_arguments_js(
 
 /// A successful CallToolResult: `{success: true, ...data}`.
 #[wasm_bindgen(js_name = toolSuccess, unchecked_return_type = "CallToolResult")]
-pub fn tool_success_js(#[wasm_bindgen(unchecked_param_type = "unknown")] data: JsValue) -> Result<JsValue, JsValue> {
-    let data = if data.is_undefined() { Value::Null } else { read_value(&data, "data")? };
+pub fn tool_success_js(
+    #[wasm_bindgen(unchecked_param_type = "unknown")] data: JsValue,
+) -> Result<JsValue, JsValue> {
+    let data = if data.is_undefined() {
+        Value::Null
+    } else {
+        read_value(&data, "data")?
+    };
     to_js(&tool_success(data))
 }
 
 /// A failed CallToolResult: `{success: false, error, ...details}`, `isError`.
 #[wasm_bindgen(js_name = toolFailure, unchecked_return_type = "CallToolResult")]
-pub fn tool_failure_js(error: &str, #[wasm_bindgen(unchecked_param_type = "object | undefined")] details: JsValue) -> Result<JsValue, JsValue> {
-    let details = if details.is_undefined() { Value::Null } else { read_value(&details, "details")? };
+pub fn tool_failure_js(
+    error: &str,
+    #[wasm_bindgen(unchecked_param_type = "object | undefined")] details: JsValue,
+) -> Result<JsValue, JsValue> {
+    let details = if details.is_undefined() {
+        Value::Null
+    } else {
+        read_value(&details, "details")?
+    };
     to_js(&tool_failure(error, details))
 }
 
@@ -324,4 +364,427 @@ pub fn tool_failure_js(error: &str, #[wasm_bindgen(unchecked_param_type = "objec
 #[wasm_bindgen(js_name = toolException, unchecked_return_type = "CallToolResult")]
 pub fn tool_exception_js(message: &str) -> Result<JsValue, JsValue> {
     to_js(&tool_exception(message))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct EngineOptionsIn {
+    name: Option<String>,
+    version: Option<String>,
+    instructions: Option<String>,
+    page_size: Option<usize>,
+    mode: Option<String>,
+    context_tokens: Option<usize>,
+    share: Option<f64>,
+    core: Option<Vec<String>>,
+    metadata: Option<Value>,
+    definitions: Option<String>,
+    allow: Option<Vec<String>>,
+    deny: Option<Vec<String>>,
+    read_only: bool,
+    no_destructive: bool,
+}
+
+fn mode_of(name: &str, context: Option<usize>, share: Option<f64>) -> Result<crate::Mode, JsValue> {
+    let mode = crate::Mode::parse(name).ok_or_else(|| {
+        usage(&format!(
+            "unknown mode {name:?}; choose all, hybrid, meta or auto"
+        ))
+    })?;
+    Ok(match mode {
+        crate::Mode::Auto {
+            context_tokens,
+            share: s,
+        } => crate::Mode::Auto {
+            context_tokens: context.unwrap_or(context_tokens),
+            share: share.unwrap_or(s),
+        },
+        m => m,
+    })
+}
+
+fn engine_config(value: JsValue) -> Result<crate::EngineConfig, JsValue> {
+    let o: EngineOptionsIn = if value.is_undefined() || value.is_null() {
+        EngineOptionsIn::default()
+    } else {
+        serde_wasm_bindgen::from_value(value)
+            .map_err(|e| usage(&format!("bad engine options: {e}")))?
+    };
+    let mut c = crate::EngineConfig::default();
+    if let Some(n) = o.name {
+        c.name = n;
+    }
+    if let Some(v) = o.version {
+        c.version = v;
+    }
+    c.instructions = o.instructions;
+    if let Some(p) = o.page_size {
+        c.page_size = p.max(1);
+    }
+    if let Some(m) = o.mode {
+        c.disclosure.mode = mode_of(&m, o.context_tokens, o.share)?;
+    }
+    c.disclosure.core = o.core;
+    c.disclosure.metadata = o.metadata;
+    if let Some(d) = o.definitions {
+        c.disclosure.definitions = Some(read_dialect(&d)?);
+    }
+    c.exposure.allow = o.allow;
+    c.exposure.deny = o.deny.unwrap_or_default();
+    c.exposure.read_only = o.read_only;
+    c.exposure.no_destructive = o.no_destructive;
+    Ok(c)
+}
+
+/// The sans-I/O MCP server engine: `handle(message)`, then `drain()` the
+/// outputs; run each `invoke` output and report it with `complete` or `fail`.
+#[wasm_bindgen(js_name = Engine)]
+pub struct JsEngine {
+    inner: crate::Engine,
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const ENGINE_TYPES: &'static str = r#"
+/** Engine settings. */
+export interface EngineOptions {
+  name?: string;
+  version?: string;
+  instructions?: string;
+  /** Tools per tools/list page (default 100). */
+  pageSize?: number;
+  /** Progressive disclosure (default "all"). */
+  mode?: "all" | "hybrid" | "meta" | "auto";
+  /** auto: the model's context size in tokens (default 32000) and the share the list may take (default 0.1). */
+  contextTokens?: number;
+  share?: number;
+  /** Tools listed directly in hybrid mode (default: chosen from the catalog). */
+  core?: string[];
+  /** Curated search metadata. */
+  metadata?: object;
+  /** The dialect get_tool_definition answers in (default: the MCP tool object). */
+  definitions?: DialectName;
+  /** Exposure policy: only these tools / never these / only read-only / no destructive ones. */
+  allow?: string[];
+  deny?: string[];
+  readOnly?: boolean;
+  noDestructive?: boolean;
+}
+/** What the engine wants done. */
+export type EngineOutput =
+  | { type: "reply"; message: string }
+  | { type: "notification"; message: string }
+  | { type: "invoke"; id: number; tool: string; arguments: Record<string, unknown> }
+  | { type: "cancel"; id: number };
+"#;
+
+fn output_js(o: crate::Output) -> Result<JsValue, JsValue> {
+    let v = match o {
+        crate::Output::Reply(m) => serde_json::json!({"type": "reply", "message": m}),
+        crate::Output::Notification(m) => serde_json::json!({"type": "notification", "message": m}),
+        crate::Output::Invoke(i) => {
+            serde_json::json!({"type": "invoke", "id": i.id, "tool": i.tool, "arguments": i.arguments})
+        }
+        crate::Output::Cancel(id) => serde_json::json!({"type": "cancel", "id": id}),
+    };
+    to_js(&v)
+}
+
+#[wasm_bindgen(js_class = Engine)]
+impl JsEngine {
+    /// An engine serving `catalog`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "EngineOptions | undefined")] options: JsValue,
+    ) -> Result<JsEngine, JsValue> {
+        let catalog = read_catalog(&catalog)?;
+        Ok(JsEngine {
+            inner: crate::Engine::new(catalog, engine_config(options)?),
+        })
+    }
+
+    /// Takes one incoming JSON-RPC message (text). Bad messages get error replies.
+    pub fn handle(&mut self, message: &str) {
+        self.inner.handle(message);
+    }
+
+    /// Every pending output, in order.
+    #[wasm_bindgen(unchecked_return_type = "EngineOutput[]")]
+    pub fn drain(&mut self) -> Result<js_sys::Array, JsValue> {
+        let out = js_sys::Array::new();
+        while let Some(o) = self.inner.poll_output() {
+            out.push(&output_js(o)?);
+        }
+        Ok(out)
+    }
+
+    /// Reports an invocation's CallToolResult.
+    pub fn complete(
+        &mut self,
+        id: f64,
+        #[wasm_bindgen(unchecked_param_type = "CallToolResult")] result: JsValue,
+    ) -> Result<(), JsValue> {
+        let result = read_value(&result, "the result")?;
+        self.inner
+            .complete(id as u64, &result)
+            .map_err(|e| js_error(&e))
+    }
+
+    /// Reports that an invocation failed; the client gets an isError result.
+    pub fn fail(&mut self, id: f64, message: &str) -> Result<(), JsValue> {
+        self.inner
+            .fail(id as u64, message)
+            .map_err(|e| js_error(&e))
+    }
+
+    /// Replaces the catalog; clients are notified when the list changes.
+    #[wasm_bindgen(js_name = setCatalog)]
+    pub fn set_catalog(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
+    ) -> Result<(), JsValue> {
+        let catalog = read_catalog(&catalog)?;
+        self.inner.set_catalog(catalog);
+        Ok(())
+    }
+
+    /// Changes the disclosure mode ("all", "hybrid", "meta", "auto").
+    #[wasm_bindgen(js_name = setMode)]
+    pub fn set_mode(&mut self, mode: &str) -> Result<(), JsValue> {
+        self.inner.set_mode(mode_of(mode, None, None)?);
+        Ok(())
+    }
+
+    /// The negotiated protocol version, after initialize.
+    #[wasm_bindgen(getter, js_name = protocolVersion)]
+    pub fn protocol_version(&self) -> Option<String> {
+        self.inner.protocol_version().map(str::to_owned)
+    }
+
+    /// Invocations waiting for their outcome.
+    #[wasm_bindgen(getter)]
+    pub fn outstanding(&self) -> usize {
+        self.inner.outstanding()
+    }
+}
+
+/// A ranked tool search index.
+#[wasm_bindgen(js_name = ToolIndex)]
+pub struct JsToolIndex {
+    inner: crate::ToolIndex,
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const SEARCH_TYPES: &'static str = r#"
+/** search() options. */
+export interface SearchOptions { limit?: number; category?: string }
+/** One search hit. */
+export interface Hit { name: string; score: number; category: string; description: string }
+/** search() results: the total number of matches and the top hits. */
+export interface SearchResults { total: number; hits: Hit[] }
+/** budget() result: estimated tokens of the tool list per disclosure mode. */
+export interface Budget { dialect: string; all: number; hybrid: number; meta: number; core: string[] }
+"#;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SearchOptionsIn {
+    limit: Option<usize>,
+    category: Option<String>,
+}
+
+#[wasm_bindgen(js_class = ToolIndex)]
+impl JsToolIndex {
+    /// Indexes a catalog, with optional curated metadata.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "object | undefined")] metadata: JsValue,
+    ) -> Result<JsToolIndex, JsValue> {
+        let catalog = read_catalog(&catalog)?;
+        let meta = if metadata.is_undefined() || metadata.is_null() {
+            None
+        } else {
+            Some(read_value(&metadata, "metadata")?)
+        };
+        let inner = crate::ToolIndex::build(&catalog, meta.as_ref()).map_err(|e| js_error(&e))?;
+        Ok(JsToolIndex { inner })
+    }
+
+    /// Ranks the tools for a query.
+    #[wasm_bindgen(unchecked_return_type = "SearchResults")]
+    pub fn search(
+        &self,
+        query: &str,
+        #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let o: SearchOptionsIn = if options.is_undefined() || options.is_null() {
+            SearchOptionsIn::default()
+        } else {
+            serde_wasm_bindgen::from_value(options)
+                .map_err(|e| usage(&format!("bad search options: {e}")))?
+        };
+        let mut opts = crate::SearchOptions::new();
+        if let Some(l) = o.limit {
+            opts = opts.with_limit(l);
+        }
+        if let Some(c) = o.category {
+            opts = opts.with_category(c);
+        }
+        to_js(&self.inner.search(query, &opts))
+    }
+
+    /// The closest tool names to an unknown one.
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn suggest(&self, name: &str, k: usize) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.suggest(name, k))
+    }
+
+    /// Number of tools indexed.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> usize {
+        self.inner.len()
+    }
+}
+
+/// Estimated tokens of the tool list per disclosure mode, as MCP JSON or in a dialect.
+#[wasm_bindgen(js_name = budget, unchecked_return_type = "Budget")]
+pub fn budget_js(
+    #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "{ to?: DialectName; core?: string[] } | undefined")]
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
+    #[derive(Deserialize, Default)]
+    #[serde(default)]
+    struct BudgetIn {
+        to: Option<String>,
+        core: Option<Vec<String>>,
+    }
+    let catalog = read_catalog(&catalog)?;
+    let o: BudgetIn = if options.is_undefined() || options.is_null() {
+        BudgetIn::default()
+    } else {
+        serde_wasm_bindgen::from_value(options)
+            .map_err(|e| usage(&format!("bad budget options: {e}")))?
+    };
+    let dialect = o.to.as_deref().map(read_dialect).transpose()?;
+    let d = crate::Disclosure {
+        core: o.core,
+        ..crate::Disclosure::default()
+    };
+    to_js(&crate::budget(&catalog, dialect, &d))
+}
+
+/// Reads the JSON-RPC messages of an HTTP reply body (JSON or an SSE stream).
+#[wasm_bindgen(js_name = readReply, unchecked_return_type = "object[]")]
+pub fn read_reply_js(body: &str, content_type: &str) -> Result<JsValue, JsValue> {
+    to_js(&crate::client::messages(body, content_type).map_err(|e| js_error(&e))?)
+}
+
+/// The result of the response to request `id` among `messages`; a JSON-RPC error is thrown with code "upstream".
+#[wasm_bindgen(js_name = resultFor)]
+pub fn result_for_js(
+    #[wasm_bindgen(unchecked_param_type = "object[]")] messages: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | number")] id: JsValue,
+) -> Result<JsValue, JsValue> {
+    let messages = read_value(&messages, "messages")?;
+    let messages = messages.as_array().cloned().unwrap_or_default();
+    let id = if let Some(n) = id.as_f64() {
+        Value::from(n as i64)
+    } else {
+        Value::String(id.as_string().unwrap_or_default())
+    };
+    to_js(&crate::client::result_for(&messages, &id).map_err(|e| js_error(&e))?)
+}
+
+/// An incremental Server-Sent Events parser.
+#[wasm_bindgen(js_name = SseParser)]
+pub struct JsSseParser {
+    inner: crate::client::SseParser,
+}
+
+#[wasm_bindgen(js_class = SseParser)]
+impl JsSseParser {
+    /// A parser with nothing buffered.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> JsSseParser {
+        JsSseParser {
+            inner: crate::client::SseParser::new(),
+        }
+    }
+
+    /// Feeds a chunk; returns the completed events `{event, data, id}`.
+    #[wasm_bindgen(unchecked_return_type = "{ event: string; data: string; id?: string }[]")]
+    pub fn push(&mut self, chunk: &str) -> Result<JsValue, JsValue> {
+        let events = self.inner.push(chunk).map_err(|e| js_error(&e))?;
+        let v: Vec<Value> = events
+            .into_iter()
+            .map(|e| serde_json::json!({"event": e.event, "data": e.data, "id": e.id}))
+            .collect();
+        to_js(&v)
+    }
+}
+
+impl Default for JsSseParser {
+    fn default() -> Self {
+        JsSseParser::new()
+    }
+}
+
+/// Builds the requests of an MCP client session (ids 1, 2, ...).
+#[wasm_bindgen(js_name = ClientSession)]
+pub struct JsClientSession {
+    inner: crate::client::ClientSession,
+}
+
+#[wasm_bindgen(js_class = ClientSession)]
+impl JsClientSession {
+    /// A new session.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> JsClientSession {
+        JsClientSession {
+            inner: crate::client::ClientSession::new(),
+        }
+    }
+
+    /// `{id, message}` for initialize.
+    #[wasm_bindgen(unchecked_return_type = "{ id: number; message: string }")]
+    pub fn initialize(&mut self, name: &str, version: &str) -> Result<JsValue, JsValue> {
+        let (id, message) = self.inner.initialize(name, version);
+        to_js(&serde_json::json!({"id": id, "message": message}))
+    }
+
+    /// The notifications/initialized message.
+    pub fn initialized(&self) -> String {
+        self.inner.initialized()
+    }
+
+    /// `{id, message}` for tools/list (from a cursor).
+    #[wasm_bindgen(js_name = listTools, unchecked_return_type = "{ id: number; message: string }")]
+    pub fn list_tools(&mut self, cursor: Option<String>) -> Result<JsValue, JsValue> {
+        let (id, message) = self.inner.list_tools(cursor.as_deref());
+        to_js(&serde_json::json!({"id": id, "message": message}))
+    }
+
+    /// `{id, message}` for tools/call.
+    #[wasm_bindgen(js_name = callTool, unchecked_return_type = "{ id: number; message: string }")]
+    pub fn call_tool(
+        &mut self,
+        name: &str,
+        #[wasm_bindgen(unchecked_param_type = "object")] arguments: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let args = if arguments.is_undefined() {
+            Value::Object(Default::default())
+        } else {
+            read_value(&arguments, "arguments")?
+        };
+        let (id, message) = self.inner.call_tool(name, &args);
+        to_js(&serde_json::json!({"id": id, "message": message}))
+    }
+}
+
+impl Default for JsClientSession {
+    fn default() -> Self {
+        JsClientSession::new()
+    }
 }

@@ -8,7 +8,10 @@ use mcp_switchboard::{convert, format_results, parse_calls, Catalog, Dialect, Na
 use serde_json::{json, Value};
 
 fn homey() -> Catalog {
-    Catalog::parse(&common::corpus("homey-ai-chat-control-2.2.1.tools-list.json")).expect("homey")
+    Catalog::parse(&common::corpus(
+        "homey-ai-chat-control-2.2.1.tools-list.json",
+    ))
+    .expect("homey")
 }
 
 fn names(catalog: &Catalog, d: Dialect) -> NameMap {
@@ -23,17 +26,40 @@ fn gemini_parallel_calls_with_ids_and_signatures() {
         {"functionCall": {"id": "fc-1", "name": "set_light", "args": {"deviceId": "a", "state": "on"}}, "thoughtSignature": "c2lnMQ=="},
         {"functionCall": {"id": "fc-2", "name": "set_light", "args": {"deviceId": "b", "state": "on", "dim": "50"}}}
     ]}, "finishReason": "STOP"}]});
-    let turn = parse_calls(Dialect::Gemini, &response, &names(&cat, Dialect::Gemini), Some(&cat)).unwrap();
-    assert_eq!(turn.calls.len(), 2, "every functionCall part, not just parts[0]");
+    let turn = parse_calls(
+        Dialect::Gemini,
+        &response,
+        &names(&cat, Dialect::Gemini),
+        Some(&cat),
+    )
+    .unwrap();
+    assert_eq!(
+        turn.calls.len(),
+        2,
+        "every functionCall part, not just parts[0]"
+    );
     assert_eq!(turn.text, "Turning both on.");
     let c = &turn.calls[0];
-    assert_eq!((c.id.as_str(), c.name.as_str(), c.thought_signature.as_deref()), ("fc-1", "set_light", Some("c2lnMQ==")));
-    assert_eq!(c.request.as_ref().unwrap()["params"], json!({"name": "set_light", "arguments": {"deviceId": "a", "state": "on"}}));
+    assert_eq!(
+        (
+            c.id.as_str(),
+            c.name.as_str(),
+            c.thought_signature.as_deref()
+        ),
+        ("fc-1", "set_light", Some("c2lnMQ=="))
+    );
+    assert_eq!(
+        c.request.as_ref().unwrap()["params"],
+        json!({"name": "set_light", "arguments": {"deviceId": "a", "state": "on"}})
+    );
     // "50" for a number parameter is coerced, and the coercion recorded
     assert_eq!(turn.calls[1].arguments["dim"], json!(50));
     assert_eq!(turn.calls[1].coercions.len(), 1);
     // the assistant turn is the content verbatim: the signature survives
-    assert_eq!(turn.assistant[0]["parts"][1]["thoughtSignature"], "c2lnMQ==");
+    assert_eq!(
+        turn.assistant[0]["parts"][1]["thoughtSignature"],
+        "c2lnMQ=="
+    );
     let results = json!([
         {"content": [{"type": "text", "text": "{\"success\":true}"}], "structuredContent": {"success": true}},
         {"jsonrpc": "2.0", "id": "fc-2", "error": {"code": -32603, "message": "device offline"}}
@@ -42,9 +68,15 @@ fn gemini_parallel_calls_with_ids_and_signatures() {
     assert_eq!(out.len(), 1);
     assert_eq!(out[0]["role"], "user");
     let parts = out[0]["parts"].as_array().unwrap();
-    assert_eq!(parts[0]["functionResponse"], json!({"id": "fc-1", "name": "set_light", "response": {"output": {"success": true}}}));
+    assert_eq!(
+        parts[0]["functionResponse"],
+        json!({"id": "fc-1", "name": "set_light", "response": {"output": {"success": true}}})
+    );
     assert_eq!(parts[1]["functionResponse"]["id"], "fc-2");
-    assert!(parts[1]["functionResponse"]["response"]["error"].as_str().unwrap().contains("device offline"));
+    assert!(parts[1]["functionResponse"]["response"]["error"]
+        .as_str()
+        .unwrap()
+        .contains("device offline"));
 }
 
 #[test]
@@ -61,7 +93,12 @@ fn gemini_without_ids_gets_deterministic_ones_and_answers_without_id() {
     let ids: Vec<&str> = a.calls.iter().map(|c| c.id.as_str()).collect();
     assert_eq!(ids, ["call_0", "call_1", "call_2"]);
     assert!(a.calls.iter().all(|c| !c.id_from_model));
-    let out = format_results(Dialect::Gemini, &a, &json!([{"content": []}, {"content": []}, {"content": []}])).unwrap();
+    let out = format_results(
+        Dialect::Gemini,
+        &a,
+        &json!([{"content": []}, {"content": []}, {"content": []}]),
+    )
+    .unwrap();
     assert!(out[0]["parts"][0]["functionResponse"].get("id").is_none());
 }
 
@@ -69,7 +106,13 @@ fn gemini_without_ids_gets_deterministic_ones_and_answers_without_id() {
 fn gemini_live_tool_call_message() {
     let cat = homey();
     let msg = json!({"toolCall": {"functionCalls": [{"id": "live-1", "name": "get_states", "args": {"zoneId": "z"}}]}});
-    let turn = parse_calls(Dialect::Gemini, &msg, &names(&cat, Dialect::Gemini), Some(&cat)).unwrap();
+    let turn = parse_calls(
+        Dialect::Gemini,
+        &msg,
+        &names(&cat, Dialect::Gemini),
+        Some(&cat),
+    )
+    .unwrap();
     assert_eq!(turn.calls[0].id, "live-1");
     assert!(turn.assistant.is_empty());
 }
@@ -78,7 +121,10 @@ fn gemini_live_tool_call_message() {
 fn gemini_integer_enum_strings_come_back_as_integers() {
     let cat = Catalog::parse(br#"[{"name": "set_level", "inputSchema": {"type": "object", "properties": {"level": {"type": "integer", "enum": [1, 2, 3]}}}}]"#).unwrap();
     let conv = convert(&cat, Dialect::Gemini, &Options::default());
-    assert_eq!(conv.tools[0]["functionDeclarations"][0]["parameters"]["properties"]["level"]["enum"], json!(["1", "2", "3"]));
+    assert_eq!(
+        conv.tools[0]["functionDeclarations"][0]["parameters"]["properties"]["level"]["enum"],
+        json!(["1", "2", "3"])
+    );
     let response = json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "set_level", "args": {"level": "2"}}}]}}]});
     let turn = parse_calls(Dialect::Gemini, &response, &conv.names, Some(&cat)).unwrap();
     assert_eq!(turn.calls[0].arguments, json!({"level": 2}));
@@ -89,13 +135,19 @@ fn gemini_integer_enum_strings_come_back_as_integers() {
 fn anthropic_mixed_text_and_tool_use() {
     let cat = homey();
     let response = json!({"id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "stop_reason": "tool_use",
-        "content": [
-            {"type": "thinking", "thinking": "…", "signature": "sig"},
-            {"type": "text", "text": "Let me check."},
-            {"type": "tool_use", "id": "toolu_01", "name": "get_states", "input": {"zoneId": "kitchen"}},
-            {"type": "tool_use", "id": "toolu_02", "name": "set_thermostat", "input": {"deviceId": "t1", "temperature": 21.5}}
-        ]});
-    let turn = parse_calls(Dialect::Anthropic, &response, &names(&cat, Dialect::Anthropic), Some(&cat)).unwrap();
+    "content": [
+        {"type": "thinking", "thinking": "…", "signature": "sig"},
+        {"type": "text", "text": "Let me check."},
+        {"type": "tool_use", "id": "toolu_01", "name": "get_states", "input": {"zoneId": "kitchen"}},
+        {"type": "tool_use", "id": "toolu_02", "name": "set_thermostat", "input": {"deviceId": "t1", "temperature": 21.5}}
+    ]});
+    let turn = parse_calls(
+        Dialect::Anthropic,
+        &response,
+        &names(&cat, Dialect::Anthropic),
+        Some(&cat),
+    )
+    .unwrap();
     assert_eq!(turn.calls.len(), 2);
     assert_eq!(turn.text, "Let me check.");
     assert_eq!(turn.assistant[0]["content"][0]["type"], "thinking");
@@ -106,7 +158,10 @@ fn anthropic_mixed_text_and_tool_use() {
     let out = format_results(Dialect::Anthropic, &turn, &results).unwrap();
     let blocks = out[0]["content"].as_array().unwrap();
     assert_eq!(blocks[0]["tool_use_id"], "toolu_01");
-    assert_eq!(blocks[0]["content"][1], json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}));
+    assert_eq!(
+        blocks[0]["content"][1],
+        json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}})
+    );
     assert!(blocks[0].get("is_error").is_none());
 }
 
@@ -114,21 +169,46 @@ fn anthropic_mixed_text_and_tool_use() {
 fn openai_broken_json_arguments_fail_only_that_call() {
     let cat = homey();
     let response = json!({"id": "chatcmpl-1", "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
-        "role": "assistant", "content": null, "tool_calls": [
-            {"id": "call_a", "type": "function", "function": {"name": "toggle_device", "arguments": "{\"deviceId\": \"lamp1\"}"}},
-            {"id": "call_b", "type": "function", "function": {"name": "toggle_device", "arguments": "{\"deviceId\": \"lamp2\""}},
-            {"id": "call_c", "type": "function", "function": {"name": "no_such_tool", "arguments": "{}"}}
-        ]}}]});
-    let turn = parse_calls(Dialect::OpenAi, &response, &names(&cat, Dialect::OpenAi), Some(&cat)).unwrap();
+    "role": "assistant", "content": null, "tool_calls": [
+        {"id": "call_a", "type": "function", "function": {"name": "toggle_device", "arguments": "{\"deviceId\": \"lamp1\"}"}},
+        {"id": "call_b", "type": "function", "function": {"name": "toggle_device", "arguments": "{\"deviceId\": \"lamp2\""}},
+        {"id": "call_c", "type": "function", "function": {"name": "no_such_tool", "arguments": "{}"}}
+    ]}}]});
+    let turn = parse_calls(
+        Dialect::OpenAi,
+        &response,
+        &names(&cat, Dialect::OpenAi),
+        Some(&cat),
+    )
+    .unwrap();
     assert_eq!(turn.calls.len(), 3);
     assert!(turn.calls[0].error.is_none() && turn.calls[0].request.is_some());
-    assert!(turn.calls[1].error.as_deref().unwrap().contains("not valid JSON"));
+    assert!(turn.calls[1]
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("not valid JSON"));
     assert!(turn.calls[1].request.is_none());
-    assert!(turn.calls[2].error.as_deref().unwrap().contains("no tool named"));
-    let out = format_results(Dialect::OpenAi, &turn, &json!([{"content": [{"type": "text", "text": "ok"}]}, null, null])).unwrap();
+    assert!(turn.calls[2]
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("no tool named"));
+    let out = format_results(
+        Dialect::OpenAi,
+        &turn,
+        &json!([{"content": [{"type": "text", "text": "ok"}]}, null, null]),
+    )
+    .unwrap();
     assert_eq!(out.len(), 3);
-    assert_eq!(out[0], json!({"role": "tool", "tool_call_id": "call_a", "content": "ok"}));
-    assert!(out[1]["content"].as_str().unwrap().starts_with("Error: the arguments are not valid JSON"));
+    assert_eq!(
+        out[0],
+        json!({"role": "tool", "tool_call_id": "call_a", "content": "ok"})
+    );
+    assert!(out[1]["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("Error: the arguments are not valid JSON"));
 }
 
 #[test]
@@ -139,7 +219,10 @@ fn openai_strict_null_means_absent() {
         {"id": "c1", "type": "function", "function": {"name": "set_light", "arguments": "{\"deviceId\": \"a\", \"state\": \"on\", \"dim\": null}"}}
     ]}}]});
     let turn = parse_calls(Dialect::OpenAi, &response, &conv.names, Some(&cat)).unwrap();
-    assert_eq!(turn.calls[0].arguments, json!({"deviceId": "a", "state": "on"}));
+    assert_eq!(
+        turn.calls[0].arguments,
+        json!({"deviceId": "a", "state": "on"})
+    );
 }
 
 #[test]
@@ -149,11 +232,25 @@ fn openai_responses_function_call_items() {
         {"type": "reasoning", "id": "rs_1", "summary": []},
         {"type": "function_call", "id": "fc_1", "call_id": "call_xyz", "name": "get_states", "arguments": "{\"zoneId\":\"z\"}", "status": "completed"}
     ]});
-    let turn = parse_calls(Dialect::OpenAiResponses, &response, &names(&cat, Dialect::OpenAiResponses), Some(&cat)).unwrap();
+    let turn = parse_calls(
+        Dialect::OpenAiResponses,
+        &response,
+        &names(&cat, Dialect::OpenAiResponses),
+        Some(&cat),
+    )
+    .unwrap();
     assert_eq!(turn.calls[0].id, "call_xyz");
     assert_eq!(turn.assistant.len(), 2, "reasoning items go back too");
-    let out = format_results(Dialect::OpenAiResponses, &turn, &json!([{"content": [{"type": "text", "text": "3 devices"}]}])).unwrap();
-    assert_eq!(out[0], json!({"type": "function_call_output", "call_id": "call_xyz", "output": "3 devices"}));
+    let out = format_results(
+        Dialect::OpenAiResponses,
+        &turn,
+        &json!([{"content": [{"type": "text", "text": "3 devices"}]}]),
+    )
+    .unwrap();
+    assert_eq!(
+        out[0],
+        json!({"type": "function_call_output", "call_id": "call_xyz", "output": "3 devices"})
+    );
 }
 
 #[test]
@@ -171,22 +268,56 @@ fn prompted_calls_from_plain_text() {
         ("", 0),
     ];
     for (text, expected) in cases {
-        let turn = parse_calls(Dialect::Prompted, &Value::String(text.into()), &n, Some(&cat)).unwrap();
+        let turn = parse_calls(
+            Dialect::Prompted,
+            &Value::String(text.into()),
+            &n,
+            Some(&cat),
+        )
+        .unwrap();
         assert_eq!(turn.calls.len(), expected, "{text}");
     }
-    let turn = parse_calls(Dialect::Prompted, &json!("{\"name\": \"get_states\", \"arguments\": {}}"), &n, None).unwrap();
-    let out = format_results(Dialect::Prompted, &turn, &json!([{"content": [{"type": "text", "text": "all off"}]}])).unwrap();
-    assert!(out[0]["content"].as_str().unwrap().starts_with("Tool results:\n```json\n"));
+    let turn = parse_calls(
+        Dialect::Prompted,
+        &json!("{\"name\": \"get_states\", \"arguments\": {}}"),
+        &n,
+        None,
+    )
+    .unwrap();
+    let out = format_results(
+        Dialect::Prompted,
+        &turn,
+        &json!([{"content": [{"type": "text", "text": "all off"}]}]),
+    )
+    .unwrap();
+    assert!(out[0]["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("Tool results:\n```json\n"));
 }
 
 #[test]
 fn vscode_tool_call_parts() {
     let cat = homey();
     let parts = json!([{"value": "On it."}, {"callId": "vs-1", "name": "get_states", "input": {}}]);
-    let turn = parse_calls(Dialect::VsCode, &parts, &names(&cat, Dialect::VsCode), Some(&cat)).unwrap();
+    let turn = parse_calls(
+        Dialect::VsCode,
+        &parts,
+        &names(&cat, Dialect::VsCode),
+        Some(&cat),
+    )
+    .unwrap();
     assert_eq!(turn.calls[0].id, "vs-1");
-    let out = format_results(Dialect::VsCode, &turn, &json!([{"content": [{"type": "text", "text": "fine"}]}])).unwrap();
-    assert_eq!(out[0]["content"][0], json!({"callId": "vs-1", "content": [{"value": "fine"}]}));
+    let out = format_results(
+        Dialect::VsCode,
+        &turn,
+        &json!([{"content": [{"type": "text", "text": "fine"}]}]),
+    )
+    .unwrap();
+    assert_eq!(
+        out[0]["content"][0],
+        json!({"callId": "vs-1", "content": [{"value": "fine"}]})
+    );
 }
 
 #[test]
@@ -194,26 +325,57 @@ fn bad_responses_are_clear_errors_not_panics() {
     let cat = homey();
     for d in Dialect::ALL {
         let n = names(&cat, d);
-        for bad in [json!(null), json!(42), json!("text"), json!({}), json!({"candidates": "x"}), json!({"choices": 5}), json!([1, 2]), json!({"content": 3})] {
+        for bad in [
+            json!(null),
+            json!(42),
+            json!("text"),
+            json!({}),
+            json!({"candidates": "x"}),
+            json!({"choices": 5}),
+            json!([1, 2]),
+            json!({"content": 3}),
+        ] {
             let _ = parse_calls(d, &bad, &n, Some(&cat));
         }
     }
     // no candidates: no calls; a blocked prompt: an error that says so
     let n = names(&cat, Dialect::Gemini);
-    assert!(parse_calls(Dialect::Gemini, &json!({"candidates": []}), &n, None).unwrap().calls.is_empty());
-    let blocked = parse_calls(Dialect::Gemini, &json!({"promptFeedback": {"blockReason": "SAFETY"}}), &n, None).unwrap_err();
+    assert!(
+        parse_calls(Dialect::Gemini, &json!({"candidates": []}), &n, None)
+            .unwrap()
+            .calls
+            .is_empty()
+    );
+    let blocked = parse_calls(
+        Dialect::Gemini,
+        &json!({"promptFeedback": {"blockReason": "SAFETY"}}),
+        &n,
+        None,
+    )
+    .unwrap_err();
     assert!(blocked.to_string().contains("SAFETY"));
     // empty parts, arguments that are not objects, duplicate ids
     let r = json!({"candidates": [{"content": {"parts": []}}]});
-    assert!(parse_calls(Dialect::Gemini, &r, &n, None).unwrap().calls.is_empty());
+    assert!(parse_calls(Dialect::Gemini, &r, &n, None)
+        .unwrap()
+        .calls
+        .is_empty());
     let n = names(&cat, Dialect::Anthropic);
     let r = json!({"content": [
         {"type": "tool_use", "id": "t1", "name": "get_states", "input": [1, 2]},
         {"type": "tool_use", "id": "t1", "name": "get_states", "input": {}}
     ]});
     let turn = parse_calls(Dialect::Anthropic, &r, &n, Some(&cat)).unwrap();
-    assert!(turn.calls[0].error.as_deref().unwrap().contains("JSON object"));
-    assert!(turn.calls[1].error.as_deref().unwrap().contains("used by an earlier call"));
+    assert!(turn.calls[0]
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("JSON object"));
+    assert!(turn.calls[1]
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("used by an earlier call"));
     // 10,000-deep arguments: as JSON text (OpenAI) the call fails alone; a
     // whole response that deep is refused by the JSON reader before it
     // becomes a value
@@ -223,8 +385,18 @@ fn bad_responses_are_clear_errors_not_panics() {
         {"id": "d", "type": "function", "function": {"name": "get_states", "arguments": args}},
         {"id": "e", "type": "function", "function": {"name": "get_states", "arguments": "{}"}}
     ]}}]});
-    let turn = parse_calls(Dialect::OpenAi, &r, &names(&cat, Dialect::OpenAi), Some(&cat)).unwrap();
-    assert!(turn.calls[0].error.as_deref().unwrap().contains("recursion limit"));
+    let turn = parse_calls(
+        Dialect::OpenAi,
+        &r,
+        &names(&cat, Dialect::OpenAi),
+        Some(&cat),
+    )
+    .unwrap();
+    assert!(turn.calls[0]
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("recursion limit"));
     assert!(turn.calls[1].error.is_none());
     assert!(serde_json::from_str::<Value>(&format!("{{\"content\": {deep}}}")).is_err());
     let big = "x".repeat(10 * 1024 * 1024);
@@ -241,5 +413,8 @@ fn results_must_be_array_or_object() {
     assert!(format_results(Dialect::OpenAi, &turn, &json!("nope")).is_err());
     assert!(format_results(Dialect::OpenAi, &turn, &json!([{}, {}])).is_err());
     let missing = format_results(Dialect::OpenAi, &turn, &json!([])).unwrap();
-    assert!(missing[0]["content"].as_str().unwrap().starts_with("Error: no result"));
+    assert!(missing[0]["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("Error: no result"));
 }

@@ -2,11 +2,16 @@
 
 mod common;
 
-use mcp_switchboard::{Catalog, Disclosure, Engine, EngineConfig, ErrorKind, Exposure, Mode, Output};
+use mcp_switchboard::{
+    Catalog, Disclosure, Engine, EngineConfig, ErrorKind, Exposure, Mode, Output,
+};
 use serde_json::{json, Value};
 
 fn homey() -> Catalog {
-    Catalog::parse(&common::corpus("homey-ai-chat-control-2.2.1.tools-list.json")).unwrap()
+    Catalog::parse(&common::corpus(
+        "homey-ai-chat-control-2.2.1.tools-list.json",
+    ))
+    .unwrap()
 }
 
 fn config(mode: Mode) -> EngineConfig {
@@ -28,7 +33,9 @@ fn drain(e: &mut Engine) -> (Vec<Value>, Vec<mcp_switchboard::Invocation>) {
     let mut invs = Vec::new();
     while let Some(o) = e.poll_output() {
         match o {
-            Output::Reply(s) | Output::Notification(s) => msgs.push(serde_json::from_str(&s).unwrap()),
+            Output::Reply(s) | Output::Notification(s) => {
+                msgs.push(serde_json::from_str(&s).unwrap())
+            }
             Output::Invoke(i) => invs.push(i),
             _ => {}
         }
@@ -37,16 +44,30 @@ fn drain(e: &mut Engine) -> (Vec<Value>, Vec<mcp_switchboard::Invocation>) {
 }
 
 fn init(e: &mut Engine) {
-    let (r, _) = send(e, json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}));
+    let (r, _) = send(
+        e,
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+    );
     assert_eq!(r[0]["result"]["protocolVersion"], "2025-11-25");
-    send(e, json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(
+        e,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
 }
 
 #[test]
 fn initialize_negotiates_the_version() {
-    for (asked, got) in [("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"), ("2024-11-05", "2025-11-25"), ("1999-01-01", "2025-11-25")] {
+    for (asked, got) in [
+        ("2025-06-18", "2025-06-18"),
+        ("2025-11-25", "2025-11-25"),
+        ("2024-11-05", "2025-11-25"),
+        ("1999-01-01", "2025-11-25"),
+    ] {
         let mut e = Engine::new(homey(), EngineConfig::default());
-        let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {"protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}));
+        let (r, _) = send(
+            &mut e,
+            json!({"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {"protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+        );
         assert_eq!(r[0]["id"], "i");
         assert_eq!(r[0]["result"]["protocolVersion"], got);
         assert_eq!(r[0]["result"]["capabilities"]["tools"]["listChanged"], true);
@@ -74,7 +95,10 @@ fn wire_errors_have_the_right_codes_and_ids() {
         assert_eq!(r[0]["error"]["code"], code, "{msg}");
     }
     // notifications and responses get no reply
-    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "method": "notifications/whatever"}));
+    let (r, _) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "method": "notifications/whatever"}),
+    );
     assert!(r.is_empty());
     let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 3, "result": {}}));
     assert!(r.is_empty());
@@ -95,9 +119,18 @@ fn tools_list_pages_with_opaque_cursors() {
         if let Some(c) = &cursor {
             params["cursor"] = json!(c);
         }
-        let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": page, "method": "tools/list", "params": params}));
+        let (r, _) = send(
+            &mut e,
+            json!({"jsonrpc": "2.0", "id": page, "method": "tools/list", "params": params}),
+        );
         let res = &r[0]["result"];
-        names.extend(res["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_string()));
+        names.extend(
+            res["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["name"].as_str().unwrap().to_string()),
+        );
         match res.get("nextCursor") {
             Some(c) => cursor = Some(c.as_str().unwrap().to_string()),
             None => break,
@@ -109,7 +142,10 @@ fn tools_list_pages_with_opaque_cursors() {
     e.set_mode(Mode::Hybrid);
     let (r, _) = drain(&mut e);
     assert_eq!(r[0]["method"], "notifications/tools/list_changed");
-    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 99, "method": "tools/list", "params": {"cursor": "o5g0"}}));
+    let (r, _) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 99, "method": "tools/list", "params": {"cursor": "o5g0"}}),
+    );
     assert_eq!(r[0]["error"]["code"], -32602, "{stale}");
 }
 
@@ -117,15 +153,29 @@ fn tools_list_pages_with_opaque_cursors() {
 fn tools_call_invokes_the_host_and_answers_later() {
     let mut e = Engine::new(homey(), EngineConfig::default());
     init(&mut e);
-    let (r, inv) = send(&mut e, json!({"jsonrpc": "2.0", "id": "a", "method": "tools/call", "params": {"name": "set_light", "arguments": {"deviceId": "d1", "state": "on", "dim": "40"}}}));
+    let (r, inv) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": "a", "method": "tools/call", "params": {"name": "set_light", "arguments": {"deviceId": "d1", "state": "on", "dim": "40"}}}),
+    );
     assert!(r.is_empty());
     assert_eq!(inv.len(), 1);
     assert_eq!(inv[0].tool, "set_light");
-    assert_eq!(inv[0].arguments, json!({"deviceId": "d1", "state": "on", "dim": 40}), "coerced");
+    assert_eq!(
+        inv[0].arguments,
+        json!({"deviceId": "d1", "state": "on", "dim": 40}),
+        "coerced"
+    );
     // a second one while the first is outstanding
-    let (_, inv2) = send(&mut e, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_states", "arguments": {}}}));
+    let (_, inv2) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_states", "arguments": {}}}),
+    );
     assert_eq!(e.outstanding(), 2);
-    e.complete(inv2[0].id, &json!({"content": [{"type": "text", "text": "states"}]})).unwrap();
+    e.complete(
+        inv2[0].id,
+        &json!({"content": [{"type": "text", "text": "states"}]}),
+    )
+    .unwrap();
     e.fail(inv[0].id, "device offline").unwrap();
     let (r, _) = drain(&mut e);
     assert_eq!(r[0]["id"], 2);
@@ -141,19 +191,28 @@ fn tools_call_invokes_the_host_and_answers_later() {
 fn invalid_arguments_are_tool_errors_not_protocol_errors() {
     let mut e = Engine::new(homey(), EngineConfig::default());
     init(&mut e);
-    let (r, inv) = send(&mut e, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "set_light", "arguments": {"state": "purple"}}}));
+    let (r, inv) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "set_light", "arguments": {"state": "purple"}}}),
+    );
     assert!(inv.is_empty());
     let res = &r[0]["result"];
     assert_eq!(res["isError"], true);
     let text = res["content"][0]["text"].as_str().unwrap();
-    assert!(text.contains("/state") && text.contains("deviceId"), "{text}");
+    assert!(
+        text.contains("/state") && text.contains("deviceId"),
+        "{text}"
+    );
 }
 
 #[test]
 fn cancellation_drops_the_invocation() {
     let mut e = Engine::new(homey(), EngineConfig::default());
     init(&mut e);
-    let (_, inv) = send(&mut e, json!({"jsonrpc": "2.0", "id": 42, "method": "tools/call", "params": {"name": "get_states"}}));
+    let (_, inv) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 42, "method": "tools/call", "params": {"name": "get_states"}}),
+    );
     e.handle(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 42, "reason": "user"}}).to_string());
     let mut cancelled = Vec::new();
     while let Some(o) = e.poll_output() {
@@ -171,29 +230,70 @@ fn cancellation_drops_the_invocation() {
 fn hybrid_mode_lists_core_and_meta_tools_and_routes_use_tool() {
     let mut e = Engine::new(homey(), config(Mode::Hybrid));
     init(&mut e);
-    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
-    let names: Vec<&str> = r[0]["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert!(names.contains(&"get_home_structure") && names.contains(&"get_states"), "{names:?}");
-    assert!(names.ends_with(&["search_tools", "get_tool_definition", "use_tool"]), "{names:?}");
+    let (r, _) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    );
+    let names: Vec<&str> = r[0]["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"get_home_structure") && names.contains(&"get_states"),
+        "{names:?}"
+    );
+    assert!(
+        names.ends_with(&["search_tools", "get_tool_definition", "use_tool"]),
+        "{names:?}"
+    );
     assert!(names.len() <= 6);
-    let search_schema = &r[0]["result"]["tools"].as_array().unwrap().iter().find(|t| t["name"] == "search_tools").unwrap()["inputSchema"];
+    let search_schema = &r[0]["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "search_tools")
+        .unwrap()["inputSchema"];
     assert_eq!(search_schema["required"], json!(["query"]));
-    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search_tools", "arguments": {"query": "turn on the light"}}}));
+    let (r, _) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "search_tools", "arguments": {"query": "turn on the light"}}}),
+    );
     let hits = &r[0]["result"]["structuredContent"]["hits"];
     assert_eq!(hits[0]["name"], "set_light", "{hits}");
     assert!(hits[0]["parameters"].as_str().unwrap().contains("deviceId"));
-    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_tool_definition", "arguments": {"name": "set_light"}}}));
-    assert_eq!(r[0]["result"]["structuredContent"]["definition"]["name"], "set_light");
-    let (r, inv) = send(&mut e, json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "use_tool", "arguments": {"name": "set_light", "arguments": {"deviceId": "x", "state": "on"}}}}));
+    let (r, _) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_tool_definition", "arguments": {"name": "set_light"}}}),
+    );
+    assert_eq!(
+        r[0]["result"]["structuredContent"]["definition"]["name"],
+        "set_light"
+    );
+    let (r, inv) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "use_tool", "arguments": {"name": "set_light", "arguments": {"deviceId": "x", "state": "on"}}}}),
+    );
     assert!(r.is_empty());
     assert_eq!(inv[0].tool, "set_light");
-    e.complete(inv[0].id, &json!({"content": [{"type": "text", "text": "ok"}]})).unwrap();
+    e.complete(
+        inv[0].id,
+        &json!({"content": [{"type": "text", "text": "ok"}]}),
+    )
+    .unwrap();
     let (r, _) = drain(&mut e);
     assert_eq!(r[0]["id"], 4);
     // unknown names suggest the closest ones
-    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "use_tool", "arguments": {"name": "set_lights", "arguments": {}}}}));
+    let (r, _) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "use_tool", "arguments": {"name": "set_lights", "arguments": {}}}}),
+    );
     let text = r[0]["result"]["content"][0]["text"].as_str().unwrap();
-    assert!(r[0]["result"]["isError"] == true && text.contains("set_light"), "{text}");
+    assert!(
+        r[0]["result"]["isError"] == true && text.contains("set_light"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -204,14 +304,27 @@ fn hidden_tools_are_unreachable_everywhere() {
     c.exposure = x;
     let mut e = Engine::new(homey(), c);
     init(&mut e);
-    let (r, inv) = send(&mut e, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "trigger_any_flow", "arguments": {"command": "x"}}}));
+    let (r, inv) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "trigger_any_flow", "arguments": {"command": "x"}}}),
+    );
     assert_eq!(r[0]["error"]["code"], -32602);
     assert!(inv.is_empty());
-    let (r, inv) = send(&mut e, json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "use_tool", "arguments": {"name": "trigger_any_flow", "arguments": {"command": "x"}}}}));
+    let (r, inv) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "use_tool", "arguments": {"name": "trigger_any_flow", "arguments": {"command": "x"}}}}),
+    );
     assert_eq!(r[0]["result"]["isError"], true);
     assert!(inv.is_empty());
-    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "search_tools", "arguments": {"query": "trigger flow"}}}));
-    assert!(!r[0]["result"]["structuredContent"]["hits"].as_array().unwrap().iter().any(|h| h["name"] == "trigger_any_flow"));
+    let (r, _) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "search_tools", "arguments": {"query": "trigger flow"}}}),
+    );
+    assert!(!r[0]["result"]["structuredContent"]["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|h| h["name"] == "trigger_any_flow"));
     // read-only exposure
     let mut c = config(Mode::All);
     let mut x = Exposure::default();
@@ -220,22 +333,64 @@ fn hidden_tools_are_unreachable_everywhere() {
     let gh = Catalog::parse(&common::corpus("github-mcp-server.tools-list.json")).unwrap();
     let mut e = Engine::new(gh.clone(), c);
     init(&mut e);
-    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let (r, _) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    );
     let listed = r[0]["result"]["tools"].as_array().unwrap();
-    assert!(listed.iter().all(|t| t["annotations"]["readOnlyHint"] == true));
+    assert!(listed
+        .iter()
+        .all(|t| t["annotations"]["readOnlyHint"] == true));
     assert!(listed.len() < gh.len());
 }
 
 #[test]
 fn auto_mode_switches_on_size() {
     let gh = Catalog::parse(&common::corpus("github-mcp-server.tools-list.json")).unwrap();
-    let auto = Mode::Auto { context_tokens: 128_000, share: 0.05 };
+    let auto = Mode::Auto {
+        context_tokens: 128_000,
+        share: 0.05,
+    };
     let mut e = Engine::new(gh, config(auto));
     init(&mut e);
-    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let (r, _) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    );
     assert!(r[0]["result"]["tools"].as_array().unwrap().len() < 10);
-    let mut e = Engine::new(homey(), config(Mode::Auto { context_tokens: 1_000_000, share: 0.5 }));
+    let mut e = Engine::new(
+        homey(),
+        config(Mode::Auto {
+            context_tokens: 1_000_000,
+            share: 0.5,
+        }),
+    );
     init(&mut e);
-    let (r, _) = send(&mut e, json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let (r, _) = send(
+        &mut e,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    );
     assert_eq!(r[0]["result"]["tools"].as_array().unwrap().len(), 14);
+}
+
+#[test]
+fn token_budget_per_mode() {
+    use mcp_switchboard::{budget, Dialect};
+    for (file, max_share) in [
+        ("github-mcp-server.tools-list.json", 0.10),
+        ("homey-ai-chat-control-2.2.1.tools-list.json", 0.40),
+        ("home-assistant-2025.4.tools-list.json", 0.40),
+    ] {
+        let cat = Catalog::parse(&common::corpus(file)).unwrap();
+        for d in [None, Some(Dialect::Gemini), Some(Dialect::OpenAi)] {
+            let b = budget(&cat, d, &Disclosure::default());
+            assert!(b.meta < b.hybrid && b.hybrid < b.all, "{file} {d:?}: {b:?}");
+            let share = b.hybrid as f64 / b.all as f64;
+            assert!(
+                share <= max_share,
+                "{file} {d:?}: hybrid is {:.0}% of all",
+                share * 100.0
+            );
+        }
+    }
 }

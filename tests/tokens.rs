@@ -24,9 +24,17 @@ fn estimates_are_within_ten_percent_of_tiktoken() {
             let est = estimate_tokens(&text) as f64;
             let err = (est - real) / real;
             worst = worst.max(err.abs());
-            rows.push(format!("{file:50} {d:18} real {real:7} est {est:7} {:+.1}%", err * 100.0));
+            rows.push(format!(
+                "{file:50} {d:18} real {real:7} est {est:7} {:+.1}%",
+                err * 100.0
+            ));
         }
     }
     println!("{}", rows.join("\n"));
-    assert!(worst <= 0.10, "worst error {:.1}%:\n{}", worst * 100.0, rows.join("\n"));
+    assert!(
+        worst <= 0.10,
+        "worst error {:.1}%:\n{}",
+        worst * 100.0,
+        rows.join("\n")
+    );
 }

@@ -86,29 +86,56 @@ pub(crate) fn tool(d: &Declared<'_>) -> Value {
 /// Reads every `tool_use` block of an Anthropic message (a Messages API
 /// response, a message, or a content array). The assistant turn is the
 /// content verbatim (thinking blocks and their signatures included).
-pub(crate) fn read_calls(response: &Value, calls: &mut CallBuilder<'_>) -> Result<(String, Vec<Value>), Error> {
+pub(crate) fn read_calls(
+    response: &Value,
+    calls: &mut CallBuilder<'_>,
+) -> Result<(String, Vec<Value>), Error> {
     let content = match response {
         Value::Array(blocks) => blocks.clone(),
         Value::Object(m) => match m.get("content") {
             Some(Value::Array(blocks)) => blocks.clone(),
             Some(Value::String(s)) => vec![json!({"type": "text", "text": s})],
-            _ => return Err(Error::new(ErrorKind::Shape, "", "not an Anthropic message: expected content blocks")),
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::Shape,
+                    "",
+                    "not an Anthropic message: expected content blocks",
+                ))
+            }
         },
-        _ => return Err(Error::new(ErrorKind::Shape, "", "not an Anthropic message: expected content blocks")),
+        _ => {
+            return Err(Error::new(
+                ErrorKind::Shape,
+                "",
+                "not an Anthropic message: expected content blocks",
+            ))
+        }
     };
     let mut text = Vec::new();
     for block in &content {
         match block.get("type").and_then(Value::as_str) {
             Some("tool_use") => {
                 let name = block.get("name").and_then(Value::as_str).unwrap_or("");
-                let args = block.get("input").map(RawArgs::Value).unwrap_or(RawArgs::Missing);
+                let args = block
+                    .get("input")
+                    .map(RawArgs::Value)
+                    .unwrap_or(RawArgs::Missing);
                 calls.push(block.get("id").and_then(Value::as_str), name, args, None);
             }
-            Some("text") => text.push(block.get("text").and_then(Value::as_str).unwrap_or("").to_string()),
+            Some("text") => text.push(
+                block
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+            ),
             _ => {}
         }
     }
-    Ok((text.join(""), vec![json!({"role": "assistant", "content": content})]))
+    Ok((
+        text.join(""),
+        vec![json!({"role": "assistant", "content": content})],
+    ))
 }
 
 /// One user message with a `tool_result` block per call (text and image

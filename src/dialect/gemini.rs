@@ -110,14 +110,20 @@ fn upper_types(v: &mut Value) {
 /// candidate (a `GenerateContentResponse`), of a bare `Content`, of a parts
 /// array, or of a Live API `toolCall` message. Ids are kept when Gemini gives
 /// them; `thoughtSignature` is kept on the call and in the assistant turn.
-pub(crate) fn read_calls(response: &Value, calls: &mut CallBuilder<'_>) -> Result<(String, Vec<Value>), Error> {
+pub(crate) fn read_calls(
+    response: &Value,
+    calls: &mut CallBuilder<'_>,
+) -> Result<(String, Vec<Value>), Error> {
     let mut text = Vec::new();
     let mut assistant = Vec::new();
     let mut read_parts = |parts: &[Value], calls: &mut CallBuilder<'_>| {
         for part in parts {
             if let Some(fc) = part.get("functionCall") {
                 let name = fc.get("name").and_then(Value::as_str).unwrap_or("");
-                let args = fc.get("args").map(RawArgs::Value).unwrap_or(RawArgs::Missing);
+                let args = fc
+                    .get("args")
+                    .map(RawArgs::Value)
+                    .unwrap_or(RawArgs::Missing);
                 let sig = part.get("thoughtSignature").and_then(Value::as_str);
                 calls.push(fc.get("id").and_then(Value::as_str), name, args, sig);
             } else if let Some(t) = part.get("text").and_then(Value::as_str) {
@@ -128,34 +134,61 @@ pub(crate) fn read_calls(response: &Value, calls: &mut CallBuilder<'_>) -> Resul
         }
     };
     if let Some(live) = response.get("toolCall") {
-        let fcs = live.get("functionCalls").and_then(Value::as_array).cloned().unwrap_or_default();
-        let parts: Vec<Value> = fcs.into_iter().map(|fc| json!({"functionCall": fc})).collect();
+        let fcs = live
+            .get("functionCalls")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let parts: Vec<Value> = fcs
+            .into_iter()
+            .map(|fc| json!({"functionCall": fc}))
+            .collect();
         read_parts(&parts, calls);
         return Ok((text.join(""), assistant));
     }
     if let Some(candidates) = response.get("candidates") {
         let Some(candidates) = candidates.as_array() else {
-            return Err(Error::new(ErrorKind::Shape, "/candidates", "candidates must be an array"));
+            return Err(Error::new(
+                ErrorKind::Shape,
+                "/candidates",
+                "candidates must be an array",
+            ));
         };
         for c in candidates {
-            let Some(content) = c.get("content") else { continue };
-            let parts = content.get("parts").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+            let Some(content) = c.get("content") else {
+                continue;
+            };
+            let parts = content
+                .get("parts")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or(&[]);
             read_parts(parts, calls);
             if assistant.is_empty() || parts.iter().any(|p| p.get("functionCall").is_some()) {
                 let mut turn = content.clone();
                 if let Value::Object(m) = &mut turn {
-                    m.entry("role").or_insert_with(|| Value::String("model".into()));
+                    m.entry("role")
+                        .or_insert_with(|| Value::String("model".into()));
                 }
                 if assistant.is_empty() {
                     assistant.push(turn);
-                } else if let Some(Value::Array(all)) = assistant.first_mut().and_then(|a| a.get_mut("parts")) {
+                } else if let Some(Value::Array(all)) =
+                    assistant.first_mut().and_then(|a| a.get_mut("parts"))
+                {
                     all.extend(parts.iter().cloned());
                 }
             }
         }
         if candidates.is_empty() {
-            if let Some(reason) = response.pointer("/promptFeedback/blockReason").and_then(Value::as_str) {
-                return Err(Error::new(ErrorKind::Upstream, "/promptFeedback/blockReason", format!("Gemini blocked the prompt: {reason}")));
+            if let Some(reason) = response
+                .pointer("/promptFeedback/blockReason")
+                .and_then(Value::as_str)
+            {
+                return Err(Error::new(
+                    ErrorKind::Upstream,
+                    "/promptFeedback/blockReason",
+                    format!("Gemini blocked the prompt: {reason}"),
+                ));
             }
         }
         return Ok((text.join(""), assistant));

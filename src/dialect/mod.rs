@@ -401,7 +401,12 @@ pub(crate) fn tool_description(tool: &Tool, report: &mut Vec<ReportEntry>) -> St
 /// run (unknown tool, unreadable or invalid arguments) carries an `error`
 /// and no request; the other calls are unaffected. A response with no
 /// calls gives an empty list.
-pub fn parse_calls(dialect: Dialect, response: &Value, names: &NameMap, catalog: Option<&Catalog>) -> Result<ModelTurn, Error> {
+pub fn parse_calls(
+    dialect: Dialect,
+    response: &Value,
+    names: &NameMap,
+    catalog: Option<&Catalog>,
+) -> Result<ModelTurn, Error> {
     let mut calls = CallBuilder::new(names, catalog);
     let (text, assistant) = match dialect {
         Dialect::Gemini | Dialect::GeminiJson => gemini::read_calls(response, &mut calls)?,
@@ -424,7 +429,11 @@ pub fn parse_calls(dialect: Dialect, response: &Value, names: &NameMap, catalog:
 /// `results` holds, for each call, an MCP `CallToolResult`, a JSON-RPC
 /// response (with `result` or `error`), or `null` for a call that carries
 /// its own error: as an array in call order, or an object keyed by call id.
-pub fn format_results(dialect: Dialect, turn: &ModelTurn, results: &Value) -> Result<Vec<Value>, Error> {
+pub fn format_results(
+    dialect: Dialect,
+    turn: &ModelTurn,
+    results: &Value,
+) -> Result<Vec<Value>, Error> {
     let outcomes = outcomes(turn, results)?;
     Ok(match dialect {
         Dialect::Gemini | Dialect::GeminiJson => gemini::write_results(turn, &outcomes),

@@ -153,25 +153,47 @@ pub(crate) fn tool(d: &Declared<'_>) -> Value {
 /// message, or a bare `tool_calls` array; also the legacy `function_call`.
 /// Arguments arrive as JSON text: a call whose text is broken gets an
 /// error, the others go on.
-pub(crate) fn read_calls(response: &Value, calls: &mut CallBuilder<'_>) -> Result<(String, Vec<Value>), Error> {
+pub(crate) fn read_calls(
+    response: &Value,
+    calls: &mut CallBuilder<'_>,
+) -> Result<(String, Vec<Value>), Error> {
     let messages: Vec<Value> = if let Some(choices) = response.get("choices") {
         let Some(choices) = choices.as_array() else {
-            return Err(Error::new(ErrorKind::Shape, "/choices", "choices must be an array"));
+            return Err(Error::new(
+                ErrorKind::Shape,
+                "/choices",
+                "choices must be an array",
+            ));
         };
-        choices.iter().filter_map(|c| c.get("message").cloned()).collect()
-    } else if response.get("tool_calls").is_some() || response.get("role").is_some() || response.get("function_call").is_some() {
+        choices
+            .iter()
+            .filter_map(|c| c.get("message").cloned())
+            .collect()
+    } else if response.get("tool_calls").is_some()
+        || response.get("role").is_some()
+        || response.get("function_call").is_some()
+    {
         vec![response.clone()]
     } else if let Value::Array(tc) = response {
         vec![json!({"role": "assistant", "content": null, "tool_calls": tc})]
     } else {
-        return Err(Error::new(ErrorKind::Shape, "", "not a Chat Completions response: expected choices, a message or tool_calls"));
+        return Err(Error::new(
+            ErrorKind::Shape,
+            "",
+            "not a Chat Completions response: expected choices, a message or tool_calls",
+        ));
     };
     let mut text = Vec::new();
     for m in &messages {
         if let Some(t) = m.get("content").and_then(Value::as_str) {
             text.push(t.to_string());
         }
-        for tc in m.get("tool_calls").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]) {
+        for tc in m
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+        {
             let f = tc.get("function").cloned().unwrap_or(Value::Null);
             let name = f.get("name").and_then(Value::as_str).unwrap_or("");
             let args = match f.get("arguments") {
@@ -183,7 +205,11 @@ pub(crate) fn read_calls(response: &Value, calls: &mut CallBuilder<'_>) -> Resul
         }
         if let Some(fc) = m.get("function_call") {
             let name = fc.get("name").and_then(Value::as_str).unwrap_or("");
-            let args = fc.get("arguments").and_then(Value::as_str).map(RawArgs::Text).unwrap_or(RawArgs::Missing);
+            let args = fc
+                .get("arguments")
+                .and_then(Value::as_str)
+                .map(RawArgs::Text)
+                .unwrap_or(RawArgs::Missing);
             calls.push(None, name, args, None);
         }
     }

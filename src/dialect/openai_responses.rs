@@ -23,15 +23,30 @@ pub(crate) fn tool(d: &Declared<'_>) -> Value {
 /// `output`, or a bare item array). The id is `call_id`; the assistant
 /// items are the output items verbatim (reasoning items included, which
 /// reasoning models need back).
-pub(crate) fn read_calls(response: &Value, calls: &mut CallBuilder<'_>) -> Result<(String, Vec<Value>), Error> {
+pub(crate) fn read_calls(
+    response: &Value,
+    calls: &mut CallBuilder<'_>,
+) -> Result<(String, Vec<Value>), Error> {
     let items = match response {
         Value::Array(items) => items.clone(),
         Value::Object(m) => match m.get("output") {
             Some(Value::Array(items)) => items.clone(),
             _ if m.get("type").is_some() => vec![response.clone()],
-            _ => return Err(Error::new(ErrorKind::Shape, "", "not a Responses API response: expected output items")),
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::Shape,
+                    "",
+                    "not a Responses API response: expected output items",
+                ))
+            }
         },
-        _ => return Err(Error::new(ErrorKind::Shape, "", "not a Responses API response: expected output items")),
+        _ => {
+            return Err(Error::new(
+                ErrorKind::Shape,
+                "",
+                "not a Responses API response: expected output items",
+            ))
+        }
     };
     let mut text = Vec::new();
     for item in &items {
@@ -43,11 +58,19 @@ pub(crate) fn read_calls(response: &Value, calls: &mut CallBuilder<'_>) -> Resul
                     Some(v) => RawArgs::Value(v),
                     None => RawArgs::Missing,
                 };
-                let id = item.get("call_id").or_else(|| item.get("id")).and_then(Value::as_str);
+                let id = item
+                    .get("call_id")
+                    .or_else(|| item.get("id"))
+                    .and_then(Value::as_str);
                 calls.push(id, name, args, None);
             }
             Some("message") => {
-                for c in item.get("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]) {
+                for c in item
+                    .get("content")
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[])
+                {
                     if let Some(t) = c.get("text").and_then(Value::as_str) {
                         text.push(t.to_string());
                     }

@@ -107,54 +107,41 @@ fn kind(s: &Value) -> String {
     words::summary_listing(s, 500)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parameters_read_as_a_list() {
-        let schema = json!({"type": "object", "properties": {
-            "deviceId": {"type": "string", "description": "The device"},
-            "state": {"type": "string", "enum": ["on", "off"]},
-            "filter": {"type": "object", "properties": {"zone": {"type": "string"}}}
-        }, "required": ["deviceId"]});
-        let text = parameters(&schema);
-        assert!(
-            text.contains("- deviceId (a string, required): The device\n"),
-            "{text}"
-        );
-        assert!(
-            text.contains("- state (one of \"on\", \"off\", optional)\n"),
-            "{text}"
-        );
-        assert!(
-            text.contains("- filter (JSON Schema {\"type\":\"object\""),
-            "{text}"
-        );
-        assert_eq!(
-            parameters(&json!({"type": "object"})),
-            "Parameters: none.\n"
-        );
-    }
-}
-
 /// Reads calls from plain model text: the reply format of the prompt
 /// (`{"tool_calls": [...]}`), a single `{"name", "arguments"}` object, or an
 /// array of them, fenced or bare, with prose around; single quotes and
 /// trailing commas are forgiven. Anything else is no call.
-pub(crate) fn read_calls(response: &Value, calls: &mut CallBuilder<'_>) -> Result<(String, Vec<Value>), Error> {
+pub(crate) fn read_calls(
+    response: &Value,
+    calls: &mut CallBuilder<'_>,
+) -> Result<(String, Vec<Value>), Error> {
     let text = match response {
         Value::String(s) => s.clone(),
         Value::Object(m) => match m.get("content").or_else(|| m.get("text")) {
             Some(Value::String(s)) => s.clone(),
-            _ => return Err(Error::new(ErrorKind::Shape, "", "expected the model's text (a string, or a message with content)")),
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::Shape,
+                    "",
+                    "expected the model's text (a string, or a message with content)",
+                ))
+            }
         },
-        _ => return Err(Error::new(ErrorKind::Shape, "", "expected the model's text (a string, or a message with content)")),
+        _ => {
+            return Err(Error::new(
+                ErrorKind::Shape,
+                "",
+                "expected the model's text (a string, or a message with content)",
+            ))
+        }
     };
     for value in lenient::find_values(&text) {
         collect(&value, calls, 0);
     }
-    Ok((text.clone(), vec![json!({"role": "assistant", "content": text})]))
+    Ok((
+        text.clone(),
+        vec![json!({"role": "assistant", "content": text})],
+    ))
 }
 
 /// Keys models use for the tool name and for the arguments.
@@ -180,7 +167,10 @@ fn collect(v: &Value, calls: &mut CallBuilder<'_>, depth: usize) {
                 collect(f, calls, depth + 1);
                 return;
             }
-            let Some(name) = NAME_KEYS.iter().find_map(|k| m.get(*k).and_then(Value::as_str)) else {
+            let Some(name) = NAME_KEYS
+                .iter()
+                .find_map(|k| m.get(*k).and_then(Value::as_str))
+            else {
                 return;
             };
             let args = ARG_KEYS.iter().find_map(|k| m.get(*k));
@@ -212,4 +202,35 @@ pub(crate) fn write_results(turn: &ModelTurn, outcomes: &[Outcome]) -> Vec<Value
         .collect();
     let body = serde_json::to_string_pretty(&items).unwrap_or_default();
     vec![json!({"role": "user", "content": format!("Tool results:\n```json\n{body}\n```")})]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_read_as_a_list() {
+        let schema = json!({"type": "object", "properties": {
+            "deviceId": {"type": "string", "description": "The device"},
+            "state": {"type": "string", "enum": ["on", "off"]},
+            "filter": {"type": "object", "properties": {"zone": {"type": "string"}}}
+        }, "required": ["deviceId"]});
+        let text = parameters(&schema);
+        assert!(
+            text.contains("- deviceId (a string, required): The device\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("- state (one of \"on\", \"off\", optional)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("- filter (JSON Schema {\"type\":\"object\""),
+            "{text}"
+        );
+        assert_eq!(
+            parameters(&json!({"type": "object"})),
+            "Parameters: none.\n"
+        );
+    }
 }

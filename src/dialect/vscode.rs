@@ -48,39 +48,49 @@ fn first_sentence(text: &str) -> String {
     words::shorten(line.get(..end).unwrap_or(line), 200)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn first_sentence_for_people() {
-        assert_eq!(first_sentence("Get states. Then more."), "Get states.");
-        assert_eq!(first_sentence("\n  Line one\nLine two"), "Line one");
-    }
-}
-
 /// Reads the `LanguageModelToolCallPart`s (`{callId, name, input}`) of a VS
 /// Code chat response: a parts array, or a message with `content`.
-pub(crate) fn read_calls(response: &Value, calls: &mut CallBuilder<'_>) -> Result<(String, Vec<Value>), Error> {
+pub(crate) fn read_calls(
+    response: &Value,
+    calls: &mut CallBuilder<'_>,
+) -> Result<(String, Vec<Value>), Error> {
     let parts = match response {
         Value::Array(parts) => parts.clone(),
         Value::Object(m) => match m.get("content").or_else(|| m.get("parts")) {
             Some(Value::Array(parts)) => parts.clone(),
-            _ => return Err(Error::new(ErrorKind::Shape, "", "not a VS Code chat response: expected an array of parts")),
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::Shape,
+                    "",
+                    "not a VS Code chat response: expected an array of parts",
+                ))
+            }
         },
-        _ => return Err(Error::new(ErrorKind::Shape, "", "not a VS Code chat response: expected an array of parts")),
+        _ => {
+            return Err(Error::new(
+                ErrorKind::Shape,
+                "",
+                "not a VS Code chat response: expected an array of parts",
+            ))
+        }
     };
     let mut text = Vec::new();
     for p in &parts {
         if p.get("callId").is_some() || (p.get("name").is_some() && p.get("input").is_some()) {
             let name = p.get("name").and_then(Value::as_str).unwrap_or("");
-            let args = p.get("input").map(RawArgs::Value).unwrap_or(RawArgs::Missing);
+            let args = p
+                .get("input")
+                .map(RawArgs::Value)
+                .unwrap_or(RawArgs::Missing);
             calls.push(p.get("callId").and_then(Value::as_str), name, args, None);
         } else if let Some(t) = p.get("value").and_then(Value::as_str) {
             text.push(t.to_string());
         }
     }
-    Ok((text.join(""), vec![json!({"role": "assistant", "content": parts})]))
+    Ok((
+        text.join(""),
+        vec![json!({"role": "assistant", "content": parts})],
+    ))
 }
 
 /// One user message of `LanguageModelToolResultPart`s (`{callId, content}`).
@@ -95,4 +105,15 @@ pub(crate) fn write_results(turn: &ModelTurn, outcomes: &[Outcome]) -> Vec<Value
         return Vec::new();
     }
     vec![json!({"role": "user", "content": parts})]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_sentence_for_people() {
+        assert_eq!(first_sentence("Get states. Then more."), "Get states.");
+        assert_eq!(first_sentence("\n  Line one\nLine two"), "Line one");
+    }
 }

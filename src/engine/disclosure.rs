@@ -175,14 +175,26 @@ pub(crate) struct View {
 
 impl View {
     pub(crate) fn build(catalog: &Catalog, config: &EngineConfig) -> View {
-        let exposed_tools: Vec<Tool> = catalog.tools().iter().filter(|t| config.exposure.admits(t)).cloned().collect();
+        let exposed_tools: Vec<Tool> = catalog
+            .tools()
+            .iter()
+            .filter(|t| config.exposure.admits(t))
+            .cloned()
+            .collect();
         let exposed_catalog = Catalog::from_tools(exposed_tools);
         let index = ToolIndex::build(&exposed_catalog, config.disclosure.metadata.as_ref())
             .or_else(|_| ToolIndex::build(&exposed_catalog, None))
             .ok();
-        let all: Vec<Value> = exposed_catalog.tools().iter().map(|t| Value::Object(t.as_map().clone())).collect();
+        let all: Vec<Value> = exposed_catalog
+            .tools()
+            .iter()
+            .map(|t| Value::Object(t.as_map().clone()))
+            .collect();
         let mode = match config.disclosure.mode {
-            Mode::Auto { context_tokens, share } => {
+            Mode::Auto {
+                context_tokens,
+                share,
+            } => {
                 let cost = estimate_tokens(&Value::Array(all.clone()).to_string());
                 if (cost as f64) > context_tokens as f64 * share.clamp(0.0, 1.0) {
                     Mode::Hybrid
@@ -195,7 +207,11 @@ impl View {
         let meta = matches!(mode, Mode::Hybrid | Mode::Meta);
         let mut listed = Vec::new();
         if mode == Mode::Hybrid {
-            let core = config.disclosure.core.clone().unwrap_or_else(|| default_core(&exposed_catalog));
+            let core = config
+                .disclosure
+                .core
+                .clone()
+                .unwrap_or_else(|| default_core(&exposed_catalog));
             for name in &core {
                 if let Some(t) = exposed_catalog.get(name) {
                     listed.push(Value::Object(t.as_map().clone()));
@@ -203,7 +219,12 @@ impl View {
             }
         }
         if meta {
-            let mut categories: Vec<String> = exposed_catalog.tools().iter().filter_map(|t| index.as_ref().and_then(|i| i.category(t.name()))).map(str::to_owned).collect();
+            let mut categories: Vec<String> = exposed_catalog
+                .tools()
+                .iter()
+                .filter_map(|t| index.as_ref().and_then(|i| i.category(t.name())))
+                .map(str::to_owned)
+                .collect();
             categories.sort();
             categories.dedup();
             listed.extend(meta_tools(&categories, exposed_catalog.len()));
@@ -212,7 +233,11 @@ impl View {
         }
         View {
             listed,
-            exposed: exposed_catalog.tools().iter().map(|t| t.name().to_string()).collect(),
+            exposed: exposed_catalog
+                .tools()
+                .iter()
+                .map(|t| t.name().to_string())
+                .collect(),
             meta,
             index,
             definitions: config.disclosure.definitions,
@@ -224,7 +249,10 @@ impl View {
     }
 
     pub(crate) fn listed_names(&self) -> Vec<&str> {
-        self.listed.iter().filter_map(|t| t.get("name").and_then(Value::as_str)).collect()
+        self.listed
+            .iter()
+            .filter_map(|t| t.get("name").and_then(Value::as_str))
+            .collect()
     }
 
     /// Changes when any listed definition changes.
@@ -250,7 +278,11 @@ impl View {
 
     /// "; did you mean a, b?" for an unknown name, or nothing.
     pub(crate) fn suggest(&self, name: &str) -> String {
-        let close = self.index.as_ref().map(|i| i.suggest(name, 3)).unwrap_or_default();
+        let close = self
+            .index
+            .as_ref()
+            .map(|i| i.suggest(name, 3))
+            .unwrap_or_default();
         if close.is_empty() {
             String::new()
         } else {
@@ -265,9 +297,12 @@ impl Meta {
             Meta::Search => {
                 let a: SearchArgs = match serde_json::from_value(args.clone()) {
                     Ok(a) => a,
-                    Err(e) => return error(&format!("search_tools needs {{\"query\": \"...\"}}: {e}")),
+                    Err(e) => {
+                        return error(&format!("search_tools needs {{\"query\": \"...\"}}: {e}"))
+                    }
                 };
-                let mut opts = SearchOptions::new().with_limit(a.limit.unwrap_or(5).clamp(1, 20) as usize);
+                let mut opts =
+                    SearchOptions::new().with_limit(a.limit.unwrap_or(5).clamp(1, 20) as usize);
                 if let Some(c) = a.category {
                     opts = opts.with_category(c);
                 }
@@ -278,27 +313,51 @@ impl Meta {
                 let mut structured = serde_json::to_value(&found).unwrap_or(Value::Null);
                 if let Some(Value::Array(hits)) = structured.get_mut("hits") {
                     for h in hits.iter_mut() {
-                        let name = h.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+                        let name = h
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string();
                         if let Some(t) = catalog.get(&name) {
                             h["parameters"] = Value::String(parameter_line(t));
                         }
                     }
                 }
                 let text = structured.to_string();
-                Answer::Result(json!({"content": [{"type": "text", "text": text}], "structuredContent": structured}))
+                Answer::Result(
+                    json!({"content": [{"type": "text", "text": text}], "structuredContent": structured}),
+                )
             }
             Meta::Definition => {
                 let a: DefinitionArgs = match serde_json::from_value(args.clone()) {
                     Ok(a) => a,
-                    Err(e) => return error(&format!("get_tool_definition needs {{\"name\": \"...\"}}: {e}")),
+                    Err(e) => {
+                        return error(&format!(
+                            "get_tool_definition needs {{\"name\": \"...\"}}: {e}"
+                        ))
+                    }
                 };
-                let Some(tool) = catalog.get(&a.name).filter(|t| view.exposed.contains(t.name())) else {
-                    return error(&format!("There is no tool named {:?}{}", a.name, view.suggest(&a.name)));
+                let Some(tool) = catalog
+                    .get(&a.name)
+                    .filter(|t| view.exposed.contains(t.name()))
+                else {
+                    return error(&format!(
+                        "There is no tool named {:?}{}",
+                        a.name,
+                        view.suggest(&a.name)
+                    ));
                 };
                 let definition = match view.definitions {
                     None => {
                         let mut m = Map::new();
-                        for key in ["name", "title", "description", "inputSchema", "outputSchema", "annotations"] {
+                        for key in [
+                            "name",
+                            "title",
+                            "description",
+                            "inputSchema",
+                            "outputSchema",
+                            "annotations",
+                        ] {
                             if let Some(v) = tool.get(key) {
                                 m.insert(key.into(), v.clone());
                             }
@@ -309,24 +368,42 @@ impl Meta {
                         let one = Catalog::from_tools(vec![tool.clone()]);
                         let c = convert(&one, d, &Options::default());
                         match d {
-                            Dialect::Gemini | Dialect::GeminiJson => c.tools.first().and_then(|t| t.get("functionDeclarations")).and_then(|f| f.get(0)).cloned().unwrap_or(Value::Null),
+                            Dialect::Gemini | Dialect::GeminiJson => c
+                                .tools
+                                .first()
+                                .and_then(|t| t.get("functionDeclarations"))
+                                .and_then(|f| f.get(0))
+                                .cloned()
+                                .unwrap_or(Value::Null),
                             _ => c.tools.into_iter().next().unwrap_or(Value::Null),
                         }
                     }
                 };
                 let text = format!("{definition}\nCall it with use_tool {{\"name\": {:?}, \"arguments\": {{...}}}}.", a.name);
-                Answer::Result(json!({"content": [{"type": "text", "text": text}], "structuredContent": {"definition": definition}}))
+                Answer::Result(
+                    json!({"content": [{"type": "text", "text": text}], "structuredContent": {"definition": definition}}),
+                )
             }
             Meta::Use => {
                 let a: UseArgs = match serde_json::from_value(args.clone()) {
                     Ok(a) => a,
-                    Err(e) => return error(&format!("use_tool needs {{\"name\": \"...\", \"arguments\": {{...}}}}: {e}")),
+                    Err(e) => {
+                        return error(&format!(
+                            "use_tool needs {{\"name\": \"...\", \"arguments\": {{...}}}}: {e}"
+                        ))
+                    }
                 };
                 if matches!(a.name.as_str(), SEARCH | DEFINITION | USE) {
-                    return error("use_tool runs a catalog tool, not a meta-tool: call that one directly");
+                    return error(
+                        "use_tool runs a catalog tool, not a meta-tool: call that one directly",
+                    );
                 }
                 if !view.exposed.contains(&a.name) {
-                    return error(&format!("There is no tool named {:?}{} Use search_tools to find one.", a.name, view.suggest(&a.name)));
+                    return error(&format!(
+                        "There is no tool named {:?}{} Use search_tools to find one.",
+                        a.name,
+                        view.suggest(&a.name)
+                    ));
                 }
                 Answer::Invoke(a.name, Value::Object(a.arguments))
             }
@@ -341,10 +418,18 @@ fn error(text: &str) -> Answer {
 /// "deviceId (string, required); dim (number)" for search hits.
 fn parameter_line(tool: &Tool) -> String {
     let schema = tool.input_schema();
-    let Some(props) = schema.get("properties").and_then(Value::as_object).filter(|p| !p.is_empty()) else {
+    let Some(props) = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .filter(|p| !p.is_empty())
+    else {
         return "none".into();
     };
-    let req: Vec<&str> = schema.get("required").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    let req: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
     props
         .iter()
         .map(|(k, s)| {
@@ -363,7 +448,8 @@ fn parameter_line(tool: &Tool) -> String {
 fn meta_tools(categories: &[String], hidden: usize) -> Vec<Value> {
     let mut search = schema_of::<SearchArgs>();
     if !categories.is_empty() {
-        search["properties"]["category"]["enum"] = Value::Array(categories.iter().cloned().map(Value::String).collect());
+        search["properties"]["category"]["enum"] =
+            Value::Array(categories.iter().cloned().map(Value::String).collect());
     }
     vec![
         json!({
@@ -390,23 +476,108 @@ fn meta_tools(categories: &[String], hidden: usize) -> Vec<Value> {
 /// annotations and names (`get_home_structure`, `get_states`,
 /// `GetLiveContext`, `list_devices`), at most three.
 pub(crate) fn default_core(catalog: &Catalog) -> Vec<String> {
-    const OVERVIEW: &[&str] = &["home", "structure", "state", "states", "context", "live", "overview", "devices", "zones", "areas", "status", "me"];
+    const OVERVIEW: &[&str] = &[
+        "home",
+        "structure",
+        "state",
+        "states",
+        "context",
+        "live",
+        "overview",
+        "devices",
+        "zones",
+        "areas",
+        "status",
+        "me",
+    ];
     let mut scored: Vec<(i32, usize, String)> = catalog
         .tools()
         .iter()
         .enumerate()
         .filter_map(|(i, t)| {
-            let words: Vec<String> = crate::text::split_identifier(t.name()).iter().map(|w| w.to_lowercase()).collect();
-            let read = t.hint("readOnlyHint") == Some(true) || words.first().is_some_and(|w| matches!(w.as_str(), "get" | "list"));
+            let words: Vec<String> = crate::text::split_identifier(t.name())
+                .iter()
+                .map(|w| w.to_lowercase())
+                .collect();
+            let read = t.hint("readOnlyHint") == Some(true)
+                || words
+                    .first()
+                    .is_some_and(|w| matches!(w.as_str(), "get" | "list"));
             if !read || t.hint("destructiveHint") == Some(true) {
                 return None;
             }
-            let overview = words.iter().filter(|w| OVERVIEW.contains(&w.as_str())).count() as i32;
-            let required = t.input_schema().get("required").and_then(Value::as_array).map_or(0, Vec::len) as i32;
+            let overview = words
+                .iter()
+                .filter(|w| OVERVIEW.contains(&w.as_str()))
+                .count() as i32;
+            let required = t
+                .input_schema()
+                .get("required")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len) as i32;
             let score = overview * 2 - required * 3;
             (overview > 0 && required == 0).then(|| (score, i, t.name().to_string()))
         })
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     scored.into_iter().take(3).map(|(_, _, n)| n).collect()
+}
+
+/// Estimated token cost of the tool list in each disclosure mode.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Budget {
+    /// `mcp` (the `tools/list` payload) or the dialect the list was converted to.
+    pub dialect: String,
+    /// Every exposed tool.
+    pub all: usize,
+    /// Core tools plus the meta-tools.
+    pub hybrid: usize,
+    /// The meta-tools alone.
+    pub meta: usize,
+    /// The core tools used for `hybrid`.
+    pub core: Vec<String>,
+}
+
+/// Estimates the tokens of the tool list per mode, as MCP `tools/list`
+/// JSON or converted to `dialect`.
+pub fn budget(catalog: &Catalog, dialect: Option<Dialect>, disclosure: &Disclosure) -> Budget {
+    let cost = |mode: Mode| -> usize {
+        let config = EngineConfig {
+            disclosure: Disclosure {
+                mode,
+                ..disclosure.clone()
+            },
+            ..EngineConfig::default()
+        };
+        let view = View::build(catalog, &config);
+        match dialect {
+            None => estimate_tokens(&Value::Array(view.listed.clone()).to_string()),
+            Some(d) => {
+                let tools: Vec<Tool> = view
+                    .listed
+                    .iter()
+                    .filter_map(|t| Tool::from_value(t.clone(), "").ok().map(|(tool, _)| tool))
+                    .collect();
+                let c = convert(&Catalog::from_tools(tools), d, &Options::default());
+                match c.extra.get("prompt").and_then(Value::as_str) {
+                    Some(p) => estimate_tokens(p),
+                    None => estimate_tokens(&Value::Array(c.tools).to_string()),
+                }
+            }
+        }
+    };
+    let exposed = catalog.tools().to_vec();
+    let core = disclosure
+        .core
+        .clone()
+        .unwrap_or_else(|| default_core(&Catalog::from_tools(exposed)));
+    Budget {
+        dialect: dialect
+            .map(|d| d.as_str().to_string())
+            .unwrap_or_else(|| "mcp".into()),
+        all: cost(Mode::All),
+        hybrid: cost(Mode::Hybrid),
+        meta: cost(Mode::Meta),
+        core,
+    }
 }

@@ -24,7 +24,7 @@ use crate::validate::validate_arguments;
 mod disclosure;
 pub(crate) mod wire;
 
-pub use disclosure::{Disclosure, Mode};
+pub use disclosure::{budget, Budget, Disclosure, Mode};
 pub use wire::WireCode;
 
 /// MCP revisions spoken, newest first.
@@ -59,7 +59,10 @@ impl Exposure {
         if self.read_only && tool.hint("readOnlyHint") != Some(true) {
             return false;
         }
-        if self.no_destructive && tool.hint("readOnlyHint") != Some(true) && tool.hint("destructiveHint") != Some(false) {
+        if self.no_destructive
+            && tool.hint("readOnlyHint") != Some(true)
+            && tool.hint("destructiveHint") != Some(false)
+        {
             // MCP: destructiveHint defaults to true for tools that are not read-only
             return false;
         }
@@ -188,11 +191,16 @@ impl Engine {
 
     fn rebuild(&mut self) {
         let view = disclosure::View::build(&self.catalog, &self.config);
-        let changed = view.listed_names() != self.view.listed_names() || view.fingerprint() != self.view.fingerprint();
+        let changed = view.listed_names() != self.view.listed_names()
+            || view.fingerprint() != self.view.fingerprint();
         self.view = view;
         self.generation += 1;
         if changed && self.initialized {
-            self.outputs.push_back(Output::Notification(wire::notification("notifications/tools/list_changed", None)));
+            self.outputs
+                .push_back(Output::Notification(wire::notification(
+                    "notifications/tools/list_changed",
+                    None,
+                )));
         }
     }
 
@@ -200,7 +208,9 @@ impl Engine {
     /// a bad message gets the right JSON-RPC error reply.
     pub fn handle(&mut self, message: &str) {
         match wire::read(message) {
-            wire::Incoming::Invalid { id, code, message } => self.reply_error(&id, code, &message, None),
+            wire::Incoming::Invalid { id, code, message } => {
+                self.reply_error(&id, code, &message, None)
+            }
             wire::Incoming::Response => {}
             wire::Incoming::Notification { method, params } => self.notification(&method, &params),
             wire::Incoming::Request { id, method, params } => self.request(id, &method, &params),
@@ -208,19 +218,28 @@ impl Engine {
     }
 
     fn reply(&mut self, id: &Value, result: Value) {
-        self.outputs.push_back(Output::Reply(wire::result(id, result)));
+        self.outputs
+            .push_back(Output::Reply(wire::result(id, result)));
     }
 
     fn reply_error(&mut self, id: &Value, code: WireCode, message: &str, data: Option<Value>) {
-        self.outputs.push_back(Output::Reply(wire::error(id, code, message, data)));
+        self.outputs
+            .push_back(Output::Reply(wire::error(id, code, message, data)));
     }
 
     fn notification(&mut self, method: &str, params: &Value) {
         match method {
             "notifications/initialized" => self.initialized = true,
             "notifications/cancelled" => {
-                let Some(rid) = params.get("requestId") else { return };
-                let found: Vec<u64> = self.pending.iter().filter(|(_, p)| &p.request_id == rid).map(|(k, _)| *k).collect();
+                let Some(rid) = params.get("requestId") else {
+                    return;
+                };
+                let found: Vec<u64> = self
+                    .pending
+                    .iter()
+                    .filter(|(_, p)| &p.request_id == rid)
+                    .map(|(k, _)| *k)
+                    .collect();
                 for inv in found {
                     self.pending.remove(&inv);
                     self.outputs.push_back(Output::Cancel(inv));
@@ -236,15 +255,29 @@ impl Engine {
             "ping" => self.reply(&id, json!({})),
             "tools/list" => self.list(&id, params),
             "tools/call" => self.call(id, params),
-            _ => self.reply_error(&id, WireCode::MethodNotFound, &format!("Method not found: {method}"), None),
+            _ => self.reply_error(
+                &id,
+                WireCode::MethodNotFound,
+                &format!("Method not found: {method}"),
+                None,
+            ),
         }
     }
 
     fn initialize(&mut self, id: &Value, params: &Value) {
         let Some(asked) = params.get("protocolVersion").and_then(Value::as_str) else {
-            return self.reply_error(id, WireCode::InvalidParams, "initialize needs params.protocolVersion", None);
+            return self.reply_error(
+                id,
+                WireCode::InvalidParams,
+                "initialize needs params.protocolVersion",
+                None,
+            );
         };
-        let version = if PROTOCOL_VERSIONS.contains(&asked) { asked } else { PROTOCOL_VERSIONS[0] };
+        let version = if PROTOCOL_VERSIONS.contains(&asked) {
+            asked
+        } else {
+            PROTOCOL_VERSIONS[0]
+        };
         self.protocol = Some(version.to_string());
         let mut info = Map::new();
         info.insert("name".into(), Value::String(self.config.name.clone()));
@@ -282,7 +315,12 @@ impl Engine {
 
     fn call(&mut self, id: Value, params: &Value) {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
-            return self.reply_error(&id, WireCode::InvalidParams, "tools/call needs params.name", None);
+            return self.reply_error(
+                &id,
+                WireCode::InvalidParams,
+                "tools/call needs params.name",
+                None,
+            );
         };
         let args = match params.get("arguments") {
             None | Some(Value::Null) => Value::Object(Map::new()),
@@ -296,21 +334,38 @@ impl Engine {
             disclosure::Route::Tool => self.invoke(id, name, &args),
             disclosure::Route::Unknown => {
                 let hint = self.view.suggest(name);
-                self.reply_error(&id, WireCode::InvalidParams, &format!("Unknown tool: {name}{hint}"), None)
+                self.reply_error(
+                    &id,
+                    WireCode::InvalidParams,
+                    &format!("Unknown tool: {name}{hint}"),
+                    None,
+                )
             }
         }
     }
 
     /// Validates the arguments of an exposed tool, then asks the host to run it.
     fn invoke(&mut self, id: Value, name: &str, args: &Value) {
-        let Some(tool) = self.catalog.get(name).filter(|t| self.config.exposure.admits(t)) else {
+        let Some(tool) = self
+            .catalog
+            .get(name)
+            .filter(|t| self.config.exposure.admits(t))
+        else {
             let hint = self.view.suggest(name);
-            return self.reply_error(&id, WireCode::InvalidParams, &format!("Unknown tool: {name}{hint}"), None);
+            return self.reply_error(
+                &id,
+                WireCode::InvalidParams,
+                &format!("Unknown tool: {name}{hint}"),
+                None,
+            );
         };
         let v = validate_arguments(tool.input_schema(), args);
         if !v.is_valid() {
             let text = format!("Invalid arguments for {name}: {}", v.message());
-            return self.reply(&id, json!({"content": [{"type": "text", "text": text}], "isError": true}));
+            return self.reply(
+                &id,
+                json!({"content": [{"type": "text", "text": text}], "isError": true}),
+            );
         }
         let inv = self.next_invocation;
         self.next_invocation += 1;
@@ -328,11 +383,21 @@ impl Engine {
     /// as an internal error, so the client is never left waiting.
     pub fn complete(&mut self, invocation: u64, result: &Value) -> Result<(), Error> {
         let Some(p) = self.pending.remove(&invocation) else {
-            return Err(Error::new(ErrorKind::Usage, "", format!("no outstanding invocation {invocation} (already answered or cancelled)")));
+            return Err(Error::new(
+                ErrorKind::Usage,
+                "",
+                format!("no outstanding invocation {invocation} (already answered or cancelled)"),
+            ));
         };
-        let ok = result.get("content").is_some_and(Value::is_array) && result.get("structuredContent").is_none_or(Value::is_object);
+        let ok = result.get("content").is_some_and(Value::is_array)
+            && result.get("structuredContent").is_none_or(Value::is_object);
         if !ok {
-            self.reply_error(&p.request_id, WireCode::InternalError, "the tool returned something that is not a CallToolResult", None);
+            self.reply_error(
+                &p.request_id,
+                WireCode::InternalError,
+                "the tool returned something that is not a CallToolResult",
+                None,
+            );
             return Err(Error::new(ErrorKind::Shape, "", "a CallToolResult needs a content array (and structuredContent, if any, must be an object)"));
         }
         self.reply(&p.request_id, result.clone());
@@ -343,7 +408,11 @@ impl Engine {
     /// timed out): the client gets a tool result with `isError: true`.
     pub fn fail(&mut self, invocation: u64, message: &str) -> Result<(), Error> {
         let Some(p) = self.pending.remove(&invocation) else {
-            return Err(Error::new(ErrorKind::Usage, "", format!("no outstanding invocation {invocation} (already answered or cancelled)")));
+            return Err(Error::new(
+                ErrorKind::Usage,
+                "",
+                format!("no outstanding invocation {invocation} (already answered or cancelled)"),
+            ));
         };
         self.reply(&p.request_id, crate::results::tool_exception(message));
         Ok(())

@@ -37,13 +37,21 @@ impl WireCode {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Incoming {
     /// A request: it gets exactly one reply with its id.
-    Request { id: Value, method: String, params: Value },
+    Request {
+        id: Value,
+        method: String,
+        params: Value,
+    },
     /// A notification: no reply.
     Notification { method: String, params: Value },
     /// A response to something the server sent.
     Response,
     /// Not a message we can take; reply with this error (id when known).
-    Invalid { id: Value, code: WireCode, message: String },
+    Invalid {
+        id: Value,
+        code: WireCode,
+        message: String,
+    },
 }
 
 /// Reads one JSON-RPC message.
@@ -71,7 +79,9 @@ pub(crate) fn read(text: &str) -> Incoming {
         };
     };
     let id = m.get("id").cloned();
-    let valid_id = |id: &Value| matches!(id, Value::String(_)) || id.as_i64().is_some() || id.as_u64().is_some();
+    let valid_id = |id: &Value| {
+        matches!(id, Value::String(_)) || id.as_i64().is_some() || id.as_u64().is_some()
+    };
     let reply_id = id.clone().filter(valid_id).unwrap_or(Value::Null);
     if m.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Incoming::Invalid {
@@ -150,18 +160,63 @@ mod tests {
 
     #[test]
     fn classifies_messages() {
-        assert!(matches!(read("{"), Incoming::Invalid { code: WireCode::ParseError, .. }));
-        assert!(matches!(read("[]"), Incoming::Invalid { code: WireCode::InvalidRequest, .. }));
-        assert!(matches!(read("3"), Incoming::Invalid { code: WireCode::InvalidRequest, .. }));
-        assert!(matches!(read(r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#), Incoming::Invalid { id: Value::Number(_), .. }));
-        assert!(matches!(read(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#), Incoming::Invalid { code: WireCode::InvalidRequest, .. }));
-        assert!(matches!(read(r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#), Incoming::Invalid { .. }));
-        assert!(matches!(read(r#"{"jsonrpc":"2.0","id":"a","method":"ping","params":[1]}"#), Incoming::Invalid { .. }));
-        assert!(matches!(read(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#), Incoming::Notification { .. }));
-        assert!(matches!(read(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#), Incoming::Response));
+        assert!(matches!(
+            read("{"),
+            Incoming::Invalid {
+                code: WireCode::ParseError,
+                ..
+            }
+        ));
+        assert!(matches!(
+            read("[]"),
+            Incoming::Invalid {
+                code: WireCode::InvalidRequest,
+                ..
+            }
+        ));
+        assert!(matches!(
+            read("3"),
+            Incoming::Invalid {
+                code: WireCode::InvalidRequest,
+                ..
+            }
+        ));
+        assert!(matches!(
+            read(r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#),
+            Incoming::Invalid {
+                id: Value::Number(_),
+                ..
+            }
+        ));
+        assert!(matches!(
+            read(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#),
+            Incoming::Invalid {
+                code: WireCode::InvalidRequest,
+                ..
+            }
+        ));
+        assert!(matches!(
+            read(r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#),
+            Incoming::Invalid { .. }
+        ));
+        assert!(matches!(
+            read(r#"{"jsonrpc":"2.0","id":"a","method":"ping","params":[1]}"#),
+            Incoming::Invalid { .. }
+        ));
+        assert!(matches!(
+            read(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            Incoming::Notification { .. }
+        ));
+        assert!(matches!(
+            read(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#),
+            Incoming::Response
+        ));
         match read(r#"{"jsonrpc":"2.0","id":"x","method":"tools/list"}"#) {
             Incoming::Request { id, method, params } => {
-                assert_eq!((id, method.as_str(), params), (Value::String("x".into()), "tools/list", Value::Null));
+                assert_eq!(
+                    (id, method.as_str(), params),
+                    (Value::String("x".into()), "tools/list", Value::Null)
+                );
             }
             other => panic!("{other:?}"),
         }
@@ -169,7 +224,10 @@ mod tests {
 
     #[test]
     fn writes_replies() {
-        assert_eq!(result(&json!(1), json!({})), r#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
+        assert_eq!(
+            result(&json!(1), json!({})),
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#
+        );
         assert_eq!(
             error(&json!("a"), WireCode::MethodNotFound, "nope", None),
             r#"{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"nope"}}"#

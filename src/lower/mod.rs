@@ -196,7 +196,8 @@ pub(crate) fn lower(
         _ => Map::new(),
     };
     object_props::root_object(&mut cx, &mut root);
-    let out = walk(&mut cx, Value::Object(root), "", 0).unwrap_or_else(|| Value::Object(Map::new()));
+    let out =
+        walk(&mut cx, Value::Object(root), "", 0).unwrap_or_else(|| Value::Object(Map::new()));
     if cx.exhausted {
         return Err(Error::new(
             ErrorKind::Limit,

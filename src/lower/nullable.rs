@@ -190,9 +190,15 @@ mod tests {
 
     #[test]
     fn const_becomes_a_nullable_enum() {
-        let mut m = json!({"type": "string", "const": "x"}).as_object().cloned().unwrap();
+        let mut m = json!({"type": "string", "const": "x"})
+            .as_object()
+            .cloned()
+            .unwrap();
         render(&mut m, Nulls::TypeArray);
-        assert_eq!(Value::Object(m), json!({"type": ["string", "null"], "enum": ["x", null]}));
+        assert_eq!(
+            Value::Object(m),
+            json!({"type": ["string", "null"], "enum": ["x", null]})
+        );
     }
 
     #[test]

@@ -64,7 +64,12 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Map<String, Value>) {
         Some(other) => {
             let had = other.to_string();
             root.insert("type".into(), Value::String("object".into()));
-            cx.note("", "type", Action::Rewritten, format!("the root of an input schema must be an object, not {had}"));
+            cx.note(
+                "",
+                "type",
+                Action::Rewritten,
+                format!("the root of an input schema must be an object, not {had}"),
+            );
         }
     }
     for key in ["anyOf", "oneOf"] {
@@ -78,7 +83,11 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Map<String, Value>) {
             _ => Map::new(),
         };
         for b in &branches {
-            let b = match b.get("$ref").and_then(Value::as_str).and_then(|r| super::refs::resolve(cx.root, r)) {
+            let b = match b
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| super::refs::resolve(cx.root, r))
+            {
                 Some(target) => target,
                 None => b,
             };
@@ -88,7 +97,11 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Map<String, Value>) {
                     props.entry(k.clone()).or_insert_with(|| v.clone());
                 }
             }
-            let req: Vec<Value> = b.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
+            let req: Vec<Value> = b
+                .get("required")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
             common = Some(match common {
                 None => req,
                 Some(c) => c.into_iter().filter(|n| req.contains(n)).collect(),
@@ -96,7 +109,9 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Map<String, Value>) {
         }
         root.insert("properties".into(), Value::Object(props));
         if let Some(common) = common.filter(|c| !c.is_empty()) {
-            let req = root.entry("required").or_insert_with(|| Value::Array(Vec::new()));
+            let req = root
+                .entry("required")
+                .or_insert_with(|| Value::Array(Vec::new()));
             if let Value::Array(req) = req {
                 for n in common {
                     if !req.contains(&n) {

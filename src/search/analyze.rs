@@ -21,6 +21,42 @@ pub(crate) enum Lang {
     De,
 }
 
+/// A small, fast and deterministic hasher (FxHash's multiply-rotate) for
+/// the index's maps: keys are short words, and the same input gives the
+/// same maps on every platform.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
+        }
+        for &x in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(x)).wrapping_mul(K);
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.write(&[i]);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Builds [`FxHasher`]s.
+pub(crate) type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
+/// A `HashMap` with [`FxHasher`].
+pub(crate) type FxMap<K, V> = std::collections::HashMap<K, V, FxBuild>;
+/// A `HashSet` with [`FxHasher`].
+pub(crate) type FxSet<K> = std::collections::HashSet<K, FxBuild>;
+
 /// The three Snowball stemmers.
 pub(crate) struct Stemmers {
     en: Stemmer,
@@ -59,6 +95,10 @@ impl Stemmers {
 /// Lower-cases `c` and strips its diacritics into `out` (`é` → `e`, `ß` →
 /// `ss`, `Æ` → `ae`); combining marks are dropped.
 fn push_folded(c: char, out: &mut String) {
+    if c.is_ascii() {
+        out.push(c.to_ascii_lowercase());
+        return;
+    }
     for lc in c.to_lowercase() {
         match fold_char(lc) {
             Some(s) => out.push_str(s),
@@ -182,7 +222,7 @@ pub(crate) fn is_stopword(w: &str) -> bool {
 /// and quantifiers ("all the lights" is about the lights).
 #[rustfmt::skip]
 const STOPWORDS: &[&str] = &[
-    "a", "about", "all", "all the lights", "alle", "allen", "alsjeblieft", "alstublieft", "am",
+    "a", "about", "all", "alle", "allen", "alsjeblieft", "alstublieft", "am",
     "an", "and", "any", "are", "as", "at", "aub", "auch", "auf", "be", "been", "bei", "being",
     "bij", "bitte", "but", "by", "can", "could", "currently", "da", "daar", "dan", "dann",
     "das", "dass", "dat", "de", "dein", "deine", "dem", "den", "der", "des", "deze", "did",
@@ -532,7 +572,10 @@ mod tests {
         };
         let split = |w: &str| split_compound(w, &known);
         // known parts cover as much as they can
-        assert_eq!(split("slaapkamerlampje").unwrap(), ["slaap", "kamer", "lampje"]);
+        assert_eq!(
+            split("slaapkamerlampje").unwrap(),
+            ["slaap", "kamer", "lampje"]
+        );
         assert_eq!(split("slaapzaallampje").unwrap(), ["slaapzaal", "lampje"]);
         assert_eq!(
             split("woonkamerthermostaattemperatuur").unwrap(),

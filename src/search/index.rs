@@ -1,11 +1,13 @@
 //! Building the index: searchable fields from every tool, curated metadata
 //! merged on top, derived categories, and precomputed BM25F postings.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::analyze::{fold, for_each_word, is_number, is_stopword, letter_mask, Lang, Stemmers};
+use super::analyze::{
+    fold, for_each_word, is_number, is_stopword, letter_mask, FxMap, FxSet, Lang, Stemmers,
+};
 use super::lexicon::Lexicon;
 use super::ToolIndex;
 use crate::catalog::{Catalog, Tool};
@@ -84,20 +86,21 @@ pub(crate) fn name_key(name: &str) -> String {
 }
 
 /// What a distinct surface word contributes: its own term and the terms of
-/// its lexicon expansion.
-#[derive(Clone)]
+/// its lexicon expansion, or nothing for stop-words and numbers.
 struct Analyzed {
-    primary: Option<u32>,
+    skip: bool,
+    primary: u32,
     expansions: Vec<(u32, f32)>,
 }
 
 struct Builder<'a> {
     stemmers: Stemmers,
     lex: &'a Lexicon,
-    vocab: HashMap<String, u32>,
+    vocab: FxMap<String, u32>,
     terms: Vec<String>,
-    cache: HashMap<String, Analyzed>,
-    surfaces: HashSet<String>,
+    cache: FxMap<String, u32>,
+    analyzed: Vec<Analyzed>,
+    surfaces: FxSet<String>,
 }
 
 impl Builder<'_> {
@@ -111,38 +114,47 @@ impl Builder<'_> {
         id
     }
 
-    fn analyze(&mut self, word: &str) -> Analyzed {
-        if let Some(a) = self.cache.get(word) {
-            return a.clone();
+    /// The analysis of a folded word, computed once per distinct word.
+    fn analyze(&mut self, word: &str) -> usize {
+        if let Some(&i) = self.cache.get(word) {
+            return i as usize;
         }
+        let skip = is_number(word) || word.len() < 2 || is_stopword(word);
         let en = self.stemmers.stem(Lang::En, word);
-        let primary = Some(self.term_id(&en));
+        let primary = self.term_id(&en);
         let mut expansions = Vec::new();
-        let exp = self.lex.separable_joined(word).or_else(|| {
-            let stems = [
-                en.clone(),
-                self.stemmers.stem(Lang::Nl, word),
-                self.stemmers.stem(Lang::De, word),
-            ];
-            self.lex.lookup(word, &stems)
-        });
+        let exp = if skip {
+            None
+        } else {
+            self.lex.separable_joined(word).or_else(|| {
+                let stems = [
+                    en.clone(),
+                    self.stemmers.stem(Lang::Nl, word),
+                    self.stemmers.stem(Lang::De, word),
+                ];
+                self.lex.lookup(word, &stems)
+            })
+        };
         if let Some(exp) = exp {
             for (alt, w) in exp.groups.iter().flatten() {
                 let id = self.term_id(alt);
-                if Some(id) != primary && !expansions.iter().any(|&(e, _)| e == id) {
+                if id != primary && !expansions.iter().any(|&(e, _)| e == id) {
                     expansions.push((id, *w));
                 }
             }
         }
-        if word.chars().count() >= 3 {
+        if !skip && word.chars().count() >= 3 {
             self.surfaces.insert(word.to_string());
         }
-        let a = Analyzed {
+        self.analyzed.push(Analyzed {
+            skip,
             primary,
             expansions,
-        };
-        self.cache.insert(word.to_string(), a.clone());
-        a
+        });
+        let i = self.analyzed.len() - 1;
+        self.cache
+            .insert(word.to_string(), u32::try_from(i).unwrap_or(u32::MAX));
+        i
     }
 }
 
@@ -159,33 +171,33 @@ impl DocText<'_, '_> {
     /// Adds every word of `text` to `field`. Stop-words are kept in the
     /// name (they are part of it) and dropped elsewhere.
     fn add(&mut self, field: Field, text: &str) {
-        let mut words: Vec<String> = Vec::new();
-        for_each_word(text, |w| words.push(w.to_string()));
-        for w in &words {
-            if is_number(w) || (field != Field::Name && (w.len() < 2 || is_stopword(w))) {
-                continue;
+        let (builder, occ, lens) = (&mut *self.builder, &mut self.occ, &mut self.lens);
+        for_each_word(text, |w| {
+            let i = builder.analyze(w);
+            let Some(a) = builder.analyzed.get(i) else {
+                return;
+            };
+            if a.skip && (field != Field::Name || is_number(w)) {
+                return;
             }
-            let a = self.builder.analyze(w);
-            if let Some(p) = a.primary {
-                self.occ.push((p, field, 1.0));
+            occ.push((a.primary, field, 1.0));
+            for &(e, x) in &a.expansions {
+                occ.push((e, field, EXPANSION_TF * x));
             }
-            for &(e, w) in &a.expansions {
-                self.occ.push((e, field, EXPANSION_TF * w));
-            }
-            self.lens[field as usize] += 1.0;
-        }
+            lens[field as usize] += 1.0;
+        });
     }
 
     /// Adds a description, leaving out mentions of other tools by name
     /// (`prefer set_light`): they describe the other tool, not this one.
-    fn add_prose(&mut self, field: Field, text: &str, names: &HashSet<&str>, own: &str) {
+    fn add_prose(&mut self, field: Field, text: &str, names: &FxSet<&str>, own: &str) {
         let is_sep = |c: char| {
             c.is_whitespace() || (c.is_ascii_punctuation() && !matches!(c, '_' | '.' | '-' | '/'))
         };
         let mut kept = String::with_capacity(text.len());
         for chunk in text.split(is_sep) {
             let bare = chunk.trim_end_matches(['.', '-', '/']);
-            if bare != own && names.contains(bare) {
+            if is_identifier_like(bare) && bare != own && names.contains(bare) {
                 continue;
             }
             kept.push_str(chunk);
@@ -203,7 +215,10 @@ pub(crate) fn first_sentence(text: &str) -> (&str, &str) {
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         if c == '\n' {
-            return (text.get(..i).unwrap_or(text).trim(), text.get(i..).unwrap_or(""));
+            return (
+                text.get(..i).unwrap_or(text).trim(),
+                text.get(i..).unwrap_or(""),
+            );
         }
         if matches!(c, '.' | '!' | '?') {
             let rest = text.get(i + c.len_utf8()..).unwrap_or("");
@@ -254,8 +269,8 @@ fn verb_category(word: &str) -> Option<&'static str> {
         | "unpause" | "open" | "close" | "lock" | "unlock" | "play" | "trigger" | "run"
         | "execute" | "activate" | "deactivate" | "enable" | "disable" | "increase"
         | "decrease" | "dim" | "adjust" | "change" | "switch" | "cancel" | "skip" | "next"
-        | "previous" | "mute" | "unmute" | "broadcast" | "send" | "return" | "call"
-        | "invoke" | "announce" | "notify" | "arm" | "disarm" | "press" | "select" => "control",
+        | "previous" | "mute" | "unmute" | "broadcast" | "send" | "return" | "call" | "invoke"
+        | "announce" | "notify" | "arm" | "disarm" | "press" | "select" => "control",
         _ => return None,
     })
 }
@@ -283,9 +298,10 @@ pub(crate) fn derive_category(tool: &Tool) -> &'static str {
         }
     });
     if found.is_none() {
-        let first = tool
-            .description()
-            .and_then(|d| d.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()));
+        let first = tool.description().and_then(|d| {
+            d.split(|c: char| !c.is_alphanumeric())
+                .find(|w| !w.is_empty())
+        });
         found = first.and_then(verb).filter(allowed);
     }
     found.unwrap_or(
@@ -341,7 +357,10 @@ fn read_meta(meta: Option<&Value>) -> Result<HashMap<String, Meta>, Error> {
                 Some(Value::String(s)) => Ok(Some(s.trim().to_string()).filter(|s| !s.is_empty())),
                 Some(other) => Err(shape(
                     pointer::push(&at, key),
-                    format!("{key} must be a string, not {}", crate::catalog::kind_of(other)),
+                    format!(
+                        "{key} must be a string, not {}",
+                        crate::catalog::kind_of(other)
+                    ),
                 )),
             }
         };
@@ -396,48 +415,43 @@ fn schema_words(schema: &Value, params: &mut String, enums: &mut String) {
             break;
         }
         let Value::Object(map) = node else { continue };
-        for key in ["description", "title"] {
-            if depth > 0 {
-                if let Some(Value::String(s)) = map.get(key) {
+        for (key, v) in map {
+            match (key.as_str(), v) {
+                ("description" | "title", Value::String(s)) if depth > 0 => {
                     params.push_str(s);
                     params.push('\n');
                 }
-            }
-        }
-        for key in ["enum", "examples"] {
-            if let Some(Value::Array(values)) = map.get(key) {
-                for v in values.iter().take(200) {
-                    if let Value::String(s) = v {
-                        enums.push_str(s);
-                        enums.push('\n');
+                ("enum" | "examples", Value::Array(values)) => {
+                    for v in values.iter().take(200) {
+                        if let Value::String(s) = v {
+                            enums.push_str(s);
+                            enums.push('\n');
+                        }
                     }
                 }
-            }
-        }
-        if let Some(Value::String(s)) = map.get("const") {
-            enums.push_str(s);
-            enums.push('\n');
-        }
-        if let Some(Value::Object(props)) = map.get("properties") {
-            for (name, sub) in props {
-                params.push_str(name);
-                params.push('\n');
-                stack.push((sub, depth + 1));
-            }
-        }
-        if let Some(items) = map.get("items") {
-            stack.push((items, depth + 1));
-        }
-        for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
-            if let Some(Value::Array(subs)) = map.get(key) {
-                for sub in subs {
-                    stack.push((sub, depth + 1));
+                ("const", Value::String(s)) => {
+                    enums.push_str(s);
+                    enums.push('\n');
                 }
-            }
-        }
-        if let Some(Value::Object(defs)) = map.get("$defs") {
-            for sub in defs.values() {
-                stack.push((sub, depth + 1));
+                ("properties", Value::Object(props)) => {
+                    for (name, sub) in props {
+                        params.push_str(name);
+                        params.push('\n');
+                        stack.push((sub, depth + 1));
+                    }
+                }
+                ("items", sub) => stack.push((sub, depth + 1)),
+                ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(subs)) => {
+                    for sub in subs {
+                        stack.push((sub, depth + 1));
+                    }
+                }
+                ("$defs", Value::Object(defs)) => {
+                    for sub in defs.values() {
+                        stack.push((sub, depth + 1));
+                    }
+                }
+                _ => {}
             }
         }
     }
@@ -459,12 +473,13 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
     let mut b = Builder {
         stemmers: Stemmers::new(),
         lex,
-        vocab: HashMap::new(),
+        vocab: FxMap::default(),
         terms: Vec::new(),
-        cache: HashMap::new(),
-        surfaces: HashSet::new(),
+        cache: FxMap::default(),
+        analyzed: Vec::new(),
+        surfaces: FxSet::default(),
     };
-    let names: HashSet<&str> = catalog
+    let names: FxSet<&str> = catalog
         .tools()
         .iter()
         .map(Tool::name)
@@ -597,8 +612,8 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         })
         .collect();
     let masks = b.terms.iter().map(|t| letter_mask(t)).collect();
-    let mut by_name = HashMap::new();
-    let mut by_key = HashMap::new();
+    let mut by_name = FxMap::default();
+    let mut by_key = FxMap::default();
     for (i, d) in docs.iter().enumerate() {
         let i = u32::try_from(i).unwrap_or(u32::MAX);
         by_name.entry(fold(d.name.trim())).or_insert(i);
@@ -670,7 +685,9 @@ mod tests {
         );
         // a read verb on a tool that says it writes
         assert_eq!(
-            cat(json!({"name": "mark_all_notifications_read", "annotations": {"readOnlyHint": false}})),
+            cat(
+                json!({"name": "mark_all_notifications_read", "annotations": {"readOnlyHint": false}})
+            ),
             "update"
         );
         // no verb in the name: the description's first word
@@ -691,16 +708,28 @@ mod tests {
             (json!([]), ""),
             (json!({"tools": []}), "/tools"),
             (json!({"tools": {"a": 1}}), "/tools/a"),
-            (json!({"tools": {"a": {"category": 3}}}), "/tools/a/category"),
-            (json!({"tools": {"a/b": {"tags": [1]}}}), "/tools/a~1b/tags/0"),
-            (json!({"tools": {"a": {"keywords": {}}}}), "/tools/a/keywords"),
+            (
+                json!({"tools": {"a": {"category": 3}}}),
+                "/tools/a/category",
+            ),
+            (
+                json!({"tools": {"a/b": {"tags": [1]}}}),
+                "/tools/a~1b/tags/0",
+            ),
+            (
+                json!({"tools": {"a": {"keywords": {}}}}),
+                "/tools/a/keywords",
+            ),
         ];
         for (meta, ptr) in bad {
             let err = read_meta(Some(&meta)).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::Shape);
             assert_eq!(err.pointer(), ptr, "{meta}");
         }
-        let ok = read_meta(Some(&json!({"tools": {"a": {"tags": "x", "category": null}}}))).unwrap();
+        let ok = read_meta(Some(
+            &json!({"tools": {"a": {"tags": "x", "category": null}}}),
+        ))
+        .unwrap();
         assert_eq!(ok["a"].tags, ["x"]);
         assert!(read_meta(Some(&json!({}))).unwrap().is_empty());
     }

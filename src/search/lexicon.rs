@@ -479,11 +479,8 @@ impl Lexicon {
             .iter()
             .find(|(p, roots, _)| {
                 word.strip_prefix(p).is_some_and(|rest| {
-                    let rest_options = [
-                        Some(rest),
-                        rest.strip_prefix("ge"),
-                        rest.strip_prefix("zu"),
-                    ];
+                    let rest_options =
+                        [Some(rest), rest.strip_prefix("ge"), rest.strip_prefix("zu")];
                     rest_options
                         .into_iter()
                         .flatten()
@@ -554,20 +551,17 @@ mod tests {
             }
         }
         // a word listed twice in one language would silently lose a meaning
-        for (li, pick) in [
-            |r: &Row| r.1,
-            |r: &Row| r.2,
-            |r: &Row| r.3,
-        ]
-        .iter()
-        .enumerate()
+        for (li, pick) in [|r: &Row| r.1, |r: &Row| r.2, |r: &Row| r.3]
+            .iter()
+            .enumerate()
         {
             let mut seen = std::collections::HashSet::new();
             for row in ROWS {
                 for w in pick(row).iter() {
                     let dup = !seen.insert(*w);
                     // a few words are listed twice on purpose, in rows that agree
-                    let allowed = matches!(*w, "rollladen" | "verder" | "stuur" | "lower" | "raise");
+                    let allowed =
+                        matches!(*w, "rollladen" | "verder" | "stuur" | "lower" | "raise");
                     assert!(!dup || allowed, "{w} listed twice (language {li})");
                 }
             }
@@ -584,7 +578,10 @@ mod tests {
             "thermostat|climat|heat|heater"
         );
         assert_eq!(exp(lex.lookup("pr", &stems_of("pr"))), "pull request");
-        assert_eq!(exp(lex.lookup("woonkamer", &stems_of("woonkamer"))), "=livingroom|loung");
+        assert_eq!(
+            exp(lex.lookup("woonkamer", &stems_of("woonkamer"))),
+            "=livingroom|loung"
+        );
         assert!(lex.lookup("rover", &stems_of("rover")).is_none());
         assert!(lex.knows("thermostaat"));
     }

@@ -97,9 +97,9 @@ mod index;
 mod lexicon;
 mod rank;
 
-use std::collections::{HashMap, HashSet};
-
 use serde::Serialize;
+
+use analyze::{FxMap, FxSet};
 
 use crate::catalog::Catalog;
 use crate::error::Error;
@@ -109,17 +109,17 @@ use crate::error::Error;
 #[derive(Debug, Clone)]
 pub struct ToolIndex {
     docs: Vec<index::Doc>,
-    vocab: HashMap<String, u32>,
+    vocab: FxMap<String, u32>,
     terms: Vec<String>,
     masks: Vec<u32>,
     idf: Vec<f32>,
     offsets: Vec<u32>,
     post_doc: Vec<u32>,
     post_impact: Vec<f32>,
-    surfaces: HashSet<String>,
+    surfaces: FxSet<String>,
     name_terms: Vec<Vec<u32>>,
-    by_name: HashMap<String, u32>,
-    by_key: HashMap<String, u32>,
+    by_name: FxMap<String, u32>,
+    by_key: FxMap<String, u32>,
 }
 
 /// What to search for besides the query text.

@@ -67,7 +67,11 @@ impl Query<'_> {
     /// whether the lexicon knew the word.
     fn lookup(&self, w: &str, weight: f32, group: &mut Group, extra: &mut Vec<Group>) -> bool {
         let s = &self.stemmers;
-        let stems = [s.stem(Lang::En, w), s.stem(Lang::Nl, w), s.stem(Lang::De, w)];
+        let stems = [
+            s.stem(Lang::En, w),
+            s.stem(Lang::Nl, w),
+            s.stem(Lang::De, w),
+        ];
         let exp = self
             .lex
             .separable_joined(w)
@@ -213,7 +217,12 @@ impl Query<'_> {
 /// What a particle means when no verb of the query takes it: `Some(None)`
 /// to drop it, `Some(Some(word))` to read it as `word`, `None` to read it
 /// as any other word.
-fn lone_particle(w: &str, next: Option<&str>, last: bool, lang: Option<Lang>) -> Option<Option<&'static str>> {
+fn lone_particle(
+    w: &str,
+    next: Option<&str>,
+    last: bool,
+    lang: Option<Lang>,
+) -> Option<Option<&'static str>> {
     let preposition = next.is_some_and(is_determiner);
     let keep = |word| Some((!preposition).then_some(word));
     match w {
@@ -324,9 +333,10 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
                 continue;
             };
             let range = lo as usize..hi as usize;
-            let (Some(docs), Some(impacts)) =
-                (index.post_doc.get(range.clone()), index.post_impact.get(range))
-            else {
+            let (Some(docs), Some(impacts)) = (
+                index.post_doc.get(range.clone()),
+                index.post_impact.get(range),
+            ) else {
                 continue;
             };
             for (&d, &impact) in docs.iter().zip(impacts) {
@@ -374,7 +384,11 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
         }
     }
     let name = |d: usize| index.docs.get(d).map(|doc| doc.name.as_str()).unwrap_or("");
-    found.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then_with(|| name(a).cmp(name(b))));
+    found.sort_by(|&a, &b| {
+        scores[b]
+            .total_cmp(&scores[a])
+            .then_with(|| name(a).cmp(name(b)))
+    });
     let total = found.len();
     let hits = found
         .into_iter()
