@@ -126,6 +126,7 @@ mod wasm;
 pub use call::{tools_call_request, Call, ModelTurn};
 pub use catalog::{Catalog, Limits, Tool};
 pub use dialect::{convert, format_results, parse_calls, Conversion, Dialect, Options};
+pub use engine::http;
 pub use engine::{
     budget, Budget, Disclosure, Engine, EngineConfig, Exposure, Invocation, Mode, Output, WireCode,
     PROTOCOL_VERSIONS,

@@ -788,3 +788,126 @@ impl Default for JsClientSession {
         JsClientSession::new()
     }
 }
+
+/// The Streamable HTTP transport rules: who may talk to the gateway and
+/// what each request means.
+#[wasm_bindgen(js_name = HttpGate)]
+pub struct JsHttpGate {
+    policy: crate::http::HttpPolicy,
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const HTTP_TYPES: &'static str = r#"
+/** HttpGate options. */
+export interface HttpGateOptions { origins?: string[]; maxBody?: number; path?: string }
+/** What to do with a request. */
+export type HttpAction =
+  | { action: "reject"; status: number; headers: [string, string][]; message: string }
+  | { action: "read"; maxBody: number }
+  | { action: "stream" }
+  | { action: "end" };
+/** What a POST body is: make a session first, answer 202, reply with the engine's output, or refuse. */
+export type BodyAction = "too-large" | "new-session" | "reply" | "accepted" | "no-session";
+"#;
+
+#[wasm_bindgen(js_class = HttpGate)]
+impl JsHttpGate {
+    /// Rules for a gateway bound to `host`; throws when the host is not a
+    /// loopback address and no token is given.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        host: &str,
+        token: Option<String>,
+        #[wasm_bindgen(unchecked_param_type = "HttpGateOptions | undefined")] options: JsValue,
+    ) -> Result<JsHttpGate, JsValue> {
+        #[derive(Deserialize, Default)]
+        #[serde(default, rename_all = "camelCase")]
+        struct In {
+            origins: Vec<String>,
+            max_body: Option<usize>,
+            path: Option<String>,
+        }
+        let o: In = if options.is_undefined() || options.is_null() {
+            In::default()
+        } else {
+            serde_wasm_bindgen::from_value(options)
+                .map_err(|e| usage(&format!("bad gate options: {e}")))?
+        };
+        let mut policy =
+            crate::http::HttpPolicy::for_host(host, token).map_err(|e| js_error(&e))?;
+        policy.origins = o.origins;
+        if let Some(m) = o.max_body {
+            policy.max_body = m;
+        }
+        if let Some(p) = o.path {
+            policy.path = p;
+        }
+        Ok(JsHttpGate { policy })
+    }
+
+    /// Decides on a request from its method, path and headers (an object of
+    /// header name → value, as Node gives them).
+    #[wasm_bindgen(js_name = checkRequest, unchecked_return_type = "HttpAction")]
+    pub fn check_request(
+        &self,
+        method: &str,
+        path: &str,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, string | string[] | undefined>")]
+        headers: JsValue,
+        session_known: bool,
+    ) -> Result<JsValue, JsValue> {
+        let raw = read_value(&headers, "headers")?;
+        let mut list = Vec::new();
+        if let Value::Object(m) = raw {
+            for (k, v) in m {
+                match v {
+                    Value::String(s) => list.push((k, s)),
+                    Value::Array(a) => {
+                        if let Some(s) = a.first().and_then(Value::as_str) {
+                            list.push((k, s.to_string()));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let req = crate::http::HttpRequest {
+            method: method.to_ascii_uppercase(),
+            path: path.split('?').next().unwrap_or("").to_string(),
+            headers: list,
+            session_known,
+        };
+        let v = match crate::http::check_request(&req, &self.policy) {
+            crate::http::HttpDecision::Reject {
+                status,
+                headers,
+                message,
+            } => {
+                serde_json::json!({"action": "reject", "status": status, "headers": headers, "message": message})
+            }
+            crate::http::HttpDecision::ReadBody { max_body } => {
+                serde_json::json!({"action": "read", "maxBody": max_body})
+            }
+            crate::http::HttpDecision::OpenStream => serde_json::json!({"action": "stream"}),
+            crate::http::HttpDecision::EndSession => serde_json::json!({"action": "end"}),
+        };
+        to_js(&v)
+    }
+
+    /// Decides on a POST body once read.
+    #[wasm_bindgen(js_name = checkBody, unchecked_return_type = "BodyAction")]
+    pub fn check_body(&self, body: &str, has_session: bool) -> String {
+        match crate::http::check_body(body, has_session, &self.policy) {
+            crate::http::BodyDecision::TooLarge => "too-large",
+            crate::http::BodyDecision::NewSession => "new-session",
+            crate::http::BodyDecision::Message {
+                expects_reply: true,
+            } => "reply",
+            crate::http::BodyDecision::Message {
+                expects_reply: false,
+            } => "accepted",
+            crate::http::BodyDecision::NoSession => "no-session",
+        }
+        .to_string()
+    }
+}

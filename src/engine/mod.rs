@@ -22,6 +22,7 @@ use crate::error::{Error, ErrorKind};
 use crate::validate::validate_arguments;
 
 mod disclosure;
+pub mod http;
 pub(crate) mod wire;
 
 pub use disclosure::{budget, Budget, Disclosure, Mode};

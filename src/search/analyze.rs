@@ -157,6 +157,9 @@ pub(crate) fn fold(s: &str) -> String {
 /// letter/digit boundaries. Words longer than [`MAX_WORD_CHARS`] are cut.
 /// One buffer is reused for every word.
 pub(crate) fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
+    if text.is_ascii() {
+        return for_each_ascii_word(text.as_bytes(), f);
+    }
     let mut buf = String::new();
     let mut len = 0usize; // chars in the current word
     let mut prev: Option<char> = None; // last char of the current word
@@ -190,6 +193,48 @@ pub(crate) fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
     }
     if !buf.is_empty() {
         f(&buf);
+    }
+}
+
+/// [`for_each_word`] for ASCII text, on bytes and a stack buffer.
+fn for_each_ascii_word(text: &[u8], mut f: impl FnMut(&str)) {
+    let mut buf = [0u8; MAX_WORD_CHARS];
+    let mut len = 0usize; // bytes in the current word (all of it, even cut)
+    let mut prev = 0u8; // last byte of the current word, 0 for none
+    let mut emit = |buf: &[u8; MAX_WORD_CHARS], len: usize| {
+        if let Some(Ok(w)) = buf.get(..len.min(MAX_WORD_CHARS)).map(std::str::from_utf8) {
+            f(w);
+        }
+    };
+    for (i, &c) in text.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            if len > 0 {
+                emit(&buf, len);
+            }
+            len = 0;
+            prev = 0;
+            continue;
+        }
+        if prev != 0 {
+            let next = text.get(i + 1).copied().unwrap_or(0);
+            let boundary = (prev.is_ascii_lowercase() && c.is_ascii_uppercase())
+                || (prev.is_ascii_alphabetic() != c.is_ascii_alphabetic())
+                || (prev.is_ascii_uppercase()
+                    && c.is_ascii_uppercase()
+                    && next.is_ascii_lowercase());
+            if boundary {
+                emit(&buf, len);
+                len = 0;
+            }
+        }
+        prev = c;
+        if let Some(slot) = buf.get_mut(len) {
+            *slot = c.to_ascii_lowercase();
+        }
+        len += 1;
+    }
+    if len > 0 {
+        emit(&buf, len);
     }
 }
 
@@ -524,6 +569,13 @@ mod tests {
             assert_eq!(words(s, 100), expected, "{s}");
         }
         assert_eq!(words("a b c d", 2), ["a", "b"]);
+        // the ASCII fast path and the general path agree
+        for s in ["HassLightSet v2 HTTPServer", "get_home_structure.list", "x"] {
+            let mut general = Vec::new();
+            for_each_word(&format!("{s} é"), |w| general.push(w.to_string()));
+            general.pop();
+            assert_eq!(words(s, 100), general, "{s}");
+        }
         assert!(words("🙂 ** ()", 10).is_empty());
         let long = "x".repeat(100);
         assert_eq!(words(&long, 10)[0].len(), MAX_WORD_CHARS);

@@ -126,14 +126,9 @@ impl Builder<'_> {
         let exp = if skip {
             None
         } else {
-            self.lex.separable_joined(word).or_else(|| {
-                let stems = [
-                    en.clone(),
-                    self.stemmers.stem(Lang::Nl, word),
-                    self.stemmers.stem(Lang::De, word),
-                ];
-                self.lex.lookup(word, &stems)
-            })
+            self.lex
+                .separable_joined(word)
+                .or_else(|| self.lex.lookup_lazy(word, &en, &self.stemmers))
         };
         if let Some(exp) = exp {
             for (alt, w) in exp.groups.iter().flatten() {
@@ -163,7 +158,7 @@ type Occurrences = Vec<(u32, Field, f32)>;
 
 struct DocText<'a, 'b> {
     builder: &'a mut Builder<'b>,
-    occ: Occurrences,
+    occ: &'a mut Occurrences,
     lens: [f32; FIELDS],
 }
 
@@ -171,7 +166,7 @@ impl DocText<'_, '_> {
     /// Adds every word of `text` to `field`. Stop-words are kept in the
     /// name (they are part of it) and dropped elsewhere.
     fn add(&mut self, field: Field, text: &str) {
-        let (builder, occ, lens) = (&mut *self.builder, &mut self.occ, &mut self.lens);
+        let (builder, occ, lens) = (&mut *self.builder, &mut *self.occ, &mut self.lens);
         for_each_word(text, |w| {
             let i = builder.analyze(w);
             let Some(a) = builder.analyzed.get(i) else {
@@ -194,16 +189,17 @@ impl DocText<'_, '_> {
         let is_sep = |c: char| {
             c.is_whitespace() || (c.is_ascii_punctuation() && !matches!(c, '_' | '.' | '-' | '/'))
         };
-        let mut kept = String::with_capacity(text.len());
+        if names.is_empty() {
+            self.add(field, text);
+            return;
+        }
         for chunk in text.split(is_sep) {
             let bare = chunk.trim_end_matches(['.', '-', '/']);
             if is_identifier_like(bare) && bare != own && names.contains(bare) {
                 continue;
             }
-            kept.push_str(chunk);
-            kept.push(' ');
+            self.add(field, chunk);
         }
-        self.add(field, &kept);
     }
 }
 
@@ -460,11 +456,11 @@ fn schema_words(schema: &Value, params: &mut String, enums: &mut String) {
 /// Whether a name looks like an identifier (has a separator or a hump), so
 /// that its mentions in other tools' descriptions can be recognised.
 fn is_identifier_like(name: &str) -> bool {
-    name.contains(['_', '.', '-', '/'])
-        || name
-            .chars()
-            .zip(name.chars().skip(1))
-            .any(|(a, b)| a.is_lowercase() && b.is_uppercase())
+    let b = name.as_bytes();
+    b.len() >= 3
+        && (b.iter().any(|c| matches!(c, b'_' | b'.' | b'-' | b'/'))
+            || b.windows(2)
+                .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase()))
 }
 
 pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex, Error> {
@@ -486,14 +482,17 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         .filter(|n| is_identifier_like(n))
         .collect();
     let mut docs = Vec::with_capacity(catalog.len());
-    let mut all_occ: Vec<Occurrences> = Vec::with_capacity(catalog.len());
+    // every tool's occurrences, one after the other
+    let mut all_occ: Occurrences = Vec::new();
+    let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(catalog.len());
     let mut all_lens: Vec<[f32; FIELDS]> = Vec::with_capacity(catalog.len());
     let empty = Meta::default();
     for tool in catalog.tools() {
         let m = metas.get(tool.name()).unwrap_or(&empty);
+        let start = all_occ.len();
         let mut dt = DocText {
             builder: &mut b,
-            occ: Vec::new(),
+            occ: &mut all_occ,
             lens: [0.0; FIELDS],
         };
         dt.add(Field::Name, tool.name());
@@ -531,9 +530,8 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
             None if !summary.is_empty() => shorten(summary, MAX_SHORT_DESCRIPTION),
             None => shorten(tool.title().unwrap_or(""), MAX_SHORT_DESCRIPTION),
         };
-        let (occ, lens) = (dt.occ, dt.lens);
-        all_occ.push(occ);
-        all_lens.push(lens);
+        all_lens.push(dt.lens);
+        ranges.push((start, all_occ.len()));
         docs.push(Doc {
             name: tool.name().to_string(),
             key: name_key(tool.name()),
@@ -551,8 +549,9 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         }
     }
     let nterms = b.terms.len();
-    let mut postings: Vec<Vec<(u32, f32)>> = vec![Vec::new(); nterms];
-    for (d, (occ, lens)) in all_occ.iter_mut().zip(&all_lens).enumerate() {
+    // (term, doc, impact) for every term of every tool
+    let mut pairs: Vec<(u32, u32, f32)> = Vec::with_capacity(all_occ.len() / 2);
+    for (d, (&(lo, hi), lens)) in ranges.iter().zip(&all_lens).enumerate() {
         let norm: [f32; FIELDS] = std::array::from_fn(|f| {
             let (bf, a, l) = (FIELD_B[f], avg[f], lens[f]);
             if a > 0.0 {
@@ -561,38 +560,51 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
                 1.0
             }
         });
+        let Some(occ) = all_occ.get_mut(lo..hi) else {
+            continue;
+        };
         occ.sort_unstable_by_key(|&(t, _, _)| t);
-        let mut i = 0;
-        while i < occ.len() {
-            let t = occ[i].0;
-            let mut x = 0f32;
-            while i < occ.len() && occ[i].0 == t {
-                let (_, f, w) = occ[i];
-                let f = f as usize;
-                x += FIELD_WEIGHT[f] * w / norm[f];
-                i += 1;
-            }
-            let impact = x * (K1 + 1.0) / (K1 + x);
-            if let Some(p) = postings.get_mut(t as usize) {
-                p.push((u32::try_from(d).unwrap_or(u32::MAX), impact));
+        let d = u32::try_from(d).unwrap_or(u32::MAX);
+        for run in occ.chunk_by(|a, b| a.0 == b.0) {
+            let x: f32 = run
+                .iter()
+                .map(|&(_, f, w)| FIELD_WEIGHT[f as usize] * w / norm[f as usize])
+                .sum();
+            if let Some(&(t, _, _)) = run.first() {
+                pairs.push((t, d, x * (K1 + 1.0) / (K1 + x)));
             }
         }
     }
-    let mut offsets = Vec::with_capacity(nterms + 1);
-    let total: usize = postings.iter().map(Vec::len).sum();
-    let mut post_doc = Vec::with_capacity(total);
-    let mut post_impact = Vec::with_capacity(total);
-    let mut idf = Vec::with_capacity(nterms);
-    offsets.push(0u32);
-    for p in &postings {
-        let df = p.len() as f32;
-        idf.push((1.0 + (n - df + 0.5) / (df + 0.5)).ln());
-        for &(d, w) in p {
-            post_doc.push(d);
-            post_impact.push(w);
+    // postings by term, docs in order (a counting sort)
+    let mut offsets = vec![0u32; nterms + 1];
+    for &(t, _, _) in &pairs {
+        if let Some(o) = offsets.get_mut(t as usize + 1) {
+            *o += 1;
         }
-        offsets.push(u32::try_from(post_doc.len()).unwrap_or(u32::MAX));
     }
+    for i in 1..offsets.len() {
+        offsets[i] += offsets[i - 1];
+    }
+    let mut fill: Vec<u32> = offsets.clone();
+    let mut post_doc = vec![0u32; pairs.len()];
+    let mut post_impact = vec![0f32; pairs.len()];
+    for &(t, d, w) in &pairs {
+        if let Some(at) = fill.get_mut(t as usize) {
+            let i = *at as usize;
+            if let (Some(pd), Some(pw)) = (post_doc.get_mut(i), post_impact.get_mut(i)) {
+                *pd = d;
+                *pw = w;
+            }
+            *at += 1;
+        }
+    }
+    let idf: Vec<f32> = offsets
+        .windows(2)
+        .map(|w| {
+            let df = (w[1] - w[0]) as f32;
+            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        })
+        .collect();
     // the name's own words (stop-words only when there is nothing else),
     // for the bonus a query gets for naming the tool
     let name_terms = docs
@@ -604,7 +616,8 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
             }
             let mut ids: Vec<u32> = words
                 .iter()
-                .filter_map(|w| b.vocab.get(&b.stemmers.stem(Lang::En, w)).copied())
+                .filter_map(|w| b.cache.get(*w).and_then(|&i| b.analyzed.get(i as usize)))
+                .map(|a| a.primary)
                 .collect();
             ids.sort_unstable();
             ids.dedup();

@@ -17,10 +17,9 @@
 //! `schalte ... aus`, `aanzetten`, `ausgeschaltet`) are read by
 //! [`separable`]: a particle, a verb root and the expansion of the pair.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::analyze::{letter_mask, Lang, Stemmers};
+use super::analyze::{letter_mask, FxMap, Lang, Stemmers};
 
 /// `(expansion, English words, Dutch words, German words)`.
 type Row = (
@@ -352,11 +351,11 @@ impl Expansion {
 
 /// The lexicon, indexed once: by folded surface form and by stem.
 pub(crate) struct Lexicon {
-    surface: HashMap<&'static str, usize>,
-    stems: [HashMap<String, usize>; 3],
+    surface: FxMap<&'static str, usize>,
+    stems: [FxMap<String, usize>; 3],
     expansions: Vec<Expansion>,
     separable: Vec<(&'static str, &'static [&'static str], usize)>,
-    particles: HashMap<&'static str, ()>,
+    particles: FxMap<&'static str, ()>,
     /// Surface words with their letter masks, sorted, for typo search.
     keys: Vec<(&'static str, u32)>,
 }
@@ -369,15 +368,15 @@ impl Lexicon {
     fn build() -> Lexicon {
         let stemmers = Stemmers::new();
         let mut expansions: Vec<Expansion> = Vec::new();
-        let mut ids: HashMap<&'static str, usize> = HashMap::new();
+        let mut ids: FxMap<&'static str, usize> = FxMap::default();
         let mut intern = |exp: &'static str| -> usize {
             *ids.entry(exp).or_insert_with(|| {
                 expansions.push(Expansion::parse(exp, &stemmers));
                 expansions.len() - 1
             })
         };
-        let mut surface = HashMap::new();
-        let mut stems: [HashMap<String, usize>; 3] = Default::default();
+        let mut surface = FxMap::default();
+        let mut stems: [FxMap<String, usize>; 3] = Default::default();
         for &(exp, en, nl, de) in ROWS {
             let id = intern(exp);
             for (li, (lang, list)) in [(Lang::En, en), (Lang::Nl, nl), (Lang::De, de)]
@@ -397,7 +396,7 @@ impl Lexicon {
             }
         }
         let mut separable = Vec::new();
-        let mut particles = HashMap::new();
+        let mut particles = FxMap::default();
         for &(p, roots, exp) in SEPARABLE {
             separable.push((p, roots, intern(exp)));
             particles.insert(p, ());
@@ -433,6 +432,29 @@ impl Lexicon {
         }
         for (map, s) in self.stems.iter().zip(stems) {
             if let Some(&id) = map.get(s.as_str()) {
+                return self.expansion(id);
+            }
+        }
+        None
+    }
+
+    /// [`Lexicon::lookup`] with the word's English stem given and the
+    /// Dutch and German stems computed only when needed.
+    pub(crate) fn lookup_lazy(
+        &self,
+        word: &str,
+        en: &str,
+        stemmers: &Stemmers,
+    ) -> Option<&Expansion> {
+        if let Some(&id) = self.surface.get(word) {
+            return self.expansion(id);
+        }
+        let [en_map, nl_map, de_map] = &self.stems;
+        if let Some(&id) = en_map.get(en) {
+            return self.expansion(id);
+        }
+        for (map, lang) in [(nl_map, Lang::Nl), (de_map, Lang::De)] {
+            if let Some(&id) = map.get(stemmers.stem(lang, word).as_str()) {
                 return self.expansion(id);
             }
         }

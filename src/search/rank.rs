@@ -384,15 +384,23 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
         }
     }
     let name = |d: usize| index.docs.get(d).map(|doc| doc.name.as_str()).unwrap_or("");
-    found.sort_by(|&a, &b| {
+    let order = |a: &usize, b: &usize| {
+        let (a, b) = (*a, *b);
         scores[b]
             .total_cmp(&scores[a])
             .then_with(|| name(a).cmp(name(b)))
-    });
+    };
     let total = found.len();
+    // only the hits returned are sorted
+    if opts.limit == 0 {
+        found.clear();
+    } else if found.len() > opts.limit {
+        found.select_nth_unstable_by(opts.limit - 1, order);
+        found.truncate(opts.limit);
+    }
+    found.sort_by(order);
     let hits = found
         .into_iter()
-        .take(opts.limit)
         .filter_map(|d| {
             let doc = index.docs.get(d)?;
             Some(Hit {
