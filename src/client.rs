@@ -164,16 +164,61 @@ pub fn result_for(messages: &[Value], id: &Value) -> Result<Value, Error> {
     Ok(m.get("result").cloned().unwrap_or(Value::Null))
 }
 
-/// Builds the requests of an MCP client session, numbering them.
+/// Builds the requests of an MCP client session, numbering them, and the
+/// HTTP headers that go with them.
 #[derive(Debug, Default)]
 pub struct ClientSession {
     next_id: u64,
+    session_id: Option<String>,
+    protocol: Option<String>,
 }
 
 impl ClientSession {
     /// A session whose first request has id 1.
     pub fn new() -> ClientSession {
-        ClientSession { next_id: 1 }
+        ClientSession {
+            next_id: 1,
+            ..ClientSession::default()
+        }
+    }
+
+    /// Remembers the `Mcp-Session-Id` the server assigned (or forgets it,
+    /// to initialize again).
+    pub fn set_session_id(&mut self, id: Option<String>) {
+        self.session_id = id.filter(|i| !i.is_empty());
+    }
+
+    /// Whether the server assigned a session.
+    pub fn has_session(&self) -> bool {
+        self.session_id.is_some()
+    }
+
+    /// Remembers the protocol revision negotiated by `initialize`.
+    pub fn set_protocol_version(&mut self, version: Option<String>) {
+        self.protocol = version;
+    }
+
+    /// The headers of a Streamable HTTP POST: content type, both accepted
+    /// reply types, the bearer token, the session and the negotiated
+    /// protocol revision (once known).
+    pub fn headers(&self, token: Option<&str>) -> Vec<(String, String)> {
+        let mut h = vec![
+            ("Content-Type".to_string(), "application/json".to_string()),
+            (
+                "Accept".to_string(),
+                "application/json, text/event-stream".to_string(),
+            ),
+        ];
+        if let Some(t) = token.filter(|t| !t.is_empty()) {
+            h.push(("Authorization".into(), format!("Bearer {t}")));
+        }
+        if let Some(s) = &self.session_id {
+            h.push(("Mcp-Session-Id".into(), s.clone()));
+        }
+        if let Some(v) = &self.protocol {
+            h.push(("MCP-Protocol-Version".into(), v.clone()));
+        }
+        h
     }
 
     fn request(&mut self, method: &str, params: Value) -> (Value, String) {
@@ -209,6 +254,104 @@ impl ClientSession {
     /// `tools/call`.
     pub fn call_tool(&mut self, name: &str, arguments: &Value) -> (Value, String) {
         self.request("tools/call", json!({"name": name, "arguments": arguments}))
+    }
+}
+
+/// What to do with an upstream server's HTTP reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReplyAction {
+    /// Read the body's messages with [`messages`].
+    Read,
+    /// There is nothing to read (202 for a notification).
+    Nothing,
+    /// The server does not speak Streamable HTTP (a 4xx to `initialize`):
+    /// fall back to the legacy HTTP+SSE transport (GET the SSE URL, wait
+    /// for its `endpoint` event, POST there, read replies from the stream).
+    Legacy,
+    /// The session expired (404 to a request that carried one): initialize
+    /// again, then resend.
+    Reinitialize,
+    /// Give up with this message.
+    Fail(String),
+}
+
+/// Decides on an upstream reply from its status and content type.
+/// `initializing`: the request was `initialize`; `has_session`: it carried
+/// an `Mcp-Session-Id`.
+pub fn classify_reply(
+    status: u16,
+    content_type: &str,
+    initializing: bool,
+    has_session: bool,
+) -> ReplyAction {
+    let ctype = content_type.to_ascii_lowercase();
+    match status {
+        202 | 204 => ReplyAction::Nothing,
+        200..=299 if ctype.contains("application/json") || ctype.contains("text/event-stream") => {
+            ReplyAction::Read
+        }
+        200..=299 => ReplyAction::Fail(format!(
+            "the upstream answered HTTP {status} with {}, not JSON or an event stream",
+            if ctype.is_empty() {
+                "no content type"
+            } else {
+                content_type
+            }
+        )),
+        401 => ReplyAction::Fail(
+            "the upstream refused the credentials (HTTP 401): check the upstream token".into(),
+        ),
+        403 => ReplyAction::Fail(
+            "the upstream refused access (HTTP 403): check the upstream token and its rights"
+                .into(),
+        ),
+        404 if has_session && !initializing => ReplyAction::Reinitialize,
+        400..=499 if initializing => ReplyAction::Legacy,
+        _ => ReplyAction::Fail(format!("the upstream answered HTTP {status}")),
+    }
+}
+
+/// An event of the legacy HTTP+SSE transport's stream.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum LegacyEvent {
+    /// Where to POST messages (relative to the stream's URL).
+    Endpoint(String),
+    /// A JSON-RPC message from the server.
+    Message(Value),
+    /// Anything else (pings, unknown events): ignore it.
+    Other,
+}
+
+/// Reads one event of a legacy HTTP+SSE stream.
+pub fn legacy_event(event: &SseEvent) -> Result<LegacyEvent, Error> {
+    match event.event.as_str() {
+        "endpoint" if !event.data.trim().is_empty() => {
+            Ok(LegacyEvent::Endpoint(event.data.trim().to_string()))
+        }
+        "message" if !event.data.trim().is_empty() => serde_json::from_str(&event.data)
+            .map(LegacyEvent::Message)
+            .map_err(|e| {
+                Error::new(
+                    ErrorKind::Json,
+                    "",
+                    format!("an SSE event is not JSON: {e}"),
+                )
+            }),
+        _ => Ok(LegacyEvent::Other),
+    }
+}
+
+/// What a host's tool handler returned, as a `CallToolResult`: a value
+/// with a `content` array is one already and passes unchanged; anything
+/// else (a plain value, `null`) becomes [`tool_success`](crate::tool_success)
+/// of it.
+pub fn as_tool_result(value: Value) -> Value {
+    if value.get("content").is_some_and(Value::is_array) {
+        value
+    } else {
+        crate::results::tool_success(value)
     }
 }
 
@@ -261,6 +404,76 @@ mod tests {
         assert!(text.contains("\"cursor\":\"abc\""));
         let (_, text) = s.call_tool("x", &json!({"a": 1}));
         assert!(text.contains("tools/call"));
+    }
+
+    #[test]
+    fn session_headers() {
+        let mut s = ClientSession::new();
+        let names = |s: &ClientSession, t: Option<&str>| -> Vec<String> {
+            s.headers(t).into_iter().map(|(k, _)| k).collect()
+        };
+        assert_eq!(names(&s, None), ["Content-Type", "Accept"]);
+        s.set_session_id(Some("abc".into()));
+        s.set_protocol_version(Some("2025-11-25".into()));
+        let h = s.headers(Some("t0k"));
+        assert!(h.contains(&("Authorization".into(), "Bearer t0k".into())));
+        assert!(h.contains(&("Mcp-Session-Id".into(), "abc".into())));
+        assert!(h.contains(&("MCP-Protocol-Version".into(), "2025-11-25".into())));
+        assert!(s.has_session());
+        s.set_session_id(Some(String::new()));
+        assert!(!s.has_session());
+    }
+
+    #[test]
+    fn reply_statuses() {
+        use ReplyAction::*;
+        assert_eq!(classify_reply(200, "application/json", true, false), Read);
+        assert_eq!(classify_reply(200, "text/event-stream", false, true), Read);
+        assert_eq!(classify_reply(202, "", false, true), Nothing);
+        assert_eq!(classify_reply(405, "text/plain", true, false), Legacy);
+        assert_eq!(classify_reply(404, "", true, false), Legacy);
+        assert_eq!(classify_reply(404, "", false, true), Reinitialize);
+        assert!(matches!(classify_reply(401, "", true, false), Fail(m) if m.contains("401")));
+        assert!(matches!(classify_reply(502, "", false, true), Fail(m) if m.contains("502")));
+        assert!(
+            matches!(classify_reply(200, "text/html", true, false), Fail(m) if m.contains("text/html"))
+        );
+    }
+
+    #[test]
+    fn legacy_events() {
+        let ev = |event: &str, data: &str| SseEvent {
+            event: event.into(),
+            data: data.into(),
+            id: None,
+        };
+        assert_eq!(
+            legacy_event(&ev("endpoint", "/messages/?session_id=1\n")).unwrap(),
+            LegacyEvent::Endpoint("/messages/?session_id=1".into())
+        );
+        assert_eq!(
+            legacy_event(&ev(
+                "message",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"
+            ))
+            .unwrap(),
+            LegacyEvent::Message(json!({"jsonrpc": "2.0", "id": 1, "result": {}}))
+        );
+        assert_eq!(legacy_event(&ev("ping", "")).unwrap(), LegacyEvent::Other);
+        assert!(legacy_event(&ev("message", "{oops")).is_err());
+    }
+
+    #[test]
+    fn tool_results_from_handlers() {
+        let r = json!({"content": [{"type": "text", "text": "hi"}], "isError": true});
+        assert_eq!(as_tool_result(r.clone()), r);
+        let wrapped = as_tool_result(json!({"on": true}));
+        assert_eq!(
+            wrapped["structuredContent"],
+            json!({"success": true, "on": true})
+        );
+        assert_eq!(as_tool_result(json!(3))["structuredContent"]["result"], 3);
+        assert!(as_tool_result(Value::Null)["content"].is_array());
     }
 
     #[test]

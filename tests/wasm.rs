@@ -80,3 +80,63 @@ fn bad_bytes_and_refs() {
     let c = convert(&catalog, Dialect::Gemini, &Options::default());
     assert_eq!(c.names.len(), 1);
 }
+
+#[wasm_bindgen_test]
+fn calls_and_validation_in_wasm() {
+    use mcp_switchboard::{format_results, parse_calls, validate_arguments};
+    let catalog = Catalog::parse(HOMEY).expect("catalog");
+    let conv = convert(&catalog, Dialect::OpenAi, &Options::strict(true));
+    let response = serde_json::json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "set_light", "arguments": "{\"deviceId\": \"x\", \"state\": \"on\", \"dim\": null}"}},
+        {"id": "b", "type": "function", "function": {"name": "set_light", "arguments": "{\"deviceId\": "}}
+    ]}}]});
+    let turn = parse_calls(Dialect::OpenAi, &response, &conv.names, Some(&catalog)).expect("turn");
+    assert_eq!(
+        turn.calls[0].arguments,
+        serde_json::json!({"deviceId": "x", "state": "on"})
+    );
+    assert!(turn.calls[1].error.is_some());
+    let out = format_results(
+        Dialect::OpenAi,
+        &turn,
+        &serde_json::json!([{"content": []}, null]),
+    )
+    .expect("results");
+    assert_eq!(out.len(), 2);
+    // the deepest arguments JSON text can carry (serde_json stops at 128
+    // levels) and 10 MB strings do not trap on the small wasm stack
+    let deep_text = format!("{{\"a\": {}1{}}}", "[".repeat(126), "]".repeat(126));
+    let deep: serde_json::Value = serde_json::from_str(&deep_text).expect("127 levels parse");
+    let v = validate_arguments(
+        &serde_json::json!({"type": "object", "properties": {"a": {"type": "array", "items": {"type": "array"}}}}),
+        &deep,
+    );
+    let _ = v.message();
+    let big = "x".repeat(10 * 1024 * 1024);
+    let v = validate_arguments(
+        &serde_json::json!({"type": "object", "properties": {"s": {"type": "string", "maxLength": 10, "pattern": "^a+$"}}}),
+        &serde_json::json!({"s": big}),
+    );
+    assert!(!v.is_valid());
+}
+
+#[wasm_bindgen_test]
+fn engine_in_wasm() {
+    use mcp_switchboard::{Engine, EngineConfig, Output};
+    let mut e = Engine::new(
+        Catalog::parse(HOMEY).expect("catalog"),
+        EngineConfig::default(),
+    );
+    e.handle(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_states","arguments":{}}}"#);
+    let Some(Output::Invoke(inv)) = e.poll_output() else {
+        panic!("an invocation")
+    };
+    e.complete(
+        inv.id,
+        &serde_json::json!({"content": [{"type": "text", "text": "ok"}]}),
+    )
+    .expect("complete");
+    assert!(matches!(e.poll_output(), Some(Output::Reply(_))));
+    e.handle(&"[".repeat(10_000));
+    assert!(matches!(e.poll_output(), Some(Output::Reply(r)) if r.contains("-32700")));
+}

@@ -19,6 +19,9 @@ pub struct HttpPolicy {
     pub max_body: usize,
     /// The endpoint path.
     pub path: String,
+    /// Whether the `Host` header must name a loopback address (DNS-rebinding
+    /// protection); on for gateways bound to a loopback address.
+    pub loopback_host: bool,
 }
 
 impl HttpPolicy {
@@ -38,6 +41,7 @@ impl HttpPolicy {
             token,
             max_body: 4 * 1024 * 1024,
             path: "/mcp".into(),
+            loopback_host: is_loopback(host),
         })
     }
 }
@@ -88,8 +92,11 @@ pub enum HttpDecision {
     /// Read the body (at most `max_body` bytes) and pass it on with
     /// [`check_body`].
     ReadBody {
-        /// The limit to enforce while reading.
+        /// The limit to enforce while reading (see [`check_body_size`]).
         max_body: usize,
+        /// Answer with an SSE stream (`text/event-stream`) rather than a
+        /// JSON body: the client accepts only the stream.
+        sse: bool,
     },
     /// Open an SSE stream for server notifications on this session.
     OpenStream,
@@ -105,6 +112,16 @@ fn reject(status: u16, message: impl Into<String>) -> HttpDecision {
     }
 }
 
+/// The host name of a `Host` header or an origin's authority (`[::1]:80`,
+/// `localhost:3000`, `example.com`).
+fn host_name(authority: &str) -> &str {
+    if let Some(v6) = authority.strip_prefix('[') {
+        v6.split(']').next().unwrap_or("")
+    } else {
+        authority.split(':').next().unwrap_or("")
+    }
+}
+
 fn origin_allowed(origin: &str, policy: &HttpPolicy) -> bool {
     if policy.origins.iter().any(|o| o == origin || o == "*") {
         return true;
@@ -113,12 +130,7 @@ fn origin_allowed(origin: &str, policy: &HttpPolicy) -> bool {
         .strip_prefix("http://")
         .or_else(|| origin.strip_prefix("https://"));
     let Some(rest) = rest else { return false };
-    let host = if let Some(v6) = rest.strip_prefix('[') {
-        v6.split(']').next().unwrap_or("")
-    } else {
-        rest.split(':').next().unwrap_or("")
-    };
-    is_loopback(host)
+    is_loopback(host_name(rest))
 }
 
 /// Decides on a request from its method, path and headers.
@@ -132,6 +144,13 @@ pub fn check_request(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
     if let Some(origin) = req.header("origin") {
         if !origin_allowed(origin, policy) {
             return reject(403, format!("origin {origin} is not allowed"));
+        }
+    }
+    if policy.loopback_host {
+        if let Some(host) = req.header("host") {
+            if !is_loopback(&host_name(host).to_ascii_lowercase()) {
+                return reject(403, format!("host {host} is not allowed: this gateway only answers requests addressed to localhost"));
+            }
         }
     }
     if let Some(token) = &policy.token {
@@ -171,12 +190,14 @@ pub fn check_request(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
             if !ctype.starts_with("application/json") {
                 return reject(415, "the body must be application/json");
             }
+            let mut sse = false;
             if let Some(accept) = req.header("accept") {
                 let a = accept.to_ascii_lowercase();
-                if !(a.contains("application/json")
-                    || a.contains("text/event-stream")
-                    || a.contains("*/*"))
-                {
+                let json = a.contains("application/json")
+                    || a.contains("application/*")
+                    || a.contains("*/*");
+                sse = !json && a.contains("text/event-stream");
+                if !(json || sse) {
                     return reject(406, "accept application/json or text/event-stream");
                 }
             }
@@ -193,6 +214,7 @@ pub fn check_request(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
             }
             HttpDecision::ReadBody {
                 max_body: policy.max_body,
+                sse,
             }
         }
         "GET" => {
@@ -220,6 +242,55 @@ pub fn check_request(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
             headers: vec![("Allow".into(), "GET, POST, DELETE".into())],
             message: format!("method {} is not allowed", req.method),
         },
+    }
+}
+
+/// Checks the bytes of a body read so far against the limit: the host calls
+/// it as chunks arrive and stops reading on a rejection (413).
+pub fn check_body_size(len: usize, policy: &HttpPolicy) -> Option<HttpDecision> {
+    (len > policy.max_body).then(|| {
+        reject(
+            413,
+            format!(
+                "the body is larger than the limit of {} bytes",
+                policy.max_body
+            ),
+        )
+    })
+}
+
+/// How the transport ends an exchange that does not go through the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// [`BodyDecision::TooLarge`].
+    TooLarge,
+    /// [`BodyDecision::NoSession`].
+    NoSession,
+    /// A notification or a response was taken: nothing to reply.
+    Accepted,
+    /// The request was cancelled by the client before its reply: MCP sends
+    /// no reply to a cancelled request, so the exchange closes like a
+    /// notification's.
+    Cancelled,
+    /// The session was ended (DELETE).
+    Ended,
+}
+
+/// The status and a one-line message for an [`Outcome`].
+pub fn outcome_status(outcome: Outcome, policy: &HttpPolicy) -> (u16, String) {
+    match outcome {
+        Outcome::TooLarge => (
+            413,
+            format!(
+                "the body is larger than the limit of {} bytes",
+                policy.max_body
+            ),
+        ),
+        Outcome::NoSession => (400, "no Mcp-Session-Id: send initialize first".into()),
+        Outcome::Accepted => (202, String::new()),
+        Outcome::Cancelled => (202, String::new()),
+        Outcome::Ended => (204, String::new()),
     }
 }
 
@@ -383,10 +454,40 @@ mod tests {
             check_request(&req("DELETE", &[("mcp-session-id", "s")], true), &open),
             HttpDecision::EndSession
         );
+        for (host, want) in [
+            ("evil.example:80", 403),
+            ("localhost:3000", 200),
+            ("[::1]:3000", 200),
+            ("127.0.0.1", 200),
+        ] {
+            assert_eq!(
+                status(check_request(
+                    &req("POST", &[json, ("host", host)], false),
+                    &open
+                )),
+                want,
+                "{host}"
+            );
+        }
         let mut other = req("POST", &[json], false);
         other.path = "/other".into();
         assert_eq!(status(check_request(&other, &open)), 404);
         let locked = HttpPolicy::for_host("0.0.0.0", Some("t0k".into())).unwrap();
+        assert_eq!(
+            status(check_request(
+                &req(
+                    "POST",
+                    &[
+                        json,
+                        ("host", "hub.lan:80"),
+                        ("authorization", "Bearer t0k")
+                    ],
+                    false
+                ),
+                &locked
+            )),
+            200
+        );
         assert_eq!(
             status(check_request(&req("POST", &[json], false), &locked)),
             401
@@ -405,6 +506,29 @@ mod tests {
             )),
             200
         );
+    }
+
+    #[test]
+    fn reply_format_and_limits() {
+        let p = HttpPolicy::for_host("127.0.0.1", None).unwrap();
+        let json = ("content-type", "application/json");
+        let sse = |accept: &str| match check_request(
+            &req("POST", &[json, ("accept", accept)], false),
+            &p,
+        ) {
+            HttpDecision::ReadBody { sse, .. } => sse,
+            other => panic!("{other:?}"),
+        };
+        assert!(sse("text/event-stream"));
+        assert!(!sse("application/json, text/event-stream"));
+        assert!(!sse("*/*"));
+        assert_eq!(check_body_size(p.max_body, &p), None);
+        assert_eq!(status(check_body_size(p.max_body + 1, &p).unwrap()), 413);
+        assert_eq!(outcome_status(Outcome::Accepted, &p).0, 202);
+        assert_eq!(outcome_status(Outcome::Cancelled, &p).0, 202);
+        assert_eq!(outcome_status(Outcome::TooLarge, &p).0, 413);
+        assert_eq!(outcome_status(Outcome::NoSession, &p).0, 400);
+        assert_eq!(outcome_status(Outcome::Ended, &p).0, 204);
     }
 
     #[test]

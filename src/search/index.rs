@@ -247,29 +247,49 @@ fn shorten(s: &str, max: usize) -> String {
 
 /// Verbs that name what a tool does, by the category they imply.
 fn verb_category(word: &str) -> Option<&'static str> {
-    Some(match word {
-        "get" | "list" | "search" | "find" | "read" | "show" | "fetch" | "query" | "lookup"
-        | "look" | "view" | "describe" | "count" | "check" | "inspect" | "retrieve" | "browse"
-        | "status" | "state" | "download" | "export" | "explain" | "preview" | "summarize" => {
-            "query"
-        }
-        "delete" | "remove" | "clear" | "purge" | "destroy" | "drop" | "erase" | "unset"
-        | "uninstall" | "unregister" | "wipe" => "delete",
-        "create" | "add" | "new" | "insert" | "post" | "make" | "fork" | "register" | "upload"
-        | "push" | "copy" | "clone" | "duplicate" | "install" | "import" => "create",
-        "update" | "edit" | "modify" | "rename" | "patch" | "replace" | "assign" | "unassign"
-        | "merge" | "write" | "mark" | "dismiss" | "resolve" | "unresolve" | "submit"
-        | "reprioritize" | "manage" | "label" | "reply" | "comment" | "request" | "star"
-        | "unstar" | "archive" | "save" | "sync" | "refresh" | "reload" | "move" => "update",
-        "set" | "turn" | "toggle" | "control" | "start" | "stop" | "pause" | "resume"
-        | "unpause" | "open" | "close" | "lock" | "unlock" | "play" | "trigger" | "run"
-        | "execute" | "activate" | "deactivate" | "enable" | "disable" | "increase"
-        | "decrease" | "dim" | "adjust" | "change" | "switch" | "cancel" | "skip" | "next"
-        | "previous" | "mute" | "unmute" | "broadcast" | "send" | "return" | "call" | "invoke"
-        | "announce" | "notify" | "arm" | "disarm" | "press" | "select" => "control",
-        _ => return None,
-    })
+    VERBS
+        .binary_search_by(|(v, _)| (*v).cmp(word))
+        .ok()
+        .and_then(|i| VERBS.get(i))
+        .map(|&(_, c)| c)
 }
+
+/// `(verb, category)`, sorted by verb for binary search.
+#[rustfmt::skip]
+const VERBS: &[(&str, &str)] = &[
+    ("activate", "control"), ("add", "create"), ("adjust", "control"), ("announce", "control"),
+    ("archive", "update"), ("arm", "control"), ("assign", "update"), ("broadcast", "control"),
+    ("browse", "query"), ("call", "control"), ("cancel", "control"), ("change", "control"),
+    ("check", "query"), ("clear", "delete"), ("clone", "create"), ("close", "control"),
+    ("comment", "update"), ("control", "control"), ("copy", "create"), ("count", "query"),
+    ("create", "create"), ("deactivate", "control"), ("decrease", "control"),
+    ("delete", "delete"), ("describe", "query"), ("destroy", "delete"), ("dim", "control"),
+    ("disable", "control"), ("disarm", "control"), ("dismiss", "update"), ("download", "query"),
+    ("drop", "delete"), ("duplicate", "create"), ("edit", "update"), ("enable", "control"),
+    ("erase", "delete"), ("execute", "control"), ("explain", "query"), ("export", "query"),
+    ("fetch", "query"), ("find", "query"), ("fork", "create"), ("get", "query"),
+    ("import", "create"), ("increase", "control"), ("insert", "create"), ("inspect", "query"),
+    ("install", "create"), ("invoke", "control"), ("label", "update"), ("list", "query"),
+    ("lock", "control"), ("look", "query"), ("lookup", "query"), ("make", "create"),
+    ("manage", "update"), ("mark", "update"), ("merge", "update"), ("modify", "update"),
+    ("move", "update"), ("mute", "control"), ("new", "create"), ("next", "control"),
+    ("notify", "control"), ("open", "control"), ("patch", "update"), ("pause", "control"),
+    ("play", "control"), ("post", "create"), ("press", "control"), ("preview", "query"),
+    ("previous", "control"), ("purge", "delete"), ("push", "create"), ("query", "query"),
+    ("read", "query"), ("refresh", "update"), ("register", "create"), ("reload", "update"),
+    ("remove", "delete"), ("rename", "update"), ("replace", "update"), ("reply", "update"),
+    ("reprioritize", "update"), ("request", "update"), ("resolve", "update"),
+    ("resume", "control"), ("retrieve", "query"), ("return", "control"), ("run", "control"),
+    ("save", "update"), ("search", "query"), ("select", "control"), ("send", "control"),
+    ("set", "control"), ("show", "query"), ("skip", "control"), ("star", "update"),
+    ("start", "control"), ("state", "query"), ("status", "query"), ("stop", "control"),
+    ("submit", "update"), ("summarize", "query"), ("switch", "control"), ("sync", "update"),
+    ("toggle", "control"), ("trigger", "control"), ("turn", "control"), ("unassign", "update"),
+    ("uninstall", "delete"), ("unlock", "control"), ("unmute", "control"),
+    ("unpause", "control"), ("unregister", "delete"), ("unresolve", "update"),
+    ("unset", "delete"), ("unstar", "update"), ("update", "update"), ("upload", "create"),
+    ("view", "query"), ("wipe", "delete"), ("write", "update"),
+];
 
 /// The category of a tool without curated metadata: `query` when it is
 /// read-only (by `readOnlyHint` or by the first verb of its name), else
@@ -283,9 +303,15 @@ pub(crate) fn derive_category(tool: &Tool) -> &'static str {
     }
     let allowed = |c: &&str| !(read_only == Some(false) && *c == "query");
     let stemmers = Stemmers::new();
+    // `Turns`, `Gets`, `listing`: stem only inflected forms
     let verb = |w: &str| {
         let w = fold(w);
-        verb_category(&w).or_else(|| verb_category(&stemmers.stem(Lang::En, &w)))
+        verb_category(&w).or_else(|| {
+            [b's', b'd', b'g']
+                .contains(&w.bytes().last().unwrap_or(0))
+                .then(|| stemmers.stem(Lang::En, &w))
+                .and_then(|s| verb_category(&s))
+        })
     };
     let mut found = None;
     for_each_word(tool.name(), |w| {
@@ -681,6 +707,14 @@ mod tests {
         assert_eq!(shorten("short", 10), "short");
         assert_eq!(shorten("one two three four", 12), "one two…");
         assert_eq!(shorten(&"é".repeat(30), 10), format!("{}…", "é".repeat(10)));
+    }
+
+    #[test]
+    fn verbs_are_sorted() {
+        assert!(VERBS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(verb_category("get"), Some("query"));
+        assert_eq!(verb_category("toggle"), Some("control"));
+        assert_eq!(verb_category("lamp"), None);
     }
 
     #[test]

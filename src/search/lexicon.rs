@@ -117,6 +117,8 @@ const ROWS: &[Row] = &[
         &["apparaat", "apparaten", "toestel", "entiteit"], &["gerat", "gerate", "entitat"]),
     ("sensor", &["sensor", "sensors", "detector"], &["sensor", "sensoren", "melder"], &["sensor", "sensoren", "fuhler", "melder"]),
     ("state|status", &["state", "status"], &["status", "toestand"], &["status", "zustand"]),
+    ("current|state|status", &["current", "present"], &["huidige", "actuele", "momentele"],
+        &["aktuelle", "aktuell", "aktuellen", "derzeitige", "momentan"]),
     ("battery", &["battery", "batteries"], &["batterij", "batterijen", "accu"], &["batterie", "akku"]),
     ("motion|presence", &["motion", "movement", "presence"], &["beweging", "aanwezigheid"], &["bewegung", "anwesenheit"]),
     ("energy|power|consumption", &["energy", "power", "consumption", "electricity"],
@@ -226,7 +228,7 @@ const ROWS: &[Row] = &[
     ("merge", &["merge"], &["samenvoegen", "mergen"], &["zusammenfuhren", "mergen"]),
     ("file|content", &["file", "files", "content", "contents"], &["bestand", "bestanden", "inhoud"], &["datei", "dateien", "inhalt"]),
     ("directory|folder|tree", &["directory", "folder", "tree"], &["map", "mappen", "folder"], &["ordner", "verzeichnis"]),
-    ("create|new|add", &["create", "new", "make"], &["aanmaken", "nieuw", "nieuwe", "creeer", "creeren"], &["erstelle", "erstellen", "neu", "neue", "anlegen"]),
+    ("create|new|add", &["create", "new"], &["aanmaken", "nieuw", "nieuwe", "creeer", "creeren"], &["erstelle", "erstellen", "neu", "neue", "anlegen"]),
     ("update|edit|change", &["update", "edit", "rename"], &["bewerk", "bewerken", "bijwerken"], &["bearbeite", "bearbeiten"]),
     ("read|get", &["read"], &["lees", "lezen"], &["lies", "lesen"]),
     ("user|me|profile|account", &["user", "users", "profile", "account", "whoami"], &["gebruiker", "profiel", "account"], &["benutzer", "profil", "konto"]),
@@ -356,6 +358,9 @@ pub(crate) struct Lexicon {
     expansions: Vec<Expansion>,
     separable: Vec<(&'static str, &'static [&'static str], usize)>,
     particles: FxMap<&'static str, ()>,
+    /// The first 4 chars (or fewer) of every Dutch and German stem key: a
+    /// word whose start is not here has no Dutch or German stem to find.
+    stem_starts: FxMap<String, ()>,
     /// Surface words with their letter masks, sorted, for typo search.
     keys: Vec<(&'static str, u32)>,
 }
@@ -404,7 +409,15 @@ impl Lexicon {
         let mut keys: Vec<(&'static str, u32)> =
             surface.keys().map(|&k| (k, letter_mask(k))).collect();
         keys.sort_unstable();
+        let stem_starts = stems
+            .iter()
+            .skip(1)
+            .flat_map(|m| m.keys())
+            .map(|k| k.chars().take(4).collect::<String>())
+            .map(|k| (k, ()))
+            .collect();
         Lexicon {
+            stem_starts,
             keys,
             surface,
             stems,
@@ -453,6 +466,12 @@ impl Lexicon {
         if let Some(&id) = en_map.get(en) {
             return self.expansion(id);
         }
+        // stems only cut a word's end: no stem key starts like this word,
+        // no stem of it is a key
+        let start: String = word.chars().take(4).collect();
+        if !self.stem_starts.contains_key(&start) {
+            return None;
+        }
         for (map, lang) in [(nl_map, Lang::Nl), (de_map, Lang::De)] {
             if let Some(&id) = map.get(stemmers.stem(lang, word).as_str()) {
                 return self.expansion(id);
@@ -497,6 +516,9 @@ impl Lexicon {
     /// `ge`/`zu` (participle, zu-infinitive), then a root and a short
     /// ending (`aanzetten`, `ausgeschaltet`, `einzuschalten`).
     pub(crate) fn separable_joined(&self, word: &str) -> Option<&Expansion> {
+        if word.len() < 5 {
+            return None;
+        }
         self.separable
             .iter()
             .find(|(p, roots, _)| {

@@ -57,3 +57,28 @@ test('bad input: one line on stderr, exit 2, no stack trace', () => {
     assert.ok(!/\n\s+at /.test(r.stderr), `stack trace for ${args.join(' ')}: ${r.stderr}`);
   }
 });
+
+test('calls prints normalised calls with their tools/call requests', () => {
+  const homey = join(corpus, 'homey-ai-chat-control-2.2.1.tools-list.json');
+  const response = JSON.stringify({ content: [{ type: 'tool_use', id: 't1', name: 'set_thermostat', input: { deviceId: 'th', temperature: '21' } }] });
+  const r = cli(['calls', '--from', 'anthropic', '--catalog', homey, '-'], response);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(out.calls[0].request.params, { name: 'set_thermostat', arguments: { deviceId: 'th', temperature: 21 } });
+  const text = cli(['calls', '--from', 'prompted', '--catalog', homey], 'Calling {"name": "get_states", "arguments": {}} now');
+  assert.equal(JSON.parse(text.stdout).calls[0].name, 'get_states');
+});
+
+test('validate says what to send instead and exits 1 when invalid', () => {
+  const homey = join(corpus, 'homey-ai-chat-control-2.2.1.tools-list.json');
+  const bad = cli(['validate', '--catalog', homey, '--tool', 'set_light'], '{"state": "purple"}');
+  assert.equal(bad.status, 1);
+  const out = JSON.parse(bad.stdout);
+  assert.equal(out.valid, false);
+  assert.match(out.message, /\/state: must be one of "on", "off", "toggle"/);
+  const good = cli(['validate', '--catalog', homey, '--tool', 'set_light'], '{"deviceId": "x", "state": "on", "dim": "50"}');
+  assert.equal(good.status, 0, good.stdout);
+  assert.equal(JSON.parse(good.stdout).arguments.dim, 50);
+  const unknown = cli(['validate', '--catalog', homey, '--tool', 'nope'], '{}');
+  assert.equal(unknown.status, 2);
+});

@@ -113,3 +113,61 @@ test('the TypeScript declarations name the API types', () => {
     assert.ok(dts.includes(needle), needle);
   }
 });
+
+test('parseCalls, validateArguments and formatResults through the package', () => {
+  const catalog = readFileSync(join(corpus, 'homey-ai-chat-control-2.2.1.tools-list.json'));
+  const conv = esm.convert(catalog, { to: 'gemini' });
+  const response = { candidates: [{ content: { role: 'model', parts: [
+    { functionCall: { name: 'set_light', args: { deviceId: 'a', state: 'on', dim: '30' } }, thoughtSignature: 'sig' },
+    { functionCall: { name: 'nope', args: {} } },
+  ] } }] };
+  // the Conversion itself or its names map both work
+  for (const names of [conv, conv.names]) {
+    const turn = esm.parseCalls('gemini', response, names, catalog);
+    assert.equal(turn.calls.length, 2);
+    assert.deepEqual(turn.calls[0].arguments, { deviceId: 'a', state: 'on', dim: 30 });
+    assert.equal(turn.calls[0].request.method, 'tools/call');
+    assert.equal(turn.calls[0].thoughtSignature, 'sig');
+    assert.match(turn.calls[1].error, /no tool named "nope"/);
+    const out = esm.formatResults('gemini', turn, [esm.toolSuccess({ dim: 30 }), null]);
+    assert.equal(out.assistant[0].parts[0].thoughtSignature, 'sig');
+    assert.deepEqual(out.results[0].parts[0].functionResponse.response, { output: { success: true, dim: 30 } });
+    assert.match(out.results[0].parts[1].functionResponse.response.error, /no tool named/);
+  }
+  const prompted = esm.parseCalls('prompted', 'ok: {"name": "get_states", "arguments": {}}', esm.convert(catalog, { to: 'prompted' }));
+  assert.equal(prompted.calls[0].name, 'get_states');
+  const tool = esm.readCatalog(catalog).tools.find((t) => t.name === 'set_light');
+  const v = esm.validateArguments(tool, { state: 'dim', dim: '250' });
+  assert.equal(v.valid, false);
+  assert.match(v.message, /deviceId/);
+  assert.match(v.message, /\/state/);
+  assert.throws(() => esm.parseCalls('gemini', '{broken', conv), (e) => e.code === 'json');
+  assert.deepEqual(esm.toolFailure('not found', { deviceId: 'x' }).structuredContent, { success: false, deviceId: 'x', error: 'not found' });
+  assert.equal(esm.toolException('boom').isError, true);
+});
+
+test('the engine, the tool index and the budget through the package', () => {
+  const catalog = readFileSync(join(corpus, 'homey-ai-chat-control-2.2.1.tools-list.json'));
+  const engine = new esm.Engine(catalog, { mode: 'hybrid', pageSize: 2 });
+  engine.handle(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+  engine.handle(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'use_tool', arguments: { name: 'toggle_device', arguments: { deviceId: 'lamp' } } } }));
+  const out = engine.drain();
+  const list = JSON.parse(out[0].message);
+  assert.equal(list.result.tools.length, 2);
+  assert.ok(list.result.nextCursor);
+  const inv = out.find((o) => o.type === 'invoke');
+  assert.deepEqual([inv.tool, inv.arguments], ['toggle_device', { deviceId: 'lamp' }]);
+  assert.equal(engine.outstanding, 1);
+  engine.complete(inv.id, esm.toolSuccess({}));
+  assert.equal(JSON.parse(engine.drain()[0].message).id, 2);
+  assert.throws(() => engine.complete(inv.id, esm.toolSuccess({})), (e) => e.code === 'usage');
+  const index = new esm.ToolIndex(catalog);
+  assert.equal(index.search('thermostaat', { limit: 1 }).hits[0].name, 'set_thermostat');
+  assert.deepEqual(index.suggest('set_ligth', 1), ['set_light']);
+  const b = esm.budget(catalog, { to: 'openai' });
+  assert.ok(b.meta < b.hybrid && b.hybrid < b.all);
+  assert.throws(() => new esm.HttpGate('0.0.0.0'), (e) => e.code === 'usage');
+  const gate = new esm.HttpGate('127.0.0.1');
+  assert.equal(gate.checkRequest('POST', '/mcp', { 'content-type': 'application/json', origin: 'https://evil.example' }, false).status, 403);
+  assert.equal(gate.checkBody('{"jsonrpc":"2.0","method":"notifications/initialized"}', true), 'accepted');
+});
