@@ -759,6 +759,36 @@ impl JsClientSession {
         self.inner.initialized()
     }
 
+    /// Remembers the Mcp-Session-Id the server assigned (`null` forgets it).
+    #[wasm_bindgen(js_name = setSessionId)]
+    pub fn set_session_id(&mut self, id: Option<String>) {
+        self.inner.set_session_id(id);
+    }
+
+    /// Remembers the protocol revision negotiated by initialize.
+    #[wasm_bindgen(js_name = setProtocolVersion)]
+    pub fn set_protocol_version(&mut self, version: Option<String>) {
+        self.inner.set_protocol_version(version);
+    }
+
+    /// Whether the server assigned a session.
+    #[wasm_bindgen(getter, js_name = hasSession)]
+    pub fn has_session(&self) -> bool {
+        self.inner.has_session()
+    }
+
+    /// The headers of a Streamable HTTP POST (with the bearer token, when given).
+    #[wasm_bindgen(unchecked_return_type = "Record<string, string>")]
+    pub fn headers(&self, token: Option<String>) -> Result<JsValue, JsValue> {
+        let m: serde_json::Map<String, Value> = self
+            .inner
+            .headers(token.as_deref())
+            .into_iter()
+            .map(|(k, v)| (k, Value::String(v)))
+            .collect();
+        to_js(&Value::Object(m))
+    }
+
     /// `{id, message}` for tools/list (from a cursor).
     #[wasm_bindgen(js_name = listTools, unchecked_return_type = "{ id: number; message: string }")]
     pub fn list_tools(&mut self, cursor: Option<String>) -> Result<JsValue, JsValue> {
@@ -803,11 +833,13 @@ export interface HttpGateOptions { origins?: string[]; maxBody?: number; path?: 
 /** What to do with a request. */
 export type HttpAction =
   | { action: "reject"; status: number; headers: [string, string][]; message: string }
-  | { action: "read"; maxBody: number }
+  | { action: "read"; maxBody: number; sse: boolean }
   | { action: "stream" }
   | { action: "end" };
 /** What a POST body is: make a session first, answer 202, reply with the engine's output, or refuse. */
 export type BodyAction = "too-large" | "new-session" | "reply" | "accepted" | "no-session";
+/** Exchanges the transport ends without the engine. */
+export type HttpOutcome = "too-large" | "no-session" | "accepted" | "cancelled" | "ended";
 "#;
 
 #[wasm_bindgen(js_class = HttpGate)]
@@ -885,8 +917,8 @@ impl JsHttpGate {
             } => {
                 serde_json::json!({"action": "reject", "status": status, "headers": headers, "message": message})
             }
-            crate::http::HttpDecision::ReadBody { max_body } => {
-                serde_json::json!({"action": "read", "maxBody": max_body})
+            crate::http::HttpDecision::ReadBody { max_body, sse } => {
+                serde_json::json!({"action": "read", "maxBody": max_body, "sse": sse})
             }
             crate::http::HttpDecision::OpenStream => serde_json::json!({"action": "stream"}),
             crate::http::HttpDecision::EndSession => serde_json::json!({"action": "end"}),
@@ -910,4 +942,100 @@ impl JsHttpGate {
         }
         .to_string()
     }
+
+    /// Checks the bytes of a body read so far: a 413 rejection past the
+    /// limit, `null` otherwise.
+    #[wasm_bindgen(js_name = checkBodySize, unchecked_return_type = "HttpAction | null")]
+    pub fn check_body_size(&self, bytes: f64) -> Result<JsValue, JsValue> {
+        match crate::http::check_body_size(bytes as usize, &self.policy) {
+            Some(crate::http::HttpDecision::Reject {
+                status,
+                headers,
+                message,
+            }) => to_js(
+                &serde_json::json!({"action": "reject", "status": status, "headers": headers, "message": message}),
+            ),
+            _ => Ok(JsValue::NULL),
+        }
+    }
+
+    /// The status and message that end an exchange without the engine.
+    #[wasm_bindgen(unchecked_return_type = "{ status: number; message: string }")]
+    pub fn outcome(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "HttpOutcome")] outcome: &str,
+    ) -> Result<JsValue, JsValue> {
+        use crate::http::Outcome;
+        let o = match outcome {
+            "too-large" => Outcome::TooLarge,
+            "no-session" => Outcome::NoSession,
+            "accepted" => Outcome::Accepted,
+            "cancelled" => Outcome::Cancelled,
+            "ended" => Outcome::Ended,
+            other => return Err(usage(&format!("unknown outcome {other:?}"))),
+        };
+        let (status, message) = crate::http::outcome_status(o, &self.policy);
+        to_js(&serde_json::json!({"status": status, "message": message}))
+    }
+}
+
+/// Decides on an upstream server's HTTP reply: `read` its body, `none`
+/// (nothing to read), fall back to the `legacy` HTTP+SSE transport,
+/// `reinitialize` (the session expired), or `fail` with a message.
+#[wasm_bindgen(js_name = classifyReply, unchecked_return_type = "{ action: \"read\" | \"none\" | \"legacy\" | \"reinitialize\" | \"fail\"; message?: string }")]
+pub fn classify_reply_js(
+    status: u16,
+    content_type: &str,
+    initializing: bool,
+    has_session: bool,
+) -> Result<JsValue, JsValue> {
+    use crate::client::ReplyAction;
+    let v = match crate::client::classify_reply(status, content_type, initializing, has_session) {
+        ReplyAction::Read => serde_json::json!({"action": "read"}),
+        ReplyAction::Nothing => serde_json::json!({"action": "none"}),
+        ReplyAction::Legacy => serde_json::json!({"action": "legacy"}),
+        ReplyAction::Reinitialize => serde_json::json!({"action": "reinitialize"}),
+        ReplyAction::Fail(m) => serde_json::json!({"action": "fail", "message": m}),
+    };
+    to_js(&v)
+}
+
+/// Reads one event of a legacy HTTP+SSE stream (an `SseParser` event):
+/// where to POST, a server message, or `null` for anything else.
+#[wasm_bindgen(js_name = readLegacyEvent, unchecked_return_type = "{ endpoint: string } | { message: object } | null")]
+pub fn read_legacy_event_js(
+    #[wasm_bindgen(unchecked_param_type = "{ event: string; data: string; id?: string }")]
+    event: JsValue,
+) -> Result<JsValue, JsValue> {
+    let v = read_value(&event, "the event")?;
+    let e = crate::client::SseEvent {
+        event: v
+            .get("event")
+            .and_then(Value::as_str)
+            .unwrap_or("message")
+            .to_string(),
+        data: v
+            .get("data")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+        id: v.get("id").and_then(Value::as_str).map(str::to_owned),
+    };
+    match crate::client::legacy_event(&e).map_err(|e| js_error(&e))? {
+        crate::client::LegacyEvent::Endpoint(url) => to_js(&serde_json::json!({"endpoint": url})),
+        crate::client::LegacyEvent::Message(m) => to_js(&serde_json::json!({"message": m})),
+        crate::client::LegacyEvent::Other => Ok(JsValue::NULL),
+    }
+}
+
+/// What a host's tool handler returned, as a CallToolResult: one already
+/// (a `content` array) passes unchanged, anything else becomes `toolSuccess` of it.
+#[wasm_bindgen(js_name = asToolResult, unchecked_return_type = "CallToolResult")]
+pub fn as_tool_result_js(value: JsValue) -> Result<JsValue, JsValue> {
+    let v = if value.is_undefined() {
+        Value::Null
+    } else {
+        read_value(&value, "the result")?
+    };
+    to_js(&crate::client::as_tool_result(v))
 }

@@ -175,7 +175,7 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
         None => String::new(),
     }
 }

@@ -193,7 +193,7 @@ pub(crate) fn readable_name(name: &str) -> String {
     let words = crate::text::split_identifier(name);
     let mut out = words.join(" ").to_lowercase();
     if let Some(first) = out.get(0..1) {
-        let upper = first.to_uppercase();
+        let upper = first.to_ascii_uppercase();
         out.replace_range(0..1, &upper);
     }
     if out.is_empty() {

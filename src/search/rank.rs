@@ -238,8 +238,9 @@ fn lone_particle(
     }
 }
 
-/// Reads a query into term groups.
-fn analyze(index: &ToolIndex, query: &str) -> Vec<Group> {
+/// Reads a query into term groups; also says whether it had any word to
+/// search for (a query of stop-words has none; one of unknown words has).
+fn analyze(index: &ToolIndex, query: &str) -> (Vec<Group>, bool) {
     let lex = Lexicon::get();
     let words = words(query, MAX_QUERY_WORDS);
     let lang = guess_lang(&words);
@@ -252,6 +253,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Vec<Group> {
     };
     let n = words.len();
     let mut consumed = vec![false; n];
+    let mut searchable = false;
     let next_of = |i: usize| words.get(i + 1).map(String::as_str);
     // separable verbs written apart: the particle usually comes last, its
     // verb before it
@@ -291,6 +293,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Vec<Group> {
         if let Some(reading) = lone_particle(w, next_of(i), last, lang) {
             if let Some(word) = reading {
                 q.add_word(word);
+                searchable = true;
             }
             continue;
         }
@@ -298,8 +301,10 @@ fn analyze(index: &ToolIndex, query: &str) -> Vec<Group> {
             continue;
         }
         q.add_word(w);
+        searchable = true;
     }
-    q.groups
+    let searchable = searchable || consumed.iter().any(|&c| c);
+    (q.groups, searchable)
 }
 
 /// The tool whose name the query is, ignoring case, diacritics and
@@ -317,7 +322,7 @@ fn exact(index: &ToolIndex, query: &str) -> Option<u32> {
 }
 
 pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> SearchResults {
-    let groups = analyze(index, query);
+    let (groups, searchable) = analyze(index, query);
     let n = index.docs.len();
     let mut scores = vec![0f32; n];
     let mut best = vec![0f32; n];
@@ -368,7 +373,7 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
         _ => false,
     };
     let exact = exact(index, query).map(|d| d as usize);
-    let browse = groups.is_empty();
+    let browse = !searchable;
     let mut found: Vec<usize> = (0..n)
         .filter(|&d| browse || scores[d] > 0.0 || Some(d) == exact)
         .filter(|&d| in_category(d))
@@ -501,6 +506,7 @@ pub(crate) fn suggest(index: &ToolIndex, unknown: &str, k: usize) -> Vec<String>
 #[cfg(test)]
 pub(crate) fn explain(index: &ToolIndex, query: &str) -> Vec<String> {
     analyze(index, query)
+        .0
         .iter()
         .map(|g| {
             g.iter()

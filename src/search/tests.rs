@@ -1,27 +1,344 @@
 //! Behaviour of the tool search.
 
 use super::*;
-use serde_json::json;
+use crate::ErrorKind;
+use serde_json::{json, Value};
 
-fn catalog() -> Catalog {
-    Catalog::parse(
-        json!([
-            {"name": "set_light", "description": "Turn a light on or off, or dim it."},
-            {"name": "set_thermostat", "description": "Set the target temperature of a thermostat."},
-            {"name": "get_states", "description": "Get current device states.",
-             "annotations": {"readOnlyHint": true}}
-        ])
-        .to_string()
-        .as_bytes(),
-    )
-    .unwrap()
+fn catalog(tools: Value) -> Catalog {
+    Catalog::parse(tools.to_string().as_bytes()).unwrap()
+}
+
+/// A small Homey-like catalog.
+fn homey() -> Catalog {
+    catalog(json!([
+        {"name": "set_light", "description": "Control a light: turn it on or off, or dim it.",
+         "inputSchema": {"type": "object", "properties": {
+            "deviceId": {"type": "string", "description": "The ID of the light device"},
+            "state": {"type": "string", "enum": ["on", "off", "toggle"]},
+            "dim": {"type": "number", "description": "Dim level (0-100)"}}}},
+        {"name": "set_thermostat", "description": "Set the target temperature of a thermostat.",
+         "inputSchema": {"type": "object", "properties": {"temperature": {"type": "number"}}}},
+        {"name": "toggle_device", "description": "Toggle a device between on and off."},
+        {"name": "get_states", "description": "Get the current state of devices.",
+         "annotations": {"readOnlyHint": true}},
+        {"name": "get_flow_overview", "description": "Get all automation flows."},
+        {"name": "control_device", "description": "Control any device capability. Prefer set_light."},
+        {"name": "delete_flow", "description": "Delete a flow.",
+         "annotations": {"destructiveHint": true}}
+    ]))
+}
+
+fn index() -> ToolIndex {
+    ToolIndex::build(&homey(), None).unwrap()
+}
+
+fn names(r: &SearchResults) -> Vec<&str> {
+    r.hits.iter().map(|h| h.name.as_str()).collect()
+}
+
+fn top(index: &ToolIndex, q: &str) -> String {
+    index
+        .search(q, &SearchOptions::default())
+        .hits
+        .first()
+        .map(|h| h.name.clone())
+        .unwrap_or_default()
 }
 
 #[test]
-fn smoke() {
-    let index = ToolIndex::build(&catalog(), None).unwrap();
-    let r = index.search("lamp aan", &SearchOptions::default());
+fn english_dutch_and_german_queries_find_the_tool() {
+    let i = index();
+    for q in [
+        "turn on the light",
+        "lamp aan",
+        "zet de lamp aan",
+        "doe het licht uit",
+        "Licht einschalten",
+        "schalte die Lampe aus",
+        "dim the lights",
+        "lampen dimmen",
+    ] {
+        assert_eq!(top(&i, q), "set_light", "{q}");
+    }
+    for q in [
+        "thermostat",
+        "thermostaat",
+        "verwarming",
+        "Heizung",
+        "set temperature",
+    ] {
+        assert_eq!(top(&i, q), "set_thermostat", "{q}");
+    }
+    for q in ["automations", "automatiseringen", "Automatisierungen"] {
+        let r = i.search(q, &SearchOptions::new().with_limit(2));
+        assert!(names(&r).contains(&"get_flow_overview"), "{q}: {r:?}");
+    }
+}
+
+#[test]
+fn words_are_folded_stemmed_and_split() {
+    let i = index();
+    // diacritics
+    assert_eq!(
+        i.search("Gerätestatus", &SearchOptions::default()),
+        i.search("geratestatus", &SearchOptions::default())
+    );
+    // stems: plural, verb forms
+    assert_eq!(top(&i, "toggling devices"), "toggle_device");
+    // Dutch and German compounds
+    assert_eq!(top(&i, "slaapkamerlamp aan"), "set_light");
+    assert_eq!(top(&i, "Wohnzimmerlicht dimmen"), "set_light");
+    // identifiers in the query
+    assert_eq!(top(&i, "setLight"), "set_light");
+}
+
+#[test]
+fn typos_are_corrected_within_bounds() {
+    let i = index();
+    assert_eq!(top(&i, "thermostst"), "set_thermostat");
+    assert_eq!(top(&i, "ligth on"), "set_light");
+    assert_eq!(top(&i, "verwarmnig"), "set_thermostat");
+    // too far from anything: nothing
+    assert_eq!(i.search("qwertyuiop", &SearchOptions::default()).total, 0);
+}
+
+#[test]
+fn exact_name_is_always_first() {
+    let i = index();
+    for q in [
+        "control_device",
+        "CONTROL_DEVICE",
+        "Control Device",
+        " controlDevice ",
+    ] {
+        let r = i.search(q, &SearchOptions::default());
+        assert_eq!(r.hits[0].name, "control_device", "{q}");
+        assert!(r.hits[0].score > r.hits.get(1).map_or(0.0, |h| h.score));
+    }
+    // a name whose words match other tools better still comes first
+    let c = catalog(json!([
+        {"name": "light", "description": "Unrelated."},
+        {"name": "set_light", "description": "Light light light, lights and lamps."}
+    ]));
+    let i = ToolIndex::build(&c, None).unwrap();
+    assert_eq!(top(&i, "light"), "light");
+}
+
+#[test]
+fn limit_total_and_category() {
+    let i = index();
+    let all = i.search("device", &SearchOptions::new().with_limit(100));
+    assert!(all.total >= 3, "{all:?}");
+    assert_eq!(all.hits.len(), all.total);
+    let one = i.search("device", &SearchOptions::new().with_limit(1));
+    assert_eq!(one.total, all.total);
+    assert_eq!(one.hits, all.hits[..1]);
+    let none = i.search("device", &SearchOptions::new().with_limit(0));
+    assert_eq!((none.total, none.hits.len()), (all.total, 0));
+    // category filter, ignoring case
+    let q = i.search("device", &SearchOptions::new().with_category("QUERY"));
+    assert_eq!(names(&q), ["get_states"]);
+    assert_eq!(q.total, 1);
+    let c = i.search("device", &SearchOptions::new().with_category("nope"));
+    assert_eq!(c.total, 0);
+    // the exact name obeys the filter too
+    let e = i.search("set_light", &SearchOptions::new().with_category("query"));
+    assert!(!names(&e).contains(&"set_light"));
+}
+
+#[test]
+fn categories_are_derived() {
+    let i = index();
+    assert_eq!(i.category("set_light"), Some("control"));
+    assert_eq!(i.category("get_states"), Some("query"));
+    assert_eq!(i.category("get_flow_overview"), Some("query"));
+    assert_eq!(i.category("delete_flow"), Some("delete"));
+    assert_eq!(i.category("missing"), None);
+    assert_eq!(i.len(), 7);
+    assert!(!i.is_empty());
+    // annotations are searchable words
+    assert_eq!(top(&i, "destructive"), "delete_flow");
+    assert_eq!(top(&i, "read only"), "get_states");
+}
+
+#[test]
+fn ties_are_broken_by_name() {
+    let c = catalog(json!([
+        {"name": "b_tool", "description": "Water the plants."},
+        {"name": "c_tool", "description": "Water the plants."},
+        {"name": "a_tool", "description": "Water the plants."}
+    ]));
+    let i = ToolIndex::build(&c, None).unwrap();
+    let r = i.search("plants", &SearchOptions::default());
+    assert_eq!(names(&r), ["a_tool", "b_tool", "c_tool"]);
+    assert_eq!(r.hits[0].score, r.hits[2].score);
+}
+
+#[test]
+fn results_are_deterministic() {
+    let a = index();
+    let b = index();
+    for q in ["turn on the light", "lamp aan", "device", "", "thermostst"] {
+        let ra = a.search(q, &SearchOptions::default());
+        assert_eq!(ra, a.search(q, &SearchOptions::default()));
+        assert_eq!(ra, b.search(q, &SearchOptions::default()));
+    }
+}
+
+#[test]
+fn mentions_of_other_tools_do_not_count() {
+    let i = index();
+    // control_device says "Prefer set_light": that is not about lights
+    let r = i.search("set_light light", &SearchOptions::new().with_limit(10));
+    assert!(!names(&r).contains(&"control_device"), "{r:?}");
+}
+
+#[test]
+fn json_shape_and_rounding() {
+    let i = index();
+    let r = i.search("lamp aan", &SearchOptions::new().with_limit(2));
+    let v = serde_json::to_value(&r).unwrap();
+    let obj = v.as_object().unwrap();
+    assert_eq!(obj.keys().collect::<Vec<_>>(), ["total", "hits"]);
+    let hit = v["hits"][0].as_object().unwrap();
+    assert_eq!(
+        hit.keys().collect::<Vec<_>>(),
+        ["name", "score", "category", "description"]
+    );
+    assert_eq!(v["hits"][0]["name"], "set_light");
+    assert_eq!(v["hits"][0]["category"], "control");
+    assert_eq!(
+        v["hits"][0]["description"],
+        "Control a light: turn it on or off, or dim it."
+    );
+    for h in &r.hits {
+        assert_eq!(h.score, (h.score * 10_000.0).round() / 10_000.0);
+    }
+}
+
+#[test]
+fn metadata_merges_on_top() {
+    let meta = json!({"tools": {
+        "get_flow_overview": {
+            "category": "flows",
+            "tags": ["automation"],
+            "description": "All flows, with their cards",
+            "keywords": ["Ablaufsteuerung", "zeitschema"]
+        },
+        "not_in_catalog": {"category": "x"}
+    }});
+    let i = ToolIndex::build(&homey(), Some(&meta)).unwrap();
+    assert_eq!(i.category("get_flow_overview"), Some("flows"));
+    let r = i.search("zeitschema", &SearchOptions::default());
+    assert_eq!(names(&r), ["get_flow_overview"]);
+    assert_eq!(r.hits[0].description, "All flows, with their cards");
+    assert_eq!(r.hits[0].category, "flows");
+    assert_eq!(top(&i, "Ablaufsteuerung"), "get_flow_overview");
+    let f = i.search("", &SearchOptions::new().with_category("Flows"));
+    assert_eq!(names(&f), ["get_flow_overview"]);
+    // a wrong shape is an error with a pointer
+    let bad = json!({"tools": {"set_light": {"keywords": [1]}}});
+    let err = ToolIndex::build(&homey(), Some(&bad)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Shape);
+    assert_eq!(err.pointer(), "/tools/set_light/keywords/0");
+}
+
+#[test]
+fn queries_without_words_list_the_tools() {
+    let i = index();
+    for q in [
+        "",
+        "   ",
+        "the of and",
+        "de het een",
+        "der die das",
+        "🙂💡🔥",
+        "12345",
+        "?!",
+    ] {
+        let r = i.search(q, &SearchOptions::new().with_limit(3));
+        assert_eq!(r.total, 7, "{q:?}");
+        assert_eq!(
+            names(&r),
+            ["control_device", "delete_flow", "get_flow_overview"],
+            "{q:?}"
+        );
+        assert!(r.hits.iter().all(|h| h.score == 0.0));
+    }
+}
+
+#[test]
+fn bad_queries_never_panic() {
+    let i = index();
+    let huge = "turn on the light ".repeat(600); // ~10 KB
+    let one_word = "a".repeat(10_000);
+    let mut mixed = String::new();
+    for k in 0..2_000 {
+        mixed.push(char::from_u32(0x20 + (k * 7919) % 0x3000).unwrap_or('x'));
+    }
+    let queries = [
+        huge.as_str(),
+        one_word.as_str(),
+        mixed.as_str(),
+        ".*[](){}^$|\\+?",
+        "(?i)light.*",
+        "\u{0}\u{1}\u{7f}",
+        "💡 lamp 💡",
+        "ﬁ ǉ ß İ Σ",
+        "e\u{301}\u{301}\u{301}",
+        "\u{202e}thgil",
+        "aan uit an aus ein auf zu toe",
+        "zet aan aan aan",
+    ];
+    for q in queries {
+        let r = i.search(q, &SearchOptions::new().with_limit(5));
+        assert!(r.hits.len() <= 5);
+        assert!(r.total <= i.len());
+        let _ = i.suggest(q, 3);
+    }
+    let r = i.search(&huge, &SearchOptions::default());
     assert_eq!(r.hits[0].name, "set_light");
+    assert_eq!(top(&i, "💡 lamp 💡"), "set_light");
+}
+
+#[test]
+fn empty_catalog() {
+    let i = ToolIndex::build(&Catalog::default(), None).unwrap();
+    assert!(i.is_empty());
+    let r = i.search("anything", &SearchOptions::default());
+    assert_eq!((r.total, r.hits.len()), (0, 0));
+    assert_eq!(i.search("", &SearchOptions::default()).total, 0);
+    assert!(i.suggest("x", 3).is_empty());
+}
+
+#[test]
+fn suggests_close_names() {
+    let i = index();
+    assert_eq!(i.suggest("set_lights", 1), ["set_light"]);
+    assert_eq!(i.suggest("setLight", 2)[0], "set_light");
+    assert_eq!(i.suggest("get_state", 1), ["get_states"]);
+    assert_eq!(i.suggest("thermostat_set", 1), ["set_thermostat"]);
+    assert!(i.suggest("completely_unrelated_thing", 3).is_empty());
+    assert!(i.suggest("set_light", 0).is_empty());
+    assert!(i.suggest("", 3).is_empty());
+    let s = i.suggest("device", 5);
+    assert!(s.contains(&"toggle_device".to_string()), "{s:?}");
+}
+
+#[test]
+fn names_of_every_shape_are_searchable() {
+    let c = catalog(json!([
+        {"name": "light__HassTurnOn", "description": "Turns on a device"},
+        {"name": "admin.tools.list", "description": "Lists tools"},
+        {"name": "HTTPServer2go", "description": "Serves"},
+        {"name": "kebab-case-name", "description": "Kebab"}
+    ]));
+    let i = ToolIndex::build(&c, None).unwrap();
+    assert_eq!(top(&i, "turn on"), "light__HassTurnOn");
+    assert_eq!(top(&i, "HassTurnOn"), "light__HassTurnOn");
+    assert_eq!(top(&i, "tools list"), "admin.tools.list");
+    assert_eq!(top(&i, "http server"), "HTTPServer2go");
+    assert_eq!(top(&i, "kebab case"), "kebab-case-name");
 }
 
 #[test]

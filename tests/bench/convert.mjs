@@ -50,6 +50,15 @@ const WARMUP = num('--warmup', quick ? 2 : 25);
 const COLD = num('--cold', quick ? 2 : 11);
 const COPIES = 10;
 
+/** The 1-minute load average: other work on the machine skews the numbers. */
+function loadavg() {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+  } catch {
+    return '?';
+  }
+}
+
 function fail(msg) {
   console.error(`convert.mjs: ${msg}`);
   process.exit(1);
@@ -178,6 +187,7 @@ for (const c of contenders) {
 }
 
 // ---------------------------------------------------------------- timing
+const loadBefore = loadavg();
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
 const now = () => performance.now();
@@ -260,7 +270,7 @@ const cpu = (() => {
 
 const lines = [];
 lines.push(`Conversion: GitHub catalog ×${COPIES} to Gemini (${payload.count.toLocaleString('en-US')} tools, ${kib(Buffer.byteLength(payload.text))} of JSON in)`);
-lines.push(`node ${process.version}, ${cpu} ×${cpus().length}; ${ROUNDS} interleaved rounds after ${WARMUP} warm-up${quick ? ' (--quick: numbers are not meaningful)' : ''}`);
+lines.push(`node ${process.version}, ${cpu} ×${cpus().length}; ${ROUNDS} interleaved rounds after ${WARMUP} warm-up; load average ${loadBefore} before, ${loadavg()} after${quick ? ' (--quick: numbers are not meaningful)' : ''}`);
 lines.push('');
 lines.push('| converter | version | median ms | p90 ms | min ms | median × floor | JSON out |');
 lines.push('|---|---|---:|---:|---:|---:|---:|');

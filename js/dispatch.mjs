@@ -1,0 +1,166 @@
+// One MCP session: an Engine (all protocol decisions) plus the I/O around
+// it: running the tools it asks for, with a timeout each, and handing back
+// the reply that belongs to each incoming message. Shared by the HTTP
+// gateway and the stdio transport.
+import { Engine, asToolResult, readCatalog } from '../pkg/index.mjs';
+
+/**
+ * @typedef {object} ToolSource
+ * @property {string} catalog the tools/list JSON text the engine serves
+ * @property {(name: string, args: object, signal: AbortSignal) => Promise<object>} call runs one tool; resolves with a CallToolResult, rejects with an Error whose message the client reads
+ * @property {string} [label] what the source is, for logs
+ * @property {() => Promise<void> | void} [close]
+ */
+
+/**
+ * A tool source made of host handler functions.
+ * @param {string | object | Uint8Array} catalog the tools the handlers implement (any catalog shape readCatalog takes)
+ * @param {Record<string, (args: object, ctx: {signal: AbortSignal}) => unknown>} handlers name → async function returning a CallToolResult or a plain value
+ * @param {string} [label]
+ * @returns {ToolSource}
+ */
+export function handlerSource(catalog, handlers, label = 'handlers') {
+  const { tools } = readCatalog(catalog);
+  return {
+    label,
+    catalog: JSON.stringify({ tools }),
+    async call(name, args, signal) {
+      const fn = handlers[name];
+      if (typeof fn !== 'function') throw new Error(`no handler is registered for ${name}`);
+      return asToolResult(await fn(args, { signal }));
+    },
+  };
+}
+
+/**
+ * A session's engine and the invocations it has asked for.
+ */
+export class Session {
+  /**
+   * @param {ToolSource} source
+   * @param {object} options
+   * @param {object} [options.engine] EngineOptions
+   * @param {number} [options.timeoutMs] per-invocation timeout (default 30 s)
+   * @param {(message: string) => void} [options.notify] where server notifications go
+   * @param {(line: string) => void} [options.log]
+   */
+  constructor(source, { engine = {}, timeoutMs = 30_000, notify = () => {}, log = () => {} } = {}) {
+    this.source = source;
+    this.engine = new Engine(source.catalog, engine);
+    this.timeoutMs = timeoutMs;
+    this.notify = notify;
+    this.log = log;
+    /** invocation id → {resolve, controller, timer} */
+    this.pending = new Map();
+    this.closed = false;
+  }
+
+  /**
+   * Feeds one JSON-RPC message. Resolves with the reply owed to it (text),
+   * or null when none is owed (a notification, a response, a cancelled
+   * request).
+   * @param {string} message
+   * @returns {Promise<string | null>}
+   */
+  send(message) {
+    this.engine.handle(message);
+    return new Promise((resolve) => this.#dispatch(this.engine.drain(), resolve));
+  }
+
+  /** Replaces the catalog of this session (clients get list_changed). */
+  setCatalog(catalog) {
+    this.engine.setCatalog(catalog);
+    this.#dispatch(this.engine.drain(), null);
+  }
+
+  /** Stops every running invocation; their requests get no reply. */
+  close() {
+    this.closed = true;
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.controller.abort();
+      p.resolve(null);
+      this.pending.delete(id);
+    }
+    this.engine.free();
+  }
+
+  /**
+   * Routes drained outputs. Outputs drained right after handle() belong to
+   * that message: its reply, or the invocation its reply waits for.
+   */
+  #dispatch(outputs, resolve) {
+    let owed = resolve;
+    for (const o of outputs) {
+      switch (o.type) {
+        case 'reply':
+          if (owed) {
+            owed(o.message);
+            owed = null;
+          } else {
+            this.log(`dropped a reply nobody waits for: ${o.message.slice(0, 200)}`);
+          }
+          break;
+        case 'notification':
+          this.notify(o.message);
+          break;
+        case 'invoke':
+          this.#invoke(o, owed ?? (() => {}));
+          owed = null;
+          break;
+        case 'cancel': {
+          const p = this.pending.get(o.id);
+          if (p) {
+            this.pending.delete(o.id);
+            clearTimeout(p.timer);
+            p.controller.abort();
+            p.resolve(null);
+          }
+          break;
+        }
+      }
+    }
+    if (owed) owed(null);
+  }
+
+  #invoke({ id, tool, arguments: args }, resolve) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      controller.abort();
+      this.#settle(id, (e) => e.fail(id, `${tool} timed out after ${formatSeconds(this.timeoutMs)}`));
+    }, this.timeoutMs);
+    this.pending.set(id, { resolve, controller, timer });
+    Promise.resolve()
+      .then(() => this.source.call(tool, args, controller.signal))
+      .then(
+        (result) => this.#settle(id, (e) => e.complete(id, result)),
+        (err) => this.#settle(id, (e) => e.fail(id, errorText(err))),
+      );
+  }
+
+  /** Reports an invocation's outcome once; late outcomes are dropped. */
+  #settle(id, report) {
+    const p = this.pending.get(id);
+    if (!p || this.closed) return;
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    try {
+      report(this.engine);
+    } catch (e) {
+      // complete() refuses a result that is not a CallToolResult, but has
+      // already answered the client with an internal error
+      this.log(`invocation ${id}: ${e.message}`);
+    }
+    this.#dispatch(this.engine.drain(), p.resolve);
+  }
+}
+
+function formatSeconds(ms) {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The message of anything thrown. */
+export function errorText(err) {
+  if (err instanceof Error) return err.message || err.name;
+  return typeof err === 'string' ? err : JSON.stringify(err) ?? String(err);
+}
