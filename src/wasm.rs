@@ -324,13 +324,7 @@ pub fn validate_arguments_js(
     } else {
         read_value(&args, "the arguments")?
     };
-    let v = validate_arguments(schema, &args);
-    let mut out = serde_json::to_value(&v).unwrap_or(Value::Null);
-    if let Value::Object(m) = &mut out {
-        m.insert("valid".into(), Value::Bool(v.is_valid()));
-        m.insert("message".into(), Value::String(v.message()));
-    }
-    to_js(&out)
+    validation_js(&validate_arguments(schema, &args))
 }
 
 /// A successful CallToolResult: `{success: true, ...data}`.
@@ -1038,4 +1032,38 @@ pub fn as_tool_result_js(value: JsValue) -> Result<JsValue, JsValue> {
         read_value(&value, "the result")?
     };
     to_js(&crate::client::as_tool_result(v))
+}
+
+/// Argument validation against a catalog read once (like a compiled
+/// validator): `validate(toolName, args)`.
+#[wasm_bindgen(js_name = Validator)]
+pub struct JsValidator {
+    catalog: Catalog,
+}
+
+#[wasm_bindgen(js_class = Validator)]
+impl JsValidator {
+    /// Reads the catalog whose tools' arguments will be validated.
+    #[wasm_bindgen(constructor)]
+    pub fn new(#[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue) -> Result<JsValidator, JsValue> {
+        Ok(JsValidator { catalog: read_catalog(&catalog)? })
+    }
+
+    /// Coerces and validates arguments for a tool of the catalog; throws
+    /// (code "usage") for an unknown tool.
+    #[wasm_bindgen(unchecked_return_type = "Validation")]
+    pub fn validate(&self, tool: &str, #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue) -> Result<JsValue, JsValue> {
+        let t = self.catalog.get(tool).ok_or_else(|| usage(&format!("no tool named {tool:?} in this catalog")))?;
+        let args = if args.is_undefined() { Value::Object(Default::default()) } else { read_value(&args, "the arguments")? };
+        validation_js(&validate_arguments(t.input_schema(), &args))
+    }
+}
+
+fn validation_js(v: &crate::Validation) -> Result<JsValue, JsValue> {
+    let mut out = serde_json::to_value(v).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut out {
+        m.insert("valid".into(), Value::Bool(v.is_valid()));
+        m.insert("message".into(), Value::String(v.message()));
+    }
+    to_js(&out)
 }

@@ -80,24 +80,21 @@ impl<'s> Index<'s> {
                 base = abs;
             }
             first = false;
-            for key in ["$anchor", "$dynamicAnchor"] {
-                if let Some(Value::String(a)) = m.get(key) {
-                    index.anchors.entry(format!("{base}#{a}")).or_insert(node);
-                }
-            }
-            for key in MAP_KEYWORDS {
-                if let Some(Value::Object(children)) = m.get(*key) {
-                    stack.extend(children.values().map(|c| (c, base.clone())));
-                }
-            }
-            for key in ONE_KEYWORDS {
-                if let Some(child @ Value::Object(_)) = m.get(*key) {
-                    stack.push((child, base.clone()));
-                }
-            }
-            for key in LIST_KEYWORDS {
-                if let Some(Value::Array(children)) = m.get(*key) {
-                    stack.extend(children.iter().map(|c| (c, base.clone())));
+            // one pass over the entries: map lookups hash every key name
+            for (key, child) in m {
+                let key = key.as_str();
+                match child {
+                    Value::String(a) if key == "$anchor" || key == "$dynamicAnchor" => {
+                        index.anchors.entry(format!("{base}#{a}")).or_insert(node);
+                    }
+                    Value::Object(children) if MAP_KEYWORDS.contains(&key) => {
+                        stack.extend(children.values().map(|c| (c, base.clone())));
+                    }
+                    Value::Object(_) if ONE_KEYWORDS.contains(&key) => stack.push((child, base.clone())),
+                    Value::Array(children) if LIST_KEYWORDS.contains(&key) => {
+                        stack.extend(children.iter().map(|c| (c, base.clone())));
+                    }
+                    _ => {}
                 }
             }
         }
