@@ -1,6 +1,8 @@
 //! Reading tool catalogs: `tools/list` responses, bare results, bare arrays
 //! of tools and several pages, keeping every field of every tool.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind};
@@ -203,6 +205,8 @@ impl Tool {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Catalog {
     tools: Vec<Tool>,
+    /// Name → position in `tools`.
+    by_name: HashMap<String, usize>,
     report: Vec<ReportEntry>,
     next_cursor: Option<String>,
 }
@@ -345,7 +349,7 @@ impl Catalog {
             let here = pointer::index(at, i);
             match Tool::from_value(value, &here) {
                 Ok((tool, notes)) => {
-                    if let Some(first) = self.tools.iter().find(|t| t.name == tool.name) {
+                    if let Some(first) = self.by_name.get(&tool.name).and_then(|&i| self.tools.get(i)) {
                         self.report.push(ReportEntry {
                             tool: Some(tool.name.clone()),
                             pointer: here,
@@ -359,6 +363,7 @@ impl Catalog {
                         continue;
                     }
                     self.report.extend(notes);
+                    self.by_name.insert(tool.name.clone(), self.tools.len());
                     self.tools.push(tool);
                 }
                 Err(e) => self.report.push(ReportEntry {
@@ -373,12 +378,17 @@ impl Catalog {
         Ok(())
     }
 
-    /// Builds a catalog from tools already read.
+    /// Builds a catalog from tools already read. A second tool with a name
+    /// already present is left out.
     pub fn from_tools(tools: Vec<Tool>) -> Catalog {
-        Catalog {
-            tools,
-            ..Catalog::default()
+        let mut c = Catalog::default();
+        for t in tools {
+            if !c.by_name.contains_key(&t.name) {
+                c.by_name.insert(t.name.clone(), c.tools.len());
+                c.tools.push(t);
+            }
         }
+        c
     }
 
     /// The tools, in the order they were read.
@@ -388,7 +398,7 @@ impl Catalog {
 
     /// The tool with this MCP name.
     pub fn get(&self, name: &str) -> Option<&Tool> {
-        self.tools.iter().find(|t| t.name == name)
+        self.by_name.get(name).and_then(|&i| self.tools.get(i))
     }
 
     /// Number of tools.

@@ -181,7 +181,7 @@ pub fn convert_js(
 ) -> Result<JsValue, JsValue> {
     let (dialect, options) = options(opts)?;
     let catalog = read_catalog(&catalog)?;
-    to_js(&convert_catalog(&catalog, dialect, &options).to_json())
+    to_js(&convert_catalog(&catalog, dialect, &options))
 }
 
 /// Converts a catalog given as JSON text and returns JSON text: the fast
@@ -190,8 +190,7 @@ pub fn convert_js(
 pub fn convert_json(catalog: &str, dialect: &str, strict: bool) -> Result<String, JsValue> {
     let dialect: Dialect = dialect.parse().map_err(|e: Error| js_error(&e))?;
     let catalog = Catalog::parse(catalog.as_bytes()).map_err(|e| js_error(&e))?;
-    let out = convert_catalog(&catalog, dialect, &Options::strict(strict)).to_json();
-    serde_json::to_string(&out).map_err(|e| usage(&e.to_string()))
+    Ok(convert_catalog(&catalog, dialect, &Options::strict(strict)).to_json_string())
 }
 
 /// Lints every tool of a catalog against every dialect.
@@ -1022,6 +1021,18 @@ pub fn read_legacy_event_js(
     }
 }
 
+/// `asToolResult` as JSON text, for `Engine.complete` (which takes text
+/// too): a CallToolResult passes with one scan, not two conversions.
+#[wasm_bindgen(js_name = asToolResultJson)]
+pub fn as_tool_result_json_js(value: JsValue) -> Result<String, JsValue> {
+    // any value, strings included, as JSON (undefined as null)
+    let text = js_sys::JSON::stringify(&value)
+        .map_err(|_| usage("the result cannot be turned into JSON (is it cyclic?)"))?
+        .as_string()
+        .unwrap_or_else(|| "null".to_string());
+    crate::client::as_tool_result_text(&text).map_err(|e| js_error(&e))
+}
+
 /// What a host's tool handler returned, as a CallToolResult: one already
 /// (a `content` array) passes unchanged, anything else becomes `toolSuccess` of it.
 #[wasm_bindgen(js_name = asToolResult, unchecked_return_type = "CallToolResult")]
@@ -1045,16 +1056,31 @@ pub struct JsValidator {
 impl JsValidator {
     /// Reads the catalog whose tools' arguments will be validated.
     #[wasm_bindgen(constructor)]
-    pub fn new(#[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue) -> Result<JsValidator, JsValue> {
-        Ok(JsValidator { catalog: read_catalog(&catalog)? })
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
+    ) -> Result<JsValidator, JsValue> {
+        Ok(JsValidator {
+            catalog: read_catalog(&catalog)?,
+        })
     }
 
     /// Coerces and validates arguments for a tool of the catalog; throws
     /// (code "usage") for an unknown tool.
     #[wasm_bindgen(unchecked_return_type = "Validation")]
-    pub fn validate(&self, tool: &str, #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue) -> Result<JsValue, JsValue> {
-        let t = self.catalog.get(tool).ok_or_else(|| usage(&format!("no tool named {tool:?} in this catalog")))?;
-        let args = if args.is_undefined() { Value::Object(Default::default()) } else { read_value(&args, "the arguments")? };
+    pub fn validate(
+        &self,
+        tool: &str,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] args: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let t = self
+            .catalog
+            .get(tool)
+            .ok_or_else(|| usage(&format!("no tool named {tool:?} in this catalog")))?;
+        let args = if args.is_undefined() {
+            Value::Object(Default::default())
+        } else {
+            read_value(&args, "the arguments")?
+        };
         validation_js(&validate_arguments(t.input_schema(), &args))
     }
 }

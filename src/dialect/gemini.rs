@@ -82,7 +82,9 @@ pub(crate) fn wrap(declarations: Vec<Value>) -> Vec<Value> {
     if declarations.is_empty() {
         return Vec::new();
     }
-    vec![json!({"functionDeclarations": declarations})]
+    let mut tool = Map::new();
+    tool.insert("functionDeclarations".into(), Value::Array(declarations));
+    vec![Value::Object(tool)]
 }
 
 /// Google's `Type` enum is spelled in capitals on the wire.

@@ -159,24 +159,27 @@ pub struct Conversion {
 impl Conversion {
     /// The CLI's JSON form: `{"dialect", "tools", "names", "report", ...extra}`.
     pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert(
-            "dialect".into(),
-            Value::String(self.dialect.as_str().into()),
-        );
-        m.insert("tools".into(), Value::Array(self.tools.clone()));
-        m.insert(
-            "names".into(),
-            serde_json::to_value(&self.names).unwrap_or(Value::Null),
-        );
-        m.insert(
-            "report".into(),
-            serde_json::to_value(&self.report).unwrap_or(Value::Null),
-        );
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// [`Conversion::to_json`] as text, written straight from the conversion.
+    pub fn to_json_string(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl serde::Serialize for Conversion {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(4 + self.extra.len()))?;
+        m.serialize_entry("dialect", self.dialect.as_str())?;
+        m.serialize_entry("tools", &self.tools)?;
+        m.serialize_entry("names", &self.names)?;
+        m.serialize_entry("report", &self.report)?;
         for (k, v) in &self.extra {
-            m.insert(k.clone(), v.clone());
+            m.serialize_entry(k, v)?;
         }
-        Value::Object(m)
+        m.end()
     }
 }
 

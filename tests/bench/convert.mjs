@@ -76,7 +76,7 @@ function buildPayload() {
   for (let c = 0; c < COPIES; c++) {
     for (const t of tools) all.push(c === 0 ? t : { ...t, name: `${t.name}_c${c}` });
   }
-  return { text: JSON.stringify({ ...doc, result: { ...doc.result, tools: all } }), perCopy: tools.length, count: all.length };
+  return { text: JSON.stringify({ ...doc, result: { ...doc.result, tools: all } }), count: all.length };
 }
 const payload = buildPayload();
 
@@ -226,9 +226,10 @@ const switchboard = contenders[1];
 const fastestPeer = peers.reduce((a, b) => (b.median < a.median ? b : a));
 
 // ---------------------------------------------------------------- cold load and size
-// Fresh processes, alternating: one that imports only node:fs (the baseline)
-// and one that also imports pkg/index.mjs. Timed from spawn to exit (wall),
-// and inside the child around the import() alone (less noisy).
+// Fresh processes, in rotating order: one that imports only node:fs (the
+// baseline), one that also imports pkg/index.mjs, and one per peer package.
+// Timed from spawn to exit (wall), and inside the child around the import()
+// alone (less noisy).
 function coldLoad(spec) {
   const code = `import 'node:fs'; const t = performance.now(); await import(${JSON.stringify(spec)}); process.stdout.write(String(performance.now() - t));`;
   const t0 = now();
@@ -306,7 +307,7 @@ if (flag('--json')) {
     rounds: ROUNDS,
     contenders: contenders.map(({ id, version, median, p90, min, outBytes, samples }) => ({ id, version, median, p90, min, outBytes, samples })),
     wasm: { raw: wasmBytes.length, gzip9: wasmGzip },
-    cold: cold,
+    cold,
   };
   console.log(JSON.stringify(result));
 }
