@@ -7,10 +7,13 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 WASM_BINDGEN := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
-# npm's binaryen first: Debian's older wasm-opt emits modules that crash on load
-export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+# node_modules/.bin goes last: it holds the conformance suite's Node 22 (the
+# `node` devDependency), and everything else runs on the machine's Node.
+# js/build.mjs runs npm's binaryen wasm-opt by its path (Debian's older
+# wasm-opt emits modules that crash on load).
+export PATH := $(HOME)/.cargo/bin:$(PATH):$(CURDIR)/node_modules/.bin
 
-.PHONY: demo test tools build test-rust test-wasm test-js test-py
+.PHONY: demo test tools build test-rust test-wasm test-js test-conformance test-py
 
 demo: build
 	node js/cli.mjs convert --to gemini js/examples/home-assistant.tools-list.json
@@ -38,9 +41,17 @@ test-rust:
 test-wasm:
 	cargo test --target wasm32-unknown-unknown --test wasm
 
+# every node --test suite in tests/js/: the package, the CLI, the MCP gateway
+# (SDK client over HTTP and stdio, upstream SDK servers, security, the MCP
+# Inspector CLI) and the MCP conformance suite (on Node 22)
 test-js:
 	node --test tests/js/
 	node tests/bench/convert.mjs --quick
+	node tests/bench/gateway.mjs --quick
+
+# the MCP conformance suite alone (also part of test-js)
+test-conformance:
+	node --test tests/js/conformance.test.mjs
 
 test-py:
 	.venv/bin/python tests/py/check_dialects.py

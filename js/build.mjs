@@ -62,8 +62,12 @@ writeFileSync(
   `import init from './web/mcp_switchboard.js';\nawait init({ module_or_path: new URL('./web/mcp_switchboard_bg.wasm', import.meta.url) });\nexport * from './web/mcp_switchboard.js';\n`,
 );
 writeFileSync(join(pkg, 'browser.d.ts'), "export * from './web/mcp_switchboard.js';\n");
-const cli = readFileSync(join(root, 'js/cli.mjs'), 'utf8').replace("'../pkg/index.mjs'", "'./index.mjs'");
-writeFileSync(join(pkg, 'cli.mjs'), cli, { mode: 0o755 });
+// the CLI and the modules it loads (the MCP gateway), importing the package from beside them
+const shell = ['dispatch.mjs', 'gateway.mjs', 'stdio.mjs', 'upstream.mjs', 'demo-home.mjs', 'conformance-fixtures.mjs'];
+for (const file of ['cli.mjs', ...shell]) {
+  const text = readFileSync(join(root, 'js', file), 'utf8').replaceAll("'../pkg/index.mjs'", "'./index.mjs'");
+  writeFileSync(join(pkg, file), text, file === 'cli.mjs' ? { mode: 0o755 } : undefined);
+}
 cpSync(join(root, 'js/examples'), join(pkg, 'examples'), { recursive: true });
 cpSync(join(root, 'README.md'), join(pkg, 'README.md'));
 
@@ -85,7 +89,7 @@ const manifest = {
     './package.json': './package.json',
   },
   bin: { 'mcp-switchboard': './cli.mjs' },
-  files: ['index.cjs', 'index.mjs', 'index.d.ts', 'browser.mjs', 'browser.d.ts', 'cli.mjs', 'node/', 'web/', 'examples/', 'README.md'],
+  files: ['index.cjs', 'index.mjs', 'index.d.ts', 'browser.mjs', 'browser.d.ts', 'cli.mjs', ...shell, 'node/', 'web/', 'examples/', 'README.md'],
   engines: { node: '>=18' },
   sideEffects: ['./browser.mjs'],
   keywords: ['mcp', 'llm', 'gemini', 'openai', 'anthropic', 'json-schema', 'wasm'],

@@ -9,11 +9,19 @@ const USAGE = `usage:
   mcp-switchboard lint [FILE|-]
   mcp-switchboard calls --from <dialect> --catalog FILE [RESPONSE|-]
   mcp-switchboard validate --catalog FILE --tool NAME [ARGS|-]
+  mcp-switchboard search --catalog FILE [--meta FILE] [--category C] [--limit K] QUERY
+  mcp-switchboard budget --catalog FILE [--to DIALECT]
+  mcp-switchboard serve [--port P] [--host H] [--token T] [--stdio]
+        (--demo | --upstream URL [--upstream-token T] | --catalog FILE [--handlers MODULE])
+        [--mode all|hybrid|meta|auto] [--page-size N] [--timeout SECONDS] [--meta FILE]
+        [--allow A,B] [--deny A,B] [--read-only] [--no-destructive] [--origin O,P] [--max-body BYTES]
   mcp-switchboard dialects
 dialects: ${sb.dialects().join(', ')}
 FILE is a tools/list response, its result, an array of tools, or several pages; - or nothing reads stdin.
 RESPONSE is a model response in the dialect's own shape (plain text for prompted).
-validate exits 1 when the arguments do not fit the tool's schema.`;
+validate exits 1 when the arguments do not fit the tool's schema.
+serve runs an MCP server (Streamable HTTP at http://HOST:PORT/mcp, or stdio) until SIGINT or SIGTERM;
+tokens may also come from MCP_SWITCHBOARD_TOKEN and MCP_SWITCHBOARD_UPSTREAM_TOKEN.`;
 
 class UsageError extends Error {}
 
@@ -94,6 +102,126 @@ const commands = {
   },
 };
 
+/** Reads a JSON file (for --meta). */
+function readJson(path) {
+  const text = Buffer.from(readInput(path)).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${path} is not JSON: ${e.message}`);
+  }
+}
+
+/** A whole number from a flag, or undefined. */
+function intFlag(flags, name, min = 0) {
+  if (flags[name] === undefined) return undefined;
+  const n = Number(flags[name]);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} needs a whole number of at least ${min}`);
+  return n;
+}
+
+const list = (v) => (v === undefined ? undefined : v.split(',').map((x) => x.trim()).filter(Boolean));
+
+Object.assign(commands, {
+  search(argv) {
+    const { flags, rest } = parseArgs(argv, { catalog: 'value', meta: 'value', category: 'value', limit: 'value' });
+    if (!flags.catalog) throw new UsageError('search needs --catalog FILE');
+    if (rest.length === 0) throw new UsageError('search needs a QUERY');
+    const index = new sb.ToolIndex(readInput(flags.catalog), flags.meta ? readJson(flags.meta) : undefined);
+    const found = index.search(rest.join(' '), { limit: intFlag(flags, 'limit', 1), category: flags.category });
+    print({ total: found.total, hits: found.hits.map(({ name, score, category, description }) => ({ name, score, category, description })) });
+  },
+  budget(argv) {
+    const { flags, rest } = parseArgs(argv, { catalog: 'value', to: 'value' });
+    if (!flags.catalog) throw new UsageError('budget needs --catalog FILE');
+    if (rest.length > 0) throw new UsageError('budget takes no positional arguments');
+    print(sb.budget(readInput(flags.catalog), { to: flags.to }));
+  },
+  async serve(argv) {
+    const { flags, rest } = parseArgs(argv, {
+      port: 'value', host: 'value', token: 'value', upstream: 'value', 'upstream-token': 'value', mode: 'value',
+      demo: 'bool', stdio: 'bool', catalog: 'value', handlers: 'value', timeout: 'value', 'page-size': 'value',
+      meta: 'value', allow: 'value', deny: 'value', 'read-only': 'bool', 'no-destructive': 'bool', origin: 'value',
+      'max-body': 'value', 'conformance-fixtures': 'bool',
+    });
+    if (rest.length > 0) throw new UsageError(`serve takes no positional arguments (got ${rest[0]})`);
+    const chosen = ['demo', 'upstream', 'catalog', 'conformance-fixtures'].filter((k) => flags[k] !== undefined);
+    if (chosen.length !== 1) throw new UsageError('serve needs exactly one tool source: --demo, --upstream URL or --catalog FILE');
+    if (flags.handlers && !flags.catalog) throw new UsageError('--handlers goes with --catalog FILE');
+    const log = (line) => process.stderr.write(`mcp-switchboard: ${line}\n`);
+    const timeoutMs = flags.timeout === undefined ? 30_000 : Math.round(Number(flags.timeout) * 1000);
+    if (!(timeoutMs > 0)) throw new UsageError('--timeout needs a number of seconds');
+    const engine = {
+      mode: flags.mode,
+      pageSize: intFlag(flags, 'page-size', 1),
+      metadata: flags.meta ? readJson(flags.meta) : undefined,
+      allow: list(flags.allow),
+      deny: list(flags.deny),
+      readOnly: !!flags['read-only'],
+      noDestructive: !!flags['no-destructive'],
+    };
+    const source = await toolSource(flags, timeoutMs, log);
+    const tools = sb.readCatalog(source.catalog).tools.length;
+    if (flags.stdio) {
+      const { serveStdio } = await import('./stdio.mjs');
+      log(`serving ${source.label} (${tools} tools) on stdio`);
+      const server = serveStdio({ source, engine, timeoutMs, log });
+      const stop = () => server.close();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      await server.done;
+      await source.close?.();
+      return;
+    }
+    const { startGateway } = await import('./gateway.mjs');
+    const gateway = await startGateway({
+      source, engine, timeoutMs, log,
+      host: flags.host ?? '127.0.0.1',
+      port: intFlag(flags, 'port') ?? 8765,
+      token: flags.token ?? process.env.MCP_SWITCHBOARD_TOKEN,
+      origins: list(flags.origin),
+      maxBody: intFlag(flags, 'max-body', 1),
+    }).catch((e) => {
+      source.close?.();
+      if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${flags.host ?? '127.0.0.1'}:${flags.port ?? 8765}: ${e.code}`);
+      throw e;
+    });
+    log(`serving ${source.label} (${tools} tools, mode ${flags.mode ?? 'all'}) at ${gateway.url}`);
+    await new Promise((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await gateway.close();
+    await source.close?.();
+    log('stopped');
+  },
+});
+
+/** The tool source serve was asked for. */
+async function toolSource(flags, timeoutMs, log) {
+  if (flags.demo) return (await import('./demo-home.mjs')).createDemoHome().source;
+  if (flags['conformance-fixtures']) return (await import('./conformance-fixtures.mjs')).conformanceSource();
+  if (flags.upstream) {
+    const { connectUpstream } = await import('./upstream.mjs');
+    const token = flags['upstream-token'] ?? process.env.MCP_SWITCHBOARD_UPSTREAM_TOKEN;
+    try {
+      return await connectUpstream(flags.upstream, { token, timeoutMs, log });
+    } catch (e) {
+      throw new UsageError(e.message);
+    }
+  }
+  const { handlerSource } = await import('./dispatch.mjs');
+  let handlers = {};
+  if (flags.handlers) {
+    const { pathToFileURL } = await import('node:url');
+    const mod = await import(pathToFileURL(flags.handlers).href).catch((e) => {
+      throw new UsageError(`cannot load ${flags.handlers}: ${e.message}`);
+    });
+    handlers = mod.default ?? mod;
+  }
+  return handlerSource(readInput(flags.catalog), handlers, flags.catalog);
+}
+
 const [command, ...argv] = process.argv.slice(2);
 try {
   if (command === '--help' || command === '-h' || command === 'help') {
@@ -106,7 +234,7 @@ try {
   }
   const fn = commands[command];
   if (!fn) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-  fn(argv);
+  await fn(argv);
 } catch (e) {
   process.stderr.write(`mcp-switchboard: ${e.message}\n`);
   if (e instanceof UsageError) process.stderr.write(`run "mcp-switchboard --help" for usage\n`);

@@ -2,12 +2,12 @@
 // it: running the tools it asks for, with a timeout each, and handing back
 // the reply that belongs to each incoming message. Shared by the HTTP
 // gateway and the stdio transport.
-import { Engine, asToolResult, readCatalog } from '../pkg/index.mjs';
+import { Engine, asToolResultJson, readCatalog } from '../pkg/index.mjs';
 
 /**
  * @typedef {object} ToolSource
  * @property {string} catalog the tools/list JSON text the engine serves
- * @property {(name: string, args: object, signal: AbortSignal) => Promise<object>} call runs one tool; resolves with a CallToolResult, rejects with an Error whose message the client reads
+ * @property {(name: string, args: object, signal: AbortSignal) => Promise<object | string>} call runs one tool; resolves with a CallToolResult (an object or its JSON text), rejects with an Error whose message the client reads
  * @property {string} [label] what the source is, for logs
  * @property {() => Promise<void> | void} [close]
  */
@@ -27,7 +27,7 @@ export function handlerSource(catalog, handlers, label = 'handlers') {
     async call(name, args, signal) {
       const fn = handlers[name];
       if (typeof fn !== 'function') throw new Error(`no handler is registered for ${name}`);
-      return asToolResult(await fn(args, { signal }));
+      return asToolResultJson(await fn(args, { signal }));
     },
   };
 }
@@ -46,7 +46,7 @@ export class Session {
    */
   constructor(source, { engine = {}, timeoutMs = 30_000, notify = () => {}, log = () => {} } = {}) {
     this.source = source;
-    this.engine = new Engine(source.catalog, engine);
+    this.engine = new Engine(source.catalog, defined(engine));
     this.timeoutMs = timeoutMs;
     this.notify = notify;
     this.log = log;
@@ -63,18 +63,21 @@ export class Session {
    * @returns {Promise<string | null>}
    */
   send(message) {
+    if (this.closed) return Promise.resolve(null);
     this.engine.handle(message);
     return new Promise((resolve) => this.#dispatch(this.engine.drain(), resolve));
   }
 
   /** Replaces the catalog of this session (clients get list_changed). */
   setCatalog(catalog) {
+    if (this.closed) return;
     this.engine.setCatalog(catalog);
     this.#dispatch(this.engine.drain(), null);
   }
 
   /** Stops every running invocation; their requests get no reply. */
   close() {
+    if (this.closed) return;
     this.closed = true;
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
@@ -130,12 +133,16 @@ export class Session {
       this.#settle(id, (e) => e.fail(id, `${tool} timed out after ${formatSeconds(this.timeoutMs)}`));
     }, this.timeoutMs);
     this.pending.set(id, { resolve, controller, timer });
-    Promise.resolve()
-      .then(() => this.source.call(tool, args, controller.signal))
-      .then(
-        (result) => this.#settle(id, (e) => e.complete(id, result)),
-        (err) => this.#settle(id, (e) => e.fail(id, errorText(err))),
-      );
+    let running;
+    try {
+      running = Promise.resolve(this.source.call(tool, args, controller.signal));
+    } catch (err) {
+      running = Promise.reject(err);
+    }
+    running.then(
+      (result) => this.#settle(id, (e) => e.complete(id, result)),
+      (err) => this.#settle(id, (e) => e.fail(id, errorText(err))),
+    );
   }
 
   /** Reports an invocation's outcome once; late outcomes are dropped. */
@@ -157,6 +164,11 @@ export class Session {
 
 function formatSeconds(ms) {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** The object without its undefined fields (options for the package). */
+export function defined(o) {
+  return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined));
 }
 
 /** The message of anything thrown. */

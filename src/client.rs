@@ -355,6 +355,23 @@ pub fn as_tool_result(value: Value) -> Value {
     }
 }
 
+/// [`as_tool_result`] on JSON text, returning JSON text: a
+/// `CallToolResult` (an object with a `content` array) is checked without
+/// building a value tree and passes unchanged, which keeps the hot path of
+/// a gateway to one scan of the result.
+pub fn as_tool_result_text(text: &str) -> Result<String, Error> {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        #[allow(dead_code)]
+        content: Vec<serde::de::IgnoredAny>,
+    }
+    if serde_json::from_str::<Probe>(text).is_ok() {
+        return Ok(text.to_string());
+    }
+    let v: Value = serde_json::from_str(text).map_err(|e| Error::json(&e))?;
+    Ok(as_tool_result(v).to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -474,6 +491,19 @@ mod tests {
         );
         assert_eq!(as_tool_result(json!(3))["structuredContent"]["result"], 3);
         assert!(as_tool_result(Value::Null)["content"].is_array());
+        let text = r#"{"content":[{"type":"text","text":"hi"}],"isError":true}"#;
+        assert_eq!(as_tool_result_text(text).unwrap(), text);
+        let wrapped: Value =
+            serde_json::from_str(&as_tool_result_text(r#"{"on":true}"#).unwrap()).unwrap();
+        assert_eq!(
+            wrapped["structuredContent"],
+            json!({"success": true, "on": true})
+        );
+        let odd: Value =
+            serde_json::from_str(&as_tool_result_text(r#"{"content":"not a list"}"#).unwrap())
+                .unwrap();
+        assert_eq!(odd["structuredContent"]["content"], "not a list");
+        assert!(as_tool_result_text("{oops").is_err());
     }
 
     #[test]

@@ -1,0 +1,234 @@
+// An upstream MCP server over HTTP as a tool source: Streamable HTTP with a
+// bearer token (Home Assistant's /api/mcp), falling back to the legacy
+// HTTP+SSE transport of older servers. Requests, headers, reply reading and
+// what each HTTP status means come from the package (ClientSession,
+// classifyReply, readReply, resultFor, SseParser, readLegacyEvent); this
+// module only does the fetches.
+import { ClientSession, SseParser, classifyReply, readLegacyEvent, readReply, resultFor, version } from '../pkg/index.mjs';
+import { errorText } from './dispatch.mjs';
+
+const CLIENT_NAME = 'mcp-switchboard';
+
+/**
+ * Connects to an upstream MCP server and reads its whole catalog
+ * (following nextCursor).
+ * @param {string} url the MCP endpoint (Streamable HTTP) or the SSE URL of a legacy server
+ * @param {object} [options]
+ * @param {string} [options.token] bearer token
+ * @param {number} [options.timeoutMs] per-request timeout while connecting and listing (default 30 s)
+ * @param {(line: string) => void} [options.log]
+ * @returns {Promise<import('./dispatch.mjs').ToolSource & {transport: string}>}
+ */
+export async function connectUpstream(url, { token, timeoutMs = 30_000, log = () => {} } = {}) {
+  const client = new UpstreamClient(url, token, log);
+  try {
+    await client.connect(AbortSignal.timeout(timeoutMs));
+    const tools = [];
+    let cursor = null;
+    do {
+      const page = await client.request((s) => s.listTools(cursor), AbortSignal.timeout(timeoutMs));
+      tools.push(...(page.tools ?? []));
+      cursor = page.nextCursor ?? null;
+    } while (cursor);
+    return {
+      label: `upstream ${url} (${client.transport})`,
+      transport: client.transport,
+      catalog: JSON.stringify({ tools }),
+      call: (name, args, signal) => client.request((s) => s.callTool(name, args), signal),
+      close: () => client.close(),
+    };
+  } catch (e) {
+    client.close();
+    throw new Error(e.message.startsWith('upstream ') ? e.message : client.describe(e));
+  }
+}
+
+class UpstreamClient {
+  constructor(url, token, log) {
+    this.url = url;
+    this.token = token;
+    this.log = log;
+    this.session = new ClientSession();
+    this.transport = 'streamable-http';
+    /** legacy transport: the POST endpoint, and requests waiting for their response by id */
+    this.endpoint = null;
+    this.waiting = new Map();
+    this.stream = null;
+  }
+
+  /** Initializes (Streamable HTTP, or the legacy transport when the server asks for it). */
+  async connect(signal) {
+    try {
+      await this.#connect(signal);
+    } catch (e) {
+      throw new Error(this.describe(e, signal));
+    }
+  }
+
+  async #connect(signal) {
+    if (this.transport === 'streamable-http') {
+      const init = this.session.initialize(CLIENT_NAME, version());
+      const reply = await this.#post(this.url, init.message, signal, true);
+      if (reply.action !== 'legacy') {
+        if (reply.action !== 'read') throw new Error('no reply to initialize');
+        this.session.setProtocolVersion(resultFor(reply.messages, init.id).protocolVersion ?? null);
+        await this.#send(this.session.initialized(), signal);
+        return;
+      }
+      this.transport = 'http+sse';
+    }
+    // legacy HTTP+SSE: a new stream and a new session on it
+    this.stream?.abort();
+    this.session.free();
+    this.session = new ClientSession();
+    await this.#openLegacy(signal);
+    const init = this.session.initialize(CLIENT_NAME, version());
+    this.session.setProtocolVersion((await this.#legacyRequest(init, signal)).protocolVersion ?? null);
+    await this.#send(this.session.initialized(), signal);
+  }
+
+  /**
+   * Sends one request built by `build(session)` and resolves with its result.
+   * Errors name the upstream and what went wrong.
+   */
+  async request(build, signal) {
+    try {
+      return await this.#request(build, signal, true);
+    } catch (e) {
+      throw new Error(e.message.startsWith('upstream ') ? e.message : this.describe(e, signal));
+    }
+  }
+
+  async #request(build, signal, mayRetry) {
+    if (this.transport !== 'streamable-http') {
+      if (!this.endpoint) {
+        // the event stream broke off: open a new one
+        this.log(`upstream ${this.url}: event stream closed, connecting again`);
+        await this.#connect(signal);
+      }
+      return this.#legacyRequest(build(this.session), signal);
+    }
+    const req = build(this.session);
+    const reply = await this.#post(this.url, req.message, signal, false);
+    if (reply.action === 'reinitialize' && mayRetry) {
+      this.log(`upstream ${this.url}: session expired, initializing again`);
+      this.session.setSessionId(null);
+      await this.#connect(signal);
+      return this.#request(build, signal, false);
+    }
+    if (reply.action !== 'read') throw new Error(`no reply to ${req.id}`);
+    return resultFor(reply.messages, req.id);
+  }
+
+  /** A notification (no reply expected). */
+  async #send(message, signal) {
+    if (this.transport === 'streamable-http') {
+      await this.#post(this.url, message, signal, false);
+    } else {
+      await this.#post(this.endpoint, message, signal, false);
+    }
+  }
+
+  /** POSTs a message; classifyReply says what the answer means. */
+  async #post(url, message, signal, initializing) {
+    const res = await fetch(url, { method: 'POST', headers: this.session.headers(this.token ?? null), body: message, signal });
+    const ctype = res.headers.get('content-type') ?? '';
+    const decision = classifyReply(res.status, ctype, initializing, this.session.hasSession);
+    if (initializing && decision.action === 'read') this.session.setSessionId(res.headers.get('mcp-session-id'));
+    switch (decision.action) {
+      case 'read':
+        return { action: 'read', messages: readReply(await res.text(), ctype) };
+      case 'fail':
+        await res.body?.cancel();
+        throw new Error(decision.message);
+      default:
+        await res.body?.cancel();
+        return { action: decision.action };
+    }
+  }
+
+  /** Legacy HTTP+SSE: GET the stream and wait for its endpoint event. */
+  async #openLegacy(signal) {
+    const controller = new AbortController();
+    this.stream = controller;
+    const onAbort = () => controller.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const headers = { accept: 'text/event-stream', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) };
+    const res = await fetch(this.url, { headers, signal: controller.signal });
+    const ctype = res.headers.get('content-type') ?? '';
+    const decision = classifyReply(res.status, ctype, false, false);
+    if (decision.action === 'fail') {
+      controller.abort();
+      throw new Error(decision.message);
+    }
+    let found;
+    const endpoint = new Promise((resolve, reject) => {
+      found = { resolve, reject };
+    });
+    this.#pump(res.body, found, controller).finally(() => signal.removeEventListener('abort', onAbort));
+    this.endpoint = await endpoint;
+    signal.removeEventListener('abort', onAbort);
+  }
+
+  /** Reads the legacy stream: the endpoint, then responses routed to their requests. */
+  async #pump(body, found, controller) {
+    const parser = new SseParser();
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of body) {
+        for (const event of parser.push(decoder.decode(chunk, { stream: true }))) {
+          const e = readLegacyEvent(event);
+          if (e && 'endpoint' in e) found.resolve(new URL(e.endpoint, this.url).href);
+          else if (e && 'message' in e) this.waiting.get(e.message.id)?.(e.message);
+        }
+      }
+      throw new Error('the upstream closed its event stream');
+    } catch (err) {
+      const reason = controllerReason(err);
+      if (this.stream === controller) this.endpoint = null;
+      found.reject(reason);
+      for (const deliver of this.waiting.values()) deliver(reason);
+      this.waiting.clear();
+    } finally {
+      parser.free();
+    }
+  }
+
+  async #legacyRequest(req, signal) {
+    if (!this.endpoint) throw new Error('the legacy event stream is closed');
+    const response = new Promise((resolve, reject) => {
+      this.waiting.set(req.id, (m) => (m instanceof Error ? reject(m) : resolve(m)));
+      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+    try {
+      const reply = await this.#post(this.endpoint, req.message, signal, false);
+      const messages = reply.action === 'read' ? reply.messages : [await response];
+      return resultFor(messages, req.id);
+    } finally {
+      this.waiting.delete(req.id);
+    }
+  }
+
+  /** A one-line message naming the upstream and the problem. */
+  describe(e, signal) {
+    if (signal?.aborted) {
+      const r = signal.reason;
+      const what = r?.name === 'TimeoutError' ? 'did not answer in time' : 'request was stopped';
+      return `upstream ${this.url}: ${what}`;
+    }
+    const cause = e?.cause?.code ?? e?.cause?.message;
+    if (e instanceof TypeError && cause) return `upstream ${this.url} is unreachable (${cause})`;
+    return `upstream ${this.url}: ${errorText(e)}`;
+  }
+
+  close() {
+    this.stream?.abort();
+    this.stream = null;
+    this.endpoint = null;
+    this.session.free();
+  }
+}
+
+function controllerReason(err) {
+  return err instanceof Error ? err : new Error(String(err));
+}

@@ -1,0 +1,280 @@
+#!/usr/bin/env node
+// Gateway benchmark (not a test): requests per second, p50/p99 latency and
+// server CPU per request for tools/list and tools/call on loopback,
+// mcp-switchboard's gateway (`serve --demo`) against the official SDK's
+// McpServer serving the same demo-home tools with the same handlers (with
+// JSON replies, and with its default SSE replies), all as child processes on
+// this machine, measured back to back in rounds that alternate the order. Then
+// the engine's own overhead per tools/call inside wasm (handle + drain +
+// complete + drain), in process.
+//
+//   node tests/bench/gateway.mjs [--quick] [--clients N] [--seconds S] [--rounds R]
+//
+// Prints a Markdown table.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+
+if (args[0] === '--serve-sdk') {
+  await serveSdk(args[1] === 'sse');
+} else {
+  await main();
+}
+
+/** The SDK server: McpServer + StreamableHTTPServerTransport, stateful, JSON replies (or its default SSE replies). */
+async function serveSdk(sse) {
+  const { randomUUID } = await import('node:crypto');
+  const { createServer } = await import('node:http');
+  const { z } = await import('zod');
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const { createDemoHome } = await import(join(root, 'js/demo-home.mjs'));
+  const { catalog, handlers } = createDemoHome();
+  const tools = JSON.parse(catalog).result.tools;
+  const sessions = new Map();
+  const server = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    const sid = req.headers['mcp-session-id'];
+    let transport = sid && sessions.get(sid);
+    if (!transport) {
+      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), enableJsonResponse: !sse, onsessioninitialized: (id) => sessions.set(id, transport) });
+      const mcp = new McpServer({ name: 'sdk-demo-home', version: '1.0.0' });
+      for (const t of tools) {
+        mcp.registerTool(t.name, { description: t.description, inputSchema: z.fromJSONSchema(t.inputSchema), annotations: t.annotations }, (a) => handlers[t.name](a ?? {}));
+      }
+      await mcp.connect(transport);
+    }
+    await transport.handleRequest(req, res, body);
+  });
+  server.listen(0, '127.0.0.1', () => process.stderr.write(`sdk at http://127.0.0.1:${server.address().port}/mcp\n`));
+}
+
+function flag(name, fallback) {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+}
+
+async function main() {
+  const quick = args.includes('--quick');
+  const clients = flag('clients', quick ? 8 : 16);
+  const seconds = flag('seconds', quick ? 1 : 4);
+  const rounds = flag('rounds', quick ? 1 : 3);
+
+  const servers = {
+    'mcp-switchboard': await startChild([join(root, 'js/cli.mjs'), 'serve', '--demo', '--port', '0'], /at (http:\S+)/),
+    'SDK McpServer, JSON replies': await startChild([fileURLToPath(import.meta.url), '--serve-sdk', 'json'], /sdk at (http:\S+)/),
+    'SDK McpServer, SSE replies (default)': await startChild([fileURLToPath(import.meta.url), '--serve-sdk', 'sse'], /sdk at (http:\S+)/),
+  };
+  const ops = {
+    'tools/list': { method: 'tools/list', params: {} },
+    'tools/call': { method: 'tools/call', params: { name: 'get_states', arguments: { zoneId: 'kitchen' } } },
+  };
+  const results = [];
+  try {
+    for (const [op, call] of Object.entries(ops)) {
+      const acc = Object.fromEntries(Object.keys(servers).map((s) => [s, { count: 0, ms: 0, cpu: 0, latencies: [] }]));
+      for (let r = 0; r < rounds; r++) {
+        const order = r % 2 === 0 ? Object.keys(servers) : Object.keys(servers).reverse();
+        for (const name of order) {
+          const m = await load(servers[name], call, clients, seconds * 1000);
+          acc[name].count += m.count;
+          acc[name].ms += m.ms;
+          acc[name].cpu += m.cpuMs;
+          acc[name].latencies.push(...m.latencies);
+        }
+      }
+      for (const [name, a] of Object.entries(acc)) {
+        a.latencies.sort((x, y) => x - y);
+        results.push({ server: name, op, rps: (a.count / a.ms) * 1000, p50: pct(a.latencies, 0.5), p99: pct(a.latencies, 0.99), cpuUs: (a.cpu * 1000) / a.count });
+      }
+    }
+  } finally {
+    for (const s of Object.values(servers)) s.child.kill('SIGTERM');
+  }
+
+  const engine = await engineOverhead(quick ? 20_000 : 100_000);
+
+  console.log(`\nGateway benchmark: ${clients} concurrent clients, ${seconds} s x ${rounds} round(s) per server and operation, loopback, Node ${process.version}\n`);
+  console.log('| server | operation | requests/s | p50 ms | p99 ms | server CPU µs/request |');
+  console.log('|---|---|---:|---:|---:|---:|');
+  for (const r of results) console.log(`| ${r.server} | ${r.op} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.cpuUs.toFixed(0)} |`);
+  console.log('');
+  for (const op of Object.keys(ops)) {
+    const ours = results.find((r) => r.op === op && r.server === 'mcp-switchboard');
+    for (const sdk of results.filter((r) => r.op === op && r.server.startsWith('SDK'))) {
+      console.log(`${op}: mcp-switchboard ${(ours.rps / sdk.rps).toFixed(2)}x the throughput of ${sdk.server}`);
+    }
+  }
+  console.log(`\nEngine overhead per tools/call in wasm (handle + drain + complete + drain, ${engine.calls} calls): ${engine.usPerCall.toFixed(2)} µs`);
+}
+
+/** Starts a server child and waits for the URL it prints on stderr. */
+async function startChild(argv, pattern) {
+  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'], cwd: root });
+  let err = '';
+  child.stderr.setEncoding('utf8');
+  const url = await new Promise((resolve, reject) => {
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = err.match(pattern);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`${argv.join(' ')} exited with ${code}: ${err}`)));
+  });
+  child.stderr.resume();
+  return { url, child };
+}
+
+/** POSTs one JSON-RPC message; resolves with {status, headers, body}. */
+function post(agent, url, message, headers) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      const parts = [];
+      res.on('data', (c) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(message));
+  });
+}
+
+/**
+ * N clients, each with its own session and keep-alive connection, sending
+ * `call` in a loop for `ms`. The loop writes prebuilt request bytes on a raw
+ * socket and reads each response by its length (or chunks), so the load
+ * generator costs far less than the servers it measures.
+ */
+async function load({ url, child }, call, clients, ms) {
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const sessions = [];
+  for (let i = 0; i < clients; i++) {
+    const init = await post(agent, url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+    if (init.status !== 200) throw new Error(`initialize: HTTP ${init.status} ${init.body}`);
+    const headers = { 'mcp-session-id': init.headers['mcp-session-id'], 'mcp-protocol-version': '2025-06-18' };
+    await post(agent, url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+    sessions.push(headers);
+  }
+  agent.destroy();
+  const { hostname, port, pathname } = new URL(url);
+  const latencies = [];
+  let count = 0;
+  const cpu0 = cpuMs(child.pid);
+  const t0 = performance.now();
+  const end = t0 + ms;
+  await Promise.all(
+    sessions.map(async (headers) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, ...call });
+      const head = [`POST ${pathname} HTTP/1.1`, `host: ${hostname}:${port}`, 'content-type: application/json', 'accept: application/json, text/event-stream', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(body)}`, '', ''].join('\r\n');
+      const bytes = Buffer.from(head + body);
+      const conn = await rawConnection(hostname, Number(port));
+      try {
+        while (performance.now() < end) {
+          const s = performance.now();
+          const r = await conn.exchange(bytes);
+          if (r.status !== 200 || r.body.includes('"error"')) throw new Error(`HTTP ${r.status}: ${r.body.slice(0, 300)}`);
+          latencies.push(performance.now() - s);
+          count++;
+        }
+      } finally {
+        conn.close();
+      }
+    }),
+  );
+  return { count, ms: performance.now() - t0, cpuMs: cpuMs(child.pid) - cpu0, latencies };
+}
+
+/** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
+function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** A keep-alive HTTP/1.1 connection: write a request, read one response (content-length or chunked). */
+async function rawConnection(host, port) {
+  const { connect } = await import('node:net');
+  const socket = connect({ host, port, noDelay: true });
+  await once(socket, 'connect');
+  let buf = Buffer.alloc(0);
+  let waiter = null;
+  socket.on('data', (chunk) => {
+    buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+    if (waiter) waiter();
+  });
+  socket.on('error', () => waiter?.());
+  const more = () => new Promise((resolve) => (waiter = resolve));
+  return {
+    async exchange(bytes) {
+      socket.write(bytes);
+      let headEnd;
+      while ((headEnd = buf.indexOf('\r\n\r\n')) < 0) await more();
+      const head = buf.subarray(0, headEnd).toString('latin1');
+      const status = Number(head.slice(9, 12));
+      const len = head.match(/\r\ncontent-length: *(\d+)/i);
+      let pos = headEnd + 4;
+      let body;
+      if (len) {
+        while (buf.length < pos + Number(len[1])) await more();
+        body = buf.subarray(pos, pos + Number(len[1])).toString('utf8');
+        pos += Number(len[1]);
+      } else {
+        const parts = [];
+        for (;;) {
+          let lineEnd;
+          while ((lineEnd = buf.indexOf('\r\n', pos)) < 0) await more();
+          const size = parseInt(buf.subarray(pos, lineEnd).toString('latin1'), 16);
+          while (buf.length < lineEnd + 2 + size + 2) await more();
+          parts.push(buf.subarray(lineEnd + 2, lineEnd + 2 + size));
+          pos = lineEnd + 2 + size + 2;
+          if (size === 0) break;
+        }
+        body = Buffer.concat(parts).toString('utf8');
+      }
+      buf = buf.subarray(pos);
+      waiter = null;
+      return { status, body };
+    },
+    close: () => socket.destroy(),
+  };
+}
+
+function pct(sorted, p) {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN;
+}
+
+/** The engine alone: handle + drain + complete + drain per tools/call. */
+async function engineOverhead(calls) {
+  const { Engine, toolSuccess } = await import(join(root, 'pkg/index.mjs'));
+  const { demoCatalog } = await import(join(root, 'js/demo-home.mjs'));
+  const engine = new Engine(demoCatalog, {});
+  engine.handle(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } } }));
+  engine.drain();
+  const result = toolSuccess({ deviceId: 'living-lamp', on: true, dim: 40 });
+  const message = (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"set_light","arguments":{"deviceId":"living-lamp","state":"on","dim":40}}}`;
+  const run = (n, from) => {
+    for (let i = 0; i < n; i++) {
+      engine.handle(message(from + i));
+      const [inv] = engine.drain();
+      engine.complete(inv.id, result);
+      engine.drain();
+    }
+  };
+  run(2000, 1); // warm-up
+  const t0 = performance.now();
+  run(calls, 10_000);
+  const ms = performance.now() - t0;
+  engine.free();
+  return { calls, usPerCall: (ms * 1000) / calls };
+}

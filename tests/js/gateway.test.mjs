@@ -1,0 +1,277 @@
+// The gateway against the official SDK client, over Streamable HTTP and
+// over stdio: initialize, paged lists, calls, progressive disclosure,
+// errors, timeouts, concurrency, cancellation, list_changed.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+
+import { handlerSource } from '../../js/dispatch.mjs';
+import { connect, demoGateway, initializeBody, jsonHeaders, listAll, raw, startGateway, structured } from './gateway-helpers.mjs';
+import { root } from './helpers.mjs';
+
+const demoTools = JSON.parse(readFileSync(join(root, 'js/examples/demo-home.tools-list.json'), 'utf8')).result.tools;
+
+describe('Streamable HTTP, mode all', () => {
+  let gw, home, client, transport;
+  before(async () => {
+    ({ gateway: gw, home } = await demoGateway({ engine: { pageSize: 4 } }));
+    ({ client, transport } = await connect(gw.url));
+  });
+  after(async () => {
+    await client.close();
+    await gw.close();
+  });
+
+  test('initialize negotiates the newest revision and assigns a session', () => {
+    assert.equal(client.getServerVersion().name, 'mcp-switchboard');
+    assert.ok(client.getServerCapabilities().tools);
+    assert.match(transport.sessionId, /^[0-9a-f-]{36}$/);
+    assert.equal(gw.sessions.get(transport.sessionId).engine.protocolVersion, '2025-11-25');
+  });
+
+  test('tools/list pages follow nextCursor to the whole catalog', async () => {
+    const { pages, tools } = await listAll(client);
+    assert.equal(pages.length, Math.ceil(demoTools.length / 4));
+    assert.ok(pages.slice(0, -1).every((p) => p.tools.length === 4));
+    assert.deepEqual(tools.map((t) => t.name), demoTools.map((t) => t.name));
+  });
+
+  test('tools/call runs the handler and changes the home', async () => {
+    const r = await client.callTool({ name: 'set_light', arguments: { deviceId: 'kitchen-spots', state: 'on', dim: 40 } });
+    assert.equal(r.isError, undefined);
+    assert.deepEqual(structured(r), { success: true, deviceId: 'kitchen-spots', name: 'Kitchen spots', on: true, dim: 40 });
+    const spots = home.home.devices.find((d) => d.id === 'kitchen-spots');
+    assert.equal(spots.state.onoff, true);
+    const states = structured(await client.callTool({ name: 'get_states', arguments: { zoneId: 'kitchen', capability: 'onoff' } }));
+    assert.deepEqual(states.states.map((s) => s.values), [{ onoff: true }]);
+  });
+
+  test('a tool failure is a result the model reads', async () => {
+    const r = await client.callTool({ name: 'toggle_device', arguments: { deviceId: 'garage-door' } });
+    assert.equal(r.isError, true);
+    assert.match(structured(r).error, /no device with ID "garage-door"/);
+  });
+
+  test('arguments that do not fit the schema are refused before the handler', async () => {
+    const r = await client.callTool({ name: 'set_light', arguments: { deviceId: 'living-lamp', state: 'blink' } });
+    assert.equal(r.isError, true);
+    assert.match(r.content[0].text, /Invalid arguments for set_light/);
+  });
+
+  test('an unknown tool is a JSON-RPC error with suggestions', async () => {
+    await assert.rejects(client.callTool({ name: 'set_ligth', arguments: {} }), (e) => {
+      assert.ok(e instanceof McpError);
+      assert.equal(e.code, ErrorCode.InvalidParams);
+      assert.match(e.message, /Unknown tool: set_ligth.*set_light/);
+      return true;
+    });
+  });
+
+  test('a reply as an SSE stream when the client accepts only that', async () => {
+    const r = await raw(gw.url, {
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'mcp-session-id': transport.sessionId },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 77, method: 'ping' }),
+    });
+    assert.equal(r.status, 200);
+    assert.match(r.headers['content-type'], /text\/event-stream/);
+    assert.equal(r.body, 'event: message\ndata: {"jsonrpc":"2.0","id":77,"result":{}}\n\n');
+  });
+
+  test('bad JSON gets a JSON-RPC parse error', async () => {
+    const r = await raw(gw.url, { headers: { ...jsonHeaders, 'mcp-session-id': transport.sessionId }, body: '{"jsonrpc": "2.0", "id": 1, "method"' });
+    assert.equal(r.status, 200);
+    assert.equal(JSON.parse(r.body).error.code, -32700);
+  });
+
+  test('list_changed reaches the client on its GET stream', async () => {
+    const changed = new Promise((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, resolve));
+    const session = gw.sessions.get(transport.sessionId);
+    for (let i = 0; i < 100 && session.streams.size === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(session.streams.size, 1, 'the SDK client opened its GET stream');
+    gw.setCatalog(JSON.stringify({ tools: demoTools.slice(0, 3) }));
+    await changed;
+    const { tools } = await listAll(client);
+    assert.deepEqual(tools.map((t) => t.name), demoTools.slice(0, 3).map((t) => t.name));
+  });
+
+  test('DELETE ends the session', async () => {
+    const { client: c2, transport: t2 } = await connect(gw.url);
+    const id = t2.sessionId;
+    assert.ok(gw.sessions.has(id));
+    await t2.terminateSession();
+    assert.ok(!gw.sessions.has(id));
+    const r = await raw(gw.url, { headers: { ...jsonHeaders, 'mcp-session-id': id }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+    assert.equal(r.status, 404);
+    await c2.close();
+  });
+});
+
+describe('progressive disclosure (hybrid)', () => {
+  let gw, home, client;
+  before(async () => {
+    ({ gateway: gw, home } = await demoGateway({ engine: { mode: 'hybrid' } }));
+    ({ client } = await connect(gw.url));
+  });
+  after(async () => {
+    await client.close();
+    await gw.close();
+  });
+
+  test('the list is the core tools plus the meta-tools', async () => {
+    const { tools } = await listAll(client);
+    const names = tools.map((t) => t.name);
+    assert.ok(names.includes('get_home_structure'));
+    for (const meta of ['search_tools', 'get_tool_definition', 'use_tool']) assert.ok(names.includes(meta), meta);
+    assert.ok(!names.includes('set_thermostat'));
+    assert.ok(tools.length < demoTools.length);
+  });
+
+  test('search_tools finds a hidden tool, use_tool runs it', async () => {
+    const found = structured(await client.callTool({ name: 'search_tools', arguments: { query: 'set the heating temperature' } }));
+    assert.equal(found.hits[0].name, 'set_thermostat');
+    assert.match(found.hits[0].parameters, /temperature/);
+    const def = await client.callTool({ name: 'get_tool_definition', arguments: { name: 'set_thermostat' } });
+    assert.equal(def.structuredContent.definition.inputSchema.required[1], 'temperature');
+    const r = await client.callTool({ name: 'use_tool', arguments: { name: 'set_thermostat', arguments: { deviceId: 'living-thermostat', temperature: 21.5 } } });
+    assert.equal(structured(r).targetTemperature, 21.5);
+    assert.equal(home.home.devices.find((d) => d.id === 'living-thermostat').state.target_temperature, 21.5);
+  });
+
+  test('use_tool validates the inner arguments', async () => {
+    const r = await client.callTool({ name: 'use_tool', arguments: { name: 'set_thermostat', arguments: { deviceId: 'living-thermostat', temperature: 99 } } });
+    assert.equal(r.isError, true);
+    assert.match(r.content[0].text, /temperature/);
+  });
+});
+
+describe('invocations: concurrency, timeouts, exceptions, cancellation', () => {
+  const tools = ['slow', 'fast', 'hang', 'boom', 'plain'].map((name) => ({ name, description: name, inputSchema: { type: 'object' } }));
+  let release;
+  const released = new Promise((r) => (release = r));
+  let slowSignal;
+  const handlers = {
+    async slow(_args, { signal }) {
+      slowSignal = signal;
+      await released;
+      return { content: [{ type: 'text', text: 'slow done' }] };
+    },
+    fast: () => ({ content: [{ type: 'text', text: 'fast done' }] }),
+    hang: () => new Promise(() => {}),
+    boom() {
+      throw new Error('the relay is stuck');
+    },
+    plain: () => ({ on: true }),
+  };
+  let gw, client;
+  before(async () => {
+    gw = await startGateway({ source: handlerSource({ tools }, handlers), timeoutMs: 300 });
+    ({ client } = await connect(gw.url));
+  });
+  after(async () => {
+    await client.close();
+    await gw.close();
+  });
+
+  test('a slow invocation does not hold up others', async () => {
+    const slow = client.callTool({ name: 'slow', arguments: {} });
+    await new Promise((r) => setTimeout(r, 20));
+    const fast = await client.callTool({ name: 'fast', arguments: {} });
+    assert.equal(fast.content[0].text, 'fast done');
+    const both = await Promise.all([client.callTool({ name: 'fast', arguments: {} }), client.callTool({ name: 'fast', arguments: {} })]);
+    assert.equal(both.length, 2);
+    release();
+    // the slow one may have timed out (300 ms) on a loaded machine; either way it answered
+    const r = await slow;
+    assert.ok(r.content[0].text === 'slow done' || r.isError);
+  });
+
+  test('an invocation past its timeout gets a tool error, never a hung request', async () => {
+    const t0 = Date.now();
+    const r = await client.callTool({ name: 'hang', arguments: {} });
+    assert.equal(r.isError, true);
+    assert.equal(r.content[0].text, 'Error: hang timed out after 0.3 s');
+    assert.ok(Date.now() - t0 < 5000);
+  });
+
+  test('an exception becomes a tool error', async () => {
+    const r = await client.callTool({ name: 'boom', arguments: {} });
+    assert.deepEqual(r, { content: [{ type: 'text', text: 'Error: the relay is stuck' }], isError: true });
+  });
+
+  test('a plain value becomes a success result', async () => {
+    const r = await client.callTool({ name: 'plain', arguments: {} });
+    assert.deepEqual(r.structuredContent, { success: true, on: true });
+  });
+
+  test('cancelling a call aborts its handler', async () => {
+    const controller = new AbortController();
+    slowSignal = undefined;
+    const waitUntilAborted = async (_args, { signal }) => {
+      slowSignal = signal;
+      await new Promise((r) => signal.addEventListener('abort', r));
+      return { content: [] };
+    };
+    const gw2 = await startGateway({ source: handlerSource({ tools }, { ...handlers, slow: waitUntilAborted }), timeoutMs: 5000 });
+    const { client: c } = await connect(gw2.url);
+    const call = c.callTool({ name: 'slow', arguments: {} }, undefined, { signal: controller.signal });
+    for (let i = 0; i < 100 && !slowSignal; i++) await new Promise((r) => setTimeout(r, 10));
+    controller.abort('changed my mind');
+    await assert.rejects(call);
+    for (let i = 0; i < 100 && !slowSignal.aborted; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(slowSignal.aborted, true);
+    assert.equal(gw2.sessions.values().next().value.engine.outstanding, 0);
+    await c.close();
+    await gw2.close();
+  });
+});
+
+describe('stdio transport', () => {
+  let client;
+  before(async () => {
+    client = new Client({ name: 'switchboard-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(root, 'js/cli.mjs'), 'serve', '--demo', '--stdio', '--mode', 'hybrid', '--page-size', '2'],
+        stderr: 'pipe',
+      }),
+    );
+  });
+  after(() => client.close());
+
+  test('initialize, paged list, search_tools then use_tool', async () => {
+    assert.equal(client.getServerVersion().name, 'mcp-switchboard');
+    const { pages, tools } = await listAll(client);
+    assert.ok(pages.length >= 3);
+    assert.ok(tools.some((t) => t.name === 'use_tool'));
+    const found = structured(await client.callTool({ name: 'search_tools', arguments: { query: 'turn off all lights in a room' } }));
+    assert.ok(found.hits.some((h) => h.name === 'control_zone_lights'), JSON.stringify(found));
+    const r = await client.callTool({ name: 'use_tool', arguments: { name: 'control_zone_lights', arguments: { zoneId: 'living_room', action: 'off' } } });
+    assert.deepEqual(structured(r).lights.map((l) => l.on), [false, false]);
+  });
+
+  test('errors over stdio', async () => {
+    await assert.rejects(client.callTool({ name: 'nope', arguments: {} }), (e) => e.code === ErrorCode.InvalidParams);
+    const r = await client.callTool({ name: 'use_tool', arguments: { name: 'get_states', arguments: { zoneId: 'attic' } } });
+    assert.equal(r.isError, true);
+  });
+});
+
+test('raw initialize without a session gets a session id header', async () => {
+  const { gateway } = await demoGateway();
+  try {
+    const r = await raw(gateway.url, { headers: jsonHeaders, body: initializeBody });
+    assert.equal(r.status, 200);
+    assert.ok(r.headers['mcp-session-id']);
+    assert.equal(JSON.parse(r.body).result.protocolVersion, '2025-11-25');
+    const noSession = await raw(gateway.url, { headers: jsonHeaders, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    assert.equal(noSession.status, 400);
+  } finally {
+    await gateway.close();
+  }
+});
