@@ -349,7 +349,11 @@ impl Catalog {
             let here = pointer::index(at, i);
             match Tool::from_value(value, &here) {
                 Ok((tool, notes)) => {
-                    if let Some(first) = self.by_name.get(&tool.name).and_then(|&i| self.tools.get(i)) {
+                    if let Some(first) = self
+                        .by_name
+                        .get(&tool.name)
+                        .and_then(|&i| self.tools.get(i))
+                    {
                         self.report.push(ReportEntry {
                             tool: Some(tool.name.clone()),
                             pointer: here,

@@ -1,12 +1,11 @@
 //! Building the index: searchable fields from every tool, curated metadata
 //! merged on top, derived categories, and precomputed BM25F postings.
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
 use super::analyze::{
-    fold, for_each_word, is_number, is_stopword, letter_mask, FxMap, FxSet, Lang, Stemmers,
+    desc, fold, for_each_word, is_number, is_stopword, key, letter_mask, undesc, FxMap, Lang,
+    Stemmers,
 };
 use super::lexicon::Lexicon;
 use super::ToolIndex;
@@ -50,6 +49,9 @@ const EXPANSION_TF: f32 = 0.4;
 const MAX_SCHEMA_NODES: usize = 2000;
 /// Schema depth read for parameter words, at most.
 const MAX_SCHEMA_DEPTH: usize = 6;
+/// Term lengths (bytes) told apart for typo search; longer ones share the
+/// last bucket.
+const MAX_TERM_BYTES: usize = 64;
 /// Chars of the short description in a hit, at most.
 const MAX_SHORT_DESCRIPTION: usize = 200;
 
@@ -100,7 +102,7 @@ struct Builder<'a> {
     terms: Vec<String>,
     cache: FxMap<String, u32>,
     analyzed: Vec<Analyzed>,
-    surfaces: FxSet<String>,
+    surfaces: FxMap<String, u32>,
 }
 
 impl Builder<'_> {
@@ -139,7 +141,7 @@ impl Builder<'_> {
             }
         }
         if !skip && word.chars().count() >= 3 {
-            self.surfaces.insert(word.to_string());
+            self.surfaces.insert(word.to_string(), 0);
         }
         self.analyzed.push(Analyzed {
             skip,
@@ -153,8 +155,14 @@ impl Builder<'_> {
     }
 }
 
-/// Occurrences of terms in one tool: (term, field, weight).
-type Occurrences = Vec<(u32, Field, f32)>;
+/// Occurrences of terms: `key(term << 3 | field, weight bits)`, packed so
+/// that sorting groups them by term (see [`key`]).
+type Occurrences = Vec<u64>;
+
+/// Packs one occurrence.
+fn occurrence(term: u32, field: Field, weight: f32) -> u64 {
+    key((term.min(u32::MAX >> 3) << 3) | field as u32, desc(weight))
+}
 
 struct DocText<'a, 'b> {
     builder: &'a mut Builder<'b>,
@@ -175,9 +183,9 @@ impl DocText<'_, '_> {
             if a.skip && (field != Field::Name || is_number(w)) {
                 return;
             }
-            occ.push((a.primary, field, 1.0));
+            occ.push(occurrence(a.primary, field, 1.0));
             for &(e, x) in &a.expansions {
-                occ.push((e, field, EXPANSION_TF * x));
+                occ.push(occurrence(e, field, EXPANSION_TF * x));
             }
             lens[field as usize] += 1.0;
         });
@@ -185,7 +193,7 @@ impl DocText<'_, '_> {
 
     /// Adds a description, leaving out mentions of other tools by name
     /// (`prefer set_light`): they describe the other tool, not this one.
-    fn add_prose(&mut self, field: Field, text: &str, names: &FxSet<&str>, own: &str) {
+    fn add_prose(&mut self, field: Field, text: &str, names: &FxMap<&str, u32>, own: &str) {
         let is_sep = |c: char| {
             c.is_whitespace() || (c.is_ascii_punctuation() && !matches!(c, '_' | '.' | '-' | '/'))
         };
@@ -195,7 +203,7 @@ impl DocText<'_, '_> {
         }
         for chunk in text.split(is_sep) {
             let bare = chunk.trim_end_matches(['.', '-', '/']);
-            if is_identifier_like(bare) && bare != own && names.contains(bare) {
+            if is_identifier_like(bare) && bare != own && names.contains_key(bare) {
                 continue;
             }
             self.add(field, chunk);
@@ -336,8 +344,8 @@ pub(crate) fn derive_category(tool: &Tool) -> &'static str {
 }
 
 /// Reads the curated metadata document (see the module docs for its shape).
-fn read_meta(meta: Option<&Value>) -> Result<HashMap<String, Meta>, Error> {
-    let mut out = HashMap::new();
+fn read_meta(meta: Option<&Value>) -> Result<FxMap<String, Meta>, Error> {
+    let mut out = FxMap::default();
     let Some(meta) = meta else { return Ok(out) };
     let shape = |ptr: String, msg: String| Error::new(ErrorKind::Shape, ptr, msg);
     let Value::Object(root) = meta else {
@@ -499,13 +507,14 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         terms: Vec::new(),
         cache: FxMap::default(),
         analyzed: Vec::new(),
-        surfaces: FxSet::default(),
+        surfaces: FxMap::default(),
     };
-    let names: FxSet<&str> = catalog
+    let names: FxMap<&str, u32> = catalog
         .tools()
         .iter()
         .map(Tool::name)
         .filter(|n| is_identifier_like(n))
+        .map(|n| (n, 0))
         .collect();
     let mut docs = Vec::with_capacity(catalog.len());
     // every tool's occurrences, one after the other
@@ -589,15 +598,19 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         let Some(occ) = all_occ.get_mut(lo..hi) else {
             continue;
         };
-        occ.sort_unstable_by_key(|&(t, _, _)| t);
+        occ.sort_unstable();
         let d = u32::try_from(d).unwrap_or(u32::MAX);
-        for run in occ.chunk_by(|a, b| a.0 == b.0) {
+        for run in occ.chunk_by(|a, b| a >> 35 == b >> 35) {
             let x: f32 = run
                 .iter()
-                .map(|&(_, f, w)| FIELD_WEIGHT[f as usize] * w / norm[f as usize])
+                .map(|&k| {
+                    let f = ((k >> 32) & 7) as usize;
+                    FIELD_WEIGHT.get(f).copied().unwrap_or(0.0) * undesc(k as u32)
+                        / norm.get(f).copied().unwrap_or(1.0)
+                })
                 .sum();
-            if let Some(&(t, _, _)) = run.first() {
-                pairs.push((t, d, x * (K1 + 1.0) / (K1 + x)));
+            if let Some(&k) = run.first() {
+                pairs.push(((k >> 35) as u32, d, x * (K1 + 1.0) / (K1 + x)));
             }
         }
     }
@@ -640,24 +653,59 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
             if words.iter().any(|w| !is_stopword(w) && !is_number(w)) {
                 words.retain(|w| !is_stopword(w) && !is_number(w));
             }
-            let mut ids: Vec<u32> = words
-                .iter()
-                .filter_map(|w| b.cache.get(*w).and_then(|&i| b.analyzed.get(i as usize)))
-                .map(|a| a.primary)
-                .collect();
-            ids.sort_unstable();
-            ids.dedup();
+            let mut ids: Vec<u32> = Vec::new();
+            for w in words {
+                let a = b.cache.get(w).and_then(|&i| b.analyzed.get(i as usize));
+                if let Some(a) = a.filter(|a| !ids.contains(&a.primary)) {
+                    ids.push(a.primary);
+                }
+            }
             ids
         })
         .collect();
     let masks = b.terms.iter().map(|t| letter_mask(t)).collect();
-    let mut by_name = FxMap::default();
-    let mut by_key = FxMap::default();
+    // term ids by byte length (a counting sort), for typo search
+    let len_of = |t: &String| t.len().min(MAX_TERM_BYTES);
+    let mut len_start = vec![0u32; MAX_TERM_BYTES + 2];
+    for t in &b.terms {
+        if let Some(c) = len_start.get_mut(len_of(t) + 1) {
+            *c += 1;
+        }
+    }
+    for i in 1..len_start.len() {
+        len_start[i] += len_start[i - 1];
+    }
+    let mut fill = len_start.clone();
+    let mut by_len = vec![0u32; b.terms.len()];
+    for (id, t) in b.terms.iter().enumerate() {
+        if let Some(at) = fill.get_mut(len_of(t)) {
+            if let Some(slot) = by_len.get_mut(*at as usize) {
+                *slot = u32::try_from(id).unwrap_or(u32::MAX);
+            }
+            *at += 1;
+        }
+    }
+    let mut by_name: FxMap<String, u32> = FxMap::default();
+    let mut by_key: FxMap<String, u32> = FxMap::default();
     for (i, d) in docs.iter().enumerate() {
         let i = u32::try_from(i).unwrap_or(u32::MAX);
-        by_name.entry(fold(d.name.trim())).or_insert(i);
-        if !d.key.is_empty() {
-            by_key.entry(d.key.clone()).or_insert(i);
+        let folded = fold(d.name.trim());
+        by_name.entry(folded).or_insert(i);
+        if !d.key.is_empty() && !by_key.contains_key(&d.key) {
+            by_key.insert(d.key.clone(), i);
+        }
+    }
+    // tools in name order, and each tool's place in it (ties are broken by
+    // name with integer keys)
+    let mut by_rank: Vec<u32> = (0..u32::try_from(docs.len()).unwrap_or(u32::MAX)).collect();
+    by_rank.sort_unstable_by(|&a, &b| {
+        let name = |i: u32| docs.get(i as usize).map_or("", |d| d.name.as_str());
+        name(a).cmp(name(b))
+    });
+    let mut name_rank = vec![0u32; docs.len()];
+    for (r, &d) in by_rank.iter().enumerate() {
+        if let Some(slot) = name_rank.get_mut(d as usize) {
+            *slot = u32::try_from(r).unwrap_or(u32::MAX);
         }
     }
     Ok(ToolIndex {
@@ -665,12 +713,16 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         vocab: b.vocab,
         terms: b.terms,
         masks,
+        by_len,
+        len_start,
         idf,
         offsets,
         post_doc,
         post_impact,
         surfaces: b.surfaces,
         name_terms,
+        by_rank,
+        name_rank,
         by_name,
         by_key,
     })

@@ -21,301 +21,273 @@ use std::sync::OnceLock;
 
 use super::analyze::{letter_mask, FxMap, Lang, Stemmers};
 
-/// `(expansion, English words, Dutch words, German words)`.
-type Row = (
-    &'static str,
-    &'static [&'static str],
-    &'static [&'static str],
-    &'static [&'static str],
-);
+/// The lexicon, one row a line: `expansion = English words / Dutch words /
+/// German words` (`-` for none); `#` starts a comment. Text rather than a
+/// table of string slices: in the wasm module it is a third of the size.
+const ROWS: &str = r"
+# lights
+light|lamp = lamp lamps bulb bulbs lighting luminaire / licht lichten lichtje lamp lampje lampen verlichting peer peertje spotje / licht lichter lampe leuchte beleuchtung gluhbirne birne strahler
+brightness|dim = brightness bright brighter dim dimmer dimming dimmed intensity / helderheid helder feller felheid intensiteit dimmen dimniveau dim gedimd / helligkeit hell heller intensitat dimmen gedimmt dunkler
+color|colour = color colour colors hue red green blue yellow orange purple pink white cyan magenta violet turquoise / kleur kleuren rood groen blauw geel oranje paars roze wit turkoois / farbe farben rot grun blau gelb lila rosa weiss turkis
+# switching
+on = - / aan / -
+off = - / uit / -
+turn|switch = switch / schakel schakelen / schalte schalten schalt
+toggle = toggle flip / omschakelen wissel wisselen / umschalten wechseln
+activate|enable|turn on = activate enable engage illuminate / activeer activeren inschakelen / aktiviere aktivieren einschalten
+deactivate|disable|turn off = deactivate disable disengage / deactiveer deactiveren uitschakelen / deaktiviere deaktivieren ausschalten
+# covers, doors, locks
+open = open opened opening / openen open opendoen / offne offnen offnet oeffnen aufmachen
+close|shut = close shut closed / sluit sluiten dicht dichtdoen / schliesse schliessen schliess zumachen geschlossen
+lock = lock locked / slot sloten vergrendel vergrendelen afsluiten / schloss verriegeln verriegle abschliessen zuschliessen zusperren
+unlock = unlock unlocked / ontgrendel ontgrendelen / entriegeln entriegle aufschliessen aufsperren
+curtain|blind|shade|shutter|cover|awning = curtain curtains blind blinds shade shades shutter shutters drape drapes awning cover covers louvre louver / gordijn gordijnen rolluik rolluiken jaloezie jaloezieen zonwering zonnescherm screen vitrage luifel markies lamellen / vorhang vorhange rollo rollos rollladen rolladen rollladen jalousie jalousien markise abdeckung abdeckungen raffstore gardine gardinen store
+door = door doors / deur deuren voordeur achterdeur / tur turen haustur
+gate = gate / poort hek / tor gartentor
+window = window windows / raam ramen venster / fenster
+valve|tap|water = valve tap faucet / kraan klep ventiel hoofdkraan / ventil hahn hauptventil wasserhahn
+up|raise = up raise higher / hoger / hoher
+down|lower = down lower / lager / niedriger
+# up and down said of covers: open and close them
+up|raise|open = - / omhoog boven / hoch rauf herauf oben
+down|lower|close = - / omlaag neer beneden / runter herunter unten
+increase|raise|up = increase raise boost / verhoog verhogen verhoging / erhohe erhohen steigere steigern
+decrease|lower|reduce|down = decrease reduce lower / verlaag verlagen verminder verminderen / verringere verringern senke senken reduziere reduzieren
+position = position / positie stand stelling / position stellung
+percent|percentage = percent percentage / procent percentage / prozent
+# climate
+temperature = temperature temp degree degrees celsius fahrenheit / temperatuur graden graad / temperatur grad
+warm|heat|temperature = warm warmer hot heat / warm warmer warmte / warm warmer heiss
+cold|cool|temperature = cold colder cool cooler / koud kouder koel koeler / kalt kalter kuhl kuhler
+thermostat|climate|heating|heater = thermostat thermostats heating heater climate hvac radiator boiler / thermostaat thermostaten verwarming verwarmen kachel cv radiator ketel / thermostat heizung heizungen heizen heizkorper klima therme
+airco|air|conditioning|cooling|climate = aircon airco ac / airco airconditioning koeling / klimaanlage kuhlung
+humidity = humidity humid / vochtigheid luchtvochtigheid vocht / feuchtigkeit luftfeuchtigkeit feuchte
+fan = fan fans ventilator / ventilator ventilatoren ventilatie / ventilator ventilatoren lufter luftung
+# devices and places
+outlet|socket|plug = outlet socket plug plugs / stekker stopcontact contactdoos wandcontactdoos / steckdose steckdosen stecker zwischenstecker
+switch = - / schakelaar / schalter
+speaker = speaker speakers loudspeaker / luidspreker speaker / lautsprecher
+tv|television = tv television telly / televisie tv teevee / fernseher fernsehen fernseh
+media|music|song|track = music song songs track tracks tune playlist album podcast / muziek liedje liedjes lied nummer nummers afspeellijst plaat film filmpje serie / musik lied lieder song titel stuck sendung wiedergabeliste film
+volume|sound = volume sound loudness / volume geluid geluidsniveau / lautstarke ton
+volume|louder|up = louder / harder luider / lauter
+volume|quieter|down = quieter softer / zachter stiller / leiser
+mute = mute silence / dempen demp stil / stumm stummschalten stummschalte
+device|entity = device devices appliance entity entities / apparaat apparaten toestel entiteit / gerat gerate entitat
+sensor = sensor sensors detector / sensor sensoren melder / sensor sensoren fuhler melder
+state|status = state status / status toestand / status zustand
+current|state|status = current present / huidige actuele momentele / aktuelle aktuell aktuellen derzeitige momentan
+battery = battery batteries / batterij batterijen accu / batterie akku
+motion|presence = motion movement presence / beweging aanwezigheid / bewegung anwesenheit
+energy|power|consumption = energy power consumption electricity / energie stroom verbruik stroomverbruik vermogen elektriciteit / energie strom verbrauch stromverbrauch leistung
+room|area|zone = room rooms area areas zone zones / kamer kamers ruimte vertrek zone / raum zimmer bereich zone
+floor = floor storey story / verdieping etage / etage stockwerk geschoss
+home|house = home house / huis woning thuis / haus wohnung zuhause
+garage = garage / garage garagedeur / garage garagentor
+camera = camera cam webcam / camera / kamera
+alarm|security = alarm siren burglar / alarm alarmsysteem sirene / alarm alarmanlage sirene
+doorbell = doorbell bell / deurbel bel / klingel turklingel
+robot = robot / robot / roboter
+vacuum|clean = vacuum hoover vacuuming / stofzuiger stofzuigen stofzuig zuigen robotstofzuiger / staubsauger staubsaugen saugen sauge saugroboter
+clean|vacuum = clean cleaning mop / schoonmaken poetsen dweilen reinigen / putzen reinigen reinige wischen
+base|dock|station = base dock station charger / basis basisstation laadstation oplaadstation / basis basisstation ladestation
+# rooms: known words keep compounds from splitting wrongly
+# (`slaapkamer|lamp`, not `slaap|kamer|lamp`)
+bedroom = bedroom / slaapkamer / schlafzimmer
+=livingroom|lounge = lounge livingroom living / woonkamer huiskamer zitkamer / wohnzimmer
+kitchen = kitchen / keuken / kuche
+bathroom = bathroom / badkamer / badezimmer bad
+hallway|hall = hallway hall corridor / gang hal overloop / flur diele
+garden|yard = garden yard / tuin / garten
+office|study = office study / kantoor werkkamer studeerkamer / buro arbeitszimmer
+attic = attic / zolder / dachboden
+basement|cellar = basement cellar / kelder / keller
+toilet = toilet wc / toilet wc / toilette wc
+diningroom = - / eetkamer / esszimmer
+nursery|kids = nursery / kinderkamer / kinderzimmer
+terrace|balcony|porch = terrace balcony porch patio / terras balkon veranda / terrasse balkon veranda
+# media control
+pause = pause paused / pauze pauzeer pauzeren / pausiere pausieren anhalten
+stop|cancel|pause|off*0.6 = stop halt / stop stoppen stopzetten / stopp stoppe stoppen halt
+resume|unpause|continue|play = resume unpause continue / hervat hervatten verder doorgaan / fortsetzen fortfahren weiter weitermachen
+play|resume = play / speel spelen afspelen / spiele spielen abspielen
+next|skip = next skip forward / volgende volgend overslaan verder / nachste nachster nachstes nachsten uberspringe uberspringen vorspulen
+previous|back|replay = previous back replay rewind / vorige vorig opnieuw herhaal herhalen / vorherige vorherigen vorheriger vorheriges letzte letzten letzter wiederhole wiederholen zuruckspulen
+return|back = return / terug terugsturen terugkeren / zuruck zuruckschicken zuruckkehren
+# starting and stopping a device turns it on and off
+start|begin|on*0.6 = start begin launch / start starten begin beginnen / starte starten beginne beginnen
+# lists, timers, time
+list|todo = list lists todo checklist / lijst lijstje lijstjes takenlijst todo / liste listen aufgabenliste todo
+shopping|list = shopping groceries grocery / boodschappen boodschappenlijst boodschappenlijstje / einkauf einkaufen einkaufsliste
+task|todo|item = task tasks chore chores item / taak taken klus klusje huishouden / aufgabe aufgaben haushalt
+add = add append insert / voeg toevoegen bijzetten / fuge fugen hinzufugen erganze erganzen
+complete|done|finish|check = complete done finish finished completed tick / afvinken vink voltooi voltooien afgerond afgewerkt compleet klaar gedaan markeer / erledigt erledige erledigen abhaken hake fertig
+remove|delete = remove delete erase drop / verwijder verwijderen wis wissen schrap / entferne entfernen losche loschen streiche streichen
+cancel|stop = cancel abort / annuleer annuleren afbreken / abbrechen breche storniere beende beenden
+timer|countdown = timer timers countdown / timer timers kookwekker aftellen / timer kurzzeitwecker eieruhr countdown
+alarm|clock = wake alarmclock / wekker / wecker
+time|clock = time clock / tijd hoelaat uur klok / uhrzeit zeit uhr
+date|day = date day today / datum dag vandaag / datum heute wochentag
+weather|forecast = weather forecast rain / weer weerbericht weersverwachting regen / wetter wettervorhersage vorhersage regen
+calendar|event|appointment = calendar event events appointment meeting agenda schedule / agenda kalender afspraak afspraken evenement / kalender termin termine veranstaltung
+broadcast|announce|message|notify = broadcast announce announcement message / omroepen omroep aankondigen bericht mededeling / durchsage ansage nachricht verkunde verkunden ankundigen durchsagen
+notification|notify|alert = notification notifications notify alert alerts / melding meldingen notificatie notificaties / benachrichtigung mitteilung meldung
+night|sleep = night sleep goodnight bedtime / nacht slapen welterusten / nacht schlafen
+morning|wake = morning / ochtend morgen / morgen fruh
+# automation and apps
+automation|flow|scene|script|routine = automation automations flow flows scene scenes script scripts routine / automatisering automatiseringen scene scenario routine / automatisierung automation szene szenen ablauf routine
+trigger|run|execute|activate|start = trigger run execute invoke / uitvoeren voer triggeren afvuren / ausfuhren fuhre auslosen auslose
+app|integration|plugin = app apps integration integrations plugin addon / app apps applicatie toepassing integratie / app apps anwendung integration erweiterung
+install = install installed / installeer installeren geinstalleerd / installiere installieren installiert
+refresh|reload|update|sync = refresh reload rescan resync sync / vernieuw vernieuwen verversen herlaad herladen synchroniseren / aktualisiere aktualisieren neuladen synchronisieren
+history|historical|log|insight = history historical log logs trend trends insight insights / geschiedenis historie verloop logboek inzicht inzichten / verlauf geschichte historie protokoll statistik
+get|list|show = show display get fetch retrieve view / toon tonen geef bekijk bekijken / zeige zeigen zeig gib anzeigen hole holen
+search|find = search find lookup locate / zoek zoeken vind vinden / suche suchen finde finden
+set|change|adjust = set change adjust modify configure / zet zetten stel stellen instellen verander veranderen wijzig wijzigen aanpassen draai draaien / setze setzen setz stelle stellen stell einstellen andere andern verstelle verstellen dreh drehe drehen
+# software (GitHub and other developer catalogs)
+pull request = pr prs mr / - / -
+repository|repo = repo repos repository repositories project / repository opslagplaats / repository
+issue|bug|ticket = issue issues bug bugs ticket tickets / issue probleem / issue fehler problem
+comment|reply = comment comments reply remark / opmerking reactie commentaar / kommentar antwort
+branch = branch branches / tak branch / zweig branch
+merge = merge / samenvoegen mergen / zusammenfuhren mergen
+file|content = file files content contents / bestand bestanden inhoud / datei dateien inhalt
+directory|folder|tree = directory folder tree / map mappen folder / ordner verzeichnis
+create|new|add = create new / aanmaken nieuw nieuwe creeer creeren / erstelle erstellen neu neue anlegen
+update|edit|change = update edit rename / bewerk bewerken bijwerken / bearbeite bearbeiten
+read|get = read / lees lezen / lies lesen
+user|me|profile|account = user users profile account whoami / gebruiker profiel account / benutzer profil konto
+release|version = release releases version / versie uitgave / version veroffentlichung
+label|tag = label labels tag tags / label etiket / label etikett schlagwort
+workflow|action = workflow workflows pipeline ci build builds / pijplijn / pipeline
+vulnerability|security|advisory|alert = vulnerability vulnerabilities cve security advisory / kwetsbaarheid beveiliging lek / schwachstelle sicherheit sicherheitslucke
+secret|token|credential = secret secrets token credential credentials password / geheim wachtwoord / geheimnis passwort
+organization|org = organization organisation org orgs company / organisatie / organisation
+discussion = discussion discussions forum / discussie / diskussion
+review = review reviews reviewer / beoordeling beoordelen / uberprufung prufen
+commit|change = commit commits changeset / wijziging wijzigingen / anderung anderungen
+";
 
-#[rustfmt::skip]
-const ROWS: &[Row] = &[
-    // lights
-    ("light|lamp", &["lamp", "lamps", "bulb", "bulbs", "lighting", "luminaire"],
-        &["licht", "lichten", "lichtje", "lamp", "lampje", "lampen", "verlichting", "peer", "peertje", "spotje"],
-        &["licht", "lichter", "lampe", "leuchte", "beleuchtung", "gluhbirne", "birne", "strahler"]),
-    ("brightness|dim", &["brightness", "bright", "brighter", "dim", "dimmer", "dimming", "dimmed", "intensity"],
-        &["helderheid", "helder", "feller", "felheid", "intensiteit", "dimmen", "dimniveau", "dim", "gedimd"],
-        &["helligkeit", "hell", "heller", "intensitat", "dimmen", "gedimmt", "dunkler"]),
-    ("color|colour", &["color", "colour", "colors", "hue", "red", "green", "blue", "yellow", "orange",
-        "purple", "pink", "white", "cyan", "magenta", "violet", "turquoise"],
-        &["kleur", "kleuren", "rood", "groen", "blauw", "geel", "oranje", "paars", "roze", "wit", "turkoois"],
-        &["farbe", "farben", "rot", "grun", "blau", "gelb", "lila", "rosa", "weiss", "turkis"]),
-    // switching
-    ("on", &[], &["aan"], &[]),
-    ("off", &[], &["uit"], &[]),
-    ("turn|switch", &["switch"], &["schakel", "schakelen"], &["schalte", "schalten", "schalt"]),
-    ("toggle", &["toggle", "flip"], &["omschakelen", "wissel", "wisselen"], &["umschalten", "wechseln"]),
-    ("activate|enable|turn on", &["activate", "enable", "engage", "illuminate"], &["activeer", "activeren", "inschakelen"],
-        &["aktiviere", "aktivieren", "einschalten"]),
-    ("deactivate|disable|turn off", &["deactivate", "disable", "disengage"],
-        &["deactiveer", "deactiveren", "uitschakelen"], &["deaktiviere", "deaktivieren", "ausschalten"]),
-    // covers, doors, locks
-    ("open", &["open", "opened", "opening"], &["openen", "open", "opendoen"],
-        &["offne", "offnen", "offnet", "oeffnen", "aufmachen"]),
-    ("close|shut", &["close", "shut", "closed"], &["sluit", "sluiten", "dicht", "dichtdoen"],
-        &["schliesse", "schliessen", "schliess", "zumachen", "geschlossen"]),
-    ("lock", &["lock", "locked"], &["slot", "sloten", "vergrendel", "vergrendelen", "afsluiten"],
-        &["schloss", "verriegeln", "verriegle", "abschliessen", "zuschliessen", "zusperren"]),
-    ("unlock", &["unlock", "unlocked"], &["ontgrendel", "ontgrendelen"],
-        &["entriegeln", "entriegle", "aufschliessen", "aufsperren"]),
-    ("curtain|blind|shade|shutter|cover|awning",
-        &["curtain", "curtains", "blind", "blinds", "shade", "shades", "shutter", "shutters", "drape",
-          "drapes", "awning", "cover", "covers", "louvre", "louver"],
-        &["gordijn", "gordijnen", "rolluik", "rolluiken", "jaloezie", "jaloezieen", "zonwering",
-          "zonnescherm", "screen", "vitrage", "luifel", "markies", "lamellen"],
-        &["vorhang", "vorhange", "rollo", "rollos", "rollladen", "rolladen", "rollladen", "jalousie",
-          "jalousien", "markise", "abdeckung", "abdeckungen", "raffstore", "gardine", "gardinen", "store"]),
-    ("door", &["door", "doors"], &["deur", "deuren", "voordeur", "achterdeur"], &["tur", "turen", "haustur"]),
-    ("gate", &["gate"], &["poort", "hek"], &["tor", "gartentor"]),
-    ("window", &["window", "windows"], &["raam", "ramen", "venster"], &["fenster"]),
-    ("valve|tap|water", &["valve", "tap", "faucet"], &["kraan", "klep", "ventiel", "hoofdkraan"],
-        &["ventil", "hahn", "hauptventil", "wasserhahn"]),
-    ("up|raise", &["up", "raise", "higher"], &["hoger"], &["hoher"]),
-    ("down|lower", &["down", "lower"], &["lager"], &["niedriger"]),
-    // up and down said of covers: open and close them
-    ("up|raise|open", &[], &["omhoog", "boven"], &["hoch", "rauf", "herauf", "oben"]),
-    ("down|lower|close", &[], &["omlaag", "neer", "beneden"], &["runter", "herunter", "unten"]),
-    ("increase|raise|up", &["increase", "raise", "boost"], &["verhoog", "verhogen", "verhoging"],
-        &["erhohe", "erhohen", "steigere", "steigern"]),
-    ("decrease|lower|reduce|down", &["decrease", "reduce", "lower"], &["verlaag", "verlagen", "verminder", "verminderen"],
-        &["verringere", "verringern", "senke", "senken", "reduziere", "reduzieren"]),
-    ("position", &["position"], &["positie", "stand", "stelling"], &["position", "stellung"]),
-    ("percent|percentage", &["percent", "percentage"], &["procent", "percentage"], &["prozent"]),
-    // climate
-    ("temperature", &["temperature", "temp", "degree", "degrees", "celsius", "fahrenheit"],
-        &["temperatuur", "graden", "graad"], &["temperatur", "grad"]),
-    ("warm|heat|temperature", &["warm", "warmer", "hot", "heat"], &["warm", "warmer", "warmte"],
-        &["warm", "warmer", "heiss"]),
-    ("cold|cool|temperature", &["cold", "colder", "cool", "cooler"], &["koud", "kouder", "koel", "koeler"],
-        &["kalt", "kalter", "kuhl", "kuhler"]),
-    ("thermostat|climate|heating|heater",
-        &["thermostat", "thermostats", "heating", "heater", "climate", "hvac", "radiator", "boiler"],
-        &["thermostaat", "thermostaten", "verwarming", "verwarmen", "kachel", "cv", "radiator", "ketel"],
-        &["thermostat", "heizung", "heizungen", "heizen", "heizkorper", "klima", "therme"]),
-    ("airco|air|conditioning|cooling|climate", &["aircon", "airco", "ac"], &["airco", "airconditioning", "koeling"],
-        &["klimaanlage", "kuhlung"]),
-    ("humidity", &["humidity", "humid"], &["vochtigheid", "luchtvochtigheid", "vocht"],
-        &["feuchtigkeit", "luftfeuchtigkeit", "feuchte"]),
-    ("fan", &["fan", "fans", "ventilator"], &["ventilator", "ventilatoren", "ventilatie"],
-        &["ventilator", "ventilatoren", "lufter", "luftung"]),
-    // devices and places
-    ("outlet|socket|plug", &["outlet", "socket", "plug", "plugs"],
-        &["stekker", "stopcontact", "contactdoos", "wandcontactdoos"], &["steckdose", "steckdosen", "stecker", "zwischenstecker"]),
-    ("switch", &[], &["schakelaar"], &["schalter"]),
-    ("speaker", &["speaker", "speakers", "loudspeaker"], &["luidspreker", "speaker"], &["lautsprecher"]),
-    ("tv|television", &["tv", "television", "telly"], &["televisie", "tv", "teevee"], &["fernseher", "fernsehen", "fernseh"]),
-    ("media|music|song|track", &["music", "song", "songs", "track", "tracks", "tune", "playlist", "album", "podcast"],
-        &["muziek", "liedje", "liedjes", "lied", "nummer", "nummers", "afspeellijst", "plaat", "film", "filmpje", "serie"],
-        &["musik", "lied", "lieder", "song", "titel", "stuck", "sendung", "wiedergabeliste", "film"]),
-    ("volume|sound", &["volume", "sound", "loudness"], &["volume", "geluid", "geluidsniveau"], &["lautstarke", "ton"]),
-    ("volume|louder|up", &["louder"], &["harder", "luider"], &["lauter"]),
-    ("volume|quieter|down", &["quieter", "softer"], &["zachter", "stiller"], &["leiser"]),
-    ("mute", &["mute", "silence"], &["dempen", "demp", "stil"], &["stumm", "stummschalten", "stummschalte"]),
-    ("device|entity", &["device", "devices", "appliance", "entity", "entities"],
-        &["apparaat", "apparaten", "toestel", "entiteit"], &["gerat", "gerate", "entitat"]),
-    ("sensor", &["sensor", "sensors", "detector"], &["sensor", "sensoren", "melder"], &["sensor", "sensoren", "fuhler", "melder"]),
-    ("state|status", &["state", "status"], &["status", "toestand"], &["status", "zustand"]),
-    ("current|state|status", &["current", "present"], &["huidige", "actuele", "momentele"],
-        &["aktuelle", "aktuell", "aktuellen", "derzeitige", "momentan"]),
-    ("battery", &["battery", "batteries"], &["batterij", "batterijen", "accu"], &["batterie", "akku"]),
-    ("motion|presence", &["motion", "movement", "presence"], &["beweging", "aanwezigheid"], &["bewegung", "anwesenheit"]),
-    ("energy|power|consumption", &["energy", "power", "consumption", "electricity"],
-        &["energie", "stroom", "verbruik", "stroomverbruik", "vermogen", "elektriciteit"],
-        &["energie", "strom", "verbrauch", "stromverbrauch", "leistung"]),
-    ("room|area|zone", &["room", "rooms", "area", "areas", "zone", "zones"],
-        &["kamer", "kamers", "ruimte", "vertrek", "zone"], &["raum", "zimmer", "bereich", "zone"]),
-    ("floor", &["floor", "storey", "story"], &["verdieping", "etage"], &["etage", "stockwerk", "geschoss"]),
-    ("home|house", &["home", "house"], &["huis", "woning", "thuis"], &["haus", "wohnung", "zuhause"]),
-    ("garage", &["garage"], &["garage", "garagedeur"], &["garage", "garagentor"]),
-    ("camera", &["camera", "cam", "webcam"], &["camera"], &["kamera"]),
-    ("alarm|security", &["alarm", "siren", "burglar"], &["alarm", "alarmsysteem", "sirene"], &["alarm", "alarmanlage", "sirene"]),
-    ("doorbell", &["doorbell", "bell"], &["deurbel", "bel"], &["klingel", "turklingel"]),
-    ("robot", &["robot"], &["robot"], &["roboter"]),
-    ("vacuum|clean", &["vacuum", "hoover", "vacuuming"], &["stofzuiger", "stofzuigen", "stofzuig", "zuigen", "robotstofzuiger"],
-        &["staubsauger", "staubsaugen", "saugen", "sauge", "saugroboter"]),
-    ("clean|vacuum", &["clean", "cleaning", "mop"], &["schoonmaken", "poetsen", "dweilen", "reinigen"],
-        &["putzen", "reinigen", "reinige", "wischen"]),
-    ("base|dock|station", &["base", "dock", "station", "charger"], &["basis", "basisstation", "laadstation", "oplaadstation"],
-        &["basis", "basisstation", "ladestation"]),
-    // rooms: known words keep compounds from splitting wrongly
-    // (`slaapkamer|lamp`, not `slaap|kamer|lamp`)
-    ("bedroom", &["bedroom"], &["slaapkamer"], &["schlafzimmer"]),
-    ("=livingroom|lounge", &["lounge", "livingroom", "living"], &["woonkamer", "huiskamer", "zitkamer"], &["wohnzimmer"]),
-    ("kitchen", &["kitchen"], &["keuken"], &["kuche"]),
-    ("bathroom", &["bathroom"], &["badkamer"], &["badezimmer", "bad"]),
-    ("hallway|hall", &["hallway", "hall", "corridor"], &["gang", "hal", "overloop"], &["flur", "diele"]),
-    ("garden|yard", &["garden", "yard"], &["tuin"], &["garten"]),
-    ("office|study", &["office", "study"], &["kantoor", "werkkamer", "studeerkamer"], &["buro", "arbeitszimmer"]),
-    ("attic", &["attic"], &["zolder"], &["dachboden"]),
-    ("basement|cellar", &["basement", "cellar"], &["kelder"], &["keller"]),
-    ("toilet", &["toilet", "wc"], &["toilet", "wc"], &["toilette", "wc"]),
-    ("diningroom", &[], &["eetkamer"], &["esszimmer"]),
-    ("nursery|kids", &["nursery"], &["kinderkamer"], &["kinderzimmer"]),
-    ("terrace|balcony|porch", &["terrace", "balcony", "porch", "patio"], &["terras", "balkon", "veranda"],
-        &["terrasse", "balkon", "veranda"]),
-    // media control
-    ("pause", &["pause", "paused"], &["pauze", "pauzeer", "pauzeren"], &["pausiere", "pausieren", "anhalten"]),
-    ("stop|cancel|pause|off*0.6", &["stop", "halt"], &["stop", "stoppen", "stopzetten"], &["stopp", "stoppe", "stoppen", "halt"]),
-    ("resume|unpause|continue|play", &["resume", "unpause", "continue"], &["hervat", "hervatten", "verder", "doorgaan"],
-        &["fortsetzen", "fortfahren", "weiter", "weitermachen"]),
-    ("play|resume", &["play"], &["speel", "spelen", "afspelen"], &["spiele", "spielen", "abspielen"]),
-    ("next|skip", &["next", "skip", "forward"], &["volgende", "volgend", "overslaan", "verder"],
-        &["nachste", "nachster", "nachstes", "nachsten", "uberspringe", "uberspringen", "vorspulen"]),
-    ("previous|back|replay", &["previous", "back", "replay", "rewind"], &["vorige", "vorig", "opnieuw", "herhaal", "herhalen"],
-        &["vorherige", "vorherigen", "vorheriger", "vorheriges", "letzte", "letzten", "letzter", "wiederhole", "wiederholen", "zuruckspulen"]),
-    ("return|back", &["return"], &["terug", "terugsturen", "terugkeren"], &["zuruck", "zuruckschicken", "zuruckkehren"]),
-    // starting and stopping a device turns it on and off
-    ("start|begin|on*0.6", &["start", "begin", "launch"], &["start", "starten", "begin", "beginnen"], &["starte", "starten", "beginne", "beginnen"]),
-    // lists, timers, time
-    ("list|todo", &["list", "lists", "todo", "checklist"], &["lijst", "lijstje", "lijstjes", "takenlijst", "todo"],
-        &["liste", "listen", "aufgabenliste", "todo"]),
-    ("shopping|list", &["shopping", "groceries", "grocery"], &["boodschappen", "boodschappenlijst", "boodschappenlijstje"],
-        &["einkauf", "einkaufen", "einkaufsliste"]),
-    ("task|todo|item", &["task", "tasks", "chore", "chores", "item"], &["taak", "taken", "klus", "klusje", "huishouden"],
-        &["aufgabe", "aufgaben", "haushalt"]),
-    ("add", &["add", "append", "insert"], &["voeg", "toevoegen", "bijzetten"], &["fuge", "fugen", "hinzufugen", "erganze", "erganzen"]),
-    ("complete|done|finish|check", &["complete", "done", "finish", "finished", "completed", "tick"],
-        &["afvinken", "vink", "voltooi", "voltooien", "afgerond", "afgewerkt", "compleet", "klaar", "gedaan", "markeer"],
-        &["erledigt", "erledige", "erledigen", "abhaken", "hake", "fertig"]),
-    ("remove|delete", &["remove", "delete", "erase", "drop"], &["verwijder", "verwijderen", "wis", "wissen", "schrap"],
-        &["entferne", "entfernen", "losche", "loschen", "streiche", "streichen"]),
-    ("cancel|stop", &["cancel", "abort"], &["annuleer", "annuleren", "afbreken"], &["abbrechen", "breche", "storniere", "beende", "beenden"]),
-    ("timer|countdown", &["timer", "timers", "countdown"], &["timer", "timers", "kookwekker", "aftellen"],
-        &["timer", "kurzzeitwecker", "eieruhr", "countdown"]),
-    ("alarm|clock", &["wake", "alarmclock"], &["wekker"], &["wecker"]),
-    ("time|clock", &["time", "clock"], &["tijd", "hoelaat", "uur", "klok"], &["uhrzeit", "zeit", "uhr"]),
-    ("date|day", &["date", "day", "today"], &["datum", "dag", "vandaag"], &["datum", "heute", "wochentag"]),
-    ("weather|forecast", &["weather", "forecast", "rain"], &["weer", "weerbericht", "weersverwachting", "regen"],
-        &["wetter", "wettervorhersage", "vorhersage", "regen"]),
-    ("calendar|event|appointment", &["calendar", "event", "events", "appointment", "meeting", "agenda", "schedule"],
-        &["agenda", "kalender", "afspraak", "afspraken", "evenement"], &["kalender", "termin", "termine", "veranstaltung"]),
-    ("broadcast|announce|message|notify", &["broadcast", "announce", "announcement", "message"],
-        &["omroepen", "omroep", "aankondigen", "bericht", "mededeling"],
-        &["durchsage", "ansage", "nachricht", "verkunde", "verkunden", "ankundigen", "durchsagen"]),
-    ("notification|notify|alert", &["notification", "notifications", "notify", "alert", "alerts"],
-        &["melding", "meldingen", "notificatie", "notificaties"], &["benachrichtigung", "mitteilung", "meldung"]),
-    ("night|sleep", &["night", "sleep", "goodnight", "bedtime"], &["nacht", "slapen", "welterusten"], &["nacht", "schlafen"]),
-    ("morning|wake", &["morning"], &["ochtend", "morgen"], &["morgen", "fruh"]),
-    // automation and apps
-    ("automation|flow|scene|script|routine", &["automation", "automations", "flow", "flows", "scene", "scenes", "script", "scripts", "routine"],
-        &["automatisering", "automatiseringen", "scene", "scenario", "routine"],
-        &["automatisierung", "automation", "szene", "szenen", "ablauf", "routine"]),
-    ("trigger|run|execute|activate|start", &["trigger", "run", "execute", "invoke"],
-        &["uitvoeren", "voer", "triggeren", "afvuren"], &["ausfuhren", "fuhre", "auslosen", "auslose"]),
-    ("app|integration|plugin", &["app", "apps", "integration", "integrations", "plugin", "addon"],
-        &["app", "apps", "applicatie", "toepassing", "integratie"], &["app", "apps", "anwendung", "integration", "erweiterung"]),
-    ("install", &["install", "installed"], &["installeer", "installeren", "geinstalleerd"], &["installiere", "installieren", "installiert"]),
-    ("refresh|reload|update|sync", &["refresh", "reload", "rescan", "resync", "sync"],
-        &["vernieuw", "vernieuwen", "verversen", "herlaad", "herladen", "synchroniseren"],
-        &["aktualisiere", "aktualisieren", "neuladen", "synchronisieren"]),
-    ("history|historical|log|insight", &["history", "historical", "log", "logs", "trend", "trends", "insight", "insights"],
-        &["geschiedenis", "historie", "verloop", "logboek", "inzicht", "inzichten"],
-        &["verlauf", "geschichte", "historie", "protokoll", "statistik"]),
-    ("get|list|show", &["show", "display", "get", "fetch", "retrieve", "view"], &["toon", "tonen", "geef", "bekijk", "bekijken"],
-        &["zeige", "zeigen", "zeig", "gib", "anzeigen", "hole", "holen"]),
-    ("search|find", &["search", "find", "lookup", "locate"], &["zoek", "zoeken", "vind", "vinden"], &["suche", "suchen", "finde", "finden"]),
-    ("set|change|adjust", &["set", "change", "adjust", "modify", "configure"],
-        &["zet", "zetten", "stel", "stellen", "instellen", "verander", "veranderen", "wijzig", "wijzigen", "aanpassen", "draai", "draaien"],
-        &["setze", "setzen", "setz", "stelle", "stellen", "stell", "einstellen", "andere", "andern", "verstelle", "verstellen", "dreh", "drehe", "drehen"]),
-    // software (GitHub and other developer catalogs)
-    ("pull request", &["pr", "prs", "mr"], &[], &[]),
-    ("repository|repo", &["repo", "repos", "repository", "repositories", "project"], &["repository", "opslagplaats"], &["repository"]),
-    ("issue|bug|ticket", &["issue", "issues", "bug", "bugs", "ticket", "tickets"], &["issue", "probleem"], &["issue", "fehler", "problem"]),
-    ("comment|reply", &["comment", "comments", "reply", "remark"], &["opmerking", "reactie", "commentaar"], &["kommentar", "antwort"]),
-    ("branch", &["branch", "branches"], &["tak", "branch"], &["zweig", "branch"]),
-    ("merge", &["merge"], &["samenvoegen", "mergen"], &["zusammenfuhren", "mergen"]),
-    ("file|content", &["file", "files", "content", "contents"], &["bestand", "bestanden", "inhoud"], &["datei", "dateien", "inhalt"]),
-    ("directory|folder|tree", &["directory", "folder", "tree"], &["map", "mappen", "folder"], &["ordner", "verzeichnis"]),
-    ("create|new|add", &["create", "new"], &["aanmaken", "nieuw", "nieuwe", "creeer", "creeren"], &["erstelle", "erstellen", "neu", "neue", "anlegen"]),
-    ("update|edit|change", &["update", "edit", "rename"], &["bewerk", "bewerken", "bijwerken"], &["bearbeite", "bearbeiten"]),
-    ("read|get", &["read"], &["lees", "lezen"], &["lies", "lesen"]),
-    ("user|me|profile|account", &["user", "users", "profile", "account", "whoami"], &["gebruiker", "profiel", "account"], &["benutzer", "profil", "konto"]),
-    ("release|version", &["release", "releases", "version"], &["versie", "uitgave"], &["version", "veroffentlichung"]),
-    ("label|tag", &["label", "labels", "tag", "tags"], &["label", "etiket"], &["label", "etikett", "schlagwort"]),
-    ("workflow|action", &["workflow", "workflows", "pipeline", "ci", "build", "builds"], &["pijplijn"], &["pipeline"]),
-    ("vulnerability|security|advisory|alert", &["vulnerability", "vulnerabilities", "cve", "security", "advisory"],
-        &["kwetsbaarheid", "beveiliging", "lek"], &["schwachstelle", "sicherheit", "sicherheitslucke"]),
-    ("secret|token|credential", &["secret", "secrets", "token", "credential", "credentials", "password"],
-        &["geheim", "wachtwoord"], &["geheimnis", "passwort"]),
-    ("organization|org", &["organization", "organisation", "org", "orgs", "company"], &["organisatie"], &["organisation"]),
-    ("discussion", &["discussion", "discussions", "forum"], &["discussie"], &["diskussion"]),
-    ("review", &["review", "reviews", "reviewer"], &["beoordeling", "beoordelen"], &["uberprufung", "prufen"]),
-    ("commit|change", &["commit", "commits", "changeset"], &["wijziging", "wijzigingen"], &["anderung", "anderungen"]),
-];
+/// Separable verbs, one a line: `particle: verb roots = expansion`. A
+/// separable verb is a particle plus a verb whose folded form is one of the
+/// roots and a short ending, either apart (`zet de lamp aan`) or joined
+/// (`aanzetten`, `ausgeschaltet`). Dutch roots come in both spellings where
+/// the vowel doubles (`haal`/`halen`).
+const SEPARABLE: &str = r"
+# Dutch
+aan: zet doe schakel knip draai kan gaan ga = turn on
+uit: zet doe schakel knip draai gaan ga = turn off
+in: schakel = turn on
+in: stel = set|change|adjust
+bij: stel werk = set|change|adjust
+aan: maak mak leg = create|new|add
+aan: pas = set|change|adjust
+open: doe zet draai maak mak schuif schuiv = open
+dicht: doe zet draai maak mak schuif schuiv trek = close|shut
+toe: doe trek = close|shut
+toe: voeg = add
+af: vink haal hal streep strep = complete|done|finish|check
+af: sluit = lock
+af: zet = turn off
+af: spel speel = play|resume
+af: breek brek = cancel|stop
+over: sla = next|skip
+terug: stuur stur keer ker ga rij breng spoel = return|back|previous
+om: roep = broadcast|announce|message|notify
+neer: laat lat doe zet = down|lower|close
+omhoog: doe zet draai trek = up|raise|open
+omlaag: doe zet draai trek = down|lower|close
+op: ruim zuig = clean|vacuum
+op: trek haal hal = up|raise|open
+uit: voer = trigger|run|execute|activate|start
+# German
+an: schalt mach knips dreh stell = turn on
+ein: schalt knips mach = turn on
+aus: schalt mach knips dreh stell = turn off
+ab: schalt dreh stell mach = turn off
+ein: stell = set|change|adjust
+auf: mach dreh zieh fahr = open
+zu: mach dreh zieh fahr = close|shut
+auf: schliess sperr = unlock
+zu: schliess sperr = lock
+ab: schliess = lock|complete
+ab: hak = complete|done|finish|check
+hoch: mach fahr zieh dreh stell = up|raise|open
+rauf: mach fahr zieh dreh = up|raise|open
+herauf: mach fahr zieh dreh = up|raise|open
+runter: mach fahr lass zieh dreh stell = down|lower|close
+herunter: mach fahr lass zieh dreh = down|lower|close
+fort: setz fahr = resume|unpause|continue|play
+weiter: spiel mach lauf lass = resume|unpause|continue|play
+hinzu: fug = add
+zuruck: schick fahr geh kehr spring hol spul = return|back|previous
+durch: sag geb gib = broadcast|announce|message|notify
+bekannt: geb gib mach = broadcast|announce|message|notify
+an: halt = pause
+ab: brech = cancel|stop
+ab: spiel = play|resume
+vor: spul spring = next|skip
+an: leg = create|new|add
+aus: fuhr = trigger|run|execute|activate|start
+# English phrasal verbs whose words alone say little
+on: switch power flip = turn on
+off: switch power flip shut = turn off
+off: check tick cross = complete|done|finish|check
+back: go skip jump = previous|back|replay
+up: light power fire = turn on
+out: light = turn off
+up: look = search|find
+";
 
-/// `(particle, verb roots, expansion)`: a separable verb is a particle plus
-/// a verb whose folded form is one of the roots and a short ending, either
-/// apart (`zet de lamp aan`) or joined (`aanzetten`, `ausgeschaltet`).
-/// Dutch roots come in both spellings where the vowel doubles
-/// (`haal`/`halen`).
-#[rustfmt::skip]
-const SEPARABLE: &[(&str, &[&str], &str)] = &[
-    // Dutch
-    ("aan", &["zet", "doe", "schakel", "knip", "draai", "kan", "gaan", "ga"], "turn on"),
-    ("uit", &["zet", "doe", "schakel", "knip", "draai", "gaan", "ga"], "turn off"),
-    ("in", &["schakel"], "turn on"),
-    ("in", &["stel"], "set|change|adjust"),
-    ("bij", &["stel", "werk"], "set|change|adjust"),
-    ("aan", &["maak", "mak", "leg"], "create|new|add"),
-    ("aan", &["pas"], "set|change|adjust"),
-    ("open", &["doe", "zet", "draai", "maak", "mak", "schuif", "schuiv"], "open"),
-    ("dicht", &["doe", "zet", "draai", "maak", "mak", "schuif", "schuiv", "trek"], "close|shut"),
-    ("toe", &["doe", "trek"], "close|shut"),
-    ("toe", &["voeg"], "add"),
-    ("af", &["vink", "haal", "hal", "streep", "strep"], "complete|done|finish|check"),
-    ("af", &["sluit"], "lock"),
-    ("af", &["zet"], "turn off"),
-    ("af", &["spel", "speel"], "play|resume"),
-    ("af", &["breek", "brek"], "cancel|stop"),
-    ("over", &["sla"], "next|skip"),
-    ("terug", &["stuur", "stur", "keer", "ker", "ga", "rij", "breng", "spoel"], "return|back|previous"),
-    ("om", &["roep"], "broadcast|announce|message|notify"),
-    ("neer", &["laat", "lat", "doe", "zet"], "down|lower|close"),
-    ("omhoog", &["doe", "zet", "draai", "trek"], "up|raise|open"),
-    ("omlaag", &["doe", "zet", "draai", "trek"], "down|lower|close"),
-    ("op", &["ruim", "zuig"], "clean|vacuum"),
-    ("op", &["trek", "haal", "hal"], "up|raise|open"),
-    ("uit", &["voer"], "trigger|run|execute|activate|start"),
-    // German
-    ("an", &["schalt", "mach", "knips", "dreh", "stell"], "turn on"),
-    ("ein", &["schalt", "knips", "mach"], "turn on"),
-    ("aus", &["schalt", "mach", "knips", "dreh", "stell"], "turn off"),
-    ("ab", &["schalt", "dreh", "stell", "mach"], "turn off"),
-    ("ein", &["stell"], "set|change|adjust"),
-    ("auf", &["mach", "dreh", "zieh", "fahr"], "open"),
-    ("zu", &["mach", "dreh", "zieh", "fahr"], "close|shut"),
-    ("auf", &["schliess", "sperr"], "unlock"),
-    ("zu", &["schliess", "sperr"], "lock"),
-    ("ab", &["schliess"], "lock|complete"),
-    ("ab", &["hak"], "complete|done|finish|check"),
-    ("hoch", &["mach", "fahr", "zieh", "dreh", "stell"], "up|raise|open"),
-    ("rauf", &["mach", "fahr", "zieh", "dreh"], "up|raise|open"),
-    ("herauf", &["mach", "fahr", "zieh", "dreh"], "up|raise|open"),
-    ("runter", &["mach", "fahr", "lass", "zieh", "dreh", "stell"], "down|lower|close"),
-    ("herunter", &["mach", "fahr", "lass", "zieh", "dreh"], "down|lower|close"),
-    ("fort", &["setz", "fahr"], "resume|unpause|continue|play"),
-    ("weiter", &["spiel", "mach", "lauf", "lass"], "resume|unpause|continue|play"),
-    ("hinzu", &["fug"], "add"),
-    ("zuruck", &["schick", "fahr", "geh", "kehr", "spring", "hol", "spul"], "return|back|previous"),
-    ("durch", &["sag", "geb", "gib"], "broadcast|announce|message|notify"),
-    ("bekannt", &["geb", "gib", "mach"], "broadcast|announce|message|notify"),
-    ("an", &["halt"], "pause"),
-    ("ab", &["brech"], "cancel|stop"),
-    ("ab", &["spiel"], "play|resume"),
-    ("vor", &["spul", "spring"], "next|skip"),
-    ("an", &["leg"], "create|new|add"),
-    ("aus", &["fuhr"], "trigger|run|execute|activate|start"),
-    // English phrasal verbs whose words alone say little
-    ("on", &["switch", "power", "flip"], "turn on"),
-    ("off", &["switch", "power", "flip", "shut"], "turn off"),
-    ("off", &["check", "tick", "cross"], "complete|done|finish|check"),
-    ("back", &["go", "skip", "jump"], "previous|back|replay"),
-    ("up", &["light", "power", "fire"], "turn on"),
-    ("out", &["light"], "turn off"),
-    ("up", &["look"], "search|find"),
-];
+/// A weight written `0.6` (digits, one optional point), without the
+/// float parser: `1.0` when it is not one.
+fn parse_weight(s: &str) -> f32 {
+    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if int.is_empty() || !digits(int) || !digits(frac) || int.len() + frac.len() > 6 {
+        return 1.0;
+    }
+    let mut v = 0f32;
+    for b in int.bytes() {
+        v = v * 10.0 + f32::from(b - b'0');
+    }
+    let mut scale = 1.0f32;
+    for b in frac.bytes() {
+        scale /= 10.0;
+        v += f32::from(b - b'0') * scale;
+    }
+    v
+}
+
+/// The rows of [`ROWS`]: expansion, then English, Dutch, German words.
+fn rows() -> impl Iterator<Item = (&'static str, [&'static str; 3])> {
+    ROWS.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let (exp, rest) = l.split_once(" = ")?;
+            let mut lists = rest.split(" / ");
+            Some((exp, [lists.next()?, lists.next()?, lists.next()?]))
+        })
+}
+
+/// The words of a row's list.
+fn list_words(list: &'static str) -> impl Iterator<Item = &'static str> {
+    list.split_whitespace().filter(|w| *w != "-")
+}
+
+/// The rows of [`SEPARABLE`]: particle, roots, expansion.
+fn separables() -> impl Iterator<Item = (&'static str, Vec<&'static str>, &'static str)> {
+    SEPARABLE
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let (head, exp) = l.split_once(" = ")?;
+            let (p, roots) = head.split_once(": ")?;
+            Some((p, roots.split_whitespace().collect(), exp))
+        })
+}
 
 /// An expansion, parsed and stemmed.
 #[derive(Debug)]
@@ -339,7 +311,7 @@ impl Expansion {
                 g.split('|')
                     .map(|alt| {
                         let (word, weight) = match alt.split_once('*') {
-                            Some((w, x)) => (w, x.parse().unwrap_or(1.0)),
+                            Some((w, x)) => (w, parse_weight(x)),
                             None => (alt, 1.0),
                         };
                         (stemmers.stem(Lang::En, word), weight)
@@ -353,15 +325,16 @@ impl Expansion {
 
 /// The lexicon, indexed once: by folded surface form and by stem.
 pub(crate) struct Lexicon {
-    surface: FxMap<&'static str, usize>,
-    stems: [FxMap<String, usize>; 3],
+    surface: FxMap<&'static str, u32>,
+    stems: [FxMap<String, u32>; 3],
     expansions: Vec<Expansion>,
-    separable: Vec<(&'static str, &'static [&'static str], usize)>,
-    particles: FxMap<&'static str, ()>,
+    separable: Vec<(&'static str, Vec<&'static str>, u32)>,
+    particles: FxMap<&'static str, u32>,
     /// The first 4 chars (or fewer) of every Dutch and German stem key: a
     /// word whose start is not here has no Dutch or German stem to find.
-    stem_starts: FxMap<String, ()>,
-    /// Surface words with their letter masks, sorted, for typo search.
+    stem_starts: FxMap<String, u32>,
+    /// Surface words with their letter masks, in row order, for typo
+    /// search.
     keys: Vec<(&'static str, u32)>,
 }
 
@@ -373,23 +346,31 @@ impl Lexicon {
     fn build() -> Lexicon {
         let stemmers = Stemmers::new();
         let mut expansions: Vec<Expansion> = Vec::new();
-        let mut ids: FxMap<&'static str, usize> = FxMap::default();
-        let mut intern = |exp: &'static str| -> usize {
-            *ids.entry(exp).or_insert_with(|| {
-                expansions.push(Expansion::parse(exp, &stemmers));
-                expansions.len() - 1
-            })
+        let mut ids: FxMap<&'static str, u32> = FxMap::default();
+        let mut intern = |exp: &'static str| -> u32 {
+            if let Some(&id) = ids.get(exp) {
+                return id;
+            }
+            expansions.push(Expansion::parse(exp, &stemmers));
+            let id = u32::try_from(expansions.len() - 1).unwrap_or(u32::MAX);
+            ids.insert(exp, id);
+            id
         };
         let mut surface = FxMap::default();
-        let mut stems: [FxMap<String, usize>; 3] = Default::default();
-        for &(exp, en, nl, de) in ROWS {
+        // in the order of the rows, the same on every platform
+        let mut keys: Vec<(&'static str, u32)> = Vec::new();
+        let mut stems: [FxMap<String, u32>; 3] = Default::default();
+        for (exp, [en, nl, de]) in rows() {
             let id = intern(exp);
             for (li, (lang, list)) in [(Lang::En, en), (Lang::Nl, nl), (Lang::De, de)]
                 .into_iter()
                 .enumerate()
             {
-                for &w in list.iter() {
-                    surface.entry(w).or_insert(id);
+                for w in list_words(list) {
+                    if !surface.contains_key(w) {
+                        surface.insert(w, id);
+                        keys.push((w, letter_mask(w)));
+                    }
                     // a replacing row means these exact words only
                     let s = stemmers.stem(lang, w);
                     if s.len() >= 3 && !exp.starts_with('=') {
@@ -402,19 +383,16 @@ impl Lexicon {
         }
         let mut separable = Vec::new();
         let mut particles = FxMap::default();
-        for &(p, roots, exp) in SEPARABLE {
+        for (p, roots, exp) in separables() {
             separable.push((p, roots, intern(exp)));
-            particles.insert(p, ());
+            particles.insert(p, 0);
         }
-        let mut keys: Vec<(&'static str, u32)> =
-            surface.keys().map(|&k| (k, letter_mask(k))).collect();
-        keys.sort_unstable();
         let stem_starts = stems
             .iter()
             .skip(1)
             .flat_map(|m| m.keys())
             .map(|k| k.chars().take(4).collect::<String>())
-            .map(|k| (k, ()))
+            .map(|k| (k, 0))
             .collect();
         Lexicon {
             stem_starts,
@@ -433,8 +411,8 @@ impl Lexicon {
         LEXICON.get_or_init(Lexicon::build)
     }
 
-    fn expansion(&self, id: usize) -> Option<&Expansion> {
-        self.expansions.get(id)
+    fn expansion(&self, id: u32) -> Option<&Expansion> {
+        self.expansions.get(id as usize)
     }
 
     /// The expansion of a folded word: by surface form, then by its stem in
@@ -485,9 +463,14 @@ impl Lexicon {
         self.surface.contains_key(word)
     }
 
-    /// Every surface word with its letter mask, sorted.
+    /// Every surface word with its letter mask.
     pub(crate) fn keys(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
         self.keys.iter().copied()
+    }
+
+    /// The surface word at `i` in [`Lexicon::keys`] order.
+    pub(crate) fn key_at(&self, i: usize) -> Option<&'static str> {
+        self.keys.get(i).map(|&(k, _)| k)
     }
 
     /// Whether the word is an English particle: it comes right after its
@@ -585,30 +568,39 @@ mod tests {
     }
 
     #[test]
-    fn words_are_folded_and_unique_per_language() {
-        for &(_, en, nl, de) in ROWS {
-            for list in [en, nl, de] {
-                for w in list.iter() {
-                    assert_eq!(fold(w), *w, "{w} is not folded");
-                    assert!(!w.contains(' '), "{w} is a phrase");
-                }
-            }
-        }
+    fn every_line_parses_and_words_are_folded_and_unique() {
+        let lines = |text: &str| {
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .count()
+        };
+        assert_eq!(rows().count(), lines(ROWS));
+        assert_eq!(separables().count(), lines(SEPARABLE));
+        assert!(separables().all(|(p, roots, _)| !p.is_empty() && !roots.is_empty()));
         // a word listed twice in one language would silently lose a meaning
-        for (li, pick) in [|r: &Row| r.1, |r: &Row| r.2, |r: &Row| r.3]
-            .iter()
-            .enumerate()
-        {
-            let mut seen = std::collections::HashSet::new();
-            for row in ROWS {
-                for w in pick(row).iter() {
-                    let dup = !seen.insert(*w);
+        let mut seen: [std::collections::HashSet<&str>; 3] = Default::default();
+        for (exp, lists) in rows() {
+            assert!(!exp.is_empty());
+            for (li, list) in lists.into_iter().enumerate() {
+                for w in list_words(list) {
+                    assert_eq!(fold(w), w, "{w} is not folded");
+                    let dup = !seen[li].insert(w);
                     // a few words are listed twice on purpose, in rows that agree
-                    let allowed =
-                        matches!(*w, "rollladen" | "verder" | "stuur" | "lower" | "raise");
+                    let allowed = matches!(w, "rollladen" | "verder" | "lower" | "raise");
                     assert!(!dup || allowed, "{w} listed twice (language {li})");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn parses_weights() {
+        assert_eq!(parse_weight("0.6"), 0.6);
+        assert_eq!(parse_weight("2"), 2.0);
+        assert_eq!(parse_weight("1.25"), 1.25);
+        for bad in ["", ".5", "x", "1.2.3", "-1", "1234567"] {
+            assert_eq!(parse_weight(bad), 1.0, "{bad}");
         }
     }
 

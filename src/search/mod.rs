@@ -28,13 +28,25 @@
 //!   `turn on`);
 //! * **split** when they are Dutch or German compounds
 //!   (`slaapkamerlamp` → `slaapkamer` + `lamp`);
-//! * **corrected** when they are in neither the index nor the lexicon: the
-//!   closest words within one edit (two for words of 9 chars or more),
-//!   weighted down.
+//! * **corrected** when they are in neither the index nor the lexicon
+//!   (words of 5 letters or more): the closest index terms or lexicon words
+//!   within one edit, two for words of 9 chars or more, weighted down.
 //!
+//! Each query word becomes a group of alternatives (the word, its lexicon
+//! synonyms, its corrections); a tool scores the best alternative of each
+//! group. A tool whose name the query names gets a bonus for the share of
+//! its name words (by idf) the query matches, so `turn off the lights`
+//! ranks `HassTurnOff` above a script whose description turns lights off.
 //! A query that is exactly a tool's name (ignoring case and separators:
 //! `set light` finds `set_light`) puts that tool first. Ties are broken by
 //! name, so results are the same on every platform and every run.
+//!
+//! Everything a search reads is computed by `build`: per-term postings
+//! with the BM25F impact of every (term, tool) pair, idf, a name-order
+//! permutation for tie-breaking and term lengths for typo search. A search
+//! stems each query word, looks it up in hash maps, adds postings into one
+//! score array and sorts only the hits it returns; typo search only looks
+//! at terms of a reachable length with a compatible letter set.
 //!
 //! ```
 //! use mcp_switchboard::{Catalog, SearchOptions, ToolIndex};
@@ -99,7 +111,7 @@ mod rank;
 
 use serde::Serialize;
 
-use analyze::{FxMap, FxSet};
+use analyze::FxMap;
 
 use crate::catalog::Catalog;
 use crate::error::Error;
@@ -112,12 +124,20 @@ pub struct ToolIndex {
     vocab: FxMap<String, u32>,
     terms: Vec<String>,
     masks: Vec<u32>,
+    /// Term ids by byte length, for typo search; `len_start[n]` is where
+    /// length `n` starts.
+    by_len: Vec<u32>,
+    len_start: Vec<u32>,
     idf: Vec<f32>,
     offsets: Vec<u32>,
     post_doc: Vec<u32>,
     post_impact: Vec<f32>,
-    surfaces: FxSet<String>,
+    surfaces: FxMap<String, u32>,
     name_terms: Vec<Vec<u32>>,
+    /// Tools in name order.
+    by_rank: Vec<u32>,
+    /// Each tool's place in name order.
+    name_rank: Vec<u32>,
     by_name: FxMap<String, u32>,
     by_key: FxMap<String, u32>,
 }
@@ -221,8 +241,9 @@ impl ToolIndex {
 
     /// Up to `k` tool names closest to a name that is not in the catalog,
     /// best first, for an "unknown tool, did you mean ..." answer. Names
-    /// are compared ignoring case and separators, by edit distance and by
-    /// shared words; names that share nothing are not suggested.
+    /// are compared ignoring case and separators, by edit distance (a third
+    /// of the longer name at most) and by the share of words they have in
+    /// common (half at least); other names are not suggested.
     pub fn suggest(&self, unknown_name: &str, k: usize) -> Vec<String> {
         rank::suggest(self, unknown_name, k)
     }

@@ -3,8 +3,8 @@
 //! adds its best alternative's BM25F score to every tool it matches.
 
 use super::analyze::{
-    edit_distance, fold, guess_lang, is_determiner, is_number, is_stopword, letter_mask,
-    split_compound, words, Lang, Stemmers,
+    desc, edit_distance, fold, guess_lang, halves, is_determiner, is_number, is_stopword, key,
+    letter_mask, split_compound, undesc, words, Lang, Stemmers,
 };
 use super::index::name_key;
 use super::lexicon::{Expansion, Lexicon};
@@ -33,6 +33,19 @@ const NAME_BONUS: f32 = 2.0;
 /// Alternative terms with their weights; a tool scores its best one.
 type Group = Vec<(u32, f32)>;
 
+/// Sorts terms by id and keeps each term once, with its highest weight.
+fn sort_terms(g: &mut Group) {
+    let mut keys: Vec<u64> = g.iter().map(|&(t, w)| key(t, desc(w))).collect();
+    keys.sort_unstable();
+    g.clear();
+    for k in keys {
+        let (t, w) = halves(k);
+        if g.last().map(|x| x.0) != Some(t) {
+            g.push((t, undesc(w)));
+        }
+    }
+}
+
 struct Query<'a> {
     index: &'a ToolIndex,
     lex: &'static Lexicon,
@@ -46,8 +59,7 @@ impl Query<'_> {
         if g.is_empty() || self.groups.len() >= MAX_GROUPS {
             return;
         }
-        g.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
-        g.dedup_by_key(|a| a.0);
+        sort_terms(&mut g);
         if !self.groups.contains(&g) {
             self.groups.push(g);
         }
@@ -67,17 +79,13 @@ impl Query<'_> {
     /// whether the lexicon knew the word.
     fn lookup(&self, w: &str, weight: f32, group: &mut Group, extra: &mut Vec<Group>) -> bool {
         let s = &self.stemmers;
-        let stems = [
-            s.stem(Lang::En, w),
-            s.stem(Lang::Nl, w),
-            s.stem(Lang::De, w),
-        ];
+        let en = s.stem(Lang::En, w);
         let exp = self
             .lex
             .separable_joined(w)
-            .or_else(|| self.lex.lookup(w, &stems));
+            .or_else(|| self.lex.lookup_lazy(w, &en, s));
         if !exp.is_some_and(|e| e.replace) {
-            if let Some(&t) = self.index.vocab.get(stems[0].as_str()) {
+            if let Some(&t) = self.index.vocab.get(en.as_str()) {
                 group.push((t, weight));
             } else if let Some(&t) = self.index.vocab.get(w) {
                 group.push((t, weight));
@@ -87,8 +95,8 @@ impl Query<'_> {
             self.expand(exp, weight, group, extra);
         }
         if group.is_empty() && extra.is_empty() {
-            for s in &stems[1..] {
-                if let Some(&t) = self.index.vocab.get(s.as_str()) {
+            for lang in [Lang::Nl, Lang::De] {
+                if let Some(&t) = self.index.vocab.get(s.stem(lang, w).as_str()) {
                     group.push((t, weight * OTHER_STEM_WEIGHT));
                 }
             }
@@ -130,7 +138,7 @@ impl Query<'_> {
     fn compound(&self, w: &str, group: &mut Group, extra: &mut Vec<Group>) {
         let known = |part: &str| {
             self.lex.knows(part)
-                || self.index.surfaces.contains(part)
+                || self.index.surfaces.contains_key(part)
                 || self.index.vocab.contains_key(part)
         };
         let Some(parts) = split_compound(w, &known) else {
@@ -158,11 +166,35 @@ impl Query<'_> {
         }
         let max = if len >= 9 { 2 } else { 1 };
         let stem = self.stemmers.stem(Lang::En, w);
-        let mut found: Vec<(usize, &str, Option<u32>)> = Vec::new();
+        // candidates as keys: (distance, 0 for an index term or 1 for a
+        // lexicon word), then the term or word's number
+        let mut found: Vec<u64> = Vec::new();
         let mut best = max;
+        let take = |found: &mut Vec<u64>, best: &mut usize, d: usize, src: u32, id: usize| {
+            if d < *best {
+                *best = d;
+                found.retain(|&k| (halves(k).0 >> 1) as usize <= d);
+            }
+            let id = u32::try_from(id).unwrap_or(u32::MAX);
+            found.push(key((u32::try_from(d).unwrap_or(u32::MAX) << 1) | src, id));
+        };
         let qmask = letter_mask(&stem);
-        for (t, term) in self.index.terms.iter().enumerate() {
-            let Some(&mask) = self.index.masks.get(t) else {
+        // only the terms whose length is within reach
+        let lo = stem.len().saturating_sub(max).max(3);
+        let hi = (stem.len() + max + 1).min(self.index.len_start.len().saturating_sub(1));
+        let (Some(&from), Some(&to)) = (self.index.len_start.get(lo), self.index.len_start.get(hi))
+        else {
+            return;
+        };
+        let ids = self
+            .index
+            .by_len
+            .get(from as usize..to as usize)
+            .unwrap_or(&[]);
+        for &t in ids {
+            let t = t as usize;
+            let (Some(term), Some(&mask)) = (self.index.terms.get(t), self.index.masks.get(t))
+            else {
                 continue;
             };
             if term.len() < 3
@@ -172,40 +204,42 @@ impl Query<'_> {
                 continue;
             }
             if let Some(d) = edit_distance(&stem, term, best) {
-                if d < best {
-                    best = d;
-                    found.retain(|c| c.0 <= d);
-                }
-                let id = u32::try_from(t).ok();
-                found.push((d, term.as_str(), id));
+                take(&mut found, &mut best, d, 0, t);
             }
         }
         let wmask = letter_mask(w);
-        for (key, mask) in self.lex.keys() {
-            if key.len() < 4
+        for (i, (word, mask)) in self.lex.keys().enumerate() {
+            if word.len() < 4
                 || (mask ^ wmask).count_ones() as usize > 2 * best
-                || key.len().abs_diff(w.len()) > best
+                || word.len().abs_diff(w.len()) > best
             {
                 continue;
             }
-            if let Some(d) = edit_distance(w, key, best) {
-                if d < best {
-                    best = d;
-                    found.retain(|c| c.0 <= d);
-                }
-                found.push((d, key, None));
+            if let Some(d) = edit_distance(w, word, best) {
+                take(&mut found, &mut best, d, 1, i);
             }
         }
-        found.retain(|c| c.0 <= best && c.0 > 0);
-        found.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(b.1)));
-        found.dedup_by(|a, b| a.1 == b.1);
-        for &(d, key, term) in found.iter().take(MAX_TYPO_CANDIDATES) {
+        found.sort_unstable();
+        let mut taken: Vec<&str> = Vec::new();
+        for k in found {
+            let (hi, id) = halves(k);
+            let d = (hi >> 1) as usize;
+            if d == 0 || d > best || taken.len() >= MAX_TYPO_CANDIDATES {
+                continue;
+            }
             let weight = TYPO_WEIGHT.get(d - 1).copied().unwrap_or(0.0);
-            match term {
-                Some(t) => group.push((t, weight)),
-                None => {
-                    let stems = [key.to_string(), String::new(), String::new()];
-                    if let Some(exp) = self.lex.lookup(key, &stems) {
+            if hi & 1 == 0 {
+                if let Some(term) = self.index.terms.get(id as usize) {
+                    if !taken.contains(&term.as_str()) {
+                        taken.push(term);
+                        group.push((id, weight));
+                    }
+                }
+            } else if let Some(word) = self.lex.key_at(id as usize) {
+                if !taken.contains(&word) {
+                    taken.push(word);
+                    let stems = [word.to_string(), String::new(), String::new()];
+                    if let Some(exp) = self.lex.lookup(word, &stems) {
                         self.expand(exp, weight, group, extra);
                     }
                 }
@@ -374,39 +408,44 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
     };
     let exact = exact(index, query).map(|d| d as usize);
     let browse = !searchable;
-    let mut found: Vec<usize> = (0..n)
-        .filter(|&d| browse || scores[d] > 0.0 || Some(d) == exact)
-        .filter(|&d| in_category(d))
-        .collect();
-    let top = found
-        .iter()
-        .filter(|&&d| Some(d) != exact)
-        .map(|&d| scores[d])
-        .fold(0f32, f32::max);
-    if let Some(e) = exact {
-        if let Some(s) = scores.get_mut(e) {
-            *s = s.max(top) + 1.0;
+    // one pass: the matching tools in the category, and the best score
+    // of the others than the exact name
+    let mut found: Vec<usize> = Vec::new();
+    let mut top = 0f32;
+    for (d, &s) in scores.iter().enumerate() {
+        if (browse || s > 0.0 || Some(d) == exact) && in_category(d) {
+            if Some(d) != exact && s > top {
+                top = s;
+            }
+            found.push(d);
         }
     }
-    let name = |d: usize| index.docs.get(d).map(|doc| doc.name.as_str()).unwrap_or("");
-    let order = |a: &usize, b: &usize| {
-        let (a, b) = (*a, *b);
-        scores[b]
-            .total_cmp(&scores[a])
-            .then_with(|| name(a).cmp(name(b)))
-    };
-    let total = found.len();
+    if let Some(e) = exact {
+        if let Some(s) = scores.get_mut(e) {
+            *s = if *s > top { *s } else { top } + 1.0;
+        }
+    }
+    // best score first, then name order
+    let mut keys: Vec<u64> = found
+        .iter()
+        .map(|&d| {
+            let rank = index.name_rank.get(d).copied().unwrap_or(u32::MAX);
+            key(desc(scores.get(d).copied().unwrap_or(0.0)), rank)
+        })
+        .collect();
+    let total = keys.len();
     // only the hits returned are sorted
     if opts.limit == 0 {
-        found.clear();
-    } else if found.len() > opts.limit {
-        found.select_nth_unstable_by(opts.limit - 1, order);
-        found.truncate(opts.limit);
+        keys.clear();
+    } else if keys.len() > opts.limit {
+        keys.select_nth_unstable(opts.limit - 1);
+        keys.truncate(opts.limit);
     }
-    found.sort_by(order);
-    let hits = found
+    keys.sort_unstable();
+    let hits = keys
         .into_iter()
-        .filter_map(|d| {
+        .filter_map(|k| {
+            let d = *index.by_rank.get(halves(k).1 as usize)? as usize;
             let doc = index.docs.get(d)?;
             Some(Hit {
                 name: doc.name.clone(),
@@ -425,8 +464,7 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
 /// off.
 fn name_bonus(index: &ToolIndex, groups: &[Group], scores: &mut [f32]) {
     let mut terms: Vec<(u32, f32)> = groups.iter().flatten().copied().collect();
-    terms.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
-    terms.dedup_by_key(|t| t.0);
+    sort_terms(&mut terms);
     for (d, score) in scores.iter_mut().enumerate() {
         if *score <= 0.0 {
             continue;
@@ -454,36 +492,45 @@ const MAX_SUGGEST_CHARS: usize = 48;
 
 pub(crate) fn suggest(index: &ToolIndex, unknown: &str, k: usize) -> Vec<String> {
     let stemmers = Stemmers::new();
-    let key = name_key(unknown.get(..unknown.len().min(512)).unwrap_or(""));
-    if key.is_empty() || k == 0 {
+    let qkey = name_key(unknown.get(..unknown.len().min(512)).unwrap_or(""));
+    if qkey.is_empty() || k == 0 {
         return Vec::new();
     }
-    let compact: String = key.chars().filter(|&c| c != '_').collect();
-    let stems = |k: &str| -> Vec<String> {
-        let mut v: Vec<String> = k
-            .split('_')
-            .filter(|w| !w.is_empty())
-            .map(|w| stemmers.stem(Lang::En, w))
-            .collect();
-        v.sort();
-        v.dedup();
-        v
-    };
-    let qwords = stems(&key);
-    let mut scored: Vec<(f32, &str)> = Vec::new();
-    for doc in &index.docs {
+    let compact: String = qkey.chars().filter(|&c| c != '_').collect();
+    let qlen = compact.chars().count();
+    // the query's name words as index terms, filtered as tools' names are
+    let mut words: Vec<&str> = qkey.split('_').filter(|w| !w.is_empty()).collect();
+    if words.iter().any(|w| !is_stopword(w) && !is_number(w)) {
+        words.retain(|w| !is_stopword(w) && !is_number(w));
+    }
+    let mut qterms: Vec<Option<u32>> = Vec::new();
+    for w in words {
+        let t = index
+            .vocab
+            .get(stemmers.stem(Lang::En, w).as_str())
+            .copied();
+        if t.is_none() || !qterms.contains(&t) {
+            qterms.push(t);
+        }
+    }
+    let mut scored: Vec<u64> = Vec::new();
+    for (i, doc) in index.docs.iter().enumerate() {
         let dcompact: String = doc.key.chars().filter(|&c| c != '_').collect();
-        let longest = compact.chars().count().max(dcompact.chars().count());
+        let longest = qlen.max(dcompact.chars().count());
         let by_edit = if longest <= MAX_SUGGEST_CHARS && longest > 0 {
-            edit_distance(&compact, &dcompact, longest / 2)
+            // a third of the name wrong at most: "close" names only
+            edit_distance(&compact, &dcompact, (longest / 3).max(1))
                 .map(|d| 1.0 - d as f32 / longest as f32)
                 .unwrap_or(0.0)
         } else {
             0.0
         };
-        let dwords = stems(&doc.key);
-        let shared = qwords.iter().filter(|w| dwords.contains(w)).count();
-        let union = qwords.len() + dwords.len() - shared;
+        let dterms = index.name_terms.get(i).map_or(&[][..], Vec::as_slice);
+        let shared = qterms
+            .iter()
+            .filter(|t| t.is_some_and(|t| dterms.contains(&t)))
+            .count();
+        let union = qterms.len() + dterms.len() - shared;
         let by_words = if union > 0 {
             shared as f32 / union as f32
         } else {
@@ -491,28 +538,17 @@ pub(crate) fn suggest(index: &ToolIndex, unknown: &str, k: usize) -> Vec<String>
         };
         let score = by_edit.max(by_words);
         if score >= 0.5 {
-            scored.push((score, doc.name.as_str()));
+            let rank = index.name_rank.get(i).copied().unwrap_or(u32::MAX);
+            scored.push(key(desc(score), rank));
         }
     }
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    scored.sort_unstable();
     scored
         .into_iter()
         .take(k)
-        .map(|(_, n)| n.to_string())
-        .collect()
-}
-
-/// The term groups of a query, as text (for debugging).
-#[cfg(test)]
-pub(crate) fn explain(index: &ToolIndex, query: &str) -> Vec<String> {
-    analyze(index, query)
-        .0
-        .iter()
-        .map(|g| {
-            g.iter()
-                .map(|&(t, w)| format!("{}:{w}", index.terms[t as usize]))
-                .collect::<Vec<_>>()
-                .join("|")
+        .filter_map(|s| {
+            let d = *index.by_rank.get(halves(s).1 as usize)? as usize;
+            index.docs.get(d).map(|doc| doc.name.clone())
         })
         .collect()
 }

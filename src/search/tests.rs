@@ -340,18 +340,3 @@ fn names_of_every_shape_are_searchable() {
     assert_eq!(top(&i, "http server"), "HTTPServer2go");
     assert_eq!(top(&i, "kebab case"), "kebab-case-name");
 }
-
-#[test]
-#[ignore]
-fn debug_queries() {
-    let path = std::env::var("CAT").unwrap();
-    let cat = Catalog::parse(&std::fs::read(path).unwrap()).unwrap();
-    let index = ToolIndex::build(&cat, None).unwrap();
-    for q in std::env::var("Q").unwrap().split(';') {
-        let r = index.search(q, &SearchOptions::default());
-        println!("{q:?}\n  groups {:?}", rank::explain(&index, q));
-        for h in r.hits.iter().take(4) {
-            println!("  {} {}", h.name, h.score);
-        }
-    }
-}

@@ -90,7 +90,9 @@ impl<'s> Index<'s> {
                     Value::Object(children) if MAP_KEYWORDS.contains(&key) => {
                         stack.extend(children.values().map(|c| (c, base.clone())));
                     }
-                    Value::Object(_) if ONE_KEYWORDS.contains(&key) => stack.push((child, base.clone())),
+                    Value::Object(_) if ONE_KEYWORDS.contains(&key) => {
+                        stack.push((child, base.clone()))
+                    }
                     Value::Array(children) if LIST_KEYWORDS.contains(&key) => {
                         stack.extend(children.iter().map(|c| (c, base.clone())));
                     }

@@ -5,6 +5,9 @@
 //! search_eval emit TASKS.json            queries and documents for the baselines
 //! search_eval report DIR [--failures]    scores ours, substring, and DIR/{bm25,minisearch}.json
 //! search_eval bench                      build time and query latency at 1,000 tools (native)
+//! MICRO="a query" search_eval bench      that query's mean latency, and suggest's
+//! BUILD_ONLY=1 search_eval bench         builds only (for a profiler)
+//! FAIL_K=1 search_eval report DIR --failures   misses at rank 1 instead of 3
 //! ```
 //!
 //! The corpus folder is `../shared/corpus` beside the crate, or `$CORPUS`.
@@ -494,6 +497,29 @@ fn bench() {
     }
     builds.sort_by(f64::total_cmp);
     let index = index.expect("built");
+    if let Ok(q) = std::env::var("MICRO") {
+        let t = Instant::now();
+        let n: usize = std::env::var("MICRO_N")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20_000);
+        for _ in 0..n {
+            std::hint::black_box(index.search(&q, &SearchOptions::default()));
+        }
+        println!(
+            "{q:?}: {:.1} µs",
+            t.elapsed().as_secs_f64() * 1e6 / n as f64
+        );
+        let t = Instant::now();
+        for _ in 0..200 {
+            std::hint::black_box(index.suggest(&q, 3));
+        }
+        println!(
+            "suggest {q:?}: {:.1} µs",
+            t.elapsed().as_secs_f64() * 1e6 / 200.0
+        );
+        return;
+    }
     let queries = load_queries(&catalogs);
     let opts = SearchOptions::default();
     let mut times = Vec::with_capacity(queries.len());
