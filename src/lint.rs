@@ -186,7 +186,7 @@ fn lint_tool(tool: &Tool, runs: &[(String, Conversion)]) -> ToolLint {
             });
         }
     }
-    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    crate::text::sort_small_by(&mut findings, |a, b| a.severity > b.severity);
     ToolLint {
         name: tool.name().to_string(),
         findings,

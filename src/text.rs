@@ -90,3 +90,28 @@ mod tests {
         assert_eq!(base36(35, 2), "z0");
     }
 }
+
+/// A stable insertion sort for the short lists outside the hot paths (a
+/// few dozen items). `std`'s sorts are faster on long slices but add several
+/// kilobytes of wasm for every element type they are used with.
+pub(crate) fn sort_small_by<T>(v: &mut [T], mut before: impl FnMut(&T, &T) -> bool) {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && before(&v[j], &v[j - 1]) {
+            v.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod sort_tests {
+    #[test]
+    fn sorts_stably() {
+        let mut v = vec![(3, 'a'), (1, 'b'), (3, 'c'), (2, 'd'), (1, 'e')];
+        super::sort_small_by(&mut v, |a, b| a.0 < b.0);
+        assert_eq!(v, vec![(1, 'b'), (1, 'e'), (2, 'd'), (3, 'a'), (3, 'c')]);
+        let mut e: Vec<u8> = Vec::new();
+        super::sort_small_by(&mut e, |a, b| a < b);
+    }
+}

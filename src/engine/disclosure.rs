@@ -215,7 +215,7 @@ impl View {
                 .filter_map(|t| index.as_ref().and_then(|i| i.category(t.name())))
                 .map(str::to_owned)
                 .collect();
-            categories.sort();
+            crate::text::sort_small_by(&mut categories, |a, b| a < b);
             categories.dedup();
             listed.extend(meta_tools(&categories, exposed_catalog.len()));
         } else {
@@ -509,7 +509,7 @@ pub(crate) fn default_core(catalog: &Catalog) -> Vec<String> {
             (overview > 0 && required == 0).then(|| (score, i, t.name().to_string()))
         })
         .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    crate::text::sort_small_by(&mut scored, |a, b| (b.0, a.1) < (a.0, b.1));
     scored.into_iter().take(3).map(|(_, _, n)| n).collect()
 }
 

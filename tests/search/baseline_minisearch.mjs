@@ -4,16 +4,13 @@
 //
 // usage: node baseline_minisearch.mjs TASKS.json OUT.json
 //
-// MiniSearch is loaded from $MINISEARCH_PREFIX/node_modules (eval.sh
-// installs it there with `npm install --no-save --prefix`), else from the
-// project's node_modules. OUT.json maps each query id to the names of its
-// top 10 tools, in MiniSearch's order.
+// MiniSearch comes from the project's node_modules (a devDependency).
+// OUT.json maps each query id to the names of its top 10 tools, in
+// MiniSearch's order.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
 
-const base = process.env.MINISEARCH_PREFIX ? join(resolve(process.env.MINISEARCH_PREFIX), 'x.js') : import.meta.url;
-const MiniSearch = createRequire(base)('minisearch');
+const MiniSearch = createRequire(import.meta.url)('minisearch');
 
 const [tasksPath, outPath] = process.argv.slice(2);
 const tasks = JSON.parse(readFileSync(tasksPath, 'utf8'));

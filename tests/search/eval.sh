@@ -11,16 +11,15 @@ cd "$(dirname "$0")/../.."
 OUT=target/search-eval
 mkdir -p "$OUT"
 
-# baselines' tools: rank_bm25 in the project's .venv, MiniSearch in a
-# private prefix (package.json and the lockfile are not touched)
-[ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -c 'import rank_bm25' 2>/dev/null ||
-  .venv/bin/pip install -q --disable-pip-version-check rank_bm25==0.2.2
-[ -d "$OUT/node/node_modules/minisearch" ] ||
-  npm install --no-save --no-audit --no-fund --silent --prefix "$OUT/node" minisearch@7.2.0
+# the baselines come from the project's own dependency files: rank_bm25 in
+# .venv (tests/py/requirements.txt), MiniSearch in node_modules (package.json);
+# `make tools` installs both
+[ -x .venv/bin/python ] && .venv/bin/python -c 'import rank_bm25' 2>/dev/null ||
+  { echo "run 'make tools' first (rank_bm25 missing from .venv)" >&2; exit 2; }
+[ -d node_modules/minisearch ] || { echo "run 'make tools' first (minisearch missing)" >&2; exit 2; }
 
 cargo build -q --release --example search_eval
 ./target/release/examples/search_eval emit "$OUT/tasks.json"
 .venv/bin/python tests/search/baseline_bm25.py "$OUT/tasks.json" "$OUT/bm25.json"
-MINISEARCH_PREFIX="$OUT/node" node tests/search/baseline_minisearch.mjs "$OUT/tasks.json" "$OUT/minisearch.json"
+node tests/search/baseline_minisearch.mjs "$OUT/tasks.json" "$OUT/minisearch.json"
 ./target/release/examples/search_eval report "$OUT" "$@"
