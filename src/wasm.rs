@@ -470,16 +470,32 @@ export type EngineOutput =
   | { type: "cancel"; id: number };
 "#;
 
+/// An engine output as a plain JS object, built field by field (the reply
+/// text goes across once, not escaped inside another JSON document).
 fn output_js(o: crate::Output) -> Result<JsValue, JsValue> {
-    let v = match o {
-        crate::Output::Reply(m) => serde_json::json!({"type": "reply", "message": m}),
-        crate::Output::Notification(m) => serde_json::json!({"type": "notification", "message": m}),
-        crate::Output::Invoke(i) => {
-            serde_json::json!({"type": "invoke", "id": i.id, "tool": i.tool, "arguments": i.arguments})
+    let obj = js_sys::Object::new();
+    let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&obj, &JsValue::from_str(k), v).map(|_| ());
+    match o {
+        crate::Output::Reply(m) => {
+            set("type", &"reply".into())?;
+            set("message", &JsValue::from_str(&m))?;
         }
-        crate::Output::Cancel(id) => serde_json::json!({"type": "cancel", "id": id}),
-    };
-    to_js(&v)
+        crate::Output::Notification(m) => {
+            set("type", &"notification".into())?;
+            set("message", &JsValue::from_str(&m))?;
+        }
+        crate::Output::Invoke(i) => {
+            set("type", &"invoke".into())?;
+            set("id", &JsValue::from_f64(i.id as f64))?;
+            set("tool", &JsValue::from_str(&i.tool))?;
+            set("arguments", &js_sys::JSON::parse(&i.arguments.to_string())?)?;
+        }
+        crate::Output::Cancel(id) => {
+            set("type", &"cancel".into())?;
+            set("id", &JsValue::from_f64(id as f64))?;
+        }
+    }
+    Ok(obj.into())
 }
 
 #[wasm_bindgen(js_class = Engine)]

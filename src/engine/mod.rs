@@ -401,7 +401,7 @@ impl Engine {
             );
             return Err(Error::new(ErrorKind::Shape, "", "a CallToolResult needs a content array (and structuredContent, if any, must be an object)"));
         }
-        self.reply(&p.request_id, result.clone());
+        self.outputs.push_back(Output::Reply(wire::result_of(&p.request_id, result)));
         Ok(())
     }
 

@@ -129,7 +129,18 @@ pub(crate) fn read(text: &str) -> Incoming {
 
 /// A success reply.
 pub(crate) fn result(id: &Value, result: Value) -> String {
-    json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string()
+    result_of(id, &result)
+}
+
+/// A success reply written from a borrowed result (no copy of it).
+pub(crate) fn result_of(id: &Value, result: &Value) -> String {
+    let mut out = String::with_capacity(64);
+    out.push_str(r#"{"jsonrpc":"2.0","id":"#);
+    out.push_str(&id.to_string());
+    out.push_str(r#","result":"#);
+    out.push_str(&result.to_string());
+    out.push('}');
+    out
 }
 
 /// An error reply.
