@@ -485,15 +485,19 @@ pub(crate) fn default_core(catalog: &Catalog) -> Vec<String> {
         .iter()
         .enumerate()
         .filter_map(|(i, t)| {
-            let words: Vec<String> = crate::text::split_identifier(t.name())
+            // `homeassistant__GetLiveContext`: the verb follows the namespace
+            let local = t.name().rsplit("__").next().unwrap_or(t.name());
+            let words: Vec<String> = crate::text::split_identifier(local)
                 .iter()
                 .map(|w| w.to_lowercase())
                 .collect();
-            let read = t.hint("readOnlyHint") == Some(true)
+            let read_only = t.hint("readOnlyHint") == Some(true);
+            let read = read_only
                 || words
                     .first()
                     .is_some_and(|w| matches!(w.as_str(), "get" | "list"));
-            if !read || t.hint("destructiveHint") == Some(true) {
+            // destructiveHint only means something for tools that are not read-only
+            if !read || (!read_only && t.hint("destructiveHint") == Some(true)) {
                 return None;
             }
             let overview = words
