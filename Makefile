@@ -1,6 +1,7 @@
 # mcp-switchboard: two commands.
-#   make demo   builds everything and converts the bundled Home Assistant
-#               catalog to Gemini
+#   make demo   builds everything, converts the bundled Home Assistant
+#               catalog to Gemini, then runs an MCP session against the
+#               gateway in front of the simulated home (js/demo.mjs)
 #   make test   runs every test (CI runs this through .ci/run)
 # Everything they need is installed from this repository's own files.
 
@@ -16,7 +17,7 @@ export PATH := $(HOME)/.cargo/bin:$(PATH):$(CURDIR)/node_modules/.bin
 .PHONY: demo test tools build test-rust test-wasm test-js test-conformance test-py
 
 demo: build
-	node js/cli.mjs convert --to gemini js/examples/home-assistant.tools-list.json
+	node js/demo.mjs
 
 test: build test-rust test-wasm test-js test-py
 
@@ -48,6 +49,8 @@ test-js:
 	node --test tests/js/
 	node tests/bench/convert.mjs --quick
 	node tests/bench/gateway.mjs --quick
+	node tests/bench/validate.mjs --quick
+	node tests/bench/search.mjs --quick
 
 # the MCP conformance suite alone (also part of test-js)
 test-conformance:

@@ -1,10 +1,11 @@
 // The command line: JSON on stdout, one line on stderr and exit 2 for bad input.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { cli, corpus, example } from './helpers.mjs';
+import { cli, corpus, example, root } from './helpers.mjs';
 
 test('convert prints {dialect, tools, names, report}', () => {
   const r = cli(['convert', '--to', 'openai', '--strict', example]);
@@ -81,4 +82,13 @@ test('validate says what to send instead and exits 1 when invalid', () => {
   assert.equal(JSON.parse(good.stdout).arguments.dim, 50);
   const unknown = cli(['validate', '--catalog', homey, '--tool', 'nope'], '{}');
   assert.equal(unknown.status, 2);
+});
+
+test('the demo (make demo) runs start to finish', () => {
+  const r = spawnSync(process.execPath, [join(root, 'js/demo.mjs')], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /"functionDeclarations"/);
+  assert.match(r.stdout, /search_tools \{"query": "lamp aan in de woonkamer"\}\n\{\n  "total": \d+,\n  "hits": \[\n    \{\n      "name": "set_light"/);
+  assert.match(r.stdout, /"dim":60/);
+  assert.match(r.stdout, /\/state: must be one of "on", "off", "toggle"/);
 });
