@@ -47,7 +47,7 @@ mod tests {
 
     fn target() -> Target {
         Target {
-            keywords: keywords::PORTABLE_NO_CONST,
+            keywords: keywords::portable_no_const(),
             ..permissive()
         }
     }
