@@ -14,7 +14,7 @@ WASM_BINDGEN := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
 # wasm-opt emits modules that crash on load).
 export PATH := $(HOME)/.cargo/bin:$(PATH):$(CURDIR)/node_modules/.bin
 
-.PHONY: demo test tools build test-rust test-wasm test-js test-conformance test-py
+.PHONY: demo test tools build chromium test-rust test-wasm test-js test-conformance test-py
 
 demo: build
 	node js/demo.mjs
@@ -45,7 +45,16 @@ test-wasm:
 # every node --test suite in tests/js/: the package, the CLI, the MCP gateway
 # (SDK client over HTTP and stdio, upstream SDK servers, security, the MCP
 # Inspector CLI) and the MCP conformance suite (on Node 22)
-test-js:
+# Debian's Chromium for the browser test (playwright-core drives it; nothing
+# downloads a browser)
+chromium:
+	@command -v chromium >/dev/null || { \
+		echo "installing Debian's chromium for the browser test"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null || \
+		{ $$SUDO apt-get update -q >/dev/null && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; }; }
+
+test-js: chromium
 	node --test tests/js/
 	node tests/bench/convert.mjs --quick
 	node tests/bench/gateway.mjs --quick
