@@ -474,7 +474,8 @@ export type EngineOutput =
 /// text goes across once, not escaped inside another JSON document).
 fn output_js(o: crate::Output) -> Result<JsValue, JsValue> {
     let obj = js_sys::Object::new();
-    let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&obj, &JsValue::from_str(k), v).map(|_| ());
+    let set =
+        |k: &str, v: &JsValue| js_sys::Reflect::set(&obj, &JsValue::from_str(k), v).map(|_| ());
     match o {
         crate::Output::Reply(m) => {
             set("type", &"reply".into())?;

@@ -399,14 +399,27 @@ fn token_budget_per_mode() {
 fn default_core_tools_are_read_only_overviews() {
     use mcp_switchboard::{budget, Disclosure};
     let expect = [
-        ("homey-ai-chat-control-2.2.1.tools-list.json", vec!["get_home_structure", "get_flow_overview", "get_states"]),
-        ("home-assistant-2025.4.tools-list.json", vec!["GetLiveContext"]),
+        (
+            "homey-ai-chat-control-2.2.1.tools-list.json",
+            vec!["get_home_structure", "get_flow_overview", "get_states"],
+        ),
+        (
+            "home-assistant-2025.4.tools-list.json",
+            vec!["GetLiveContext"],
+        ),
         // read-only (its destructiveHint means nothing then), behind a namespace
-        ("home-assistant-2026.11.tools-list.json", vec!["homeassistant__GetLiveContext"]),
+        (
+            "home-assistant-2026.11.tools-list.json",
+            vec!["homeassistant__GetLiveContext"],
+        ),
         ("github-mcp-server.tools-list.json", vec!["get_me"]),
     ];
     for (file, core) in expect {
         let cat = Catalog::parse(&common::corpus(file)).unwrap();
-        assert_eq!(budget(&cat, None, &Disclosure::default()).core, core, "{file}");
+        assert_eq!(
+            budget(&cat, None, &Disclosure::default()).core,
+            core,
+            "{file}"
+        );
     }
 }

@@ -401,7 +401,8 @@ impl Engine {
             );
             return Err(Error::new(ErrorKind::Shape, "", "a CallToolResult needs a content array (and structuredContent, if any, must be an object)"));
         }
-        self.outputs.push_back(Output::Reply(wire::result_of(&p.request_id, result)));
+        self.outputs
+            .push_back(Output::Reply(wire::result_of(&p.request_id, result)));
         Ok(())
     }
 
