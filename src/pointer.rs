@@ -4,6 +4,12 @@
 pub(crate) fn push(pointer: &str, token: &str) -> String {
     let mut out = String::with_capacity(pointer.len() + token.len() + 1);
     out.push_str(pointer);
+    push_token(&mut out, token);
+    out
+}
+
+/// Appends `/` and one escaped reference token to a pointer being built.
+pub(crate) fn push_token(out: &mut String, token: &str) {
     out.push('/');
     for c in token.chars() {
         match c {
@@ -12,7 +18,6 @@ pub(crate) fn push(pointer: &str, token: &str) -> String {
             c => out.push(c),
         }
     }
-    out
 }
 
 /// Appends an array index to a JSON Pointer.

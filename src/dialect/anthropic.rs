@@ -55,6 +55,7 @@ pub(crate) fn target(strict: bool) -> Target {
             require_items: true,
             strict: Some(Strict::ClosedObjects),
             max_min_items: Some(1),
+            upper_case_types: false,
         }
     } else {
         Target {
@@ -67,16 +68,17 @@ pub(crate) fn target(strict: bool) -> Target {
             require_items: false,
             strict: None,
             max_min_items: None,
+            upper_case_types: false,
         }
     }
 }
 
-/// One Anthropic tool.
-pub(crate) fn tool(d: &Declared<'_>) -> Value {
+/// One Anthropic tool, built from `d` by move.
+pub(crate) fn tool(d: Declared<'_>) -> Value {
     let mut m = Map::new();
     m.insert("name".into(), Value::String(d.name.to_string()));
-    m.insert("description".into(), Value::String(d.description.clone()));
-    m.insert("input_schema".into(), openai::parameters(d));
+    m.insert("description".into(), Value::String(d.description));
+    m.insert("input_schema".into(), openai::with_properties(d.schema));
     if d.strict {
         m.insert("strict".into(), Value::Bool(true));
     }

@@ -57,22 +57,24 @@ pub(crate) fn target() -> Target {
         require_items: true,
         strict: None,
         max_min_items: None,
+        upper_case_types: true,
     }
 }
 
-/// One `FunctionDeclaration`. A tool without parameters has no
-/// `parameters` (Gemini rejects an object schema with no properties).
-pub(crate) fn declaration(d: &Declared<'_>) -> Value {
+/// One `FunctionDeclaration`, built from `d` by move. A tool without
+/// parameters has no `parameters` (Gemini rejects an object schema with no
+/// properties).
+pub(crate) fn declaration(d: Declared<'_>) -> Value {
     let mut m = Map::new();
     m.insert("name".into(), Value::String(d.name.to_string()));
-    m.insert("description".into(), Value::String(d.description.clone()));
-    if !d.no_parameters() {
-        let mut schema = d.schema.clone();
-        upper_types(&mut schema);
-        m.insert("parameters".into(), schema);
+    let no_parameters = d.no_parameters();
+    m.insert("description".into(), Value::String(d.description));
+    if !no_parameters {
+        // type names are already in capitals (`Target::upper_case_types`)
+        m.insert("parameters".into(), d.schema);
     }
-    if let Some(out) = &d.output {
-        m.insert("responseJsonSchema".into(), out.clone());
+    if let Some(out) = d.output {
+        m.insert("responseJsonSchema".into(), out);
     }
     Value::Object(m)
 }
@@ -85,27 +87,6 @@ pub(crate) fn wrap(declarations: Vec<Value>) -> Vec<Value> {
     let mut tool = Map::new();
     tool.insert("functionDeclarations".into(), Value::Array(declarations));
     vec![Value::Object(tool)]
-}
-
-/// Google's `Type` enum is spelled in capitals on the wire.
-fn upper_types(v: &mut Value) {
-    let Value::Object(m) = v else { return };
-    if let Some(Value::String(t)) = m.get_mut("type") {
-        *t = t.to_ascii_uppercase();
-    }
-    if let Some(Value::Object(props)) = m.get_mut("properties") {
-        for p in props.values_mut() {
-            upper_types(p);
-        }
-    }
-    if let Some(items) = m.get_mut("items") {
-        upper_types(items);
-    }
-    if let Some(Value::Array(branches)) = m.get_mut("anyOf") {
-        for b in branches {
-            upper_types(b);
-        }
-    }
 }
 
 /// Reads the calls of a Gemini response: every `functionCall` part of every

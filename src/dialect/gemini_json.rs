@@ -58,19 +58,21 @@ pub(crate) fn target() -> Target {
         require_items: false,
         strict: None,
         max_min_items: None,
+        upper_case_types: false,
     }
 }
 
 /// One `FunctionDeclaration` with `parametersJsonSchema`.
-pub(crate) fn declaration(d: &Declared<'_>) -> Value {
+pub(crate) fn declaration(d: Declared<'_>) -> Value {
     let mut m = Map::new();
     m.insert("name".into(), Value::String(d.name.to_string()));
-    m.insert("description".into(), Value::String(d.description.clone()));
-    if !d.no_parameters() {
-        m.insert("parametersJsonSchema".into(), d.schema.clone());
+    let no_parameters = d.no_parameters();
+    m.insert("description".into(), Value::String(d.description));
+    if !no_parameters {
+        m.insert("parametersJsonSchema".into(), d.schema);
     }
-    if let Some(out) = &d.output {
-        m.insert("responseJsonSchema".into(), out.clone());
+    if let Some(out) = d.output {
+        m.insert("responseJsonSchema".into(), out);
     }
     Value::Object(m)
 }

@@ -240,7 +240,6 @@ pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conver
         });
     }
     let mut names = NameMap::default();
-    let mut items = Vec::with_capacity(catalog.len());
     let mut declared_list = Vec::with_capacity(catalog.len());
     for tool in catalog.tools() {
         let Some(name) = all_names.dialect_name(tool.name()) else {
@@ -260,15 +259,27 @@ pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conver
             }),
         }
     }
-    for d in &declared_list {
+    // items are built by move (the lowered schema is not copied); vscode
+    // and prompted also read the declarations afterwards
+    let mut items = Vec::with_capacity(declared_list.len());
+    let mut kept = Vec::new();
+    for d in declared_list {
         items.push(match dialect {
             Dialect::Gemini => gemini::declaration(d),
             Dialect::GeminiJson => gemini_json::declaration(d),
             Dialect::OpenAi => openai::tool(d),
             Dialect::OpenAiResponses => openai_responses::tool(d),
             Dialect::Anthropic => anthropic::tool(d),
-            Dialect::VsCode => vscode::contribution(d),
-            Dialect::Prompted => prompted::entry(d),
+            Dialect::VsCode => {
+                let item = vscode::contribution(&d);
+                kept.push(d);
+                item
+            }
+            Dialect::Prompted => {
+                let item = prompted::entry(&d);
+                kept.push(d);
+                item
+            }
         });
     }
     let mut extra = Map::new();
@@ -277,15 +288,12 @@ pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conver
         Dialect::VsCode => {
             extra.insert(
                 "runtime".into(),
-                Value::Array(declared_list.iter().map(vscode::runtime).collect()),
+                Value::Array(kept.iter().map(vscode::runtime).collect()),
             );
             items
         }
         Dialect::Prompted => {
-            extra.insert(
-                "prompt".into(),
-                Value::String(prompted::prompt(&declared_list)),
-            );
+            extra.insert("prompt".into(), Value::String(prompted::prompt(&kept)));
             items
         }
         _ => items,

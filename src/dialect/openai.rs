@@ -112,6 +112,7 @@ pub(crate) fn target(strict: bool) -> Target {
             require_items: true,
             strict: Some(Strict::AllRequired),
             max_min_items: None,
+            upper_case_types: false,
         }
     } else {
         Target {
@@ -124,25 +125,30 @@ pub(crate) fn target(strict: bool) -> Target {
             require_items: true,
             strict: None,
             max_min_items: None,
+            upper_case_types: false,
         }
     }
 }
 
 /// The `parameters` object: every tool gets one (strict mode needs it).
 pub(crate) fn parameters(d: &Declared<'_>) -> Value {
-    let mut schema = d.schema.clone();
+    with_properties(d.schema.clone())
+}
+
+/// [`parameters`] from a schema taken by move.
+pub(crate) fn with_properties(mut schema: Value) -> Value {
     if let Value::Object(m) = &mut schema {
         m.entry("properties").or_insert_with(|| json!({}));
     }
     schema
 }
 
-/// One Chat Completions tool.
-pub(crate) fn tool(d: &Declared<'_>) -> Value {
+/// One Chat Completions tool, built from `d` by move.
+pub(crate) fn tool(d: Declared<'_>) -> Value {
     let mut f = serde_json::Map::new();
     f.insert("name".into(), Value::String(d.name.to_string()));
-    f.insert("description".into(), Value::String(d.description.clone()));
-    f.insert("parameters".into(), parameters(d));
+    f.insert("description".into(), Value::String(d.description));
+    f.insert("parameters".into(), with_properties(d.schema));
     if d.strict {
         f.insert("strict".into(), Value::Bool(true));
     }

@@ -8,13 +8,13 @@ use super::{openai, Declared};
 use crate::call::{CallBuilder, ModelTurn, Outcome, RawArgs};
 use crate::error::{Error, ErrorKind};
 
-/// One Responses API tool.
-pub(crate) fn tool(d: &Declared<'_>) -> Value {
+/// One Responses API tool, built from `d` by move.
+pub(crate) fn tool(d: Declared<'_>) -> Value {
     let mut m = Map::new();
     m.insert("type".into(), Value::String("function".into()));
     m.insert("name".into(), Value::String(d.name.to_string()));
-    m.insert("description".into(), Value::String(d.description.clone()));
-    m.insert("parameters".into(), openai::parameters(d));
+    m.insert("description".into(), Value::String(d.description));
+    m.insert("parameters".into(), openai::with_properties(d.schema));
     m.insert("strict".into(), Value::Bool(d.strict));
     Value::Object(m)
 }

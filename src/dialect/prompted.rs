@@ -21,6 +21,7 @@ pub(crate) fn target() -> Target {
         require_items: false,
         strict: None,
         max_min_items: None,
+        upper_case_types: false,
     }
 }
 

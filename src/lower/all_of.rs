@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{refs, Cx, Node};
+use super::{refs, At, Cx, Node, Obj};
 use crate::report::Action;
 
 const LOWER_BOUNDS: &[&str] = &[
@@ -23,11 +23,18 @@ const UPPER_BOUNDS: &[&str] = &[
     "maxProperties",
 ];
 
-pub(super) fn merge(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
-    if cx.target.allows("allOf") {
+pub(super) fn merge(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
+    if cx.allows(kw!("allOf")) || !node.map.contains_key(kw!("allOf")) {
         return;
     }
-    let Some(all) = node.map.shift_remove("allOf") else {
+    // merging rewrites much of the node: do it on a JSON map
+    let mut map = std::mem::take(&mut node.map).into_map();
+    merge_map(cx, &mut map, at);
+    node.map = Obj::owned(map);
+}
+
+fn merge_map(cx: &mut Cx<'_>, map: &mut Map<String, Value>, at: &At<'_>) {
+    let Some(all) = map.shift_remove("allOf") else {
         return;
     };
     let Value::Array(mut pending) = all else {
@@ -73,36 +80,36 @@ pub(super) fn merge(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
                         pending.extend(more);
                     }
                 }
-                "properties" => merge_properties(&mut node.map, v),
-                "required" => merge_required(&mut node.map, v),
-                "enum" => match node.map.get_mut("enum") {
+                "properties" => merge_properties(map, v),
+                "required" => merge_required(map, v),
+                "enum" => match map.get_mut("enum") {
                     Some(Value::Array(have)) => {
                         if let Value::Array(other) = v {
                             have.retain(|x| other.contains(x));
                         }
                     }
                     _ => {
-                        node.map.insert(k, v);
+                        map.insert(k, v);
                     }
                 },
                 key if LOWER_BOUNDS.contains(&key) || UPPER_BOUNDS.contains(&key) => {
                     let upper = UPPER_BOUNDS.contains(&key);
-                    match (node.map.get(key).and_then(Value::as_f64), v.as_f64()) {
+                    match (map.get(key).and_then(Value::as_f64), v.as_f64()) {
                         (Some(a), Some(b)) if (upper && b < a) || (!upper && b > a) => {
-                            node.map.insert(k, v);
+                            map.insert(k, v);
                         }
                         (None, _) => {
-                            node.map.insert(k, v);
+                            map.insert(k, v);
                         }
                         _ => {}
                     }
                 }
                 "description" | "title" | "$comment" | "examples" | "default" => {
-                    node.map.entry(k).or_insert(v);
+                    map.entry(k).or_insert(v);
                 }
-                _ => match node.map.get(&k) {
+                _ => match map.get(&k) {
                     None => {
-                        node.map.insert(k, v);
+                        map.insert(k, v);
                     }
                     Some(existing) if *existing == v => {}
                     Some(existing) => {

@@ -3,37 +3,37 @@
 
 use serde_json::{Map, Value};
 
-use super::{Cx, Node};
+use super::{At, Cx, Node};
 use crate::report::Action;
 
-fn is_array(node: &Node) -> bool {
-    match node.map.get("type") {
+fn is_array(node: &Node<'_>) -> bool {
+    match node.map.get(kw!("type")) {
         Some(Value::String(t)) => t == "array",
         Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
         _ => false,
     }
 }
 
-pub(super) fn ensure(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+pub(super) fn ensure(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     if !is_array(node) {
         return;
     }
-    if node.map.get("items").is_some_and(Value::is_array) {
+    if node.map.get(kw!("items")).is_some_and(Value::is_array) {
         // draft-04 tuple form: read it as prefixItems
-        if let Some(items) = node.map.shift_remove("items") {
-            node.map.insert("prefixItems".into(), items);
-            if let Some(extra) = node.map.shift_remove("additionalItems") {
-                node.map.insert("items".into(), extra);
+        if let Some(items) = node.map.shift_remove(kw!("items")) {
+            node.map.insert_cow(kw!("prefixItems"), items);
+            if let Some(extra) = node.map.shift_remove(kw!("additionalItems")) {
+                node.map.insert_cow(kw!("items"), extra);
             }
         }
     }
-    if node.map.contains_key("prefixItems") && !cx.target.allows("prefixItems") {
+    if node.map.contains_key(kw!("prefixItems")) && !cx.allows(kw!("prefixItems")) {
         tuple_to_items(cx, node, at);
     }
-    if cx.target.require_items && !node.map.get("items").is_some_and(Value::is_object) {
-        let had = node.map.shift_remove("items");
-        node.map.insert("items".into(), Value::Object(Map::new()));
-        let detail = match had {
+    if cx.target.require_items && !node.map.get(kw!("items")).is_some_and(Value::is_object) {
+        let had = node.map.shift_remove(kw!("items"));
+        node.map.insert(kw!("items"), Value::Object(Map::new()));
+        let detail = match had.as_deref() {
             Some(Value::Bool(false)) => {
                 "items: false (an empty array) is not expressible; items may be any value"
             }
@@ -45,8 +45,12 @@ pub(super) fn ensure(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     }
 }
 
-fn tuple_to_items(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
-    let Some(Value::Array(positions)) = node.map.shift_remove("prefixItems") else {
+fn tuple_to_items(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
+    let Some(Value::Array(positions)) = node
+        .map
+        .shift_remove(kw!("prefixItems"))
+        .map(|v| v.into_owned())
+    else {
         return;
     };
     let mut distinct: Vec<Value> = Vec::new();
@@ -61,7 +65,7 @@ fn tuple_to_items(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         .map(|(i, p)| format!("item {} is {}", i + 1, super::words::summary(p)))
         .collect();
     node.notes.push(format!("In order: {}.", words.join("; ")));
-    let closed = matches!(node.map.get("items"), Some(Value::Bool(false)));
+    let closed = matches!(node.map.get(kw!("items")), Some(Value::Bool(false)));
     let merged = match distinct.len() {
         0 => Value::Object(Map::new()),
         1 => distinct.pop().unwrap_or(Value::Null),
@@ -71,12 +75,11 @@ fn tuple_to_items(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             Value::Object(m)
         }
     };
-    if closed || !node.map.contains_key("items") {
-        node.map.insert("items".into(), merged);
+    if closed || !node.map.contains_key(kw!("items")) {
+        node.map.insert(kw!("items"), merged);
         if closed {
             node.map
-                .entry("maxItems")
-                .or_insert_with(|| Value::from(positions.len()));
+                .or_insert(kw!("maxItems"), Value::from(positions.len()));
         }
     }
     cx.note(

@@ -5,13 +5,13 @@
 
 use serde_json::Value;
 
-use super::{words, Cx, Node};
+use super::{words, At, Cx, Node};
 use crate::report::Action;
 
-pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     for (exclusive, inclusive, more) in [
-        ("exclusiveMinimum", "minimum", "greater"),
-        ("exclusiveMaximum", "maximum", "less"),
+        (kw!("exclusiveMinimum"), kw!("minimum"), "greater"),
+        (kw!("exclusiveMaximum"), kw!("maximum"), "less"),
     ] {
         // draft-04: a boolean that qualifies the inclusive bound
         if let Some(Value::Bool(flag)) = node.map.get(exclusive) {
@@ -19,11 +19,11 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             node.map.shift_remove(exclusive);
             if flag {
                 if let Some(bound) = node.map.shift_remove(inclusive) {
-                    node.map.insert(exclusive.into(), bound);
+                    node.map.insert_cow(exclusive, bound);
                 }
             }
         }
-        if cx.target.allows(exclusive) {
+        if cx.allows(exclusive) {
             continue;
         }
         let Some(bound) = node.map.shift_remove(exclusive) else {
@@ -32,16 +32,16 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         let Some(x) = bound.as_f64() else {
             cx.note(
                 at,
-                exclusive,
+                exclusive.name(),
                 Action::Dropped,
                 format!("{exclusive} is not a number"),
             );
             continue;
         };
-        let lower = inclusive == "minimum";
+        let lower = inclusive == kw!("minimum");
         let integer = node.ty() == Some("integer");
         let existing = node.map.get(inclusive).and_then(Value::as_f64);
-        if integer && cx.target.allows(inclusive) {
+        if integer && cx.allows(inclusive) {
             let step = if lower {
                 x.floor() + 1.0
             } else {
@@ -52,11 +52,11 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
                 _ => Some(step),
             };
             if let Some(s) = stricter {
-                node.map.insert(inclusive.into(), int_value(s));
+                node.map.insert(inclusive, int_value(s));
             }
             cx.note(
                 at,
-                exclusive,
+                exclusive.name(),
                 Action::Rewritten,
                 format!(
                     "{exclusive} {} written as {inclusive} {}",
@@ -73,20 +73,20 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         if !supersedes {
             cx.note(
                 at,
-                exclusive,
+                exclusive.name(),
                 Action::Dropped,
                 format!("{exclusive} is looser than the {inclusive} next to it"),
             );
             continue;
         }
-        if cx.target.allows(inclusive) {
-            node.map.insert(inclusive.into(), bound.clone());
+        if cx.allows(inclusive) {
+            node.map.insert(inclusive, (*bound).clone());
         }
         node.notes
             .push(format!("Must be {more} than {}.", words::num(&bound)));
         cx.note(
             at,
-            exclusive,
+            exclusive.name(),
             Action::Rewritten,
             format!(
                 "{exclusive} {} written as {inclusive} plus the words \"{more} than\"",

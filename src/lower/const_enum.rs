@@ -2,20 +2,21 @@
 
 use serde_json::Value;
 
-use super::{Cx, Node};
+use super::{At, Cx, Node};
 use crate::report::Action;
 
-pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
-    if cx.target.allows("const") {
+pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
+    if cx.allows(kw!("const")) {
         return;
     }
-    let Some(value) = node.map.shift_remove("const") else {
+    let Some(value) = node.map.shift_remove(kw!("const")) else {
         return;
     };
-    match node.map.get_mut("enum") {
+    match node.map.get(kw!("enum")) {
         Some(Value::Array(values)) => {
             if values.contains(&value) {
-                *values = vec![value];
+                node.map
+                    .insert(kw!("enum"), Value::Array(vec![value.into_owned()]));
             } else {
                 cx.note(
                     at,
@@ -27,7 +28,8 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             }
         }
         _ => {
-            node.map.insert("enum".into(), Value::Array(vec![value]));
+            node.map
+                .insert(kw!("enum"), Value::Array(vec![value.into_owned()]));
         }
     }
     cx.note(

@@ -5,27 +5,39 @@
 
 use serde_json::Value;
 
-use super::{words, Cx, Node};
+use super::{words, At, Cx, Kw, Node};
 use crate::report::Action;
 
 /// `(lower keyword, upper keyword, unit)` pairs said together.
-const RANGES: &[(&str, &str, &str)] = &[
-    ("minimum", "maximum", ""),
-    ("minLength", "maxLength", " characters"),
-    ("minItems", "maxItems", " items"),
-    ("minProperties", "maxProperties", " entries"),
-    ("minContains", "maxContains", " matching items"),
+const RANGES: &[(Kw, Kw, &str)] = &[
+    (kw!("minimum"), kw!("maximum"), ""),
+    (kw!("minLength"), kw!("maxLength"), " characters"),
+    (kw!("minItems"), kw!("maxItems"), " items"),
+    (kw!("minProperties"), kw!("maxProperties"), " entries"),
+    (kw!("minContains"), kw!("maxContains"), " matching items"),
 ];
 
-pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+/// What becomes of one keyword the dialect does not accept.
+enum Fate {
+    Kept,
+    Said(String),
+    /// A title standing in for the missing description.
+    Title(String),
+}
+
+pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     if let Some(cap) = cx.target.max_min_items {
         if node
             .map
-            .get("minItems")
+            .get(kw!("minItems"))
             .and_then(Value::as_u64)
             .is_some_and(|n| n > cap)
         {
-            let n = node.map.shift_remove("minItems").unwrap_or(Value::Null);
+            let n = node
+                .map
+                .shift_remove(kw!("minItems"))
+                .map(|v| v.into_owned())
+                .unwrap_or(Value::Null);
             node.notes
                 .push(format!("At least {} items.", words::num(&n)));
             cx.note(
@@ -37,10 +49,10 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         }
     }
     for &(lo, hi, unit) in RANGES {
-        let lo_v = (!cx.target.allows(lo))
+        let lo_v = (!cx.allows(lo))
             .then(|| node.map.shift_remove(lo))
             .flatten();
-        let hi_v = (!cx.target.allows(hi))
+        let hi_v = (!cx.allows(hi))
             .then(|| node.map.shift_remove(hi))
             .flatten();
         let sentence = match (&lo_v, &hi_v) {
@@ -54,36 +66,34 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             if v.is_some() {
                 cx.note(
                     at,
-                    k,
+                    k.name(),
                     Action::Described,
                     format!("{k} is not accepted here; said in the description"),
                 );
             }
         }
     }
-    let keys: Vec<String> = node
-        .map
-        .keys()
-        .filter(|k| !cx.target.allows(k))
-        .cloned()
-        .collect();
     let has_props = node
         .map
-        .get("properties")
+        .get(kw!("properties"))
         .and_then(Value::as_object)
         .is_some_and(|p| !p.is_empty());
-    for key in keys {
-        let Some(value) = node.map.get(&key) else {
+    // every keyword the dialect does not take, in order; a keyword said in
+    // words is removed, so the next one moves to `i`
+    let mut i = 0;
+    while let Some((bit, key, value)) = node.map.get_index(i) {
+        if cx.allows_key(bit, key) {
+            i += 1;
             continue;
-        };
-        let sentence = match (key.as_str(), value) {
-            ("multipleOf", v) => Some(format!("Must be a multiple of {}.", words::num(v))),
-            ("uniqueItems", Value::Bool(true)) => Some("Items must be unique.".into()),
-            ("pattern", Value::String(p)) => Some(format!(
+        }
+        let fate = match (key, value) {
+            ("multipleOf", v) => Fate::Said(format!("Must be a multiple of {}.", words::num(v))),
+            ("uniqueItems", Value::Bool(true)) => Fate::Said("Items must be unique.".into()),
+            ("pattern", Value::String(p)) => Fate::Said(format!(
                 "Must match the regular expression {}.",
                 words::shorten(p, 200)
             )),
-            ("propertyNames", v) => Some(match v.get("pattern").and_then(Value::as_str) {
+            ("propertyNames", v) => Fate::Said(match v.get("pattern").and_then(Value::as_str) {
                 Some(p) => format!("Keys must match the regular expression {p}."),
                 None => format!("Keys must be {}.", words::summary(v)),
             }),
@@ -92,14 +102,14 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
                     .iter()
                     .map(|(p, s)| format!("keys matching {p} take {}", words::summary(s)))
                     .collect();
-                Some(format!("Other keys are allowed: {}.", parts.join("; ")))
+                Fate::Said(format!("Other keys are allowed: {}.", parts.join("; ")))
             }
-            ("additionalProperties", Value::Bool(true)) => Some(if has_props {
+            ("additionalProperties", Value::Bool(true)) => Fate::Said(if has_props {
                 "Other keys are allowed too.".into()
             } else {
                 "Any keys are allowed.".into()
             }),
-            ("additionalProperties", v @ Value::Object(_)) => Some(if has_props {
+            ("additionalProperties", v @ Value::Object(_)) => Fate::Said(if has_props {
                 format!(
                     "Other keys are allowed; their values are {}.",
                     words::summary(v)
@@ -107,17 +117,17 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             } else {
                 format!("Keys are free; each value is {}.", words::summary(v))
             }),
-            ("not", v) => Some(format!("Must not be {}.", words::summary(v))),
+            ("not", v) => Fate::Said(format!("Must not be {}.", words::summary(v))),
             ("examples", Value::Array(ex)) if !ex.is_empty() => {
                 let shown: Vec<String> = ex.iter().take(3).map(words::quote).collect();
-                Some(format!(
+                Fate::Said(format!(
                     "Example{}: {}.",
                     if shown.len() > 1 { "s" } else { "" },
                     shown.join(", ")
                 ))
             }
-            ("example", v) => Some(format!("Example: {}.", words::quote(v))),
-            ("default", v) => Some(format!("Default: {}.", words::quote(v))),
+            ("example", v) => Fate::Said(format!("Example: {}.", words::quote(v))),
+            ("default", v) => Fate::Said(format!("Default: {}.", words::quote(v))),
             ("dependentRequired", Value::Object(deps)) => {
                 let parts: Vec<String> = deps
                     .iter()
@@ -129,45 +139,53 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
                         format!("if {k} is given, {} must be given too", names.join(", "))
                     })
                     .collect();
-                Some(format!("{}.", capitalise(&parts.join("; "))))
+                Fate::Said(format!("{}.", capitalise(&parts.join("; "))))
             }
-            ("contains", v) => Some(format!(
+            ("contains", v) => Fate::Said(format!(
                 "Must contain an item that is {}.",
                 words::summary(v)
             )),
-            ("deprecated", Value::Bool(true)) => Some("Deprecated.".into()),
-            ("contentEncoding", Value::String(e)) => Some(format!("Encoded as {e}.")),
-            ("contentMediaType", Value::String(m)) => Some(format!("Content of media type {m}.")),
-            ("const", v) => Some(format!("Must be exactly {}.", words::quote(v))),
+            ("deprecated", Value::Bool(true)) => Fate::Said("Deprecated.".into()),
+            ("contentEncoding", Value::String(e)) => Fate::Said(format!("Encoded as {e}.")),
+            ("contentMediaType", Value::String(m)) => {
+                Fate::Said(format!("Content of media type {m}."))
+            }
+            ("const", v) => Fate::Said(format!("Must be exactly {}.", words::quote(v))),
             ("enum", Value::Array(values)) => {
                 let shown: Vec<String> = values.iter().take(50).map(words::quote).collect();
-                Some(format!("One of {}.", shown.join(", ")))
+                Fate::Said(format!("One of {}.", shown.join(", ")))
             }
             ("title", Value::String(t))
-                if !node.map.contains_key("description") && cx.target.allows("description") =>
+                if !node.map.contains_key(kw!("description")) && cx.allows(kw!("description")) =>
             {
-                let t = t.clone();
-                node.map.shift_remove("title");
-                node.map.insert("description".into(), Value::String(t));
+                Fate::Title(t.clone())
+            }
+            _ => Fate::Kept,
+        };
+        match fate {
+            Fate::Kept => i += 1,
+            Fate::Said(s) => {
+                let Some((key, _)) = node.map.remove_index(i) else {
+                    break;
+                };
+                node.notes.push(s);
+                cx.note(
+                    at,
+                    &key,
+                    Action::Described,
+                    format!("{key} is not accepted here; said in the description"),
+                );
+            }
+            Fate::Title(t) => {
+                node.map.remove_index(i);
+                node.map.insert(kw!("description"), Value::String(t));
                 cx.note(
                     at,
                     "title",
                     Action::Rewritten,
                     "title used as the description",
                 );
-                continue;
             }
-            _ => None,
-        };
-        if let Some(s) = sentence {
-            node.map.shift_remove(&key);
-            node.notes.push(s);
-            cx.note(
-                at,
-                &key,
-                Action::Described,
-                format!("{key} is not accepted here; said in the description"),
-            );
         }
     }
 }

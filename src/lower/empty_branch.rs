@@ -6,9 +6,11 @@
 //! valid for the tool). After the children are lowered, a union left with a
 //! single branch is folded into its parent.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
-use super::{Cx, Node};
+use super::{At, Cx, Node};
 use crate::report::Action;
 
 /// Keys that say nothing about which values are valid.
@@ -28,11 +30,18 @@ pub(super) fn accepts_anything(v: &Value) -> bool {
     }
 }
 
-pub(super) fn drop_any(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+pub(super) fn drop_any(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     if !cx.target.require_type && cx.target.strict.is_none() {
         return;
     }
-    let Some(Value::Array(branches)) = node.map.get_mut("anyOf") else {
+    // look before changing: a borrowed list is copied on change
+    let Some(Value::Array(branches)) = node.map.get(kw!("anyOf")) else {
+        return;
+    };
+    if !branches.is_empty() && !branches.iter().any(accepts_anything) {
+        return;
+    }
+    let Some(Value::Array(branches)) = node.map.get_mut(kw!("anyOf")) else {
         return;
     };
     let before = branches.len();
@@ -47,7 +56,7 @@ pub(super) fn drop_any(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         !any
     });
     if branches.is_empty() {
-        node.map.shift_remove("anyOf");
+        node.map.shift_remove(kw!("anyOf"));
         cx.note(
             at,
             "anyOf",
@@ -59,7 +68,7 @@ pub(super) fn drop_any(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     if branches.len() < before {
         for i in dropped {
             cx.note(
-                &crate::pointer::index(&crate::pointer::push(at, "anyOf"), i),
+                &At::Index(&At::Key(at, "anyOf"), i),
                 "",
                 Action::Dropped,
                 "this anyOf branch accepts any value and has no type, which the dialect rejects; the typed branches are kept",
@@ -69,12 +78,13 @@ pub(super) fn drop_any(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
 }
 
 /// Folds a one-branch `anyOf` into the node (after the children are lowered).
-pub(super) fn collapse(_cx: &mut Cx<'_>, node: &mut Node, _at: &str) {
-    let single = matches!(node.map.get("anyOf"), Some(Value::Array(b)) if b.len() == 1);
+pub(super) fn collapse(_cx: &mut Cx<'_>, node: &mut Node<'_>, _at: &At<'_>) {
+    let single = matches!(node.map.get(kw!("anyOf")), Some(Value::Array(b)) if b.len() == 1);
     if !single {
         return;
     }
-    let Some(Value::Array(mut branches)) = node.map.shift_remove("anyOf") else {
+    let Some(Value::Array(mut branches)) = node.map.shift_remove(kw!("anyOf")).map(Cow::into_owned)
+    else {
         return;
     };
     let Some(Value::Object(branch)) = branches.pop() else {
@@ -95,12 +105,12 @@ pub(super) fn collapse(_cx: &mut Cx<'_>, node: &mut Node, _at: &str) {
                         1 => rest.into_iter().next().unwrap_or(Value::Null),
                         _ => Value::Array(rest),
                     };
-                    node.map.insert(k, v);
+                    node.map.put(Cow::Owned(k), Cow::Owned(v), true);
                     continue;
                 }
             }
         }
-        node.map.entry(k).or_insert(v);
+        node.map.put(Cow::Owned(k), Cow::Owned(v), false);
     }
 }
 

@@ -8,35 +8,33 @@
 use serde_json::Value;
 
 use super::untyped::type_of;
-use super::{Cx, Node};
+use super::{At, Cx, Node};
 use crate::report::Action;
 
-pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     if !cx.target.string_enums {
         return;
     }
-    let Some(Value::Array(values)) = node.map.get("enum") else {
-        if node.map.contains_key("enum") {
-            node.map.shift_remove("enum");
+    let Some(Value::Array(values)) = node.map.get(kw!("enum")) else {
+        if node.map.contains_key(kw!("enum")) {
+            node.map.shift_remove(kw!("enum"));
             cx.note(at, "enum", Action::Dropped, "enum is not an array");
         }
         return;
     };
     if values.iter().all(Value::is_string) {
         if node.ty().is_none() {
-            node.map
-                .insert("type".into(), Value::String("string".into()));
+            node.map.insert(kw!("type"), Value::String("string".into()));
         }
         node.map
-            .entry("format")
-            .or_insert_with(|| Value::String("enum".into()));
+            .or_insert(kw!("format"), Value::String("enum".into()));
         return;
     }
     let values = values.clone();
     if values.iter().all(Value::is_boolean) {
-        node.map.shift_remove("enum");
+        node.map.shift_remove(kw!("enum"));
         node.map
-            .insert("type".into(), Value::String("boolean".into()));
+            .insert(kw!("type"), Value::String("boolean".into()));
         if values.contains(&Value::Bool(true)) && values.contains(&Value::Bool(false)) {
             cx.note(
                 at,
@@ -76,10 +74,9 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         })
         .collect();
     node.map
-        .insert("type".into(), Value::String(declared.clone()));
-    node.map
-        .insert("format".into(), Value::String("enum".into()));
-    node.map.insert("enum".into(), Value::Array(strings));
+        .insert(kw!("type"), Value::String(declared.clone()));
+    node.map.insert(kw!("format"), Value::String("enum".into()));
+    node.map.insert(kw!("enum"), Value::Array(strings));
     cx.note(
         at,
         "enum",

@@ -1,23 +1,24 @@
 //! Rule: `format` values the dialect does not accept move into the
 //! description in plain words ("Must be a URI.").
 
-use super::{words, Cx, Node};
+use super::{words, At, Cx, Node};
 use crate::report::Action;
 
-pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
-    let Some(format) = node.map.get("format") else {
+pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
+    let Some(format) = node.map.get(kw!("format")) else {
         return;
     };
-    let Some(format) = format.as_str().map(str::to_owned) else {
-        node.map.shift_remove("format");
+    let Some(format) = format.as_str() else {
+        node.map.shift_remove(kw!("format"));
         cx.note(at, "format", Action::Dropped, "format is not a string");
         return;
     };
-    let ty = node.ty().unwrap_or("string").to_string();
-    if cx.target.allows("format") && cx.target.allows_format(&ty, &format) {
+    let ty = node.ty().unwrap_or("string");
+    if cx.allows(kw!("format")) && cx.target.allows_format(ty, format) {
         return;
     }
-    node.map.shift_remove("format");
+    let format = format.to_owned();
+    node.map.shift_remove(kw!("format"));
     if format == "enum" {
         // OpenAPI's enum marker means nothing to JSON Schema dialects
         cx.note(

@@ -7,11 +7,22 @@
 //! input is never modified; the output is built fresh, so pointers in the
 //! report always name places in the input.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind};
 use crate::pointer;
 use crate::report::{Action, ReportEntry};
+use keywords::Kw;
+
+/// The [`Kw`] of a schema keyword, found while compiling (an unknown name
+/// does not compile).
+macro_rules! kw {
+    ($name:literal) => {
+        const { $crate::lower::keywords::Kw::new($name) }
+    };
+}
 
 mod all_of;
 mod array_items;
@@ -89,13 +100,12 @@ pub(crate) struct Target {
     pub strict: Option<Strict>,
     /// Largest `minItems` the dialect accepts, when it caps it.
     pub max_min_items: Option<u64>,
+    /// Type names are written in capitals (`STRING`), as Google's OpenAPI
+    /// subset spells them on the wire.
+    pub upper_case_types: bool,
 }
 
 impl Target {
-    pub(crate) fn allows(&self, keyword: &str) -> bool {
-        self.keywords.contains(&keyword)
-    }
-
     pub(crate) fn allows_format(&self, ty: &str, format: &str) -> bool {
         self.formats
             .iter()
@@ -103,10 +113,243 @@ impl Target {
     }
 }
 
+/// A schema node's keywords while it is lowered: a small map kept as a
+/// vector in input order, whose values borrow from the input until a rule
+/// replaces them. Known keywords are looked up by their [`Kw`] bit: a
+/// bitmask of the ones present answers "absent" (most questions a rule
+/// asks) without looking at the entries, and a present one is found by
+/// comparing bits, not strings. The mask is kept by every method that adds
+/// or removes an entry. The order semantics are `serde_json::Map`'s:
+/// `insert` keeps an existing key's place, `shift_remove` keeps the order
+/// of the rest.
+#[derive(Debug, Default)]
+pub(crate) struct Obj<'a> {
+    entries: Vec<Entry<'a>>,
+    /// Bit `b` is set when the keyword with [`Kw`] bit `b` is present.
+    present: u64,
+}
+
+#[derive(Debug)]
+struct Entry<'a> {
+    /// The key's [`keywords::bit`], or [`keywords::UNKNOWN`].
+    bit: u8,
+    key: Cow<'a, str>,
+    value: Cow<'a, Value>,
+}
+
+impl<'a> Obj<'a> {
+    fn with_capacity(n: usize) -> Obj<'a> {
+        Obj {
+            entries: Vec::with_capacity(n),
+            present: 0,
+        }
+    }
+
+    fn push(&mut self, bit: u8, key: Cow<'a, str>, value: Cow<'a, Value>) {
+        self.present |= keywords::mask(bit);
+        self.entries.push(Entry { bit, key, value });
+    }
+
+    /// A node reading the input map in place.
+    pub(crate) fn borrowed(m: &'a Map<String, Value>) -> Obj<'a> {
+        let mut obj = Obj::with_capacity(m.len());
+        for (k, v) in m {
+            obj.push(keywords::bit(k), Cow::Borrowed(k), Cow::Borrowed(v));
+        }
+        obj
+    }
+
+    /// A node owning its map.
+    pub(crate) fn owned(m: Map<String, Value>) -> Obj<'a> {
+        let mut obj = Obj::with_capacity(m.len());
+        for (k, v) in m {
+            obj.push(keywords::bit(&k), Cow::Owned(k), Cow::Owned(v));
+        }
+        obj
+    }
+
+    fn position(&self, key: Kw) -> Option<usize> {
+        if self.present & keywords::mask(key.0) == 0 {
+            return None;
+        }
+        self.entries.iter().position(|e| e.bit == key.0)
+    }
+
+    fn entry_mut(&mut self, key: Kw) -> Option<&mut Cow<'a, Value>> {
+        let i = self.position(key)?;
+        self.entries.get_mut(i).map(|e| &mut e.value)
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub(crate) fn contains_key(&self, key: Kw) -> bool {
+        self.present & keywords::mask(key.0) != 0
+    }
+
+    /// Whether any of the keywords in `keys` (a [`Kw::mask`]) is present.
+    pub(crate) fn contains_any(&self, keys: u64) -> bool {
+        self.present & keys != 0
+    }
+
+    pub(crate) fn get(&self, key: Kw) -> Option<&Value> {
+        let i = self.position(key)?;
+        self.entries.get(i).map(|e| &*e.value)
+    }
+
+    /// The value to change in place (a borrowed value is copied first).
+    pub(crate) fn get_mut(&mut self, key: Kw) -> Option<&mut Value> {
+        self.entry_mut(key).map(Cow::to_mut)
+    }
+
+    /// The bit, key and value at `i`, in order.
+    pub(crate) fn get_index(&self, i: usize) -> Option<(u8, &str, &Value)> {
+        self.entries.get(i).map(|e| (e.bit, &*e.key, &*e.value))
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.entries.iter().map(|e| (&*e.key, &*e.value))
+    }
+
+    /// Sets `key`, keeping its place when present, else appending it.
+    pub(crate) fn insert(&mut self, key: Kw, value: Value) {
+        self.insert_cow(key, Cow::Owned(value));
+    }
+
+    /// [`Obj::insert`] for a value that may still borrow from the input.
+    pub(crate) fn insert_cow(&mut self, key: Kw, value: Cow<'a, Value>) {
+        match self.entry_mut(key) {
+            Some(v) => *v = value,
+            None => self.push(key.0, Cow::Borrowed(key.name()), value),
+        }
+    }
+
+    /// The value at `key`, set to `value` when missing.
+    pub(crate) fn or_insert(&mut self, key: Kw, value: Value) -> Option<&mut Value> {
+        if !self.contains_key(key) {
+            self.push(key.0, Cow::Borrowed(key.name()), Cow::Owned(value));
+        }
+        self.get_mut(key)
+    }
+
+    /// Removes `key`, keeping the order of the others.
+    pub(crate) fn shift_remove(&mut self, key: Kw) -> Option<Cow<'a, Value>> {
+        let i = self.position(key)?;
+        self.remove_index(i).map(|(_, v)| v)
+    }
+
+    /// Removes the entry at `i`, keeping the order of the others.
+    pub(crate) fn remove_index(&mut self, i: usize) -> Option<(Cow<'a, str>, Cow<'a, Value>)> {
+        if i >= self.entries.len() {
+            return None;
+        }
+        let e = self.entries.remove(i);
+        self.present &= !keywords::mask(e.bit);
+        Some((e.key, e.value))
+    }
+
+    /// Takes the value out of `key` when `wanted` accepts it, leaving
+    /// `null` in its place (put it back with [`Obj::insert`], which keeps
+    /// the place).
+    fn take_if(&mut self, key: Kw, wanted: fn(&Value) -> bool) -> Option<Cow<'a, Value>> {
+        let v = self.entry_mut(key)?;
+        wanted(v).then(|| std::mem::replace(v, Cow::Owned(Value::Null)))
+    }
+
+    /// Keeps the entries `keep(bit, key, value)` accepts.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(u8, &str, &Value) -> bool) {
+        self.entries.retain(|e| keep(e.bit, &e.key, &e.value));
+        self.present = self
+            .entries
+            .iter()
+            .fold(0, |m, e| m | keywords::mask(e.bit));
+    }
+
+    /// Sets a key given as text: appended when new; when present, the
+    /// value is replaced only if `replace` says so. (A scan: merging a big
+    /// map into a big node costs the product of their sizes, as removing
+    /// keys one by one from an ordered map does.)
+    pub(crate) fn put(&mut self, key: Cow<'a, str>, value: Cow<'a, Value>, replace: bool) {
+        let bit = keywords::bit(&key);
+        let known = bit != keywords::UNKNOWN;
+        if known && self.present & keywords::mask(bit) == 0 {
+            return self.push(bit, key, value);
+        }
+        match self
+            .entries
+            .iter_mut()
+            .find(|e| if known { e.bit == bit } else { e.key == key })
+        {
+            Some(e) => {
+                if replace {
+                    e.value = value;
+                }
+            }
+            None => self.push(bit, key, value),
+        }
+    }
+
+    /// The finished node as JSON.
+    pub(crate) fn into_map(self) -> Map<String, Value> {
+        let mut m = Map::with_capacity(self.entries.len());
+        for e in self.entries {
+            m.insert(e.key.into_owned(), e.value.into_owned());
+        }
+        m
+    }
+}
+
+/// Where a node sits, relative to the schema root: a chain of pointer
+/// tokens on the stack, written out only when a report entry needs it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum At<'p> {
+    Root,
+    Key(&'p At<'p>, &'p str),
+    Index(&'p At<'p>, usize),
+}
+
+impl At<'_> {
+    pub(crate) fn is_root(&self) -> bool {
+        matches!(self, At::Root)
+    }
+
+    /// Appends the pointer (depth is bounded by the walk's `MAX_DEPTH`).
+    fn write(&self, out: &mut String) {
+        match self {
+            At::Root => {}
+            At::Key(parent, key) => {
+                parent.write(out);
+                pointer::push_token(out, key);
+            }
+            At::Index(parent, i) => {
+                parent.write(out);
+                out.push('/');
+                push_decimal(out, *i);
+            }
+        }
+    }
+
+    /// The JSON Pointer relative to the schema root.
+    pub(crate) fn pointer(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+}
+
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut String, n: usize) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
+    }
+    out.extend(char::from_digit((n % 10) as u32, 10));
+}
+
 /// One schema node while it is being lowered.
 #[derive(Debug, Default)]
-pub(crate) struct Node {
-    pub map: Map<String, Value>,
+pub(crate) struct Node<'a> {
+    pub map: Obj<'a>,
     /// The value may also be `null`; rendered at the end in the dialect's style.
     pub nullable: bool,
     /// Sentences appended to the description at the end.
@@ -116,10 +359,10 @@ pub(crate) struct Node {
     pub any_of_from: Option<&'static str>,
 }
 
-impl Node {
+impl Node<'_> {
     /// The single JSON type of the node, when it has one.
     pub(crate) fn ty(&self) -> Option<&str> {
-        self.map.get("type").and_then(Value::as_str)
+        self.map.get(kw!("type")).and_then(Value::as_str)
     }
 }
 
@@ -135,6 +378,7 @@ pub(crate) struct Lowered {
 /// Walk state for one schema.
 pub(crate) struct Cx<'a> {
     pub target: &'a Target,
+    allowed: keywords::Allowed,
     pub root: &'a Value,
     tool: &'a str,
     base: &'a str,
@@ -146,20 +390,31 @@ pub(crate) struct Cx<'a> {
 }
 
 impl<'a> Cx<'a> {
-    /// Records a report entry for the keyword at `at` (a pointer relative to
+    /// Whether the dialect accepts a known keyword.
+    pub(crate) fn allows(&self, keyword: Kw) -> bool {
+        self.allowed.has(keyword)
+    }
+
+    /// Whether the dialect accepts a node's key (whose [`keywords::bit`]
+    /// is `bit`).
+    pub(crate) fn allows_key(&self, bit: u8, key: &str) -> bool {
+        self.allowed.contains(self.target.keywords, bit, key)
+    }
+
+    /// Records a report entry for the keyword at `at` (a place relative to
     /// the schema root).
     pub(crate) fn note(
         &mut self,
-        at: &str,
+        at: &At<'_>,
         keyword: &str,
         action: Action,
         detail: impl Into<String>,
     ) {
-        let pointer = if keyword.is_empty() {
-            format!("{}{}", self.base, at)
-        } else {
-            pointer::push(&format!("{}{}", self.base, at), keyword)
-        };
+        let mut pointer = String::from(self.base);
+        at.write(&mut pointer);
+        if !keyword.is_empty() {
+            pointer::push_token(&mut pointer, keyword);
+        }
         self.report.push(ReportEntry {
             tool: Some(self.tool.to_string()),
             pointer,
@@ -182,6 +437,7 @@ pub(crate) fn lower(
 ) -> Result<Lowered, Error> {
     let mut cx = Cx {
         target,
+        allowed: keywords::Allowed::new(target.keywords),
         root: schema,
         tool,
         base,
@@ -192,12 +448,14 @@ pub(crate) fn lower(
         not_strict: Vec::new(),
     };
     let mut root = match schema {
-        Value::Object(m) => m.clone(),
-        _ => Map::new(),
+        Value::Object(m) => Obj::borrowed(m),
+        _ => Obj::default(),
     };
     object_props::root_object(&mut cx, &mut root);
-    let out =
-        walk(&mut cx, Value::Object(root), "", 0).unwrap_or_else(|| Value::Object(Map::new()));
+    let out = match limit(&mut cx, &At::Root, 0) {
+        Some(cut) => cut,
+        None => Value::Object(lower_node(&mut cx, root, &At::Root, 0)),
+    };
     if cx.exhausted {
         return Err(Error::new(
             ErrorKind::Limit,
@@ -214,9 +472,9 @@ pub(crate) fn lower(
     })
 }
 
-/// Lowers one schema node. `None` means the node admits no value (`false`)
-/// and the parent should drop it.
-pub(crate) fn walk(cx: &mut Cx<'_>, value: Value, at: &str, depth: usize) -> Option<Value> {
+/// Counts a node against the limits; `Some` is what replaces a node that
+/// is over them.
+fn limit(cx: &mut Cx<'_>, at: &At<'_>, depth: usize) -> Option<Value> {
     cx.nodes += 1;
     if cx.nodes > MAX_NODES {
         cx.exhausted = true;
@@ -231,9 +489,23 @@ pub(crate) fn walk(cx: &mut Cx<'_>, value: Value, at: &str, depth: usize) -> Opt
         );
         return Some(Value::Object(Map::new()));
     }
+    None
+}
+
+/// Lowers one schema node. `None` means the node admits no value (`false`)
+/// and the parent should drop it.
+pub(crate) fn walk<'a: 'b, 'b>(
+    cx: &mut Cx<'a>,
+    value: &'b Value,
+    at: &At<'_>,
+    depth: usize,
+) -> Option<Value> {
+    if let Some(cut) = limit(cx, at, depth) {
+        return Some(cut);
+    }
     let map = match value {
-        Value::Object(m) => m,
-        Value::Bool(true) => Map::new(),
+        Value::Object(m) => Obj::borrowed(m),
+        Value::Bool(true) => Obj::default(),
         Value::Bool(false) => return None,
         other => {
             cx.note(
@@ -242,9 +514,19 @@ pub(crate) fn walk(cx: &mut Cx<'_>, value: Value, at: &str, depth: usize) -> Opt
                 Action::Dropped,
                 format!("{other} is not a schema; read as \"any value\""),
             );
-            Map::new()
+            Obj::default()
         }
     };
+    Some(Value::Object(lower_node(cx, map, at, depth)))
+}
+
+/// Applies the rules to one node and lowers its children.
+fn lower_node<'a: 'b, 'b>(
+    cx: &mut Cx<'a>,
+    map: Obj<'b>,
+    at: &At<'_>,
+    depth: usize,
+) -> Map<String, Value> {
     let mut node = Node {
         map,
         ..Node::default()
@@ -267,92 +549,97 @@ pub(crate) fn walk(cx: &mut Cx<'_>, value: Value, at: &str, depth: usize) -> Opt
     children(cx, &mut node, at, depth);
     empty_branch::collapse(cx, &mut node, at);
     strict::apply(cx, &mut node, at);
-    keywords::finish(cx, &mut node, at);
+    let map = keywords::finish(cx, node, at);
     for _ in 0..pushed {
         cx.ref_stack.pop();
     }
-    Some(Value::Object(node.map))
+    map
 }
 
-/// Lowers every subschema the node keeps.
-fn children(cx: &mut Cx<'_>, node: &mut Node, at: &str, depth: usize) {
-    if let Some(Value::Object(props)) = node.map.get_mut("properties") {
-        let props = std::mem::take(props);
-        let here = pointer::push(at, "properties");
-        let mut out = Map::with_capacity(props.len());
-        for (name, sub) in props {
-            let at = pointer::push(&here, &name);
-            match walk(cx, sub, &at, depth + 1) {
-                Some(v) => {
-                    out.insert(name, v);
-                }
-                None => {
-                    cx.note(
-                        &at,
-                        "",
-                        Action::Dropped,
-                        "the schema is `false`: this property may never be sent",
-                    );
-                    required::forget(&mut node.map, &name);
-                }
-            }
-        }
-        node.map.insert("properties".into(), Value::Object(out));
-    }
-    for key in [
-        "items",
-        "additionalProperties",
-        "not",
-        "propertyNames",
-        "contains",
-    ] {
-        if let Some(sub) = node.map.get_mut(key).filter(|v| v.is_object()) {
-            let sub = sub.take();
-            let v = walk(cx, sub, &pointer::push(at, key), depth + 1).unwrap_or(Value::Bool(false));
-            node.map.insert(key.into(), v);
-        }
-    }
-    for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
-        if let Some(Value::Array(items)) = node.map.get_mut(key) {
-            let items = std::mem::take(items);
-            let origin = if key == "anyOf" {
-                node.any_of_from.unwrap_or(key)
-            } else {
-                key
-            };
-            let here = pointer::push(at, origin);
-            let mut out = Vec::with_capacity(items.len());
-            for (i, sub) in items.into_iter().enumerate() {
-                match walk(cx, sub, &pointer::index(&here, i), depth + 1) {
-                    Some(v) => out.push(v),
-                    None if key == "prefixItems" || key == "allOf" => out.push(Value::Bool(false)),
-                    None => cx.note(
-                        &pointer::index(&here, i),
-                        "",
-                        Action::Dropped,
-                        "a `false` branch matches nothing",
-                    ),
+/// Lowers every subschema the node keeps. Each list of subschemas is taken
+/// out of the node and walked from here, borrowed: the children read the
+/// input (or a value a rule made) in place.
+fn children(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>, depth: usize) {
+    if let Some(props) = node.map.take_if(kw!("properties"), Value::is_object) {
+        if let Value::Object(props) = &*props {
+            let here = At::Key(at, "properties");
+            let mut out = Map::with_capacity(props.len());
+            for (name, sub) in props {
+                let at = At::Key(&here, name);
+                match walk(cx, sub, &at, depth + 1) {
+                    Some(v) => {
+                        out.insert(name.clone(), v);
+                    }
+                    None => {
+                        cx.note(
+                            &at,
+                            "",
+                            Action::Dropped,
+                            "the schema is `false`: this property may never be sent",
+                        );
+                        required::forget(&mut node.map, name);
+                    }
                 }
             }
-            node.map.insert(key.into(), Value::Array(out));
+            node.map.insert(kw!("properties"), Value::Object(out));
         }
     }
     for key in [
-        "$defs",
-        "definitions",
-        "patternProperties",
-        "dependentSchemas",
+        kw!("items"),
+        kw!("additionalProperties"),
+        kw!("not"),
+        kw!("propertyNames"),
+        kw!("contains"),
     ] {
-        if let Some(Value::Object(defs)) = node.map.get_mut(key) {
-            let defs = std::mem::take(defs);
-            let here = pointer::push(at, key);
-            let mut out = Map::with_capacity(defs.len());
-            for (name, sub) in defs {
-                let v = walk(cx, sub, &pointer::push(&here, &name), depth + 1)
-                    .unwrap_or(Value::Bool(false));
-                out.insert(name, v);
+        if let Some(sub) = node.map.take_if(key, Value::is_object) {
+            let v =
+                walk(cx, &sub, &At::Key(at, key.name()), depth + 1).unwrap_or(Value::Bool(false));
+            node.map.insert(key, v);
+        }
+    }
+    for key in [kw!("anyOf"), kw!("oneOf"), kw!("allOf"), kw!("prefixItems")] {
+        if let Some(list) = node.map.take_if(key, Value::is_array) {
+            if let Value::Array(list) = &*list {
+                let origin = if key == kw!("anyOf") {
+                    node.any_of_from.unwrap_or(key.name())
+                } else {
+                    key.name()
+                };
+                let here = At::Key(at, origin);
+                let mut out = Vec::with_capacity(list.len());
+                for (i, sub) in list.iter().enumerate() {
+                    let at = At::Index(&here, i);
+                    match walk(cx, sub, &at, depth + 1) {
+                        Some(v) => out.push(v),
+                        None if key == kw!("prefixItems") || key == kw!("allOf") => {
+                            out.push(Value::Bool(false))
+                        }
+                        None => {
+                            cx.note(&at, "", Action::Dropped, "a `false` branch matches nothing")
+                        }
+                    }
+                }
+                node.map.insert(key, Value::Array(out));
             }
-            node.map.insert(key.into(), Value::Object(out));
+        }
+    }
+    for key in [
+        kw!("$defs"),
+        kw!("definitions"),
+        kw!("patternProperties"),
+        kw!("dependentSchemas"),
+    ] {
+        if let Some(defs) = node.map.take_if(key, Value::is_object) {
+            if let Value::Object(defs) = &*defs {
+                let here = At::Key(at, key.name());
+                let mut out = Map::with_capacity(defs.len());
+                for (name, sub) in defs {
+                    let v = walk(cx, sub, &At::Key(&here, name), depth + 1)
+                        .unwrap_or(Value::Bool(false));
+                    out.insert(name.clone(), v);
+                }
+                node.map.insert(key, Value::Object(out));
+            }
         }
     }
 }
@@ -374,6 +661,7 @@ pub(crate) mod testing {
             require_items: false,
             strict: None,
             max_min_items: None,
+            upper_case_types: false,
         }
     }
 

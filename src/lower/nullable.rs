@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Cx, Node, Nulls};
+use super::{At, Cx, Node, Nulls};
 use crate::report::Action;
 
 /// Whether a schema admits only `null`.
@@ -29,12 +29,15 @@ fn is_null_schema(v: &Value) -> bool {
     (only_null_type || null_const) && meta_only
 }
 
-pub(super) fn absorb(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+pub(super) fn absorb(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     let openapi = cx.target.nulls == Nulls::Nullable;
-    if let Some(Value::Array(branches)) = node.map.get_mut("anyOf") {
-        let before = branches.len();
-        branches.retain(|b| !is_null_schema(b));
-        if branches.len() < before && !branches.is_empty() {
+    if let Some(Value::Array(branches)) = node.map.get(kw!("anyOf")) {
+        let nulls = branches.iter().filter(|b| is_null_schema(b)).count();
+        let left = branches.len() - nulls;
+        if nulls > 0 && left > 0 {
+            if let Some(Value::Array(branches)) = node.map.get_mut(kw!("anyOf")) {
+                branches.retain(|b| !is_null_schema(b));
+            }
             node.nullable = true;
             if openapi {
                 cx.note(
@@ -44,30 +47,32 @@ pub(super) fn absorb(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
                     "the null branch of anyOf is written as nullable",
                 );
             }
-        } else if branches.is_empty() {
-            node.map.shift_remove("anyOf");
-            node.map.insert("type".into(), Value::String("null".into()));
+        } else if left == 0 {
+            node.map.shift_remove(kw!("anyOf"));
+            node.map.insert(kw!("type"), Value::String("null".into()));
         }
     }
     if node.ty() != Some("null") {
-        if let Some(Value::Array(values)) = node.map.get_mut("enum") {
-            if values.len() > 1 && values.contains(&Value::Null) {
+        let has_null = matches!(node.map.get(kw!("enum")), Some(Value::Array(values))
+            if values.len() > 1 && values.contains(&Value::Null));
+        if has_null {
+            if let Some(Value::Array(values)) = node.map.get_mut(kw!("enum")) {
                 values.retain(|v| !v.is_null());
-                node.nullable = true;
-                if openapi {
-                    cx.note(
-                        at,
-                        "enum",
-                        Action::Rewritten,
-                        "null among the enum values is written as nullable",
-                    );
-                }
+            }
+            node.nullable = true;
+            if openapi {
+                cx.note(
+                    at,
+                    "enum",
+                    Action::Rewritten,
+                    "null among the enum values is written as nullable",
+                );
             }
         }
     }
-    if let Some(Value::Bool(true)) = node.map.get("nullable") {
+    if let Some(Value::Bool(true)) = node.map.get(kw!("nullable")) {
         // OpenAPI input: read it as nullability
-        node.map.shift_remove("nullable");
+        node.map.shift_remove(kw!("nullable"));
         node.nullable = true;
     }
 }

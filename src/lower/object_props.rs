@@ -4,43 +4,41 @@
 
 use serde_json::{Map, Value};
 
-use super::{Cx, Node};
+use super::{At, Cx, Kw, Node, Obj};
 use crate::report::Action;
 
-const OBJECT_KEYWORDS: &[&str] = &[
-    "properties",
-    "required",
-    "additionalProperties",
-    "patternProperties",
-    "propertyNames",
-    "minProperties",
-    "maxProperties",
-    "dependentRequired",
-    "dependentSchemas",
+const OBJECT_KEYWORDS: &[Kw] = &[
+    kw!("properties"),
+    kw!("required"),
+    kw!("additionalProperties"),
+    kw!("patternProperties"),
+    kw!("propertyNames"),
+    kw!("minProperties"),
+    kw!("maxProperties"),
+    kw!("dependentRequired"),
+    kw!("dependentSchemas"),
 ];
 
-pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
-    let object = match node.map.get("type") {
+pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
+    let object = match node.map.get(kw!("type")) {
         Some(Value::String(t)) => t == "object",
         Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
         _ => true,
     };
     if !object {
-        let ty = node.ty().unwrap_or("this").to_string();
-        for key in OBJECT_KEYWORDS {
-            if node.map.shift_remove(*key).is_some() {
-                cx.note(
-                    at,
-                    key,
-                    Action::Dropped,
-                    format!("{key} on a {ty} schema has no effect"),
+        for &key in OBJECT_KEYWORDS {
+            if node.map.shift_remove(key).is_some() {
+                let detail = format!(
+                    "{key} on a {} schema has no effect",
+                    node.ty().unwrap_or("this")
                 );
+                cx.note(at, key.name(), Action::Dropped, detail);
             }
         }
     }
-    if let Some(p) = node.map.get("properties") {
+    if let Some(p) = node.map.get(kw!("properties")) {
         if !p.is_object() {
-            node.map.shift_remove("properties");
+            node.map.shift_remove(kw!("properties"));
             cx.note(
                 at,
                 "properties",
@@ -55,30 +53,30 @@ pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
 /// "object"`, and a union of object shapes at the root (which no dialect
 /// accepts) merged into one object whose properties are required only when
 /// every shape requires them. The shapes are listed in the description.
-pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Map<String, Value>) {
-    match root.get("type") {
+pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
+    match root.get(kw!("type")) {
         Some(Value::String(t)) if t == "object" => {}
         None => {
-            root.insert("type".into(), Value::String("object".into()));
+            root.insert(kw!("type"), Value::String("object".into()));
         }
         Some(other) => {
             let had = other.to_string();
-            root.insert("type".into(), Value::String("object".into()));
+            root.insert(kw!("type"), Value::String("object".into()));
             cx.note(
-                "",
+                &At::Root,
                 "type",
                 Action::Rewritten,
                 format!("the root of an input schema must be an object, not {had}"),
             );
         }
     }
-    for key in ["anyOf", "oneOf"] {
-        let Some(Value::Array(branches)) = root.shift_remove(key) else {
+    for key in [kw!("anyOf"), kw!("oneOf")] {
+        let Some(Value::Array(branches)) = root.shift_remove(key).map(|v| v.into_owned()) else {
             continue;
         };
         let mut shapes = Vec::new();
         let mut common: Option<Vec<Value>> = None;
-        let mut props = match root.shift_remove("properties") {
+        let mut props = match root.shift_remove(kw!("properties")).map(|v| v.into_owned()) {
             Some(Value::Object(p)) => p,
             _ => Map::new(),
         };
@@ -107,12 +105,10 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Map<String, Value>) {
                 Some(c) => c.into_iter().filter(|n| req.contains(n)).collect(),
             });
         }
-        root.insert("properties".into(), Value::Object(props));
+        root.insert(kw!("properties"), Value::Object(props));
         if let Some(common) = common.filter(|c| !c.is_empty()) {
-            let req = root
-                .entry("required")
-                .or_insert_with(|| Value::Array(Vec::new()));
-            if let Value::Array(req) = req {
+            let req = root.or_insert(kw!("required"), Value::Array(Vec::new()));
+            if let Some(Value::Array(req)) = req {
                 for n in common {
                     if !req.contains(&n) {
                         req.push(n);
@@ -121,11 +117,14 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Map<String, Value>) {
             }
         }
         let note = format!("Send one of these shapes: {}.", shapes.join("; "));
-        let desc = super::words::append(root.get("description").and_then(Value::as_str), &[note]);
-        root.insert("description".into(), Value::String(desc));
+        let desc = super::words::append(
+            root.get(kw!("description")).and_then(Value::as_str),
+            &[note],
+        );
+        root.insert(kw!("description"), Value::String(desc));
         cx.note(
-            "",
-            key,
+            &At::Root,
+            key.name(),
             Action::Described,
             "alternatives at the root merged into one object; properties are required only where every shape requires them, and the shapes are listed in the description",
         );

@@ -2,28 +2,32 @@
 //! all kept; only "exactly one" becomes "at least one", which for the usual
 //! tagged unions (a `const` discriminator per branch) changes nothing.
 
-use super::{Cx, Node};
+use super::{At, Cx, Node};
 use crate::report::Action;
 
-pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
-    if cx.target.allows("oneOf") || !node.map.contains_key("oneOf") {
+pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
+    if cx.allows(kw!("oneOf")) || !node.map.contains_key(kw!("oneOf")) {
         return;
     }
-    let Some(one_of) = node.map.shift_remove("oneOf") else {
+    let Some(one_of) = node.map.shift_remove(kw!("oneOf")) else {
         return;
     };
     if !one_of.is_array() {
         cx.note(at, "oneOf", Action::Dropped, "oneOf is not an array");
         return;
     }
-    if node.map.contains_key("anyOf") {
+    if node.map.contains_key(kw!("anyOf")) {
         // both present: the value must match both lists; fold oneOf into allOf
         // so the allOf rule (or the dialect) deals with it
-        let any_of = node.map.shift_remove("anyOf").unwrap_or_default();
+        let any_of = node
+            .map
+            .shift_remove(kw!("anyOf"))
+            .map(|v| v.into_owned())
+            .unwrap_or_default();
         let mut a = serde_json::Map::new();
         a.insert("anyOf".into(), any_of);
         let mut b = serde_json::Map::new();
-        b.insert("anyOf".into(), one_of);
+        b.insert("anyOf".into(), one_of.into_owned());
         cx.note(
             at,
             "oneOf",
@@ -31,7 +35,7 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             "oneOf next to anyOf: both kept as anyOf lists inside allOf",
         );
         node.map.insert(
-            "allOf".into(),
+            kw!("allOf"),
             serde_json::Value::Array(vec![
                 serde_json::Value::Object(a),
                 serde_json::Value::Object(b),
@@ -40,7 +44,7 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         super::all_of::merge(cx, node, at);
         return;
     }
-    node.map.insert("anyOf".into(), one_of);
+    node.map.insert_cow(kw!("anyOf"), one_of);
     node.any_of_from = Some("oneOf");
     cx.note(
         at,

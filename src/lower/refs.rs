@@ -3,9 +3,11 @@
 //! dialects that keep `$ref`). Recursion is unrolled to a bounded depth and
 //! then cut; references to nowhere are dropped.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
-use super::{Cx, Node, Refs};
+use super::{At, Cx, Node, Refs};
 use crate::pointer;
 use crate::report::Action;
 
@@ -14,20 +16,21 @@ const MAX_CHAIN: usize = 32;
 
 /// Expands the node's `$ref`, if any. Returns how many references were
 /// pushed onto the recursion stack (the walk pops them after the children).
-pub(super) fn expand(cx: &mut Cx<'_>, node: &mut Node, at: &str) -> usize {
+pub(super) fn expand<'a: 'b, 'b>(cx: &mut Cx<'a>, node: &mut Node<'b>, at: &At<'_>) -> usize {
     let mut pushed = 0;
     for _ in 0..MAX_CHAIN {
-        let Some(reference) = node.map.get("$ref") else {
+        let Some(reference) = node.map.get(kw!("$ref")) else {
             break;
         };
         let Some(reference) = reference.as_str().map(str::to_owned) else {
-            node.map.shift_remove("$ref");
+            node.map.shift_remove(kw!("$ref"));
             cx.note(at, "$ref", Action::Dropped, "$ref is not a string");
             break;
         };
-        let target = resolve(cx.root, &reference);
+        let root: &'a Value = cx.root;
+        let target = resolve(root, &reference);
         let Some(target) = target else {
-            node.map.shift_remove("$ref");
+            node.map.shift_remove(kw!("$ref"));
             cx.note(
                 at,
                 "$ref",
@@ -40,7 +43,7 @@ pub(super) fn expand(cx: &mut Cx<'_>, node: &mut Node, at: &str) -> usize {
             // a bare reference stays; its definition is lowered where it lives
             break;
         }
-        node.map.shift_remove("$ref");
+        node.map.shift_remove(kw!("$ref"));
         let limit = match cx.target.refs {
             Refs::Inline { depth } => depth,
             Refs::Keep => 1,
@@ -70,23 +73,20 @@ pub(super) fn expand(cx: &mut Cx<'_>, node: &mut Node, at: &str) -> usize {
         pushed += 1;
         if let Value::Object(t) = target {
             for (k, v) in t {
-                if matches!(k.as_str(), "$defs" | "definitions" | "$schema" | "$id") {
-                    continue;
-                }
-                if !node.map.contains_key(k) {
-                    node.map.insert(k.clone(), v.clone());
+                if !matches!(k.as_str(), "$defs" | "definitions" | "$schema" | "$id") {
+                    node.map.put(Cow::Borrowed(k), Cow::Borrowed(v), false);
                 }
             }
         } else if target == &Value::Bool(false) {
-            node.map.insert("not".into(), Value::Object(Map::new()));
+            node.map.insert(kw!("not"), Value::Object(Map::new()));
         }
     }
     if matches!(cx.target.refs, Refs::Inline { .. }) {
-        for key in ["$defs", "definitions"] {
+        for key in [kw!("$defs"), kw!("definitions")] {
             if node.map.shift_remove(key).is_some() {
                 cx.note(
                     at,
-                    key,
+                    key.name(),
                     Action::Rewritten,
                     "definitions inlined where they are referenced",
                 );
@@ -114,10 +114,10 @@ pub(crate) fn resolve<'v>(root: &'v Value, reference: &str) -> Option<&'v Value>
 
 /// Where recursion stops: keep the target's type and description, drop its
 /// structure.
-fn cut(node: &mut Node, target: &Value) {
+fn cut<'a>(node: &mut Node<'a>, target: &'a Value) {
     for key in ["type", "description", "title"] {
         if let Some(v) = target.get(key) {
-            node.map.entry(key).or_insert_with(|| v.clone());
+            node.map.put(Cow::Borrowed(key), Cow::Borrowed(v), false);
         }
     }
     node.notes

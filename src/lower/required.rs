@@ -2,17 +2,17 @@
 //! missing from `properties` are removed (the dialects reject or
 //! misread them).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::{Cx, Node};
+use super::{At, Cx, Node, Obj};
 use crate::report::Action;
 
-pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
-    let Some(req) = node.map.get("required") else {
+pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
+    let Some(req) = node.map.get(kw!("required")) else {
         return;
     };
     let Value::Array(names) = req else {
-        node.map.shift_remove("required");
+        node.map.shift_remove(kw!("required"));
         cx.note(
             at,
             "required",
@@ -21,19 +21,20 @@ pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         );
         return;
     };
-    let props = node.map.get("properties").and_then(Value::as_object);
-    let mut kept: Vec<Value> = Vec::with_capacity(names.len());
+    let props = node.map.get(kw!("properties")).and_then(Value::as_object);
+    let mut kept: Vec<&str> = Vec::with_capacity(names.len());
     let mut missing = Vec::new();
     let mut bad = 0;
     for n in names {
         match n.as_str() {
             None => bad += 1,
-            Some(s) if kept.iter().any(|k| k == s) => {}
-            Some(s) if props.is_some_and(|p| p.contains_key(s)) => kept.push(n.clone()),
-            Some(s) => missing.push(s.to_string()),
+            Some(s) if kept.contains(&s) => {}
+            Some(s) if props.is_some_and(|p| p.contains_key(s)) => kept.push(s),
+            Some(s) => missing.push(s),
         }
     }
     let changed = kept.len() != names.len();
+    let empty = names.is_empty();
     if !missing.is_empty() {
         cx.note(
             at,
@@ -55,18 +56,22 @@ pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     }
     if changed {
         if kept.is_empty() {
-            node.map.shift_remove("required");
+            node.map.shift_remove(kw!("required"));
         } else {
-            node.map.insert("required".into(), Value::Array(kept));
+            let kept = kept
+                .into_iter()
+                .map(|s| Value::String(s.to_string()))
+                .collect();
+            node.map.insert(kw!("required"), Value::Array(kept));
         }
-    } else if names.is_empty() {
-        node.map.shift_remove("required");
+    } else if empty {
+        node.map.shift_remove(kw!("required"));
     }
 }
 
 /// Removes one name from `required`.
-pub(super) fn forget(map: &mut Map<String, Value>, name: &str) {
-    if let Some(Value::Array(names)) = map.get_mut("required") {
+pub(super) fn forget(map: &mut Obj<'_>, name: &str) {
+    if let Some(Value::Array(names)) = map.get_mut(kw!("required")) {
         names.retain(|n| n != name);
     }
 }

@@ -7,46 +7,49 @@
 
 use serde_json::Value;
 
-use super::{nullable, Cx, Node, Nulls, Strict};
+use super::{nullable, At, Cx, Node, Nulls, Strict};
 use crate::report::Action;
 
-pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     let Some(mode) = cx.target.strict else {
         return;
     };
-    let is_object = node.ty() == Some("object") || node.map.contains_key("properties");
+    let is_object = node.ty() == Some("object") || node.map.contains_key(kw!("properties"));
     if !is_object {
         return;
     }
     let has_props = node
         .map
-        .get("properties")
+        .get(kw!("properties"))
         .and_then(Value::as_object)
         .is_some_and(|p| !p.is_empty());
-    match node.map.get("additionalProperties") {
+    match node.map.get(kw!("additionalProperties")) {
         Some(Value::Bool(false)) => {}
         Some(Value::Bool(true)) | Some(Value::Object(_)) => {
-            let where_ = if at.is_empty() { "the root" } else { at };
-            cx.not_strict.push((at.to_string(), format!("{where_} is an open object (additionalProperties), which strict mode cannot express")));
+            let at = at.pointer();
+            let where_ = if at.is_empty() { "the root" } else { &at };
+            let why = format!("{where_} is an open object (additionalProperties), which strict mode cannot express");
+            cx.not_strict.push((at, why));
             return;
         }
-        _ if !has_props && !at.is_empty() => {
-            cx.not_strict.push((at.to_string(), format!("{at} is an object with no declared properties (any keys), which strict mode cannot express")));
+        _ if !has_props && !at.is_root() => {
+            let at = at.pointer();
+            let why = format!("{at} is an object with no declared properties (any keys), which strict mode cannot express");
+            cx.not_strict.push((at, why));
             return;
         }
         _ => {
             node.map
-                .insert("additionalProperties".into(), Value::Bool(false));
+                .insert(kw!("additionalProperties"), Value::Bool(false));
         }
     }
-    if node.map.contains_key("patternProperties") {
-        cx.not_strict.push((
-            at.to_string(),
-            format!(
-                "{} has patternProperties, which strict mode cannot express",
-                if at.is_empty() { "the root" } else { at }
-            ),
-        ));
+    if node.map.contains_key(kw!("patternProperties")) {
+        let at = at.pointer();
+        let why = format!(
+            "{} has patternProperties, which strict mode cannot express",
+            if at.is_empty() { "the root" } else { &at }
+        );
+        cx.not_strict.push((at, why));
         return;
     }
     if mode != Strict::AllRequired {
@@ -54,7 +57,7 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     }
     let required: Vec<String> = node
         .map
-        .get("required")
+        .get(kw!("required"))
         .and_then(Value::as_array)
         .map(|a| {
             a.iter()
@@ -66,9 +69,8 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     let mut made = Vec::new();
     let mut all = Vec::new();
     node.map
-        .entry("properties")
-        .or_insert_with(|| Value::Object(serde_json::Map::new()));
-    if let Some(Value::Object(props)) = node.map.get_mut("properties") {
+        .or_insert(kw!("properties"), Value::Object(serde_json::Map::new()));
+    if let Some(Value::Object(props)) = node.map.get_mut(kw!("properties")) {
         for (name, schema) in props.iter_mut() {
             all.push(Value::String(name.clone()));
             if !required.contains(name) {
@@ -79,7 +81,7 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             }
         }
     }
-    node.map.insert("required".into(), Value::Array(all));
+    node.map.insert(kw!("required"), Value::Array(all));
     if !made.is_empty() {
         cx.note(
             at,

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Cx, Node, Nulls};
+use super::{At, Cx, Node, Nulls};
 use crate::report::Action;
 
 const TYPES: &[&str] = &[
@@ -32,8 +32,8 @@ fn belongs_to(keyword: &str) -> Option<&'static str> {
     })
 }
 
-pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
-    let Some(Value::Array(list)) = node.map.get("type") else {
+pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
+    let Some(Value::Array(list)) = node.map.get(kw!("type")) else {
         return;
     };
     let mut types: Vec<String> = Vec::new();
@@ -59,7 +59,7 @@ pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     let keep_arrays = cx.target.nulls == Nulls::TypeArray && cx.target.strict.is_none();
     if keep_arrays {
         node.map.insert(
-            "type".into(),
+            kw!("type"),
             Value::Array(types.into_iter().map(Value::String).collect()),
         );
         return;
@@ -72,11 +72,11 @@ pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
     match types.len() {
         0 => {
             let t = if had_null { "null" } else { "string" };
-            node.map.insert("type".into(), Value::String(t.into()));
+            node.map.insert(kw!("type"), Value::String(t.into()));
         }
         1 => {
             let t = types.pop().unwrap_or_default();
-            node.map.insert("type".into(), Value::String(t));
+            node.map.insert(kw!("type"), Value::String(t));
             if had_null {
                 cx.note(
                     at,
@@ -87,7 +87,7 @@ pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
             }
         }
         _ => {
-            node.map.shift_remove("type");
+            node.map.shift_remove(kw!("type"));
             let mut branches = Vec::with_capacity(types.len());
             for t in &types {
                 let mut b = Map::new();
@@ -95,13 +95,13 @@ pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
                 let family = if t == "integer" { "number" } else { t.as_str() };
                 for (k, v) in node.map.iter() {
                     if belongs_to(k) == Some(family) {
-                        b.insert(k.clone(), v.clone());
+                        b.insert(k.to_string(), v.clone());
                     }
                 }
                 branches.push(Value::Object(b));
             }
-            node.map.retain(|k, _| belongs_to(k).is_none());
-            if let Some(Value::Array(existing)) = node.map.shift_remove("anyOf") {
+            node.map.retain(|_, k, _| belongs_to(k).is_none());
+            if let Some(Value::Array(existing)) = node.map.shift_remove(kw!("anyOf")).as_deref() {
                 // type list AND anyOf: both must hold; keep the type branches
                 // and report the other list
                 cx.note(
@@ -114,7 +114,7 @@ pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
                     ),
                 );
             }
-            node.map.insert("anyOf".into(), Value::Array(branches));
+            node.map.insert(kw!("anyOf"), Value::Array(branches));
             node.any_of_from = Some("type");
             cx.note(
                 at,

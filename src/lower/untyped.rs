@@ -6,7 +6,7 @@
 
 use serde_json::{json, Value};
 
-use super::{Cx, Node};
+use super::{At, Cx, Node};
 use crate::report::Action;
 
 /// The JSON type name of a value.
@@ -24,45 +24,45 @@ pub(crate) fn type_of(v: &Value) -> &'static str {
 }
 
 /// The type the keywords of a schema imply, if one does.
-fn implied(node: &Node) -> Option<String> {
-    let has = |keys: &[&str]| keys.iter().any(|k| node.map.contains_key(*k));
-    if has(&[
-        "properties",
-        "additionalProperties",
-        "patternProperties",
-        "required",
-        "minProperties",
-        "maxProperties",
-        "propertyNames",
-    ]) {
+fn implied(node: &Node<'_>) -> Option<String> {
+    const OBJECT: u64 = kw!("properties").mask()
+        | kw!("additionalProperties").mask()
+        | kw!("patternProperties").mask()
+        | kw!("required").mask()
+        | kw!("minProperties").mask()
+        | kw!("maxProperties").mask()
+        | kw!("propertyNames").mask();
+    const ARRAY: u64 = kw!("items").mask()
+        | kw!("prefixItems").mask()
+        | kw!("minItems").mask()
+        | kw!("maxItems").mask()
+        | kw!("uniqueItems").mask()
+        | kw!("contains").mask();
+    const STRING: u64 = kw!("minLength").mask()
+        | kw!("maxLength").mask()
+        | kw!("pattern").mask()
+        | kw!("format").mask();
+    const NUMBER: u64 = kw!("minimum").mask()
+        | kw!("maximum").mask()
+        | kw!("exclusiveMinimum").mask()
+        | kw!("exclusiveMaximum").mask()
+        | kw!("multipleOf").mask();
+    if node.map.contains_any(OBJECT) {
         return Some("object".into());
     }
-    if has(&[
-        "items",
-        "prefixItems",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "contains",
-    ]) {
+    if node.map.contains_any(ARRAY) {
         return Some("array".into());
     }
-    if has(&["minLength", "maxLength", "pattern", "format"]) {
+    if node.map.contains_any(STRING) {
         return Some("string".into());
     }
-    if has(&[
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-    ]) {
+    if node.map.contains_any(NUMBER) {
         return Some("number".into());
     }
-    if let Some(c) = node.map.get("const").filter(|c| !c.is_null()) {
+    if let Some(c) = node.map.get(kw!("const")).filter(|c| !c.is_null()) {
         return Some(type_of(c).to_string());
     }
-    if let Some(Value::Array(values)) = node.map.get("enum") {
+    if let Some(Value::Array(values)) = node.map.get(kw!("enum")) {
         let mut types: Vec<&str> = values
             .iter()
             .filter(|v| !v.is_null())
@@ -80,17 +80,21 @@ fn implied(node: &Node) -> Option<String> {
     None
 }
 
-pub(super) fn infer(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
+pub(super) fn infer(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     if !cx.target.require_type {
         // JSON Schema dialects take untyped schemas as they are
         return;
     }
-    let decided = ["type", "anyOf", "oneOf", "allOf", "$ref"];
-    if decided.iter().any(|k| node.map.contains_key(*k)) {
+    const DECIDED: u64 = kw!("type").mask()
+        | kw!("anyOf").mask()
+        | kw!("oneOf").mask()
+        | kw!("allOf").mask()
+        | kw!("$ref").mask();
+    if node.map.contains_any(DECIDED) {
         return;
     }
     if let Some(t) = implied(node) {
-        node.map.insert("type".into(), Value::String(t.clone()));
+        node.map.insert(kw!("type"), Value::String(t.clone()));
         cx.note(
             at,
             "type",
@@ -99,11 +103,11 @@ pub(super) fn infer(cx: &mut Cx<'_>, node: &mut Node, at: &str) {
         );
         return;
     }
-    if node.map.contains_key("enum") {
+    if node.map.contains_key(kw!("enum")) {
         return;
     }
     node.map.insert(
-        "anyOf".into(),
+        kw!("anyOf"),
         json!([{"type": "string"}, {"type": "number"}, {"type": "boolean"}]),
     );
     cx.note(
