@@ -21,39 +21,217 @@ pub(crate) enum Lang {
     De,
 }
 
-/// A small, fast and deterministic hasher (FxHash's multiply-rotate) for
-/// the index's maps: keys are short words, and the same input gives the
-/// same maps on every platform.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct FxHasher(u64);
-
-impl std::hash::Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(c);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(b)).wrapping_mul(K);
+/// A fast, deterministic hash of a short string (FxHash's multiply-rotate
+/// on 8 bytes at a time, seeded with the length): the same on every
+/// platform, so the index is too. Never 0.
+#[inline(always)]
+fn hash(b: &[u8]) -> u32 {
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let n = b.len();
+    let mut h = (n as u64).wrapping_mul(K);
+    let mut mix = |w: u64| h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    if n <= 8 {
+        mix(pack(b));
+    } else {
+        let mut i = 0;
+        while i + 8 < n {
+            mix(read8(b, i));
+            i += 8;
         }
-        for &x in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(x)).wrapping_mul(K);
-        }
+        // the last 8 bytes (read again with some before them)
+        mix(read8(b, n - 8));
     }
-
-    fn write_u8(&mut self, i: u8) {
-        self.write(&[i]);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
+    // the high half is the well mixed one
+    ((h >> 32) as u32).max(1)
 }
 
-/// Builds [`FxHasher`]s.
-pub(crate) type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
-/// A `HashMap` with [`FxHasher`].
-pub(crate) type FxMap<K, V> = std::collections::HashMap<K, V, FxBuild>;
+/// The 8 bytes of `b` at `i`, little-endian (0 past the end).
+#[inline(always)]
+fn read8(b: &[u8], i: usize) -> u64 {
+    let w: Option<[u8; 8]> = b.get(i..i.wrapping_add(8)).and_then(|s| s.try_into().ok());
+    u64::from_le_bytes(w.unwrap_or([0; 8]))
+}
+
+/// The 4 bytes of `b` at `i`, little-endian (0 past the end).
+#[inline(always)]
+fn read4(b: &[u8], i: usize) -> u64 {
+    let w: Option<[u8; 4]> = b.get(i..i.wrapping_add(4)).and_then(|s| s.try_into().ok());
+    u64::from(u32::from_le_bytes(w.unwrap_or([0; 4])))
+}
+
+/// Every byte of a string of at most 8 bytes in one number, by two reads
+/// that overlap (or three bytes that cover a string of 3): two strings of
+/// the same length are equal exactly when their packs are.
+#[inline(always)]
+fn pack(b: &[u8]) -> u64 {
+    let n = b.len();
+    if n >= 4 {
+        return read4(b, 0) | (read4(b, n - 4) << 32);
+    }
+    let byte = |i: usize| u64::from(b.get(i).copied().unwrap_or(0));
+    byte(0) | (byte(n / 2) << 8) | (byte(n.wrapping_sub(1)) << 16)
+}
+
+/// Whether two byte strings are equal, in a few loads for short ones (no
+/// call to `memcmp`).
+#[inline(always)]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n <= 8 {
+        return pack(a) == pack(b);
+    }
+    let mut i = 0;
+    while i + 8 < n {
+        if read8(a, i) != read8(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    read8(a, n - 8) == read8(b, n - 8)
+}
+
+/// A set of distinct strings, each numbered in the order it was first
+/// added: one text buffer for all of them and an open-addressing table of
+/// numbers, so that a string costs its bytes and 20 bytes, with no
+/// allocation of its own. Maps from strings are a `Strings` and a `Vec`
+/// indexed by the number.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Strings {
+    text: String,
+    /// Where each string ends in `text` (it starts where the one before
+    /// ends).
+    ends: Vec<u32>,
+    /// `hash << 32 | number + 1` of the string in each slot, 0 for none;
+    /// a power of two long, at most half full.
+    slots: Vec<u64>,
+}
+
+impl Strings {
+    /// Number of strings.
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    #[inline(always)]
+    fn range(&self, id: u32) -> (usize, usize) {
+        let i = id as usize;
+        let start = match i.checked_sub(1) {
+            Some(p) => self.ends.get(p).copied().unwrap_or(0),
+            None => 0,
+        };
+        let end = self.ends.get(i).copied().unwrap_or(start);
+        (start as usize, end as usize)
+    }
+
+    /// The string numbered `id` (empty for none).
+    pub(crate) fn get(&self, id: u32) -> &str {
+        let (start, end) = self.range(id);
+        self.text.get(start..end).unwrap_or("")
+    }
+
+    /// Every string, in number order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        (0..self.ends.len()).map(|i| self.get(i as u32))
+    }
+
+    /// The number of `s`, or the empty slot where it would go.
+    #[inline(always)]
+    fn probe(&self, s: &[u8], h: u32) -> Result<u32, usize> {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut at = h as usize & mask;
+        // the table is never full, so an empty slot ends every probe
+        for _ in 0..self.slots.len() {
+            let slot = self.slots.get(at).copied().unwrap_or(0);
+            if slot == 0 {
+                return Err(at);
+            }
+            if (slot >> 32) as u32 == h {
+                let id = (slot as u32).wrapping_sub(1);
+                let (start, end) = self.range(id);
+                if same(self.text.as_bytes().get(start..end).unwrap_or(&[]), s) {
+                    return Ok(id);
+                }
+            }
+            at = (at + 1) & mask;
+        }
+        Err(usize::MAX)
+    }
+
+    /// [`Strings::probe`], in one place for the callers that are not hot.
+    fn lookup(&self, s: &[u8]) -> (u32, Result<u32, usize>) {
+        let h = hash(s);
+        if self.slots.is_empty() {
+            return (h, Err(usize::MAX));
+        }
+        (h, self.probe(s, h))
+    }
+
+    /// The number of the string whose bytes are `s`, when it is in the set
+    /// (inlined: for the index's loop over every word).
+    #[inline(always)]
+    pub(crate) fn find_hot(&self, s: &[u8]) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        self.probe(s, hash(s)).ok()
+    }
+
+    /// The number of `s`, when it is in the set.
+    pub(crate) fn find(&self, s: &str) -> Option<u32> {
+        self.lookup(s.as_bytes()).1.ok()
+    }
+
+    /// Whether `s` is in the set.
+    pub(crate) fn contains(&self, s: &str) -> bool {
+        self.find(s).is_some()
+    }
+
+    /// Adds `s` when it is new; returns its number and whether it was new.
+    pub(crate) fn insert(&mut self, s: &str) -> (u32, bool) {
+        if 2 * (self.ends.len() + 1) > self.slots.len() {
+            self.grow();
+        }
+        let (h, found) = self.lookup(s.as_bytes());
+        match found {
+            Ok(id) => (id, false),
+            Err(at) => {
+                let id = u32::try_from(self.ends.len()).unwrap_or(u32::MAX);
+                self.text.push_str(s);
+                self.ends
+                    .push(u32::try_from(self.text.len()).unwrap_or(u32::MAX));
+                if let Some(slot) = self.slots.get_mut(at) {
+                    *slot = (u64::from(h) << 32) | u64::from(id.saturating_add(1));
+                }
+                (id, true)
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let n = (self.slots.len() * 2).max(16);
+        let mask = n - 1;
+        let mut slots = vec![0u64; n];
+        for &slot in self.slots.iter().filter(|&&s| s != 0) {
+            let mut at = (slot >> 32) as usize & mask;
+            while slots.get(at).is_some_and(|&s| s != 0) {
+                at = (at + 1) & mask;
+            }
+            if let Some(s) = slots.get_mut(at) {
+                *s = slot;
+            }
+        }
+        self.slots = slots;
+    }
+
+    /// Frees the spare capacity (for an index that is done growing).
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.ends.shrink_to_fit();
+    }
+}
 
 /// A non-negative `f32` as a `u32` that sorts in descending order of the
 /// number (the bits of non-negative floats sort like the floats). Sort keys
@@ -166,22 +344,101 @@ fn fold_char(c: char) -> Option<&'static str> {
 
 /// Folds a whole string: lower case, no diacritics.
 pub(crate) fn fold(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        push_folded(c, &mut out);
-    }
+    let mut out = String::new();
+    fold_into(s, &mut out);
     out
+}
+
+/// [`fold`] into a buffer (cleared first).
+pub(crate) fn fold_into(s: &str, out: &mut String) {
+    out.clear();
+    if s.is_ascii() {
+        out.push_str(s);
+        out.make_ascii_lowercase();
+        return;
+    }
+    for c in s.chars() {
+        push_folded(c, out);
+    }
 }
 
 /// Calls `f` with each folded word of `text`, split the way
 /// `text::split_identifier` splits names: on anything that is not a letter
 /// or digit, on camelCase humps (`HTTPServer` → `http`, `server`) and on
 /// letter/digit boundaries. Words longer than [`MAX_WORD_CHARS`] are cut.
-/// One buffer is reused for every word.
 pub(crate) fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
-    if text.is_ascii() {
-        return for_each_ascii_word(text.as_bytes(), f);
+    for_each_word_bytes(text, &mut |w| {
+        if let Ok(w) = std::str::from_utf8(w) {
+            f(w);
+        }
+    });
+}
+
+/// [`for_each_word`] with each word as its UTF-8 bytes (the index's hot
+/// path looks them up as they are). ASCII is read as bytes; from the
+/// first word with a char that is not ASCII on, chars are read.
+pub(crate) fn for_each_word_bytes(text: &str, f: &mut dyn FnMut(&[u8])) {
+    let b = text.as_bytes();
+    let class = |i: usize| b.get(i).map_or(0, |&x| CLASS[x as usize]);
+    let mut i = 0;
+    while let Some(&x) = b.get(i) {
+        let mut prev = CLASS[x as usize];
+        if prev & WORD == 0 {
+            if prev == WIDE {
+                return for_each_wide_word(text.get(i..).unwrap_or(""), f);
+            }
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut upper = prev == UPPER;
+        i += 1;
+        loop {
+            // most bytes: lower-case letters after one, digits after one
+            if prev == LOWER {
+                while b.get(i).is_some_and(u8::is_ascii_lowercase) {
+                    i += 1;
+                }
+            } else if prev == DIGIT {
+                while b.get(i).is_some_and(u8::is_ascii_digit) {
+                    i += 1;
+                }
+            }
+            let Some(&x) = b.get(i) else { break };
+            let c = CLASS[x as usize];
+            if c == WIDE {
+                // a word with a char that is not ASCII: chars from here on
+                return for_each_wide_word(text.get(start..).unwrap_or(""), f);
+            }
+            let boundary = c & WORD == 0
+                || (c != prev && (prev == DIGIT || c == DIGIT || (prev == LOWER && c == UPPER)))
+                || (prev == UPPER && c == UPPER && class(i + 1) == LOWER);
+            if boundary {
+                break;
+            }
+            upper |= c == UPPER;
+            prev = c;
+            i += 1;
+        }
+        let end = i.min(start + MAX_WORD_CHARS);
+        let Some(word) = b.get(start..end) else {
+            continue;
+        };
+        if upper {
+            let mut buf = [0u8; MAX_WORD_CHARS];
+            if let Some(dst) = buf.get_mut(..word.len()) {
+                dst.copy_from_slice(word);
+                dst.make_ascii_lowercase();
+                f(dst);
+            }
+        } else {
+            f(word);
+        }
     }
+}
+
+/// [`for_each_word`] on chars, for text that is not ASCII.
+fn for_each_wide_word(text: &str, f: &mut dyn FnMut(&[u8])) {
     let mut buf = String::new();
     let mut len = 0usize; // chars in the current word
     let mut prev: Option<char> = None; // last char of the current word
@@ -189,7 +446,7 @@ pub(crate) fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
     while let Some(c) = chars.next() {
         if !c.is_alphanumeric() {
             if !buf.is_empty() {
-                f(&buf);
+                f(buf.as_bytes());
                 buf.clear();
             }
             len = 0;
@@ -202,7 +459,7 @@ pub(crate) fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
                 || (p.is_alphabetic() != c.is_alphabetic())
                 || (p.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase));
             if boundary {
-                f(&buf);
+                f(buf.as_bytes());
                 buf.clear();
                 len = 0;
             }
@@ -214,51 +471,45 @@ pub(crate) fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
         len += 1;
     }
     if !buf.is_empty() {
-        f(&buf);
+        f(buf.as_bytes());
     }
 }
 
-/// [`for_each_word`] for ASCII text, on bytes and a stack buffer.
-fn for_each_ascii_word(text: &[u8], mut f: impl FnMut(&str)) {
-    let mut buf = [0u8; MAX_WORD_CHARS];
-    let mut len = 0usize; // bytes in the current word (all of it, even cut)
-    let mut prev = 0u8; // last byte of the current word, 0 for none
-    let mut emit = |buf: &[u8; MAX_WORD_CHARS], len: usize| {
-        if let Some(Ok(w)) = buf.get(..len.min(MAX_WORD_CHARS)).map(std::str::from_utf8) {
-            f(w);
-        }
-    };
-    for (i, &c) in text.iter().enumerate() {
-        if !c.is_ascii_alphanumeric() {
-            if len > 0 {
-                emit(&buf, len);
-            }
-            len = 0;
-            prev = 0;
-            continue;
-        }
-        if prev != 0 {
-            let next = text.get(i + 1).copied().unwrap_or(0);
-            let boundary = (prev.is_ascii_lowercase() && c.is_ascii_uppercase())
-                || (prev.is_ascii_alphabetic() != c.is_ascii_alphabetic())
-                || (prev.is_ascii_uppercase()
-                    && c.is_ascii_uppercase()
-                    && next.is_ascii_lowercase());
-            if boundary {
-                emit(&buf, len);
-                len = 0;
-            }
-        }
-        prev = c;
-        if let Some(slot) = buf.get_mut(len) {
-            *slot = c.to_ascii_lowercase();
-        }
-        len += 1;
+/// Byte classes, one bit each: letters and digits ([`WORD`]) for the
+/// tokenizer, the others for the index's chunks of prose.
+pub(crate) const LOWER: u8 = 1;
+pub(crate) const UPPER: u8 = 2;
+pub(crate) const DIGIT: u8 = 4;
+/// The bits of a byte that is part of a word.
+pub(crate) const WORD: u8 = LOWER | UPPER | DIGIT;
+/// White space or punctuation other than `_ . - /`: ends a chunk.
+pub(crate) const SEP: u8 = 8;
+/// `_ . - /`: joins the words of an identifier.
+pub(crate) const JOIN: u8 = 16;
+/// Not ASCII.
+pub(crate) const WIDE: u8 = 32;
+
+/// The class of every byte.
+pub(crate) static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = match b {
+            b'a'..=b'z' => LOWER,
+            b'A'..=b'Z' => UPPER,
+            b'0'..=b'9' => DIGIT,
+            b'_' | b'.' | b'-' | b'/' => JOIN,
+            // what `char::is_whitespace` and `is_ascii_punctuation` say
+            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ' => SEP,
+            0x21..=0x2f | 0x3a..=0x40 | 0x5b..=0x60 | 0x7b..=0x7e => SEP,
+            0x80..=0xff => WIDE,
+            _ => 0,
+        };
+        i += 1;
     }
-    if len > 0 {
-        emit(&buf, len);
-    }
-}
+    t
+};
 
 /// The folded words of `text`, at most `max` of them.
 pub(crate) fn words(text: &str, max: usize) -> Vec<String> {
@@ -288,7 +539,7 @@ pub(crate) fn is_stopword(w: &str) -> bool {
 /// Sorted, for binary search. English, Dutch and German function words,
 /// and quantifiers ("all the lights" is about the lights).
 #[rustfmt::skip]
-const STOPWORDS: &[&str] = &[
+pub(crate) const STOPWORDS: &[&str] = &[
     "a", "about", "all", "alle", "allen", "alsjeblieft", "alstublieft", "am", "an", "and",
     "any", "are", "as", "at", "aub", "auch", "auf", "be", "been", "bei", "being", "bij",
     "bitte", "but", "by", "can", "could", "currently", "da", "daar", "dan", "dann", "das",
@@ -568,6 +819,32 @@ mod tests {
     }
 
     #[test]
+    fn same_compares_every_byte() {
+        let words = [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcde",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefghijklmnopq",
+        ];
+        for a in words {
+            for b in words {
+                assert_eq!(same(a.as_bytes(), b.as_bytes()), a == b, "{a} {b}");
+            }
+            // one byte changed anywhere
+            for i in 0..a.len() {
+                let mut c = a.as_bytes().to_vec();
+                c[i] ^= 1;
+                assert!(!same(a.as_bytes(), &c), "{a} {i}");
+            }
+        }
+    }
+
+    #[test]
     fn stopwords_are_sorted_and_folded() {
         assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
         assert!(STOPWORDS.iter().all(|w| fold(w) == *w));
@@ -601,12 +878,34 @@ mod tests {
             assert_eq!(words(s, 100), expected, "{s}");
         }
         assert_eq!(words("a b c d", 2), ["a", "b"]);
-        // the ASCII fast path and the general path agree
-        for s in ["HassLightSet v2 HTTPServer", "get_home_structure.list", "x"] {
-            let mut general = Vec::new();
-            for_each_word(&format!("{s} é"), |w| general.push(w.to_string()));
-            general.pop();
-            assert_eq!(words(s, 100), general, "{s}");
+        // the ASCII path and the char path agree, and so does switching
+        // from one to the other at any word
+        let samples = [
+            "HassLightSet v2 HTTPServer",
+            "get_home_structure.list",
+            "x",
+            "ABCd eFG1x2 a-b_c.d/e",
+            &"y".repeat(50),
+        ];
+        for s in samples {
+            let mut chars = Vec::new();
+            for_each_wide_word(s, &mut |w| {
+                chars.push(String::from_utf8_lossy(w).into_owned());
+            });
+            assert_eq!(words(s, 100), chars, "{s}");
+        }
+        for (s, expected) in [
+            ("Lautstärke", &["lautstarke"][..]),
+            (
+                "HassTurnOn Lautstärke",
+                &["hass", "turn", "on", "lautstarke"],
+            ),
+            ("ABé", &["a", "be"]),
+            ("ABÉd", &["ab", "ed"]),
+            ("it’s HTTPServer", &["it", "s", "http", "server"]),
+            ("v2ä x", &["v", "2", "a", "x"]),
+        ] {
+            assert_eq!(words(s, 100), expected, "{s}");
         }
         assert!(words("🙂 ** ()", 10).is_empty());
         let long = "x".repeat(100);

@@ -4,12 +4,14 @@
 use serde_json::Value;
 
 use super::analyze::{
-    desc, fold, for_each_word, is_number, is_stopword, key, letter_mask, undesc, FxMap, Lang,
-    Stemmers,
+    fold, fold_into, for_each_word, for_each_word_bytes, is_number, letter_mask, Lang, Stemmers,
+    Strings, CLASS, JOIN, LOWER, SEP, UPPER, WIDE,
 };
 use super::lexicon::Lexicon;
 use super::ToolIndex;
-use crate::catalog::{Catalog, Tool};
+use crate::catalog::Catalog;
+#[cfg(test)]
+use crate::catalog::Tool;
 use crate::error::{Error, ErrorKind};
 use crate::pointer;
 
@@ -52,6 +54,8 @@ const MAX_SCHEMA_DEPTH: usize = 6;
 /// Term lengths (bytes) told apart for typo search; longer ones share the
 /// last bucket.
 const MAX_TERM_BYTES: usize = 64;
+/// Records per block of the builder's records, at least.
+const BLOCK: usize = 1 << 14;
 /// Chars of the short description in a hit, at most.
 const MAX_SHORT_DESCRIPTION: usize = 200;
 
@@ -59,10 +63,9 @@ const MAX_SHORT_DESCRIPTION: usize = 200;
 #[derive(Debug, Clone)]
 pub(crate) struct Doc {
     pub(crate) name: String,
-    /// The name folded, its words joined by `_`: `HassTurnOn` → `hass_turn_on`.
-    pub(crate) key: String,
     pub(crate) description: String,
-    pub(crate) category: String,
+    /// The number of its category in `ToolIndex::categories`.
+    pub(crate) category: u32,
 }
 
 /// Curated metadata for one tool.
@@ -87,44 +90,91 @@ pub(crate) fn name_key(name: &str) -> String {
     key
 }
 
-/// What a distinct surface word contributes: its own term and the terms of
-/// its lexicon expansion, or nothing for stop-words and numbers.
+/// What a distinct folded word contributes: its own term and the terms of
+/// its lexicon expansion.
+#[derive(Debug, Clone, Copy)]
 struct Analyzed {
+    /// A stop-word, a number or a single letter: kept in names only.
     skip: bool,
+    /// A number: never kept.
+    number: bool,
+    /// A stop-word.
+    stop: bool,
     primary: u32,
-    expansions: Vec<(u32, f32)>,
+    /// The expansion's terms and weights, `Builder::exps[exp_start..exp_end]`.
+    exp_start: u32,
+    exp_end: u32,
+}
+
+/// A term of the tool being read, with its frequency in each field.
+#[derive(Debug, Clone, Copy)]
+struct DocTerm {
+    term: u32,
+    /// The fields it is in, one bit each.
+    fields: u8,
+    tf: [f32; FIELDS],
 }
 
 struct Builder<'a> {
     stemmers: Stemmers,
     lex: &'a Lexicon,
-    vocab: FxMap<String, u32>,
-    terms: Vec<String>,
-    cache: FxMap<String, u32>,
+    /// The index terms: English stems and lexicon expansions.
+    terms: Strings,
+    /// Every distinct folded word read, numbered like `analyzed`.
+    words: Strings,
     analyzed: Vec<Analyzed>,
-    surfaces: FxMap<String, u32>,
+    exps: Vec<(u32, f32)>,
+    surfaces: Strings,
+    /// Per term, its place in `doc_terms` when the tool being read has it
+    /// (a sparse set: `doc_terms` is cleared, never `slot`).
+    slot: Vec<u32>,
+    /// The terms of the tool being read: the first `doc_len` (the rest is
+    /// room kept from tools before).
+    doc_terms: Vec<DocTerm>,
+    doc_len: usize,
+    lens: [f32; FIELDS],
+    /// Per term, the tools that have it.
+    df: Vec<u32>,
+    /// Every tool's terms one after the other: `(term << 3 | field,
+    /// frequency)`, a term's fields together, in blocks of [`BLOCK`] or
+    /// more (no block is copied to grow, and each is freed once read).
+    records: Vec<Vec<(u32, f32)>>,
+    /// Each tool's number of records; a tool's records are in one block.
+    counts: Vec<u32>,
+    /// Each tool's field lengths.
+    all_lens: Vec<[f32; FIELDS]>,
+    /// The words of the name being read, as numbers in `words`.
+    name_words: Vec<u32>,
 }
 
 impl Builder<'_> {
     fn term_id(&mut self, term: &str) -> u32 {
-        if let Some(&id) = self.vocab.get(term) {
-            return id;
+        let (id, new) = self.terms.insert(term);
+        if new {
+            self.slot.push(u32::MAX);
+            self.df.push(0);
         }
-        let id = u32::try_from(self.terms.len()).unwrap_or(u32::MAX);
-        self.vocab.insert(term.to_string(), id);
-        self.terms.push(term.to_string());
         id
     }
 
-    /// The analysis of a folded word, computed once per distinct word.
-    fn analyze(&mut self, word: &str) -> usize {
-        if let Some(&i) = self.cache.get(word) {
-            return i as usize;
+    /// The number and analysis of a folded word, computed once per
+    /// distinct word.
+    #[inline(always)]
+    fn analyze(&mut self, word: &[u8]) -> Option<(u32, Analyzed)> {
+        match self.words.find_hot(word) {
+            Some(i) => self.analyzed.get(i as usize).map(|&a| (i, a)),
+            None => self.analyze_new(std::str::from_utf8(word).ok()?),
         }
-        let skip = is_number(word) || word.len() < 2 || is_stopword(word);
+    }
+
+    #[inline(never)]
+    fn analyze_new(&mut self, word: &str) -> Option<(u32, Analyzed)> {
+        let number = is_number(word);
+        let stop = self.lex.is_stopword(word);
+        let skip = number || word.len() < 2 || stop;
         let en = self.stemmers.stem(Lang::En, word);
         let primary = self.term_id(&en);
-        let mut expansions = Vec::new();
+        let exp_start = u32::try_from(self.exps.len()).unwrap_or(u32::MAX);
         let exp = if skip {
             None
         } else {
@@ -135,79 +185,233 @@ impl Builder<'_> {
         if let Some(exp) = exp {
             for (alt, w) in exp.groups.iter().flatten() {
                 let id = self.term_id(alt);
-                if id != primary && !expansions.iter().any(|&(e, _)| e == id) {
-                    expansions.push((id, *w));
+                let seen = self
+                    .exps
+                    .get(exp_start as usize..)
+                    .is_some_and(|e| e.iter().any(|&(e, _)| e == id));
+                if id != primary && !seen {
+                    self.exps.push((id, *w));
                 }
             }
         }
         if !skip && word.chars().count() >= 3 {
-            self.surfaces.insert(word.to_string(), 0);
+            self.surfaces.insert(word);
         }
-        self.analyzed.push(Analyzed {
+        let a = Analyzed {
             skip,
+            number,
+            stop,
             primary,
-            expansions,
-        });
-        let i = self.analyzed.len() - 1;
-        self.cache
-            .insert(word.to_string(), u32::try_from(i).unwrap_or(u32::MAX));
-        i
+            exp_start,
+            exp_end: u32::try_from(self.exps.len()).unwrap_or(u32::MAX),
+        };
+        let (id, _) = self.words.insert(word);
+        self.analyzed.push(a);
+        Some((id, a))
     }
-}
 
-/// Occurrences of terms: `key(term << 3 | field, weight bits)`, packed so
-/// that sorting groups them by term (see [`key`]).
-type Occurrences = Vec<u64>;
+    /// Counts `w` more of `term` in field `f` of the tool being read.
+    #[inline(always)]
+    fn bump(&mut self, term: u32, f: usize, w: f32) {
+        let at = self.slot.get(term as usize).copied().unwrap_or(u32::MAX) as usize;
+        if at < self.doc_len {
+            if let Some(d) = self.doc_terms.get_mut(at).filter(|d| d.term == term) {
+                let bit = 1 << f;
+                if let Some(tf) = d.tf.get_mut(f) {
+                    *tf = if d.fields & bit != 0 { *tf + w } else { w };
+                }
+                d.fields |= bit;
+                return;
+            }
+        }
+        let at = self.doc_len;
+        if let Some(s) = self.slot.get_mut(term as usize) {
+            *s = u32::try_from(at).unwrap_or(u32::MAX);
+        }
+        // a frequency counts only when its field's bit is set: the others
+        // may hold numbers of an earlier tool
+        if self.doc_terms.len() <= at {
+            self.doc_terms.push(DocTerm {
+                term,
+                fields: 0,
+                tf: [0.0; FIELDS],
+            });
+        }
+        if let Some(d) = self.doc_terms.get_mut(at) {
+            d.term = term;
+            d.fields = 1 << f;
+            if let Some(x) = d.tf.get_mut(f) {
+                *x = w;
+            }
+        }
+        self.doc_len += 1;
+    }
 
-/// Packs one occurrence.
-fn occurrence(term: u32, field: Field, weight: f32) -> u64 {
-    key((term.min(u32::MAX >> 3) << 3) | field as u32, desc(weight))
-}
-
-struct DocText<'a, 'b> {
-    builder: &'a mut Builder<'b>,
-    occ: &'a mut Occurrences,
-    lens: [f32; FIELDS],
-}
-
-impl DocText<'_, '_> {
     /// Adds every word of `text` to `field`. Stop-words are kept in the
-    /// name (they are part of it) and dropped elsewhere.
+    /// name (they are part of it) and dropped elsewhere. The name's words
+    /// are kept in `name_words`.
     fn add(&mut self, field: Field, text: &str) {
-        let (builder, occ, lens) = (&mut *self.builder, &mut *self.occ, &mut self.lens);
-        for_each_word(text, |w| {
-            let i = builder.analyze(w);
-            let Some(a) = builder.analyzed.get(i) else {
+        let f = field as usize;
+        let name = field == Field::Name;
+        if name {
+            self.name_words.clear();
+        }
+        for_each_word_bytes(text, &mut |w| {
+            let Some((id, a)) = self.analyze(w) else {
                 return;
             };
-            if a.skip && (field != Field::Name || is_number(w)) {
+            if name {
+                self.name_words.push(id);
+            }
+            if a.skip && (!name || a.number) {
                 return;
             }
-            occ.push(occurrence(a.primary, field, 1.0));
-            for &(e, x) in &a.expansions {
-                occ.push(occurrence(e, field, EXPANSION_TF * x));
+            // the word's own term, then its expansion's
+            let (mut term, mut weight, mut k) = (a.primary, 1.0, a.exp_start);
+            loop {
+                self.bump(term, f, weight);
+                let Some(&(e, x)) = self.exps.get(k as usize).filter(|_| k < a.exp_end) else {
+                    break;
+                };
+                (term, weight, k) = (e, EXPANSION_TF * x, k + 1);
             }
-            lens[field as usize] += 1.0;
+            if let Some(l) = self.lens.get_mut(f) {
+                *l += 1.0;
+            }
         });
+    }
+
+    /// The name's words joined by `_` (see [`name_key`]).
+    fn name_key(&self, key: &mut String) {
+        key.clear();
+        for &w in &self.name_words {
+            if !key.is_empty() {
+                key.push('_');
+            }
+            key.push_str(self.words.get(w));
+        }
+    }
+
+    /// The name's terms (stop-words only when there is nothing else), for
+    /// the bonus a query gets for naming the tool.
+    fn name_terms(&self, out: &mut Vec<u32>) {
+        let start = out.len();
+        let analyzed = |&w: &u32| self.analyzed.get(w as usize);
+        let content = |a: &&Analyzed| !a.stop && !a.number;
+        let any_content = self
+            .name_words
+            .iter()
+            .filter_map(analyzed)
+            .any(|a| content(&a));
+        for a in self.name_words.iter().filter_map(analyzed) {
+            if (!any_content || content(&a))
+                && !out.get(start..).is_some_and(|s| s.contains(&a.primary))
+            {
+                out.push(a.primary);
+            }
+        }
+    }
+
+    /// The name's words with their English stems (for [`category_of`]).
+    fn name_stems(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.name_words.iter().map(|&w| {
+            let stem = self
+                .analyzed
+                .get(w as usize)
+                .map_or("", |a| self.terms.get(a.primary));
+            (self.words.get(w), stem)
+        })
     }
 
     /// Adds a description, leaving out mentions of other tools by name
     /// (`prefer set_light`): they describe the other tool, not this one.
-    fn add_prose(&mut self, field: Field, text: &str, names: &FxMap<&str, u32>, own: &str) {
-        let is_sep = |c: char| {
-            c.is_whitespace() || (c.is_ascii_punctuation() && !matches!(c, '_' | '.' | '-' | '/'))
-        };
-        if names.is_empty() {
+    /// Mentions are looked for in the chunks between white space and
+    /// punctuation; the text between them is added in one piece (words
+    /// never span a chunk boundary, so that reads the same words).
+    fn add_prose(&mut self, field: Field, text: &str, names: &Strings, own: &str) {
+        if names.len() == 0 {
             self.add(field, text);
             return;
         }
-        for chunk in text.split(is_sep) {
-            let bare = chunk.trim_end_matches(['.', '-', '/']);
-            if is_identifier_like(bare) && bare != own && names.contains_key(bare) {
-                continue;
+        let b = text.as_bytes();
+        let mut from = 0; // start of the text not added yet
+        let mut i = 0;
+        while i < b.len() {
+            // a chunk: up to white space or punctuation other than `_ . - /`
+            let chunk = i;
+            let mut seen = 0u8; // the classes of its bytes
+            while let Some(&x) = b.get(i) {
+                let c = CLASS[x as usize];
+                if c & SEP != 0 {
+                    break;
+                }
+                if c == WIDE {
+                    let ch = text.get(i..).and_then(|t| t.chars().next());
+                    if ch.is_some_and(char::is_whitespace) {
+                        break;
+                    }
+                    i += ch.map_or(1, char::len_utf8);
+                    continue;
+                }
+                seen |= c;
+                i += 1;
             }
-            self.add(field, chunk);
+            // only a chunk with `_ . - /` or with both cases can be a name
+            if seen & JOIN != 0 || seen & (LOWER | UPPER) == LOWER | UPPER {
+                let bare = text
+                    .get(chunk..i)
+                    .unwrap_or("")
+                    .trim_end_matches(['.', '-', '/']);
+                if is_identifier_like(bare) && bare != own && names.contains(bare) {
+                    self.add(field, text.get(from..chunk).unwrap_or(""));
+                    from = i;
+                }
+            }
+            // past the separator (white space that is not ASCII included)
+            i += text
+                .get(i..)
+                .and_then(|t| t.chars().next())
+                .map_or(1, char::len_utf8);
         }
+        self.add(field, text.get(from..).unwrap_or(""));
+    }
+
+    /// Ends the tool being read.
+    fn end_doc(&mut self) {
+        let terms = self.doc_terms.get(..self.doc_len).unwrap_or(&[]);
+        let count: u32 = terms.iter().map(|d| d.fields.count_ones()).sum();
+        let n = count as usize;
+        if self
+            .records
+            .last()
+            .is_none_or(|b| b.len() + n > b.capacity())
+        {
+            self.records.push(Vec::with_capacity(BLOCK.max(n)));
+        }
+        let Some(block) = self.records.last_mut() else {
+            return;
+        };
+        let start = block.len();
+        block.resize(start + n, (0, 0.0));
+        let mut out = block.get_mut(start..).unwrap_or(&mut []).iter_mut();
+        for d in terms {
+            if let Some(n) = self.df.get_mut(d.term as usize) {
+                *n += 1;
+            }
+            let t = d.term.min(u32::MAX >> 3) << 3;
+            let mut fields = d.fields;
+            while fields != 0 {
+                let f = fields.trailing_zeros();
+                fields &= fields - 1;
+                if let Some(r) = out.next() {
+                    *r = (t | f, d.tf.get(f as usize).copied().unwrap_or(0.0));
+                }
+            }
+        }
+        self.doc_len = 0;
+        self.counts.push(count);
+        self.all_lens.push(self.lens);
+        self.lens = [0.0; FIELDS];
     }
 }
 
@@ -216,24 +420,22 @@ impl DocText<'_, '_> {
 /// a capital letter (so `e.g. this` does not end one).
 pub(crate) fn first_sentence(text: &str) -> (&str, &str) {
     let text = text.trim();
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if c == '\n' {
+    let b = text.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'\n' {
             return (
                 text.get(..i).unwrap_or(text).trim(),
                 text.get(i..).unwrap_or(""),
             );
         }
-        if matches!(c, '.' | '!' | '?') {
-            let rest = text.get(i + c.len_utf8()..).unwrap_or("");
+        if matches!(c, b'.' | b'!' | b'?') {
+            let rest = text.get(i + 1..).unwrap_or("");
             let after = rest.trim_start();
             let spaced = rest.len() != after.len();
             if rest.is_empty() || (spaced && after.chars().next().is_some_and(char::is_uppercase)) {
-                let end = i + c.len_utf8();
-                return (text.get(..end).unwrap_or(text).trim(), rest);
+                return (text.get(..=i).unwrap_or(text).trim(), rest);
             }
         }
-        let _ = chars.peek();
     }
     (text, "")
 }
@@ -304,48 +506,72 @@ const VERBS: &[(&str, &str)] = &[
 /// `create`, `update`, `delete` or `control` by that verb, then by the
 /// first word of its description; `control` when the annotations say it
 /// changes things; `other` when nothing tells.
+#[cfg(test)]
 pub(crate) fn derive_category(tool: &Tool) -> &'static str {
-    let read_only = tool.hint("readOnlyHint");
+    let stemmers = Stemmers::new();
+    let mut words = Vec::new();
+    for_each_word(tool.name(), |w| {
+        words.push((w.to_string(), stemmers.stem(Lang::En, w)));
+    });
+    category_of(
+        words.iter().map(|(w, s)| (w.as_str(), s.as_str())),
+        tool.description(),
+        tool.hint("readOnlyHint"),
+        tool.hint("destructiveHint"),
+        &stemmers,
+    )
+}
+
+/// [`derive_category`] from the words of the tool's name (folded, with
+/// their English stems), its description and its hints.
+fn category_of<'a>(
+    name_words: impl Iterator<Item = (&'a str, &'a str)>,
+    description: Option<&str>,
+    read_only: Option<bool>,
+    destructive: Option<bool>,
+    stemmers: &Stemmers,
+) -> &'static str {
     if read_only == Some(true) {
         return "query";
     }
     let allowed = |c: &&str| !(read_only == Some(false) && *c == "query");
-    let stemmers = Stemmers::new();
     // `Turns`, `Gets`, `listing`: stem only inflected forms
-    let verb = |w: &str| {
-        let w = fold(w);
-        verb_category(&w).or_else(|| {
-            [b's', b'd', b'g']
-                .contains(&w.bytes().last().unwrap_or(0))
-                .then(|| stemmers.stem(Lang::En, &w))
-                .and_then(|s| verb_category(&s))
-        })
-    };
+    let inflected = |w: &str| [b's', b'd', b'g'].contains(&w.bytes().last().unwrap_or(0));
     let mut found = None;
-    for_each_word(tool.name(), |w| {
-        if found.is_none() {
-            found = verb(w).filter(allowed);
+    for (w, stem) in name_words {
+        found = verb_category(w)
+            .or_else(|| inflected(w).then(|| verb_category(stem)).flatten())
+            .filter(allowed);
+        if found.is_some() {
+            break;
         }
-    });
+    }
     if found.is_none() {
-        let first = tool.description().and_then(|d| {
+        let first = description.and_then(|d| {
             d.split(|c: char| !c.is_alphanumeric())
                 .find(|w| !w.is_empty())
         });
-        found = first.and_then(verb).filter(allowed);
+        found = first
+            .and_then(|w| {
+                let w = fold(w);
+                verb_category(&w).or_else(|| {
+                    inflected(&w)
+                        .then(|| stemmers.stem(Lang::En, &w))
+                        .and_then(|s| verb_category(&s))
+                })
+            })
+            .filter(allowed);
     }
-    found.unwrap_or(
-        if read_only == Some(false) || tool.hint("destructiveHint") == Some(true) {
-            "control"
-        } else {
-            "other"
-        },
-    )
+    found.unwrap_or(if read_only == Some(false) || destructive == Some(true) {
+        "control"
+    } else {
+        "other"
+    })
 }
 
 /// Reads the curated metadata document (see the module docs for its shape).
-fn read_meta(meta: Option<&Value>) -> Result<FxMap<String, Meta>, Error> {
-    let mut out = FxMap::default();
+fn read_meta(meta: Option<&Value>) -> Result<(Strings, Vec<Meta>), Error> {
+    let mut out = (Strings::default(), Vec::new());
     let Some(meta) = meta else { return Ok(out) };
     let shape = |ptr: String, msg: String| Error::new(ErrorKind::Shape, ptr, msg);
     let Value::Object(root) = meta else {
@@ -421,22 +647,27 @@ fn read_meta(meta: Option<&Value>) -> Result<FxMap<String, Meta>, Error> {
                 )),
             }
         };
-        out.insert(
-            name.clone(),
-            Meta {
-                category: string("category")?,
-                tags: strings("tags")?,
-                description: string("description")?,
-                keywords: strings("keywords")?,
-            },
-        );
+        let m = Meta {
+            category: string("category")?,
+            tags: strings("tags")?,
+            description: string("description")?,
+            keywords: strings("keywords")?,
+        };
+        match out.0.insert(name) {
+            (_, true) => out.1.push(m),
+            (id, false) => {
+                if let Some(slot) = out.1.get_mut(id as usize) {
+                    *slot = m;
+                }
+            }
+        }
     }
     Ok(out)
 }
 
 /// Collects parameter words and enum values from an input schema, bounded
 /// in depth and node count.
-fn schema_words(schema: &Value, params: &mut String, enums: &mut String) {
+fn schema_words<'a>(schema: &'a Value, params: &mut Vec<&'a str>, enums: &mut Vec<&'a str>) {
     let mut stack: Vec<(&Value, usize)> = vec![(schema, 0)];
     let mut nodes = 0;
     while let Some((node, depth)) = stack.pop() {
@@ -447,26 +678,18 @@ fn schema_words(schema: &Value, params: &mut String, enums: &mut String) {
         let Value::Object(map) = node else { continue };
         for (key, v) in map {
             match (key.as_str(), v) {
-                ("description" | "title", Value::String(s)) if depth > 0 => {
-                    params.push_str(s);
-                    params.push('\n');
-                }
+                ("description" | "title", Value::String(s)) if depth > 0 => params.push(s),
                 ("enum" | "examples", Value::Array(values)) => {
                     for v in values.iter().take(200) {
                         if let Value::String(s) = v {
-                            enums.push_str(s);
-                            enums.push('\n');
+                            enums.push(s);
                         }
                     }
                 }
-                ("const", Value::String(s)) => {
-                    enums.push_str(s);
-                    enums.push('\n');
-                }
+                ("const", Value::String(s)) => enums.push(s),
                 ("properties", Value::Object(props)) => {
                     for (name, sub) in props {
-                        params.push_str(name);
-                        params.push('\n');
+                        params.push(name);
                         stack.push((sub, depth + 1));
                     }
                 }
@@ -487,6 +710,59 @@ fn schema_words(schema: &Value, params: &mut String, enums: &mut String) {
     }
 }
 
+/// The fields of a tool that the index reads, found in one pass over its
+/// object: the same as [`Tool::title`], [`Tool::description`],
+/// [`Tool::input_schema`] and [`Tool::hint`] without hashing a key for
+/// each.
+struct ToolFields<'a> {
+    title: Option<&'a str>,
+    description: Option<&'a str>,
+    input_schema: Option<&'a Value>,
+    annotations: Option<&'a serde_json::Map<String, Value>>,
+}
+
+/// A string that is not blank, trimmed.
+fn non_empty(v: Option<&Value>) -> Option<&str> {
+    v.and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// A member of a small object, found by comparing keys.
+fn member<'a>(map: &'a serde_json::Map<String, Value>, key: &str) -> Option<&'a Value> {
+    map.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+}
+
+impl<'a> ToolFields<'a> {
+    fn of(tool: &'a crate::catalog::Tool) -> ToolFields<'a> {
+        let mut title = None;
+        let mut f = ToolFields {
+            title: None,
+            description: None,
+            input_schema: None,
+            annotations: None,
+        };
+        for (k, v) in tool.as_map() {
+            match k.as_str() {
+                "title" => title = Some(v),
+                "description" => f.description = non_empty(Some(v)),
+                "inputSchema" => f.input_schema = Some(v),
+                "annotations" => f.annotations = v.as_object(),
+                _ => {}
+            }
+        }
+        f.title =
+            non_empty(title).or_else(|| non_empty(f.annotations.and_then(|a| member(a, "title"))));
+        f
+    }
+
+    fn hint(&self, key: &str) -> Option<bool> {
+        self.annotations
+            .and_then(|a| member(a, key))
+            .and_then(Value::as_bool)
+    }
+}
+
 /// Whether a name looks like an identifier (has a separator or a hump), so
 /// that its mentions in other tools' descriptions can be recognised.
 fn is_identifier_like(name: &str) -> bool {
@@ -497,96 +773,189 @@ fn is_identifier_like(name: &str) -> bool {
                 .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase()))
 }
 
+/// Tool numbers in name order: a merge sort, a few hundred bytes of wasm
+/// where a standard sort costs kilobytes for each comparison function.
+fn name_order(docs: &[Doc]) -> Vec<u32> {
+    let n = docs.len();
+    let name = |i: u32| docs.get(i as usize).map_or("", |d| d.name.as_str());
+    let mut from: Vec<u32> = (0..u32::try_from(n).unwrap_or(u32::MAX)).collect();
+    let mut to = vec![0u32; n];
+    let mut width = 1;
+    while width < n {
+        let mut lo = 0;
+        while lo < n {
+            let mid = (lo + width).min(n);
+            let hi = (lo + 2 * width).min(n);
+            let (mut i, mut j) = (lo, mid);
+            for slot in to.get_mut(lo..hi).unwrap_or(&mut []) {
+                let (a, b) = (from.get(i).copied(), from.get(j).copied());
+                let left = match (a, b) {
+                    (Some(a), Some(b)) if i < mid && j < hi => name(a) <= name(b),
+                    _ => i < mid,
+                };
+                if left {
+                    *slot = a.unwrap_or(0);
+                    i += 1;
+                } else {
+                    *slot = b.unwrap_or(0);
+                    j += 1;
+                }
+            }
+            lo = hi;
+        }
+        std::mem::swap(&mut from, &mut to);
+        width *= 2;
+    }
+    from
+}
+
 pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex, Error> {
-    let metas = read_meta(meta)?;
+    let (meta_names, metas) = read_meta(meta)?;
     let lex = Lexicon::get();
     let mut b = Builder {
         stemmers: Stemmers::new(),
         lex,
-        vocab: FxMap::default(),
-        terms: Vec::new(),
-        cache: FxMap::default(),
+        terms: Strings::default(),
+        words: Strings::default(),
         analyzed: Vec::new(),
-        surfaces: FxMap::default(),
+        exps: Vec::new(),
+        surfaces: Strings::default(),
+        slot: Vec::new(),
+        doc_terms: Vec::new(),
+        doc_len: 0,
+        lens: [0.0; FIELDS],
+        df: Vec::new(),
+        records: Vec::new(),
+        counts: Vec::with_capacity(catalog.len()),
+        all_lens: Vec::with_capacity(catalog.len()),
+        name_words: Vec::new(),
     };
-    let names: FxMap<&str, u32> = catalog
-        .tools()
-        .iter()
-        .map(Tool::name)
-        .filter(|n| is_identifier_like(n))
-        .map(|n| (n, 0))
-        .collect();
-    let mut docs = Vec::with_capacity(catalog.len());
-    // every tool's occurrences, one after the other
-    let mut all_occ: Occurrences = Vec::new();
-    let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(catalog.len());
-    let mut all_lens: Vec<[f32; FIELDS]> = Vec::with_capacity(catalog.len());
-    let empty = Meta::default();
-    for tool in catalog.tools() {
-        let m = metas.get(tool.name()).unwrap_or(&empty);
-        let start = all_occ.len();
-        let mut dt = DocText {
-            builder: &mut b,
-            occ: &mut all_occ,
-            lens: [0.0; FIELDS],
-        };
-        dt.add(Field::Name, tool.name());
-        if let Some(t) = tool.title() {
-            dt.add(Field::Title, t);
+    let mut names = Strings::default();
+    for t in catalog.tools() {
+        if is_identifier_like(t.name()) {
+            names.insert(t.name());
         }
-        let (summary, body) = tool.description().map(first_sentence).unwrap_or(("", ""));
-        dt.add_prose(Field::Summary, summary, &names, tool.name());
-        dt.add_prose(Field::Body, body, &names, tool.name());
+    }
+    let mut docs = Vec::with_capacity(catalog.len());
+    let mut categories = Strings::default();
+    // folded names and name keys, each to the first tool that has it
+    let mut folded = Strings::default();
+    let mut folded_doc = Vec::new();
+    let mut buf = String::new();
+    let mut keys = Strings::default();
+    let mut key_ids = Vec::with_capacity(catalog.len());
+    let empty = Meta::default();
+    let mut params: Vec<&str> = Vec::new();
+    let mut enums: Vec<&str> = Vec::new();
+    let mut name_terms = Vec::new();
+    let mut name_ends = Vec::with_capacity(catalog.len());
+    for tool in catalog.tools() {
+        let name = tool.name();
+        let m = meta_names
+            .find(name)
+            .and_then(|i| metas.get(i as usize))
+            .unwrap_or(&empty);
+        let fields = ToolFields::of(tool);
+        let title = fields.title;
+        b.add(Field::Name, name);
+        if let Some(t) = title {
+            b.add(Field::Title, t);
+        }
+        let description = fields.description;
+        let (summary, body) = description.map(first_sentence).unwrap_or(("", ""));
+        b.add_prose(Field::Summary, summary, &names, name);
+        b.add_prose(Field::Body, body, &names, name);
         if let Some(d) = &m.description {
-            dt.add_prose(Field::Summary, d, &names, tool.name());
+            b.add_prose(Field::Summary, d, &names, name);
         }
         for k in m.tags.iter().chain(&m.keywords) {
-            dt.add(Field::Keywords, k);
+            b.add(Field::Keywords, k);
         }
-        let mut params = String::new();
-        let mut enums = String::new();
-        schema_words(tool.input_schema(), &mut params, &mut enums);
-        dt.add(Field::Params, &params);
-        dt.add(Field::Enums, &enums);
+        params.clear();
+        enums.clear();
+        if let Some(schema) = fields.input_schema {
+            schema_words(schema, &mut params, &mut enums);
+        }
+        for p in &params {
+            b.add(Field::Params, p);
+        }
+        for e in &enums {
+            b.add(Field::Enums, e);
+        }
+        let (read_only, destructive) =
+            (fields.hint("readOnlyHint"), fields.hint("destructiveHint"));
         let category = match &m.category {
-            Some(c) => c.clone(),
-            None => derive_category(tool).to_string(),
+            Some(c) => c.as_str(),
+            None => category_of(
+                b.name_stems(),
+                description,
+                read_only,
+                destructive,
+                &b.stemmers,
+            ),
         };
-        let mut cat_words = category.clone();
-        if tool.hint("readOnlyHint") == Some(true) {
-            cat_words.push_str(" read only");
+        b.add(Field::Category, category);
+        if read_only == Some(true) {
+            b.add(Field::Category, "read only");
         }
-        if tool.hint("destructiveHint") == Some(true) {
-            cat_words.push_str(" destructive");
+        if destructive == Some(true) {
+            b.add(Field::Category, "destructive");
         }
-        dt.add(Field::Category, &cat_words);
-        let description = match &m.description {
+        b.end_doc();
+        let short = match &m.description {
             Some(d) => shorten(d, MAX_SHORT_DESCRIPTION),
             None if !summary.is_empty() => shorten(summary, MAX_SHORT_DESCRIPTION),
-            None => shorten(tool.title().unwrap_or(""), MAX_SHORT_DESCRIPTION),
+            None => shorten(title.unwrap_or(""), MAX_SHORT_DESCRIPTION),
         };
-        all_lens.push(dt.lens);
-        ranges.push((start, all_occ.len()));
+        b.name_key(&mut buf);
+        key_ids.push(keys.insert(&buf).0);
+        fold_into(name.trim(), &mut buf);
+        if folded.insert(&buf).1 {
+            folded_doc.push(u32::try_from(docs.len()).unwrap_or(u32::MAX));
+        }
+        b.name_terms(&mut name_terms);
+        name_ends.push(u32::try_from(name_terms.len()).unwrap_or(u32::MAX));
         docs.push(Doc {
-            name: tool.name().to_string(),
-            key: name_key(tool.name()),
-            description,
-            category,
+            name: name.to_string(),
+            description: short,
+            category: categories.insert(category).0,
         });
     }
+    drop(params);
+    drop(enums);
 
     // BM25F: per field length normalisation, then one saturation per term
     let n = docs.len().max(1) as f32;
     let mut avg = [0f32; FIELDS];
-    for lens in &all_lens {
+    for lens in &b.all_lens {
         for (a, l) in avg.iter_mut().zip(lens) {
             *a += l / n;
         }
     }
-    let nterms = b.terms.len();
-    // (term, doc, impact) for every term of every tool
-    let mut pairs: Vec<(u32, u32, f32)> = Vec::with_capacity(all_occ.len() / 2);
-    for (d, (&(lo, hi), lens)) in ranges.iter().zip(&all_lens).enumerate() {
+    // postings by term, tools in order: each term's place from its
+    // document frequency, then every tool's terms put in place
+    let mut offsets = Vec::with_capacity(b.df.len() + 1);
+    let mut total = 0u32;
+    offsets.push(0);
+    for &df in &b.df {
+        total = total.saturating_add(df);
+        offsets.push(total);
+    }
+    let mut fill: Vec<u32> = offsets.clone();
+    let mut post_doc = vec![0u32; total as usize];
+    let mut post_impact = vec![0f32; total as usize];
+    let mut blocks = std::mem::take(&mut b.records).into_iter();
+    let mut block = Vec::new();
+    let mut at = 0;
+    for (d, (&count, lens)) in b.counts.iter().zip(&b.all_lens).enumerate() {
+        let count = count as usize;
+        if at + count > block.len() {
+            // the tool's records are in the next block; this one is done
+            block = blocks.next().unwrap_or_default();
+            at = 0;
+        }
+        let records = block.get(at..at + count).unwrap_or(&[]);
+        at += count;
         let norm: [f32; FIELDS] = std::array::from_fn(|f| {
             let (bf, a, l) = (FIELD_B[f], avg[f], lens[f]);
             if a > 0.0 {
@@ -595,48 +964,31 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
                 1.0
             }
         });
-        let Some(occ) = all_occ.get_mut(lo..hi) else {
-            continue;
-        };
-        occ.sort_unstable();
         let d = u32::try_from(d).unwrap_or(u32::MAX);
-        for run in occ.chunk_by(|a, b| a >> 35 == b >> 35) {
+        for run in records.chunk_by(|x, y| x.0 >> 3 == y.0 >> 3) {
             let x: f32 = run
                 .iter()
-                .map(|&k| {
-                    let f = ((k >> 32) & 7) as usize;
-                    FIELD_WEIGHT.get(f).copied().unwrap_or(0.0) * undesc(k as u32)
+                .map(|&(k, tf)| {
+                    let f = (k & 7) as usize;
+                    FIELD_WEIGHT.get(f).copied().unwrap_or(0.0) * tf
                         / norm.get(f).copied().unwrap_or(1.0)
                 })
                 .sum();
-            if let Some(&k) = run.first() {
-                pairs.push(((k >> 35) as u32, d, x * (K1 + 1.0) / (K1 + x)));
+            let Some(&(k, _)) = run.first() else { continue };
+            if let Some(at) = fill.get_mut((k >> 3) as usize) {
+                let i = *at as usize;
+                if let (Some(pd), Some(pw)) = (post_doc.get_mut(i), post_impact.get_mut(i)) {
+                    *pd = d;
+                    *pw = x * (K1 + 1.0) / (K1 + x);
+                }
+                *at += 1;
             }
         }
     }
-    // postings by term, docs in order (a counting sort)
-    let mut offsets = vec![0u32; nterms + 1];
-    for &(t, _, _) in &pairs {
-        if let Some(o) = offsets.get_mut(t as usize + 1) {
-            *o += 1;
-        }
-    }
-    for i in 1..offsets.len() {
-        offsets[i] += offsets[i - 1];
-    }
-    let mut fill: Vec<u32> = offsets.clone();
-    let mut post_doc = vec![0u32; pairs.len()];
-    let mut post_impact = vec![0f32; pairs.len()];
-    for &(t, d, w) in &pairs {
-        if let Some(at) = fill.get_mut(t as usize) {
-            let i = *at as usize;
-            if let (Some(pd), Some(pw)) = (post_doc.get_mut(i), post_impact.get_mut(i)) {
-                *pd = d;
-                *pw = w;
-            }
-            *at += 1;
-        }
-    }
+    drop(fill);
+    let Builder {
+        terms, surfaces, ..
+    } = b;
     let idf: Vec<f32> = offsets
         .windows(2)
         .map(|w| {
@@ -644,30 +996,11 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
             (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
         })
         .collect();
-    // the name's own words (stop-words only when there is nothing else),
-    // for the bonus a query gets for naming the tool
-    let name_terms = docs
-        .iter()
-        .map(|d| {
-            let mut words: Vec<&str> = d.key.split('_').filter(|w| !w.is_empty()).collect();
-            if words.iter().any(|w| !is_stopword(w) && !is_number(w)) {
-                words.retain(|w| !is_stopword(w) && !is_number(w));
-            }
-            let mut ids: Vec<u32> = Vec::new();
-            for w in words {
-                let a = b.cache.get(w).and_then(|&i| b.analyzed.get(i as usize));
-                if let Some(a) = a.filter(|a| !ids.contains(&a.primary)) {
-                    ids.push(a.primary);
-                }
-            }
-            ids
-        })
-        .collect();
-    let masks = b.terms.iter().map(|t| letter_mask(t)).collect();
+    let masks = terms.iter().map(letter_mask).collect();
     // term ids by byte length (a counting sort), for typo search
-    let len_of = |t: &String| t.len().min(MAX_TERM_BYTES);
+    let len_of = |t: &str| t.len().min(MAX_TERM_BYTES);
     let mut len_start = vec![0u32; MAX_TERM_BYTES + 2];
-    for t in &b.terms {
+    for t in terms.iter() {
         if let Some(c) = len_start.get_mut(len_of(t) + 1) {
             *c += 1;
         }
@@ -676,8 +1009,8 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         len_start[i] += len_start[i - 1];
     }
     let mut fill = len_start.clone();
-    let mut by_len = vec![0u32; b.terms.len()];
-    for (id, t) in b.terms.iter().enumerate() {
+    let mut by_len = vec![0u32; terms.len()];
+    for (id, t) in terms.iter().enumerate() {
         if let Some(at) = fill.get_mut(len_of(t)) {
             if let Some(slot) = by_len.get_mut(*at as usize) {
                 *slot = u32::try_from(id).unwrap_or(u32::MAX);
@@ -685,33 +1018,31 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
             *at += 1;
         }
     }
-    let mut by_name: FxMap<String, u32> = FxMap::default();
-    let mut by_key: FxMap<String, u32> = FxMap::default();
-    for (i, d) in docs.iter().enumerate() {
-        let i = u32::try_from(i).unwrap_or(u32::MAX);
-        let folded = fold(d.name.trim());
-        by_name.entry(folded).or_insert(i);
-        if !d.key.is_empty() && !by_key.contains_key(&d.key) {
-            by_key.insert(d.key.clone(), i);
+    let mut key_doc = vec![u32::MAX; keys.len()];
+    for (i, &k) in key_ids.iter().enumerate() {
+        if let Some(slot) = key_doc.get_mut(k as usize).filter(|s| **s == u32::MAX) {
+            *slot = u32::try_from(i).unwrap_or(u32::MAX);
         }
     }
     // tools in name order, and each tool's place in it (ties are broken by
     // name with integer keys)
-    let mut by_rank: Vec<u32> = (0..u32::try_from(docs.len()).unwrap_or(u32::MAX)).collect();
-    by_rank.sort_unstable_by(|&a, &b| {
-        let name = |i: u32| docs.get(i as usize).map_or("", |d| d.name.as_str());
-        name(a).cmp(name(b))
-    });
+    let by_rank = name_order(&docs);
     let mut name_rank = vec![0u32; docs.len()];
     for (r, &d) in by_rank.iter().enumerate() {
         if let Some(slot) = name_rank.get_mut(d as usize) {
             *slot = u32::try_from(r).unwrap_or(u32::MAX);
         }
     }
+    let (mut terms, mut surfaces, mut keys) = (terms, surfaces, keys);
+    terms.shrink_to_fit();
+    surfaces.shrink_to_fit();
+    keys.shrink_to_fit();
+    folded.shrink_to_fit();
+    name_terms.shrink_to_fit();
     Ok(ToolIndex {
         docs,
-        vocab: b.vocab,
-        terms: b.terms,
+        categories,
+        terms,
         masks,
         by_len,
         len_start,
@@ -719,12 +1050,16 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         offsets,
         post_doc,
         post_impact,
-        surfaces: b.surfaces,
+        surfaces,
         name_terms,
+        name_ends,
         by_rank,
         name_rank,
-        by_name,
-        by_key,
+        folded,
+        folded_doc,
+        keys,
+        key_ids,
+        key_doc,
     })
 }
 
@@ -825,12 +1160,55 @@ mod tests {
             assert_eq!(err.kind(), ErrorKind::Shape);
             assert_eq!(err.pointer(), ptr, "{meta}");
         }
-        let ok = read_meta(Some(
+        let (names, metas) = read_meta(Some(
             &json!({"tools": {"a": {"tags": "x", "category": null}}}),
         ))
         .unwrap();
-        assert_eq!(ok["a"].tags, ["x"]);
-        assert!(read_meta(Some(&json!({}))).unwrap().is_empty());
+        assert_eq!(metas[names.find("a").unwrap() as usize].tags, ["x"]);
+        assert_eq!(read_meta(Some(&json!({}))).unwrap().0.len(), 0);
+    }
+
+    #[test]
+    fn name_order_sorts_names() {
+        for n in [0usize, 1, 2, 3, 7, 64, 100] {
+            let docs: Vec<Doc> = (0..n)
+                .map(|i| Doc {
+                    name: format!("t{}", (i * 7919) % 1009),
+                    description: String::new(),
+                    category: 0,
+                })
+                .collect();
+            let mut want: Vec<u32> = (0..n as u32).collect();
+            want.sort_by(|&a, &b| docs[a as usize].name.cmp(&docs[b as usize].name));
+            assert_eq!(name_order(&docs), want, "{n}");
+        }
+    }
+
+    #[test]
+    fn tool_fields_read_like_the_catalog() {
+        for v in [
+            json!({"name": "a"}),
+            json!({"name": "a", "title": "  T  ", "description": " d ",
+                   "inputSchema": {"type": "object", "properties": {"x": {}}},
+                   "annotations": {"title": "A", "readOnlyHint": true, "destructiveHint": false}}),
+            json!({"name": "a", "title": "   ", "description": "",
+                   "annotations": {"title": " A "}}),
+            json!({"name": "a", "title": 3, "annotations": {"readOnlyHint": "yes"}}),
+            json!({"name": "a", "annotations": []}),
+        ] {
+            let t = tool(v.clone());
+            let f = ToolFields::of(&t);
+            assert_eq!(f.title, t.title(), "{v}");
+            assert_eq!(f.description, t.description(), "{v}");
+            assert_eq!(
+                f.input_schema.unwrap_or(t.input_schema()),
+                t.input_schema(),
+                "{v}"
+            );
+            for h in ["readOnlyHint", "destructiveHint", "openWorldHint"] {
+                assert_eq!(f.hint(h), t.hint(h), "{v} {h}");
+            }
+        }
     }
 
     #[test]
@@ -839,15 +1217,15 @@ mod tests {
         for _ in 0..100 {
             deep = json!({"type": "object", "properties": {"p": deep}});
         }
-        let (mut p, mut e) = (String::new(), String::new());
+        let (mut p, mut e) = (Vec::new(), Vec::new());
         schema_words(&deep, &mut p, &mut e);
-        assert!(!p.contains("bottom"));
+        assert!(!p.contains(&"bottom"));
         let s = json!({"type": "object", "properties": {"state": {"enum": ["on", "off"], "description": "Light state"},
             "list": {"type": "array", "items": {"anyOf": [{"const": "x"}]}}}});
-        let (mut p, mut e) = (String::new(), String::new());
+        let (mut p, mut e) = (Vec::new(), Vec::new());
         schema_words(&s, &mut p, &mut e);
-        assert!(p.contains("state") && p.contains("Light state"));
-        let mut values: Vec<&str> = e.lines().collect();
+        assert!(p.contains(&"state") && p.contains(&"Light state"));
+        let mut values = e.clone();
         values.sort_unstable();
         assert_eq!(values, ["off", "on", "x"]);
     }

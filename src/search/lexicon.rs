@@ -19,7 +19,7 @@
 
 use std::sync::OnceLock;
 
-use super::analyze::{letter_mask, FxMap, Lang, Stemmers};
+use super::analyze::{letter_mask, Lang, Stemmers, Strings, STOPWORDS};
 
 /// The lexicon, one row a line: `expansion = English words / Dutch words /
 /// German words` (`-` for none); `#` starts a comment. Text rather than a
@@ -325,41 +325,51 @@ impl Expansion {
 
 /// The lexicon, indexed once: by folded surface form and by stem.
 pub(crate) struct Lexicon {
-    surface: FxMap<&'static str, u32>,
-    stems: [FxMap<String, u32>; 3],
+    /// Surface words in row order, each with its expansion.
+    surface: Strings,
+    surface_exp: Vec<u32>,
+    /// The same words with their letter masks, for typo search.
+    keys: Vec<(&'static str, u32)>,
+    /// English, Dutch and German stems, each with its expansion.
+    stems: [(Strings, Vec<u32>); 3],
     expansions: Vec<Expansion>,
     separable: Vec<(&'static str, Vec<&'static str>, u32)>,
-    particles: FxMap<&'static str, u32>,
+    /// The first letter of each row's particle, for a quick test.
+    firsts: Vec<u8>,
+    /// [`STOPWORDS`], hashed.
+    stopwords: Strings,
     /// The first 4 chars (or fewer) of every Dutch and German stem key: a
     /// word whose start is not here has no Dutch or German stem to find.
-    stem_starts: FxMap<String, u32>,
-    /// Surface words with their letter masks, in row order, for typo
-    /// search.
-    keys: Vec<(&'static str, u32)>,
+    stem_starts: Strings,
 }
 
 /// Verb endings allowed after a separable verb's root (`zet|ten`,
 /// `schalt|est`): at most this many chars.
 const MAX_VERB_ENDING: usize = 4;
 
+/// The first `n` chars of `w`.
+fn first_chars(w: &str, n: usize) -> &str {
+    let end = w.char_indices().nth(n).map_or(w.len(), |(i, _)| i);
+    w.get(..end).unwrap_or(w)
+}
+
 impl Lexicon {
     fn build() -> Lexicon {
         let stemmers = Stemmers::new();
         let mut expansions: Vec<Expansion> = Vec::new();
-        let mut ids: FxMap<&'static str, u32> = FxMap::default();
+        let mut ids = Strings::default();
         let mut intern = |exp: &'static str| -> u32 {
-            if let Some(&id) = ids.get(exp) {
-                return id;
+            let (id, new) = ids.insert(exp);
+            if new {
+                expansions.push(Expansion::parse(exp, &stemmers));
             }
-            expansions.push(Expansion::parse(exp, &stemmers));
-            let id = u32::try_from(expansions.len() - 1).unwrap_or(u32::MAX);
-            ids.insert(exp, id);
             id
         };
-        let mut surface = FxMap::default();
         // in the order of the rows, the same on every platform
-        let mut keys: Vec<(&'static str, u32)> = Vec::new();
-        let mut stems: [FxMap<String, u32>; 3] = Default::default();
+        let mut surface = Strings::default();
+        let mut surface_exp = Vec::new();
+        let mut keys = Vec::new();
+        let mut stems: [(Strings, Vec<u32>); 3] = Default::default();
         for (exp, [en, nl, de]) in rows() {
             let id = intern(exp);
             for (li, (lang, list)) in [(Lang::En, en), (Lang::Nl, nl), (Lang::De, de)]
@@ -367,41 +377,51 @@ impl Lexicon {
                 .enumerate()
             {
                 for w in list_words(list) {
-                    if !surface.contains_key(w) {
-                        surface.insert(w, id);
+                    if surface.insert(w).1 {
+                        surface_exp.push(id);
                         keys.push((w, letter_mask(w)));
                     }
                     // a replacing row means these exact words only
                     let s = stemmers.stem(lang, w);
                     if s.len() >= 3 && !exp.starts_with('=') {
-                        if let Some(map) = stems.get_mut(li) {
-                            map.entry(s).or_insert(id);
+                        if let Some((map, exps)) = stems.get_mut(li) {
+                            if map.insert(&s).1 {
+                                exps.push(id);
+                            }
                         }
                     }
                 }
             }
         }
-        let mut separable = Vec::new();
-        let mut particles = FxMap::default();
-        for (p, roots, exp) in separables() {
-            separable.push((p, roots, intern(exp)));
-            particles.insert(p, 0);
-        }
-        let stem_starts = stems
-            .iter()
-            .skip(1)
-            .flat_map(|m| m.keys())
-            .map(|k| k.chars().take(4).collect::<String>())
-            .map(|k| (k, 0))
+        let separable: Vec<_> = separables()
+            .map(|(p, roots, exp)| (p, roots, intern(exp)))
             .collect();
+        let firsts = separable
+            .iter()
+            .map(|(p, _, _)| p.bytes().next().unwrap_or(0))
+            .collect();
+        let mut stem_starts = Strings::default();
+        for (map, _) in stems.iter().skip(1) {
+            for k in map.iter() {
+                stem_starts.insert(first_chars(k, 4));
+            }
+        }
         Lexicon {
-            stem_starts,
-            keys,
             surface,
+            surface_exp,
+            keys,
             stems,
             expansions,
             separable,
-            particles,
+            firsts,
+            stopwords: {
+                let mut set = Strings::default();
+                for w in STOPWORDS {
+                    set.insert(w);
+                }
+                set
+            },
+            stem_starts,
         }
     }
 
@@ -415,18 +435,31 @@ impl Lexicon {
         self.expansions.get(id as usize)
     }
 
+    fn by_surface(&self, word: &str) -> Option<Option<&Expansion>> {
+        let id = self.surface.find(word)?;
+        Some(
+            self.surface_exp
+                .get(id as usize)
+                .and_then(|&e| self.expansion(e)),
+        )
+    }
+
+    fn by_stem(&self, lang: usize, stem: &str) -> Option<&Expansion> {
+        let (map, exps) = self.stems.get(lang)?;
+        let id = map.find(stem)?;
+        exps.get(id as usize).and_then(|&e| self.expansion(e))
+    }
+
     /// The expansion of a folded word: by surface form, then by its stem in
     /// each language (`stems` = the word's English, Dutch, German stems).
     pub(crate) fn lookup(&self, word: &str, stems: &[String; 3]) -> Option<&Expansion> {
-        if let Some(&id) = self.surface.get(word) {
-            return self.expansion(id);
+        if let Some(e) = self.by_surface(word) {
+            return e;
         }
-        for (map, s) in self.stems.iter().zip(stems) {
-            if let Some(&id) = map.get(s.as_str()) {
-                return self.expansion(id);
-            }
-        }
-        None
+        stems
+            .iter()
+            .enumerate()
+            .find_map(|(lang, s)| self.by_stem(lang, s))
     }
 
     /// [`Lexicon::lookup`] with the word's English stem given and the
@@ -437,35 +470,35 @@ impl Lexicon {
         en: &str,
         stemmers: &Stemmers,
     ) -> Option<&Expansion> {
-        if let Some(&id) = self.surface.get(word) {
-            return self.expansion(id);
+        if let Some(e) = self.by_surface(word) {
+            return e;
         }
-        let [en_map, nl_map, de_map] = &self.stems;
-        if let Some(&id) = en_map.get(en) {
-            return self.expansion(id);
+        if let Some(e) = self.by_stem(0, en) {
+            return Some(e);
         }
         // stems only cut a word's end: no stem key starts like this word,
         // no stem of it is a key
-        let start: String = word.chars().take(4).collect();
-        if !self.stem_starts.contains_key(&start) {
+        if !self.stem_starts.contains(first_chars(word, 4)) {
             return None;
         }
-        for (map, lang) in [(nl_map, Lang::Nl), (de_map, Lang::De)] {
-            if let Some(&id) = map.get(stemmers.stem(lang, word).as_str()) {
-                return self.expansion(id);
-            }
-        }
-        None
+        [(1, Lang::Nl), (2, Lang::De)]
+            .into_iter()
+            .find_map(|(i, lang)| self.by_stem(i, &stemmers.stem(lang, word)))
+    }
+
+    /// [`super::analyze::is_stopword`] by hash rather than by binary search.
+    pub(crate) fn is_stopword(&self, word: &str) -> bool {
+        self.stopwords.contains(word)
     }
 
     /// Whether the folded word is a lexicon word (for compound splitting).
     pub(crate) fn knows(&self, word: &str) -> bool {
-        self.surface.contains_key(word)
+        self.surface.contains(word)
     }
 
     /// Every surface word with its letter mask.
-    pub(crate) fn keys(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
-        self.keys.iter().copied()
+    pub(crate) fn keys(&self) -> &[(&'static str, u32)] {
+        &self.keys
     }
 
     /// The surface word at `i` in [`Lexicon::keys`] order.
@@ -482,7 +515,7 @@ impl Lexicon {
 
     /// Whether the word is a separable particle (`aan`, `aus`, ...).
     pub(crate) fn is_particle(&self, word: &str) -> bool {
-        self.particles.contains_key(word)
+        self.separable.iter().any(|(p, _, _)| *p == word)
     }
 
     /// The expansion of `particle` + `verb` written apart, when `verb` is
@@ -502,8 +535,13 @@ impl Lexicon {
         if word.len() < 5 {
             return None;
         }
-        self.separable
+        let first = word.bytes().next().unwrap_or(0);
+        self.firsts
             .iter()
+            .zip(&self.separable)
+            // most rows differ in the first letter: a cheap test first
+            .filter(|&(&f, _)| f == first)
+            .map(|(_, row)| row)
             .find(|(p, roots, _)| {
                 word.strip_prefix(p).is_some_and(|rest| {
                     let rest_options =
@@ -620,6 +658,21 @@ mod tests {
         );
         assert!(lex.lookup("rover", &stems_of("rover")).is_none());
         assert!(lex.knows("thermostaat"));
+    }
+
+    #[test]
+    fn stopwords_by_hash_and_by_search_agree() {
+        let lex = Lexicon::get();
+        for w in STOPWORDS {
+            assert!(lex.is_stopword(w), "{w}");
+        }
+        for w in ["", "on", "light", "thee", "de ", "zurs"] {
+            assert_eq!(
+                lex.is_stopword(w),
+                crate::search::analyze::is_stopword(w),
+                "{w}"
+            );
+        }
     }
 
     #[test]

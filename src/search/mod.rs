@@ -111,7 +111,7 @@ mod rank;
 
 use serde::Serialize;
 
-use analyze::FxMap;
+use analyze::Strings;
 
 use crate::catalog::Catalog;
 use crate::error::Error;
@@ -121,8 +121,10 @@ use crate::error::Error;
 #[derive(Debug, Clone)]
 pub struct ToolIndex {
     docs: Vec<index::Doc>,
-    vocab: FxMap<String, u32>,
-    terms: Vec<String>,
+    /// The categories, numbered (each tool has the number of its own).
+    categories: Strings,
+    /// The index terms, numbered.
+    terms: Strings,
     masks: Vec<u32>,
     /// Term ids by byte length, for typo search; `len_start[n]` is where
     /// length `n` starts.
@@ -132,14 +134,23 @@ pub struct ToolIndex {
     offsets: Vec<u32>,
     post_doc: Vec<u32>,
     post_impact: Vec<f32>,
-    surfaces: FxMap<String, u32>,
-    name_terms: Vec<Vec<u32>>,
+    surfaces: Strings,
+    /// Each tool's name terms, one tool after the other; `name_ends[d]` is
+    /// where tool `d`'s end.
+    name_terms: Vec<u32>,
+    name_ends: Vec<u32>,
     /// Tools in name order.
     by_rank: Vec<u32>,
     /// Each tool's place in name order.
     name_rank: Vec<u32>,
-    by_name: FxMap<String, u32>,
-    by_key: FxMap<String, u32>,
+    /// Folded names, and the first tool of each.
+    folded: Strings,
+    folded_doc: Vec<u32>,
+    /// Name keys (the folded words of the name joined by `_`: `HassTurnOn`
+    /// → `hass_turn_on`), each tool's key, and the first tool of each key.
+    keys: Strings,
+    key_ids: Vec<u32>,
+    key_doc: Vec<u32>,
 }
 
 /// What to search for besides the query text.
@@ -236,7 +247,24 @@ impl ToolIndex {
         self.docs
             .iter()
             .find(|d| d.name == name)
-            .map(|d| d.category.as_str())
+            .map(|d| self.categories.get(d.category))
+    }
+
+    /// The name terms of tool `d`.
+    fn name_terms_of(&self, d: usize) -> &[u32] {
+        let start = match d.checked_sub(1) {
+            Some(p) => self.name_ends.get(p).copied().unwrap_or(0),
+            None => 0,
+        };
+        let end = self.name_ends.get(d).copied().unwrap_or(start);
+        self.name_terms
+            .get(start as usize..end as usize)
+            .unwrap_or(&[])
+    }
+
+    /// The name key of tool `d`.
+    fn key_of(&self, d: usize) -> &str {
+        self.key_ids.get(d).map_or("", |&k| self.keys.get(k))
     }
 
     /// Up to `k` tool names closest to a name that is not in the catalog,

@@ -67,7 +67,7 @@ impl Query<'_> {
 
     fn alts(&self, alts: &[(String, f32)], weight: f32, into: &mut Group) {
         for (a, w) in alts {
-            if let Some(&t) = self.index.vocab.get(a.as_str()) {
+            if let Some(t) = self.index.terms.find(a) {
                 into.push((t, weight * w));
             }
         }
@@ -85,9 +85,9 @@ impl Query<'_> {
             .separable_joined(w)
             .or_else(|| self.lex.lookup_lazy(w, &en, s));
         if !exp.is_some_and(|e| e.replace) {
-            if let Some(&t) = self.index.vocab.get(en.as_str()) {
+            if let Some(t) = self.index.terms.find(&en) {
                 group.push((t, weight));
-            } else if let Some(&t) = self.index.vocab.get(w) {
+            } else if let Some(t) = self.index.terms.find(w) {
                 group.push((t, weight));
             }
         }
@@ -96,7 +96,7 @@ impl Query<'_> {
         }
         if group.is_empty() && extra.is_empty() {
             for lang in [Lang::Nl, Lang::De] {
-                if let Some(&t) = self.index.vocab.get(s.stem(lang, w).as_str()) {
+                if let Some(t) = self.index.terms.find(&s.stem(lang, w)) {
                     group.push((t, weight * OTHER_STEM_WEIGHT));
                 }
             }
@@ -138,8 +138,8 @@ impl Query<'_> {
     fn compound(&self, w: &str, group: &mut Group, extra: &mut Vec<Group>) {
         let known = |part: &str| {
             self.lex.knows(part)
-                || self.index.surfaces.contains_key(part)
-                || self.index.vocab.contains_key(part)
+                || self.index.surfaces.contains(part)
+                || self.index.terms.contains(part)
         };
         let Some(parts) = split_compound(w, &known) else {
             return;
@@ -193,14 +193,14 @@ impl Query<'_> {
             .unwrap_or(&[]);
         for &t in ids {
             let t = t as usize;
-            let (Some(term), Some(&mask)) = (self.index.terms.get(t), self.index.masks.get(t))
-            else {
+            let Some(&mask) = self.index.masks.get(t) else {
                 continue;
             };
-            if term.len() < 3
-                || (mask ^ qmask).count_ones() as usize > 2 * best
-                || term.len().abs_diff(stem.len()) > best
-            {
+            if (mask ^ qmask).count_ones() as usize > 2 * best {
+                continue;
+            }
+            let term = self.index.terms.get(t as u32);
+            if term.len() < 3 || term.len().abs_diff(stem.len()) > best {
                 continue;
             }
             if let Some(d) = edit_distance(&stem, term, best) {
@@ -208,7 +208,7 @@ impl Query<'_> {
             }
         }
         let wmask = letter_mask(w);
-        for (i, (word, mask)) in self.lex.keys().enumerate() {
+        for (i, &(word, mask)) in self.lex.keys().iter().enumerate() {
             if word.len() < 4
                 || (mask ^ wmask).count_ones() as usize > 2 * best
                 || word.len().abs_diff(w.len()) > best
@@ -229,11 +229,10 @@ impl Query<'_> {
             }
             let weight = TYPO_WEIGHT.get(d - 1).copied().unwrap_or(0.0);
             if hi & 1 == 0 {
-                if let Some(term) = self.index.terms.get(id as usize) {
-                    if !taken.contains(&term.as_str()) {
-                        taken.push(term);
-                        group.push((id, weight));
-                    }
+                let term = self.index.terms.get(id);
+                if !taken.contains(&term) {
+                    taken.push(term);
+                    group.push((id, weight));
                 }
             } else if let Some(word) = self.lex.key_at(id as usize) {
                 if !taken.contains(&word) {
@@ -348,11 +347,21 @@ fn exact(index: &ToolIndex, query: &str) -> Option<u32> {
     if q.is_empty() || q.len() > 512 {
         return None;
     }
-    index
-        .by_name
-        .get(&fold(q))
-        .or_else(|| index.by_key.get(&name_key(q)))
-        .copied()
+    let by_name = index
+        .folded
+        .find(&fold(q))
+        .and_then(|i| index.folded_doc.get(i as usize));
+    let by_key = || {
+        let key = name_key(q);
+        if key.is_empty() {
+            return None;
+        }
+        index
+            .keys
+            .find(&key)
+            .and_then(|i| index.key_doc.get(i as usize))
+    };
+    by_name.or_else(by_key).copied()
 }
 
 pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> SearchResults {
@@ -400,10 +409,14 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
         touched.clear();
     }
     name_bonus(index, &groups, &mut scores);
-    let category = opts.category.as_deref().map(fold);
-    let in_category = |d: usize| match (&category, index.docs.get(d)) {
+    // which categories the filter takes, folded once each
+    let wanted: Option<Vec<bool>> = opts.category.as_deref().map(|c| {
+        let c = fold(c);
+        index.categories.iter().map(|k| fold(k) == c).collect()
+    });
+    let in_category = |d: usize| match (&wanted, index.docs.get(d)) {
         (None, Some(_)) => true,
-        (Some(c), Some(doc)) => fold(&doc.category) == *c,
+        (Some(w), Some(doc)) => w.get(doc.category as usize) == Some(&true),
         _ => false,
     };
     let exact = exact(index, query).map(|d| d as usize);
@@ -450,7 +463,7 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
             Some(Hit {
                 name: doc.name.clone(),
                 score: (f64::from(scores[d]) * 10_000.0).round() / 10_000.0,
-                category: doc.category.clone(),
+                category: index.categories.get(doc.category).to_string(),
                 description: doc.description.clone(),
             })
         })
@@ -465,13 +478,16 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
 fn name_bonus(index: &ToolIndex, groups: &[Group], scores: &mut [f32]) {
     let mut terms: Vec<(u32, f32)> = groups.iter().flatten().copied().collect();
     sort_terms(&mut terms);
-    for (d, score) in scores.iter_mut().enumerate() {
+    let mut start = 0;
+    for (score, &end) in scores.iter_mut().zip(&index.name_ends) {
+        let name = index
+            .name_terms
+            .get(start as usize..end as usize)
+            .unwrap_or(&[]);
+        start = end;
         if *score <= 0.0 {
             continue;
         }
-        let Some(name) = index.name_terms.get(d) else {
-            continue;
-        };
         let (mut hit, mut all) = (0f32, 0f32);
         for &t in name {
             let idf = index.idf.get(t as usize).copied().unwrap_or(0.0);
@@ -505,17 +521,14 @@ pub(crate) fn suggest(index: &ToolIndex, unknown: &str, k: usize) -> Vec<String>
     }
     let mut qterms: Vec<Option<u32>> = Vec::new();
     for w in words {
-        let t = index
-            .vocab
-            .get(stemmers.stem(Lang::En, w).as_str())
-            .copied();
+        let t = index.terms.find(&stemmers.stem(Lang::En, w));
         if t.is_none() || !qterms.contains(&t) {
             qterms.push(t);
         }
     }
     let mut scored: Vec<u64> = Vec::new();
-    for (i, doc) in index.docs.iter().enumerate() {
-        let dcompact: String = doc.key.chars().filter(|&c| c != '_').collect();
+    for i in 0..index.docs.len() {
+        let dcompact: String = index.key_of(i).chars().filter(|&c| c != '_').collect();
         let longest = qlen.max(dcompact.chars().count());
         let by_edit = if longest <= MAX_SUGGEST_CHARS && longest > 0 {
             // a third of the name wrong at most: "close" names only
@@ -525,7 +538,7 @@ pub(crate) fn suggest(index: &ToolIndex, unknown: &str, k: usize) -> Vec<String>
         } else {
             0.0
         };
-        let dterms = index.name_terms.get(i).map_or(&[][..], Vec::as_slice);
+        let dterms = index.name_terms_of(i);
         let shared = qterms
             .iter()
             .filter(|t| t.is_some_and(|t| dterms.contains(&t)))

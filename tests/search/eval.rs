@@ -7,6 +7,9 @@
 //! search_eval bench                      build time and query latency at 1,000 tools (native)
 //! MICRO="a query" search_eval bench      that query's mean latency, and suggest's
 //! BUILD_ONLY=1 search_eval bench         builds only (for a profiler)
+//! CATALOG=github search_eval bench       on the wasm benchmark's catalog (GitHub's, repeated)
+//! search_eval dump OUT.tsv               every query's top 10 with scores (diff two builds)
+//! search_eval memory                     heap bytes of parse, build peak and index at 1,000 and 10,000 tools
 //! FAIL_K=1 search_eval report DIR --failures   misses at rank 1 instead of 3
 //! ```
 //!
@@ -14,8 +17,10 @@
 //! Queries are split in two halves by a hash of their text: A (tuned on)
 //! and B (held out).
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use mcp_switchboard::{Catalog, SearchOptions, ToolIndex};
@@ -34,6 +39,39 @@ const OWN_QUERIES: [&str; 3] = [
     "github-queries.json",
 ];
 const SYSTEMS: [&str; 4] = ["ours", "substring", "bm25okapi", "minisearch"];
+
+/// The system allocator, counting live heap bytes and their peak (for
+/// `search_eval memory`).
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn count_alloc(size: usize) {
+    let live = LIVE.fetch_add(size, Ordering::Relaxed) + size;
+    PEAK.fetch_max(live, Ordering::Relaxed);
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count_alloc(layout.size());
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // the old and the new block are both live while the data moves
+        count_alloc(new_size);
+        let p = System.realloc(ptr, layout, new_size);
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
 
 struct Query {
     id: String,
@@ -480,7 +518,11 @@ fn bench() {
         tools.push(v);
         i += 1;
     }
-    let bytes = serde_json::to_vec(&tools).expect("json");
+    let bytes = match std::env::var("CATALOG").as_deref() {
+        // the wasm benchmark's catalog (tests/bench/search.mjs)
+        Ok("github") => github_times(1000),
+        _ => serde_json::to_vec(&tools).expect("json"),
+    };
     let catalog = Catalog::parse(&bytes).expect("catalog");
     let mut builds = Vec::new();
     let mut index = None;
@@ -543,6 +585,87 @@ fn bench() {
     );
 }
 
+/// Every query's top 10 (name and score), one query a line, to compare the
+/// rankings of two builds with `diff`.
+fn dump(out: &Path) {
+    let catalogs = load_catalogs();
+    let queries = load_queries(&catalogs);
+    let indexes: BTreeMap<&str, ToolIndex> = catalogs
+        .iter()
+        .map(|(&c, cat)| (c, ToolIndex::build(cat, None).expect("index")))
+        .collect();
+    let opts = SearchOptions::new().with_limit(10);
+    let mut text = String::new();
+    for q in &queries {
+        let r = indexes[q.catalog].search(&q.text, &opts);
+        let hits: Vec<String> = r
+            .hits
+            .iter()
+            .map(|h| format!("{} {}", h.name, h.score))
+            .collect();
+        text.push_str(&format!(
+            "{}\t{:?}\t{}\t{}\n",
+            q.catalog,
+            q.text,
+            r.total,
+            hits.join(", ")
+        ));
+    }
+    std::fs::write(out, text).expect("write dump");
+}
+
+/// The GitHub catalog repeated to `n` tools, copies renamed `NAME_cK`, as
+/// JSON text (what `tests/bench/search.mjs` gives the wasm package).
+fn github_times(n: usize) -> Vec<u8> {
+    let v = read_json(&corpus().join("github-mcp-server.tools-list.json"));
+    let base = v["result"]["tools"].as_array().expect("tools");
+    let tools: Vec<Value> = (0..n)
+        .map(|i| {
+            let mut t = base[i % base.len()].clone();
+            let copy = i / base.len();
+            if copy > 0 {
+                let name = format!("{}_c{copy}", t["name"].as_str().unwrap_or(""));
+                t["name"] = json!(name);
+            }
+            t
+        })
+        .collect();
+    serde_json::to_vec(&json!({ "tools": tools })).expect("json")
+}
+
+/// Heap bytes (native, 64-bit: pointers are twice the size of wasm32's) of
+/// the catalog text, its parse, the index build's peak and the index.
+fn memory() {
+    let mb = |b: usize| b as f64 / 1_048_576.0;
+    println!("| tools | JSON MB | parse peak MB | catalog MB | build peak over catalog MB | index MB | build ms |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    for n in [1000, 10_000] {
+        let text = github_times(n);
+        let base = LIVE.load(Ordering::Relaxed);
+        PEAK.store(base, Ordering::Relaxed);
+        let catalog = Catalog::parse(&text).expect("catalog");
+        let parse_peak = PEAK.load(Ordering::Relaxed) - base;
+        let json_len = text.len();
+        drop(text);
+        let with_catalog = LIVE.load(Ordering::Relaxed);
+        PEAK.store(with_catalog, Ordering::Relaxed);
+        let t = Instant::now();
+        let index = ToolIndex::build(&catalog, None).expect("index");
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        let build_peak = PEAK.load(Ordering::Relaxed) - with_catalog;
+        let index_bytes = LIVE.load(Ordering::Relaxed) - with_catalog;
+        println!(
+            "| {n} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {ms:.1} |",
+            mb(json_len),
+            mb(parse_peak),
+            mb(with_catalog - base),
+            mb(build_peak),
+            mb(index_bytes)
+        );
+        drop(index);
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -555,8 +678,15 @@ fn main() {
             args.iter().any(|a| a == "--failures"),
         ),
         Some("bench") => bench(),
+        Some("dump") => dump(Path::new(
+            args.get(1)
+                .map_or("target/search-eval/dump.tsv", String::as_str),
+        )),
+        Some("memory") => memory(),
         _ => {
-            eprintln!("usage: search_eval emit TASKS.json | report DIR [--failures] | bench");
+            eprintln!(
+                "usage: search_eval emit TASKS.json | report DIR [--failures] | bench | dump OUT.tsv | memory"
+            );
             std::process::exit(2);
         }
     }
