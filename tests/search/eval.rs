@@ -338,14 +338,21 @@ fn macro_metrics(items: &[(&Query, usize)]) -> Metrics {
     m
 }
 
-fn report(dir: &Path, failures: bool) {
-    let catalogs = load_catalogs();
-    let queries = load_queries(&catalogs);
-    let indexes: BTreeMap<&str, ToolIndex> = catalogs
+/// The queries over `catalogs`, an index per catalog, and top-10 options.
+fn indexed(
+    catalogs: &BTreeMap<&'static str, Catalog>,
+) -> (Vec<Query>, BTreeMap<&'static str, ToolIndex>, SearchOptions) {
+    let queries = load_queries(catalogs);
+    let indexes = catalogs
         .iter()
         .map(|(&c, cat)| (c, ToolIndex::build(cat, None).expect("index")))
         .collect();
-    let opts = SearchOptions::new().with_limit(10);
+    (queries, indexes, SearchOptions::new().with_limit(10))
+}
+
+fn report(dir: &Path, failures: bool) {
+    let catalogs = load_catalogs();
+    let (queries, indexes, opts) = indexed(&catalogs);
     let mut systems: BTreeMap<&str, HashMap<String, Vec<String>>> = BTreeMap::new();
     let ours: HashMap<String, Vec<String>> = queries
         .iter()
@@ -589,12 +596,7 @@ fn bench() {
 /// rankings of two builds with `diff`.
 fn dump(out: &Path) {
     let catalogs = load_catalogs();
-    let queries = load_queries(&catalogs);
-    let indexes: BTreeMap<&str, ToolIndex> = catalogs
-        .iter()
-        .map(|(&c, cat)| (c, ToolIndex::build(cat, None).expect("index")))
-        .collect();
-    let opts = SearchOptions::new().with_limit(10);
+    let (queries, indexes, opts) = indexed(&catalogs);
     let mut text = String::new();
     for q in &queries {
         let r = indexes[q.catalog].search(&q.text, &opts);
