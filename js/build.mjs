@@ -42,7 +42,7 @@ const wasmOpt = join(root, 'node_modules/.bin/wasm-opt');
 if (existsSync(wasmOpt)) {
   for (const dir of ['node', 'web']) {
     const file = join(pkg, dir, 'mcp_switchboard_bg.wasm');
-    run(wasmOpt, ['-Oz', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', file, '-o', file]);
+    run(wasmOpt, ['-Oz', '--converge', '--strip-producers', '--strip-target-features', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', file, '-o', file]);
   }
 } else {
   console.warn('node_modules/.bin/wasm-opt not found (npm ci installs it): the module is not size-optimised');

@@ -7,7 +7,7 @@ import { Engine, asToolResultJson, readCatalog } from '../pkg/index.mjs';
 /**
  * @typedef {object} ToolSource
  * @property {string} catalog the tools/list JSON text the engine serves
- * @property {(name: string, args: object, signal: AbortSignal) => Promise<object | string>} call runs one tool; resolves with a CallToolResult (an object or its JSON text), rejects with an Error whose message the client reads
+ * @property {(name: string, args: object, ctx: {signal: AbortSignal}) => Promise<object | string>} call runs one tool; resolves with a CallToolResult (an object or its JSON text), rejects with an Error whose message the client reads; `ctx.signal` aborts on cancellation or timeout (made when first read)
  * @property {string} [label] what the source is, for logs
  * @property {() => Promise<void> | void} [close]
  */
@@ -24,10 +24,10 @@ export function handlerSource(catalog, handlers, label = 'handlers') {
   return {
     label,
     catalog: JSON.stringify({ tools }),
-    async call(name, args, signal) {
+    async call(name, args, ctx) {
       const fn = handlers[name];
       if (typeof fn !== 'function') throw new Error(`no handler is registered for ${name}`);
-      return asToolResultJson(await fn(args, { signal }));
+      return asToolResultJson(await fn(args, ctx));
     },
   };
 }
@@ -50,7 +50,7 @@ export class Session {
     this.timeoutMs = timeoutMs;
     this.notify = notify;
     this.log = log;
-    /** invocation id → {resolve, controller, timer} */
+    /** invocation id → {resolve, abort, timer} */
     this.pending = new Map();
     this.closed = false;
   }
@@ -81,7 +81,7 @@ export class Session {
     this.closed = true;
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
-      p.controller.abort();
+      p.abort();
       p.resolve(null);
       this.pending.delete(id);
     }
@@ -116,7 +116,7 @@ export class Session {
           if (p) {
             this.pending.delete(o.id);
             clearTimeout(p.timer);
-            p.controller.abort();
+            p.abort();
             p.resolve(null);
           }
           break;
@@ -127,15 +127,29 @@ export class Session {
   }
 
   #invoke({ id, tool, arguments: args }, resolve) {
-    const controller = new AbortController();
+    // the AbortController is made only when the tool reads ctx.signal: most
+    // calls never do, and making one costs more than the rest of this method
+    let controller = null;
+    let aborted = false;
+    const ctx = {
+      get signal() {
+        controller ??= new AbortController();
+        if (aborted) controller.abort();
+        return controller.signal;
+      },
+    };
+    const abort = () => {
+      aborted = true;
+      controller?.abort();
+    };
     const timer = setTimeout(() => {
-      controller.abort();
+      abort();
       this.#settle(id, (e) => e.fail(id, `${tool} timed out after ${formatSeconds(this.timeoutMs)}`));
     }, this.timeoutMs);
-    this.pending.set(id, { resolve, controller, timer });
+    this.pending.set(id, { resolve, abort, timer });
     let running;
     try {
-      running = Promise.resolve(this.source.call(tool, args, controller.signal));
+      running = Promise.resolve(this.source.call(tool, args, ctx));
     } catch (err) {
       running = Promise.reject(err);
     }

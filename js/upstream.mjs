@@ -34,7 +34,7 @@ export async function connectUpstream(url, { token, timeoutMs = 30_000, log = ()
       label: `upstream ${url} (${client.transport})`,
       transport: client.transport,
       catalog: JSON.stringify({ tools }),
-      call: (name, args, signal) => client.request((s) => s.callTool(name, args), signal),
+      call: (name, args, ctx) => client.request((s) => s.callTool(name, args), ctx.signal),
       close: () => client.close(),
     };
   } catch (e) {

@@ -348,28 +348,24 @@ pub fn legacy_event(event: &SseEvent) -> Result<LegacyEvent, Error> {
 /// else (a plain value, `null`) becomes [`tool_success`](crate::tool_success)
 /// of it.
 pub fn as_tool_result(value: Value) -> Value {
-    if value.get("content").is_some_and(Value::is_array) {
-        value
-    } else {
-        crate::results::tool_success(value)
-    }
+    as_tool_result_text(&value.to_string())
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null)
 }
 
 /// [`as_tool_result`] on JSON text, returning JSON text: a
 /// `CallToolResult` (an object with a `content` array) is checked without
-/// building a value tree and passes unchanged, which keeps the hot path of
-/// a gateway to one scan of the result.
+/// building a value tree and passes on (compacted), which keeps the hot
+/// path of a gateway to one scan of the result.
 pub fn as_tool_result_text(text: &str) -> Result<String, Error> {
-    #[derive(serde::Deserialize)]
-    struct Probe {
-        #[allow(dead_code)]
-        content: Vec<serde::de::IgnoredAny>,
+    let text = crate::rawjson::compact(text)?;
+    if let crate::rawjson::Top::Object(f) = crate::rawjson::top(&text) {
+        if f.get("content").is_some_and(|c| c.starts_with('[')) {
+            return Ok(text.into_owned());
+        }
     }
-    if serde_json::from_str::<Probe>(text).is_ok() {
-        return Ok(text.to_string());
-    }
-    let v: Value = serde_json::from_str(text).map_err(|e| Error::json(&e))?;
-    Ok(as_tool_result(v).to_string())
+    crate::results::tool_success_json(&text)
 }
 
 #[cfg(test)]

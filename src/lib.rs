@@ -114,6 +114,7 @@ mod lint;
 mod lower;
 mod names;
 mod pointer;
+mod rawjson;
 mod report;
 mod results;
 mod search;
@@ -135,7 +136,9 @@ pub use error::{Error, ErrorKind};
 pub use lint::{lint, Finding, LintReport, Severity, ToolLint};
 pub use names::NameMap;
 pub use report::{Action, ReportEntry};
-pub use results::{tool_exception, tool_failure, tool_success};
+pub use results::{
+    tool_exception, tool_failure, tool_failure_json, tool_success, tool_success_json,
+};
 pub use search::{Hit, SearchOptions, SearchResults, ToolIndex};
 pub use tokens::estimate_tokens;
 pub use validate::{validate, validate_arguments, ArgumentError, Coercion, Validation};

@@ -13,8 +13,8 @@ use serde_json::Value;
 
 use crate::{
     convert as convert_catalog, format_results, lint as lint_catalog, parse_calls, tool_exception,
-    tool_failure, tool_success, validate_arguments, Catalog, Dialect, Error, ErrorKind, ModelTurn,
-    NameMap, Options,
+    tool_failure_json, tool_success_json, validate_arguments, Catalog, Dialect, Error, ErrorKind,
+    ModelTurn, NameMap, Options,
 };
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -232,28 +232,36 @@ pub fn version() -> String {
 }
 
 /// Reads a JSON value from a JS string (JSON text) or plain value.
-fn read_value(input: &JsValue, what: &str) -> Result<Value, JsValue> {
-    let text = if let Some(s) = input.as_string() {
-        s
-    } else if input.is_object() {
+/// JSON text given as a string, or an object written by `JSON.stringify`.
+fn read_text(input: &JsValue, what: &str) -> Result<String, JsValue> {
+    if let Some(s) = input.as_string() {
+        Ok(s)
+    } else if input.is_object() || input.is_null() {
         js_sys::JSON::stringify(input)
-            .map_err(|_| {
+            .ok()
+            .and_then(|s| s.as_string())
+            .ok_or_else(|| {
                 usage(&format!(
                     "{what} cannot be turned into JSON (is it cyclic?)"
                 ))
-            })?
-            .as_string()
-            .unwrap_or_default()
-    } else if input.is_null() {
-        return Ok(Value::Null);
+            })
     } else {
-        return Err(usage(&format!("{what} must be JSON text or an object")));
-    };
-    serde_json::from_str(&text).map_err(|e| {
-        let mut err = Error::json(&e);
-        err = Error::new(err.kind(), "", format!("{what}: {}", err.message()));
-        js_error(&err)
-    })
+        Err(usage(&format!("{what} must be JSON text or an object")))
+    }
+}
+
+/// An error for text in `what` that is not JSON.
+fn json_error(e: &Error, what: &str) -> JsValue {
+    js_error(&Error::new(
+        e.kind(),
+        "",
+        format!("{what}: {}", e.message()),
+    ))
+}
+
+fn read_value(input: &JsValue, what: &str) -> Result<Value, JsValue> {
+    let text = read_text(input, what)?;
+    serde_json::from_str(&text).map_err(|e| json_error(&Error::json(&e), what))
 }
 
 fn read_dialect(d: &str) -> Result<Dialect, JsValue> {
@@ -332,11 +340,12 @@ pub fn tool_success_js(
     #[wasm_bindgen(unchecked_param_type = "unknown")] data: JsValue,
 ) -> Result<JsValue, JsValue> {
     let data = if data.is_undefined() {
-        Value::Null
+        "null".to_string()
     } else {
-        read_value(&data, "data")?
+        read_text(&data, "data")?
     };
-    to_js(&tool_success(data))
+    let text = tool_success_json(&data).map_err(|e| json_error(&e, "data"))?;
+    js_sys::JSON::parse(&text)
 }
 
 /// A failed CallToolResult: `{success: false, error, ...details}`, `isError`.
@@ -346,11 +355,12 @@ pub fn tool_failure_js(
     #[wasm_bindgen(unchecked_param_type = "object | undefined")] details: JsValue,
 ) -> Result<JsValue, JsValue> {
     let details = if details.is_undefined() {
-        Value::Null
+        "null".to_string()
     } else {
-        read_value(&details, "details")?
+        read_text(&details, "details")?
     };
-    to_js(&tool_failure(error, details))
+    let text = tool_failure_json(error, &details).map_err(|e| json_error(&e, "details"))?;
+    js_sys::JSON::parse(&text)
 }
 
 /// A CallToolResult for a tool that threw.
@@ -534,9 +544,9 @@ impl JsEngine {
         id: f64,
         #[wasm_bindgen(unchecked_param_type = "CallToolResult")] result: JsValue,
     ) -> Result<(), JsValue> {
-        let result = read_value(&result, "the result")?;
+        let result = read_text(&result, "the result")?;
         self.inner
-            .complete(id as u64, &result)
+            .complete_json(id as u64, &result)
             .map_err(|e| js_error(&e))
     }
 
@@ -1054,12 +1064,7 @@ pub fn as_tool_result_json_js(value: JsValue) -> Result<String, JsValue> {
 /// (a `content` array) passes unchanged, anything else becomes `toolSuccess` of it.
 #[wasm_bindgen(js_name = asToolResult, unchecked_return_type = "CallToolResult")]
 pub fn as_tool_result_js(value: JsValue) -> Result<JsValue, JsValue> {
-    let v = if value.is_undefined() {
-        Value::Null
-    } else {
-        read_value(&value, "the result")?
-    };
-    to_js(&crate::client::as_tool_result(v))
+    js_sys::JSON::parse(&as_tool_result_json_js(value)?)
 }
 
 /// Argument validation against a catalog read once (like a compiled

@@ -188,6 +188,45 @@ fn tools_call_invokes_the_host_and_answers_later() {
 }
 
 #[test]
+fn results_as_text_are_checked_and_passed_on_compact() {
+    let mut e = Engine::new(homey(), EngineConfig::default());
+    init(&mut e);
+    let call = |e: &mut Engine, id: i64| {
+        let (_, inv) = send(
+            e,
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "get_states", "arguments": {}}}),
+        );
+        inv[0].id
+    };
+    // spaced-out text is compacted (an SSE data line must not break)
+    let inv = call(&mut e, 1);
+    e.complete_json(inv, "{ \"content\": [ {\"type\": \"text\", \"text\": \"a b\\n\"} ],\n \"structuredContent\": {\"n\": 1} }")
+        .unwrap();
+    let Some(Output::Reply(text)) = e.poll_output() else {
+        panic!("a reply")
+    };
+    assert_eq!(
+        text,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a b\n"}],"structuredContent":{"n":1}}}"#
+    );
+    // not JSON, no content array, structuredContent not an object: answered
+    // as an internal error, reported as a shape error
+    for bad in [
+        "{oops",
+        r#"{"content":{}}"#,
+        r#"{"content":[],"structuredContent":null}"#,
+        r#"[{"content":[]}]"#,
+    ] {
+        let inv = call(&mut e, 2);
+        let err = e.complete_json(inv, bad).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Shape, "{bad}");
+        let (r, _) = drain(&mut e);
+        assert_eq!(r[0]["error"]["code"], -32603, "{bad}");
+        assert_eq!(r[0]["id"], 2);
+    }
+}
+
+#[test]
 fn invalid_arguments_are_tool_errors_not_protocol_errors() {
     let mut e = Engine::new(homey(), EngineConfig::default());
     init(&mut e);

@@ -383,6 +383,14 @@ impl Engine {
     /// result that is not a `CallToolResult`; the latter is still answered,
     /// as an internal error, so the client is never left waiting.
     pub fn complete(&mut self, invocation: u64, result: &Value) -> Result<(), Error> {
+        self.complete_json(invocation, &result.to_string())
+    }
+
+    /// [`Engine::complete`] with the `CallToolResult` as JSON text, which
+    /// is checked and passed on as it is written (compacted if it has
+    /// whitespace), never parsed into a tree. Text that is not JSON is
+    /// answered and reported like any other bad result.
+    pub fn complete_json(&mut self, invocation: u64, result: &str) -> Result<(), Error> {
         let Some(p) = self.pending.remove(&invocation) else {
             return Err(Error::new(
                 ErrorKind::Usage,
@@ -390,20 +398,31 @@ impl Engine {
                 format!("no outstanding invocation {invocation} (already answered or cancelled)"),
             ));
         };
-        let ok = result.get("content").is_some_and(Value::is_array)
-            && result.get("structuredContent").is_none_or(Value::is_object);
-        if !ok {
-            self.reply_error(
-                &p.request_id,
-                WireCode::InternalError,
-                "the tool returned something that is not a CallToolResult",
-                None,
-            );
-            return Err(Error::new(ErrorKind::Shape, "", "a CallToolResult needs a content array (and structuredContent, if any, must be an object)"));
+        let text = crate::rawjson::compact(result).ok();
+        let ok = text.as_deref().map(|t| match crate::rawjson::top(t) {
+            crate::rawjson::Top::Object(f) => {
+                f.get("content").is_some_and(|c| c.starts_with('['))
+                    && f.get("structuredContent")
+                        .is_none_or(|s| s.starts_with('{'))
+            }
+            crate::rawjson::Top::Other(_) => false,
+        });
+        match (ok, text) {
+            (Some(true), Some(text)) => {
+                self.outputs
+                    .push_back(Output::Reply(wire::result_text(&p.request_id, &text)));
+                Ok(())
+            }
+            _ => {
+                self.reply_error(
+                    &p.request_id,
+                    WireCode::InternalError,
+                    "the tool returned something that is not a CallToolResult",
+                    None,
+                );
+                Err(Error::new(ErrorKind::Shape, "", "a CallToolResult needs a content array (and structuredContent, if any, must be an object)"))
+            }
         }
-        self.outputs
-            .push_back(Output::Reply(wire::result_of(&p.request_id, result)));
-        Ok(())
     }
 
     /// Reports that an invocation failed (the tool threw, the upstream

@@ -129,16 +129,17 @@ pub(crate) fn read(text: &str) -> Incoming {
 
 /// A success reply.
 pub(crate) fn result(id: &Value, result: Value) -> String {
-    result_of(id, &result)
+    result_text(id, &result.to_string())
 }
 
-/// A success reply written from a borrowed result (no copy of it).
-pub(crate) fn result_of(id: &Value, result: &Value) -> String {
-    let mut out = String::with_capacity(64);
+/// A success reply around a result that is already compact JSON text.
+pub(crate) fn result_text(id: &Value, result: &str) -> String {
+    let id = id.to_string();
+    let mut out = String::with_capacity(result.len() + id.len() + 32);
     out.push_str(r#"{"jsonrpc":"2.0","id":"#);
-    out.push_str(&id.to_string());
+    out.push_str(&id);
     out.push_str(r#","result":"#);
-    out.push_str(&result.to_string());
+    out.push_str(result);
     out.push('}');
     out
 }

@@ -144,6 +144,16 @@ test('parseCalls, validateArguments and formatResults through the package', () =
   assert.throws(() => esm.parseCalls('gemini', '{broken', conv), (e) => e.code === 'json');
   assert.deepEqual(esm.toolFailure('not found', { deviceId: 'x' }).structuredContent, { success: false, deviceId: 'x', error: 'not found' });
   assert.equal(esm.toolException('boom').isError, true);
+  // result helpers: text and structuredContent agree, the flag comes first
+  const ok = esm.toolSuccess({ success: false, dim: 0.5, tags: ['a'] });
+  assert.deepEqual(ok.structuredContent, { success: true, dim: 0.5, tags: ['a'] });
+  assert.equal(ok.content[0].text, '{"success":true,"dim":0.5,"tags":["a"]}');
+  assert.deepEqual(esm.toolSuccess([1]).structuredContent, { success: true, result: [1] });
+  assert.deepEqual(esm.toolSuccess().structuredContent, { success: true });
+  assert.equal(esm.toolFailure('gone', { error: 'old', id: 1 }).content[0].text, '{"success":false,"error":"gone","id":1}');
+  assert.throws(() => esm.toolSuccess('{not json'), (e) => e.code === 'json');
+  assert.deepEqual(esm.asToolResult(ok), ok);
+  assert.deepEqual(esm.asToolResult(7).structuredContent, { success: true, result: 7 });
 });
 
 test('the engine, the tool index and the budget through the package', () => {
@@ -158,8 +168,9 @@ test('the engine, the tool index and the budget through the package', () => {
   const inv = out.find((o) => o.type === 'invoke');
   assert.deepEqual([inv.tool, inv.arguments], ['toggle_device', { deviceId: 'lamp' }]);
   assert.equal(engine.outstanding, 1);
-  engine.complete(inv.id, esm.toolSuccess({}));
-  assert.equal(JSON.parse(engine.drain()[0].message).id, 2);
+  // a result as spaced-out JSON text goes out compact
+  engine.complete(inv.id, '{ "content": [ { "type": "text", "text": "a b" } ] }');
+  assert.equal(engine.drain()[0].message, '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"a b"}]}}');
   assert.throws(() => engine.complete(inv.id, esm.toolSuccess({})), (e) => e.code === 'usage');
   const index = new esm.ToolIndex(catalog);
   assert.equal(index.search('thermostaat', { limit: 1 }).hits[0].name, 'set_thermostat');

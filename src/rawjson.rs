@@ -1,0 +1,405 @@
+//! JSON text handled without building a `serde_json::Value`: checked,
+//! compacted, and split into an object's top-level fields as slices of the
+//! text. Tool results pass through the engine and the result helpers this
+//! way, so they are scanned and spliced, not parsed into a tree and written
+//! again. (`serde_json`'s `RawValue` would do the splitting but adds 8 KB
+//! gzipped to the wasm; this scanner is a few hundred bytes.)
+
+use std::borrow::Cow;
+
+use crate::error::{Error, ErrorKind};
+
+/// Nesting deeper than this is refused (as `serde_json` does).
+const MAX_DEPTH: usize = 128;
+
+/// Where a JSON text stops being valid: the byte offset.
+type Invalid = usize;
+
+fn ws(b: &[u8], mut i: usize) -> usize {
+    while matches!(b.get(i), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the JSON value that starts at `i`.
+fn value_end(b: &[u8], i: usize, depth: usize) -> Result<usize, Invalid> {
+    match b.get(i) {
+        Some(b'{') => container_end(b, i, depth, b'}', true),
+        Some(b'[') => container_end(b, i, depth, b']', false),
+        Some(b'"') => string_end(b, i),
+        Some(b't') => literal_end(b, i, b"true"),
+        Some(b'f') => literal_end(b, i, b"false"),
+        Some(b'n') => literal_end(b, i, b"null"),
+        Some(b'-' | b'0'..=b'9') => number_end(b, i),
+        _ => Err(i),
+    }
+}
+
+/// The end of an object (`keyed`) or array that starts at `i`.
+fn container_end(
+    b: &[u8],
+    i: usize,
+    depth: usize,
+    close: u8,
+    keyed: bool,
+) -> Result<usize, Invalid> {
+    if depth == 0 {
+        return Err(i);
+    }
+    let mut j = ws(b, i + 1);
+    if b.get(j) == Some(&close) {
+        return Ok(j + 1);
+    }
+    loop {
+        if keyed {
+            j = ws(b, string_end(b, j)?);
+            if b.get(j) != Some(&b':') {
+                return Err(j);
+            }
+            j = ws(b, j + 1);
+        }
+        j = ws(b, value_end(b, j, depth - 1)?);
+        match b.get(j) {
+            Some(b',') => j = ws(b, j + 1),
+            Some(&c) if c == close => return Ok(j + 1),
+            _ => return Err(j),
+        }
+    }
+}
+
+fn string_end(b: &[u8], i: usize) -> Result<usize, Invalid> {
+    if b.get(i) != Some(&b'"') {
+        return Err(i);
+    }
+    let mut j = i + 1;
+    loop {
+        match b.get(j) {
+            Some(b'"') => return Ok(j + 1),
+            Some(b'\\') => match b.get(j + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j += 2,
+                Some(b'u') => {
+                    let hex = b.get(j + 2..j + 6).ok_or(j)?;
+                    if !hex.iter().all(u8::is_ascii_hexdigit) {
+                        return Err(j);
+                    }
+                    j += 6;
+                }
+                _ => return Err(j),
+            },
+            Some(0..=0x1f) | None => return Err(j),
+            Some(_) => j += 1,
+        }
+    }
+}
+
+fn literal_end(b: &[u8], i: usize, word: &[u8]) -> Result<usize, Invalid> {
+    match b.get(i..i + word.len()) {
+        Some(w) if w == word => Ok(i + word.len()),
+        _ => Err(i),
+    }
+}
+
+fn number_end(b: &[u8], i: usize) -> Result<usize, Invalid> {
+    let digits = |mut j: usize| {
+        while b.get(j).is_some_and(u8::is_ascii_digit) {
+            j += 1;
+        }
+        j
+    };
+    let mut j = if b.get(i) == Some(&b'-') { i + 1 } else { i };
+    j = match b.get(j) {
+        Some(b'0') => j + 1,
+        Some(b'1'..=b'9') => digits(j + 1),
+        _ => return Err(j),
+    };
+    if b.get(j) == Some(&b'.') {
+        let k = digits(j + 1);
+        if k == j + 1 {
+            return Err(k);
+        }
+        j = k;
+    }
+    if matches!(b.get(j), Some(b'e' | b'E')) {
+        j += 1;
+        if matches!(b.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        let k = digits(j);
+        if k == j {
+            return Err(k);
+        }
+        j = k;
+    }
+    Ok(j)
+}
+
+/// Checks that `text` is one JSON value and returns it without whitespace
+/// between tokens: borrowed when it has none (what `JSON.stringify` and
+/// `serde_json::to_string` write).
+pub(crate) fn compact(text: &str) -> Result<Cow<'_, str>, Error> {
+    let b = text.as_bytes();
+    let start = ws(b, 0);
+    let end = value_end(b, start, MAX_DEPTH)
+        .and_then(|e| match ws(b, e) {
+            rest if rest == b.len() => Ok(e),
+            rest => Err(rest),
+        })
+        .map_err(|at| {
+            let what = if at >= b.len() {
+                "input ends too early".to_string()
+            } else {
+                format!("not valid JSON at byte {at}")
+            };
+            Error::new(ErrorKind::Json, "", what)
+        })?;
+    let body = text.get(start..end).unwrap_or_default();
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut out: Option<String> = None;
+    for (i, c) in body.char_indices() {
+        let keep = if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+            true
+        } else {
+            in_string = c == '"';
+            !matches!(c, ' ' | '\n' | '\r' | '\t')
+        };
+        match (&mut out, keep) {
+            (Some(o), true) => o.push(c),
+            (None, false) => out = Some(body.get(..i).unwrap_or_default().to_string()),
+            _ => {}
+        }
+    }
+    Ok(out.map_or(Cow::Borrowed(body), Cow::Owned))
+}
+
+/// One field of an object: its key (unescaped), the key as written
+/// (quotes included), and its value as written.
+pub(crate) struct Field<'a> {
+    pub key: Cow<'a, str>,
+    pub raw_key: &'a str,
+    pub value: &'a str,
+}
+
+/// An object's fields in order. A key given twice keeps its first place
+/// and its last value, as `serde_json::Map` does.
+pub(crate) struct Fields<'a>(pub Vec<Field<'a>>);
+
+impl<'a> Fields<'a> {
+    /// The value of `key` as written, if present.
+    pub fn get(&self, key: &str) -> Option<&'a str> {
+        self.0.iter().find(|f| f.key == key).map(|f| f.value)
+    }
+}
+
+/// What a compact JSON text holds at the top.
+pub(crate) enum Top<'a> {
+    /// An object, field by field.
+    Object(Fields<'a>),
+    /// Any other value, as written (`null` included).
+    Other(&'a str),
+}
+
+/// Splits compact JSON text (as [`compact`] returns it) at its top level.
+pub(crate) fn top(text: &str) -> Top<'_> {
+    let b = text.as_bytes();
+    if b.first() != Some(&b'{') {
+        return Top::Other(text);
+    }
+    let mut fields: Vec<Field<'_>> = Vec::new();
+    let mut j = 1;
+    while b.get(j) == Some(&b'"') {
+        let Ok(key_end) = string_end(b, j) else {
+            break;
+        };
+        let raw_key = text.get(j..key_end).unwrap_or_default();
+        let Ok(value_end) = value_end(b, key_end + 1, MAX_DEPTH) else {
+            break;
+        };
+        let value = text.get(key_end + 1..value_end).unwrap_or_default();
+        let key = unescape(raw_key);
+        match fields.iter_mut().find(|f| f.key == key) {
+            Some(f) => f.value = value,
+            None => fields.push(Field {
+                key,
+                raw_key,
+                value,
+            }),
+        }
+        j = value_end + 1;
+    }
+    Top::Object(Fields(fields))
+}
+
+/// A JSON string's content (quotes and escapes removed).
+fn unescape(raw: &str) -> Cow<'_, str> {
+    let inner = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+    if !inner.contains('\\') {
+        return Cow::Borrowed(inner);
+    }
+    serde_json::from_str::<String>(raw).map_or(Cow::Borrowed(inner), Cow::Owned)
+}
+
+/// Appends `s` as a JSON string.
+pub(crate) fn push_str(out: &mut String, s: &str) {
+    // a &str always serialises
+    out.push_str(&serde_json::Value::from(s).to_string());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(text: &str) -> Vec<(String, String, String)> {
+        match top(text) {
+            Top::Object(f) => {
+                f.0.iter()
+                    .map(|f| {
+                        (
+                            f.key.to_string(),
+                            f.raw_key.to_string(),
+                            f.value.to_string(),
+                        )
+                    })
+                    .collect()
+            }
+            Top::Other(_) => panic!("an object"),
+        }
+    }
+
+    #[test]
+    fn fields_keep_order_and_last_value() {
+        let f = fields(r#"{"b":1,"a":{"x":[1,2]},"b":"two","q\"k":null}"#);
+        let pairs: Vec<(&str, &str, &str)> = f
+            .iter()
+            .map(|(k, r, v)| (k.as_str(), r.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                ("b", "\"b\"", "\"two\""),
+                ("a", "\"a\"", r#"{"x":[1,2]}"#),
+                ("q\"k", r#""q\"k""#, "null")
+            ]
+        );
+        assert!(fields("{}").is_empty());
+        assert!(matches!(top("null"), Top::Other("null")));
+        assert!(matches!(top("[1]"), Top::Other("[1]")));
+    }
+
+    #[test]
+    fn compact_text() {
+        assert!(matches!(compact(r#"{"a":"x y"}"#), Ok(Cow::Borrowed(_))));
+        assert!(matches!(compact(r#"{"a":"q\" y"}"#), Ok(Cow::Borrowed(_))));
+        assert_eq!(
+            compact(" { \"a\" :\n [1, 2.5e-3, \"b c\", true, {}] } ")
+                .ok()
+                .as_deref(),
+            Some(r#"{"a":[1,2.5e-3,"b c",true,{}]}"#)
+        );
+        assert_eq!(
+            compact("\"é \\u00e9\"").ok().as_deref(),
+            Some("\"é \\u00e9\"")
+        );
+    }
+
+    /// The scanner accepts exactly what `serde_json` accepts, on valid and
+    /// broken texts alike (lone surrogate escapes aside, which JSON's
+    /// grammar allows and JavaScript reads).
+    #[test]
+    fn agrees_with_serde_json() {
+        let good = [
+            "0",
+            "-0",
+            "1.5",
+            "-12e+3",
+            "1E5",
+            "true",
+            "false",
+            "null",
+            "\"\"",
+            "\"\\n\\t\\\\\\/\"",
+            "[]",
+            "{}",
+            "[1,[2,[3]]]",
+            r#"{"a":{"b":[{"c":null}]}}"#,
+            " 7 ",
+            "\"\u{1F600}\"",
+        ];
+        let bad = [
+            "",
+            " ",
+            "01",
+            "1.",
+            ".5",
+            "1e",
+            "-",
+            "+1",
+            "tru",
+            "nul",
+            "\"abc",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "[1,]",
+            "[,1]",
+            "{\"a\"}",
+            "{\"a\":}",
+            "{a:1}",
+            "{\"a\":1,}",
+            "[1 2]",
+            "1 2",
+            "\"\u{1}\"",
+            "{\"a\":1",
+            "[",
+            "]",
+            "NaN",
+            "[1]x",
+        ];
+        for t in good {
+            assert!(compact(t).is_ok(), "{t:?}");
+            assert!(
+                serde_json::from_str::<serde_json::Value>(t).is_ok(),
+                "{t:?}"
+            );
+        }
+        for t in bad {
+            assert!(compact(t).is_err(), "{t:?}");
+            assert!(
+                serde_json::from_str::<serde_json::Value>(t).is_err(),
+                "{t:?}"
+            );
+        }
+        // every prefix of a valid document is refused by both, or accepted by both
+        let doc = r#"{"content":[{"type":"text","text":"a \"b\" \u00e9"}],"n":-1.25e-2,"ok":true}"#;
+        for i in 0..doc.len() {
+            if let Some(p) = doc.get(..i) {
+                let ours = compact(p).is_ok();
+                let theirs = serde_json::from_str::<serde_json::Value>(p).is_ok();
+                assert_eq!(ours, theirs, "{p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        assert!(compact(&"[".repeat(100_000)).is_err());
+        let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(compact(&ok).is_ok());
+        let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        assert!(compact(&deep).is_err());
+    }
+
+    #[test]
+    fn strings_are_escaped() {
+        let mut s = String::new();
+        push_str(&mut s, "a\"b\n");
+        assert_eq!(s, r#""a\"b\n""#);
+    }
+}
