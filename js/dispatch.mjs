@@ -56,16 +56,17 @@ export class Session {
   }
 
   /**
-   * Feeds one JSON-RPC message. Resolves with the reply owed to it (text),
-   * or null when none is owed (a notification, a response, a cancelled
-   * request).
+   * Feeds one JSON-RPC message. `owed` says at once whether the message
+   * is owed a reply (a request, or an invalid message); `reply` resolves
+   * with that reply (text), or null when none comes (a notification, a
+   * response, a request the client cancelled).
    * @param {string} message
-   * @returns {Promise<string | null>}
+   * @returns {{owed: boolean, reply: Promise<string | null>}}
    */
   send(message) {
-    if (this.closed) return Promise.resolve(null);
-    this.engine.handle(message);
-    return new Promise((resolve) => this.#dispatch(this.engine.drain(), resolve));
+    if (this.closed) return { owed: false, reply: Promise.resolve(null) };
+    const owed = this.engine.handle(message);
+    return { owed, reply: new Promise((resolve) => this.#dispatch(this.engine.drain(), resolve)) };
   }
 
   /** Replaces the catalog of this session (clients get list_changed). */

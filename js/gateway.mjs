@@ -68,14 +68,14 @@ export async function startGateway(options) {
     }
     const body = await readBody(req, res, gate);
     if (body === null) return;
-    const kind = gate.checkBody(body, session !== undefined);
+    // in a session the engine classifies the message as it reads it (the
+    // size limit was enforced while the body streamed in)
+    if (session) return answer(res, session, body, action.sse, {});
+    const kind = gate.checkBody(body, false);
     switch (kind) {
       case 'too-large':
       case 'no-session':
         return finish(res, gate.outcome(kind));
-      case 'accepted':
-        session.send(body);
-        return finish(res, gate.outcome('accepted'));
       case 'new-session': {
         const id = randomUUID();
         const fresh = newSession();
@@ -83,7 +83,6 @@ export async function startGateway(options) {
         return answer(res, fresh, body, action.sse, { 'mcp-session-id': id });
       }
       case 'reply': {
-        if (session) return answer(res, session, body, action.sse, {});
         // no session and not JSON-RPC: a throwaway engine writes the error reply
         const once = newSession();
         try {
@@ -95,13 +94,19 @@ export async function startGateway(options) {
     }
   }
 
-  /** Sends the reply owed to `body`, as JSON or as a one-event SSE stream. */
+  /**
+   * Feeds `body` to the session and sends what it is owed: 202 for a
+   * notification or response, else the reply as JSON or as a one-event SSE
+   * stream.
+   */
   async function answer(res, session, body, sse, headers) {
+    const { owed, reply: pending } = session.send(body);
+    if (!owed) return finish(res, gate.outcome('accepted'), headers);
     if (sse) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
       res.flushHeaders();
     }
-    const reply = await session.send(body);
+    const reply = await pending;
     if (res.writableEnded || res.destroyed) return;
     if (reply === null) {
       // the client cancelled the request: no reply is owed

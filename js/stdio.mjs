@@ -25,7 +25,7 @@ export function serveStdio({ source, engine = {}, timeoutMs = 30_000, input = pr
   output.on('error', () => lines.close());
   lines.on('line', (line) => {
     if (line.trim() === '') return;
-    const p = session.send(line).then((reply) => {
+    const p = session.send(line).reply.then((reply) => {
       if (reply !== null) write(reply);
     });
     inflight.add(p);

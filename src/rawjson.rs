@@ -154,30 +154,40 @@ pub(crate) fn compact(text: &str) -> Result<Cow<'_, str>, Error> {
             Error::new(ErrorKind::Json, "", what)
         })?;
     let body = text.get(start..end).unwrap_or_default();
+    // bytes, not chars: whitespace and quotes are ASCII, and no byte of a
+    // multi-byte UTF-8 character is
+    let mut out: Option<String> = None;
+    let mut run_start = 0;
     let mut in_string = false;
     let mut escaped = false;
-    let mut out: Option<String> = None;
-    for (i, c) in body.char_indices() {
-        let keep = if in_string {
+    for (i, &c) in body.as_bytes().iter().enumerate() {
+        if in_string {
             if escaped {
                 escaped = false;
-            } else if c == '\\' {
+            } else if c == b'\\' {
                 escaped = true;
-            } else if c == '"' {
+            } else if c == b'"' {
                 in_string = false;
             }
-            true
-        } else {
-            in_string = c == '"';
-            !matches!(c, ' ' | '\n' | '\r' | '\t')
-        };
-        match (&mut out, keep) {
-            (Some(o), true) => o.push(c),
-            (None, false) => out = Some(body.get(..i).unwrap_or_default().to_string()),
+            continue;
+        }
+        match c {
+            b'"' => in_string = true,
+            b' ' | b'\n' | b'\r' | b'\t' => {
+                let o = out.get_or_insert_with(|| String::with_capacity(body.len()));
+                o.push_str(body.get(run_start..i).unwrap_or_default());
+                run_start = i + 1;
+            }
             _ => {}
         }
     }
-    Ok(out.map_or(Cow::Borrowed(body), Cow::Owned))
+    Ok(match out {
+        None => Cow::Borrowed(body),
+        Some(mut o) => {
+            o.push_str(body.get(run_start..).unwrap_or_default());
+            Cow::Owned(o)
+        }
+    })
 }
 
 /// One field of an object: its key (unescaped), the key as written
@@ -247,10 +257,38 @@ fn unescape(raw: &str) -> Cow<'_, str> {
     serde_json::from_str::<String>(raw).map_or(Cow::Borrowed(inner), Cow::Owned)
 }
 
-/// Appends `s` as a JSON string.
+/// Appends `s` as a JSON string, escaped as `serde_json` escapes it.
 pub(crate) fn push_str(out: &mut String, s: &str) {
-    // a &str always serialises
-    out.push_str(&serde_json::Value::from(s).to_string());
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let mut run_start = 0;
+    for (i, &c) in s.as_bytes().iter().enumerate() {
+        let escape: &str = match c {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        // every byte matched above is ASCII: a char boundary
+        out.push_str(s.get(run_start..i).unwrap_or_default());
+        run_start = i + 1;
+        if escape.is_empty() {
+            out.push_str("\\u00");
+            for nibble in [c >> 4, c & 0xf] {
+                out.push(char::from(*HEX.get(usize::from(nibble)).unwrap_or(&b'0')));
+            }
+        } else {
+            out.push_str(escape);
+        }
+    }
+    out.push_str(s.get(run_start..).unwrap_or_default());
+    out.push('"');
 }
 
 #[cfg(test)]
@@ -307,6 +345,10 @@ mod tests {
         assert_eq!(
             compact("\"é \\u00e9\"").ok().as_deref(),
             Some("\"é \\u00e9\"")
+        );
+        assert_eq!(
+            compact("{ \"é\" :\t\"ü ü\" , \"😀\":[ ] }").ok().as_deref(),
+            Some("{\"é\":\"ü ü\",\"😀\":[]}")
         );
     }
 
@@ -397,9 +439,21 @@ mod tests {
     }
 
     #[test]
-    fn strings_are_escaped() {
-        let mut s = String::new();
-        push_str(&mut s, "a\"b\n");
-        assert_eq!(s, r#""a\"b\n""#);
+    fn strings_are_escaped_as_serde_json_does() {
+        let all: String = (0u8..=0x7f)
+            .map(char::from)
+            .chain("é😀\u{2028}".chars())
+            .collect();
+        for t in [
+            "",
+            "plain",
+            "a\"b\n",
+            "\\ \u{1} \u{1f} \u{7f}",
+            all.as_str(),
+        ] {
+            let mut s = String::new();
+            push_str(&mut s, t);
+            assert_eq!(s, serde_json::Value::from(t).to_string(), "{t:?}");
+        }
     }
 }

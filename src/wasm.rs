@@ -523,9 +523,11 @@ impl JsEngine {
         })
     }
 
-    /// Takes one incoming JSON-RPC message (text). Bad messages get error replies.
-    pub fn handle(&mut self, message: &str) {
-        self.inner.handle(message);
+    /// Takes one incoming JSON-RPC message (text). Bad messages get error
+    /// replies. Returns whether a reply is owed (a request or an invalid
+    /// message); notifications and responses get none.
+    pub fn handle(&mut self, message: &str) -> bool {
+        self.inner.handle(message)
     }
 
     /// Every pending output, in order.

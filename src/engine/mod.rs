@@ -206,15 +206,26 @@ impl Engine {
     }
 
     /// Takes one incoming message (a JSON-RPC message as text). Never fails:
-    /// a bad message gets the right JSON-RPC error reply.
-    pub fn handle(&mut self, message: &str) {
+    /// a bad message gets the right JSON-RPC error reply. Returns whether
+    /// the message is owed a reply (a request, or an invalid message): a
+    /// transport answers the others at once (HTTP 202). The reply itself
+    /// comes out of [`Engine::poll_output`], now or after the invocation
+    /// it waits for, or never when the client cancels the request.
+    pub fn handle(&mut self, message: &str) -> bool {
         match wire::read(message) {
             wire::Incoming::Invalid { id, code, message } => {
-                self.reply_error(&id, code, &message, None)
+                self.reply_error(&id, code, &message, None);
+                true
             }
-            wire::Incoming::Response => {}
-            wire::Incoming::Notification { method, params } => self.notification(&method, &params),
-            wire::Incoming::Request { id, method, params } => self.request(id, &method, &params),
+            wire::Incoming::Response => false,
+            wire::Incoming::Notification { method, params } => {
+                self.notification(&method, &params);
+                false
+            }
+            wire::Incoming::Request { id, method, params } => {
+                self.request(id, &method, &params);
+                true
+            }
         }
     }
 
