@@ -188,6 +188,19 @@ fn tools_call_invokes_the_host_and_answers_later() {
 }
 
 #[test]
+fn handle_says_whether_a_reply_is_owed() {
+    let mut e = Engine::new(homey(), EngineConfig::default());
+    init(&mut e);
+    assert!(e.handle(r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#));
+    assert!(e.handle("{oops"), "a parse error is answered");
+    assert!(e.handle("[]"), "a batch is answered as invalid");
+    assert!(!e.handle(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#));
+    assert!(!e.handle(r#"{"jsonrpc":"2.0","id":9,"result":{}}"#));
+    let (r, _) = drain(&mut e);
+    assert_eq!(r.len(), 3);
+}
+
+#[test]
 fn results_as_text_are_checked_and_passed_on_compact() {
     let mut e = Engine::new(homey(), EngineConfig::default());
     init(&mut e);
