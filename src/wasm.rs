@@ -846,6 +846,8 @@ impl Default for JsClientSession {
 #[wasm_bindgen(js_name = HttpGate)]
 pub struct JsHttpGate {
     policy: crate::http::HttpPolicy,
+    /// `HEADERS_READ` as JS strings, made once (not per request).
+    header_names: Vec<JsValue>,
 }
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -896,11 +898,18 @@ impl JsHttpGate {
         if let Some(p) = o.path {
             policy.path = p;
         }
-        Ok(JsHttpGate { policy })
+        let header_names = crate::http::HEADERS_READ
+            .iter()
+            .map(|h| JsValue::from_str(h))
+            .collect();
+        Ok(JsHttpGate {
+            policy,
+            header_names,
+        })
     }
 
     /// Decides on a request from its method, path and headers (an object of
-    /// header name → value, as Node gives them).
+    /// lower-case header name → value, as Node gives them).
     #[wasm_bindgen(js_name = checkRequest, unchecked_return_type = "HttpAction")]
     pub fn check_request(
         &self,
@@ -910,20 +919,24 @@ impl JsHttpGate {
         headers: JsValue,
         session_known: bool,
     ) -> Result<JsValue, JsValue> {
-        let raw = read_value(&headers, "headers")?;
+        // only the headers the rules read cross into wasm, looked up by
+        // their lower-case names (as Node gives them)
         let mut list = Vec::new();
-        if let Value::Object(m) = raw {
-            for (k, v) in m {
-                match v {
-                    Value::String(s) => list.push((k, s)),
-                    Value::Array(a) => {
-                        if let Some(s) = a.first().and_then(Value::as_str) {
-                            list.push((k, s.to_string()));
-                        }
-                    }
-                    _ => {}
+        if headers.is_object() {
+            for (name, key) in crate::http::HEADERS_READ.iter().zip(&self.header_names) {
+                let v = js_sys::Reflect::get(&headers, key)?;
+                // a string, or (rarely) an array of them: the first counts
+                let v = v.as_string().or_else(|| {
+                    js_sys::Array::is_array(&v)
+                        .then(|| js_sys::Array::from(&v).get(0).as_string())
+                        .flatten()
+                });
+                if let Some(v) = v {
+                    list.push((name.to_string(), v));
                 }
             }
+        } else if !headers.is_undefined() && !headers.is_null() {
+            return Err(usage("headers must be an object of header name → value"));
         }
         let req = crate::http::HttpRequest {
             method: method.to_ascii_uppercase(),

@@ -69,6 +69,11 @@ pub struct HttpRequest {
 impl HttpRequest {
     /// A header's value (first one, names compared without case).
     pub fn header(&self, name: &str) -> Option<&str> {
+        // the rules read only what hosts are told to pass
+        debug_assert!(
+            HEADERS_READ.iter().any(|h| h.eq_ignore_ascii_case(name)),
+            "{name} is missing from HEADERS_READ"
+        );
         self.headers
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
@@ -132,6 +137,19 @@ fn origin_allowed(origin: &str, policy: &HttpPolicy) -> bool {
     let Some(rest) = rest else { return false };
     is_loopback(host_name(rest))
 }
+
+/// The headers [`check_request`] reads, by their lower-case names: a host
+/// need pass only these.
+pub const HEADERS_READ: [&str; 8] = [
+    "origin",
+    "host",
+    "authorization",
+    "mcp-protocol-version",
+    "mcp-session-id",
+    "content-type",
+    "accept",
+    "content-length",
+];
 
 /// Decides on a request from its method, path and headers.
 pub fn check_request(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {

@@ -180,5 +180,9 @@ test('the engine, the tool index and the budget through the package', () => {
   assert.throws(() => new esm.HttpGate('0.0.0.0'), (e) => e.code === 'usage');
   const gate = new esm.HttpGate('127.0.0.1');
   assert.equal(gate.checkRequest('POST', '/mcp', { 'content-type': 'application/json', origin: 'https://evil.example' }, false).status, 403);
+  // a header given as an array counts by its first value
+  assert.equal(gate.checkRequest('POST', '/mcp', { 'content-type': 'application/json', origin: ['https://evil.example'] }, false).status, 403);
+  assert.equal(gate.checkRequest('POST', '/mcp', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, false).action, 'read');
+  assert.throws(() => gate.checkRequest('POST', '/mcp', 'nope', false), (e) => e.code === 'usage');
   assert.equal(gate.checkBody('{"jsonrpc":"2.0","method":"notifications/initialized"}', true), 'accepted');
 });
