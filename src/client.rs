@@ -348,10 +348,7 @@ pub fn legacy_event(event: &SseEvent) -> Result<LegacyEvent, Error> {
 /// else (a plain value, `null`) becomes [`tool_success`](crate::tool_success)
 /// of it.
 pub fn as_tool_result(value: Value) -> Value {
-    as_tool_result_text(&value.to_string())
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Value::Null)
+    crate::results::value(as_tool_result_text(&value.to_string()))
 }
 
 /// [`as_tool_result`] on JSON text, returning JSON text: a

@@ -71,10 +71,17 @@ fn flagged(success: bool, data: &str, error: Option<&str>) -> Result<String, Err
 }
 
 /// Reads text this module wrote.
-fn value(text: Result<String, Error>) -> Value {
-    text.ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Value::Null)
+/// Reads text this module wrote back into a value; a value too deep to
+/// pass through as text (over 128 levels) becomes a tool exception that
+/// says so.
+pub(crate) fn value(text: Result<String, Error>) -> Value {
+    match text.and_then(|t| serde_json::from_str(&t).map_err(|e| Error::json(&e))) {
+        Ok(v) => v,
+        Err(e) => tool_exception(&format!(
+            "the tool's result cannot be written: {}",
+            e.message()
+        )),
+    }
 }
 
 /// A successful `CallToolResult`: `data`'s fields (or `{result: data}` for a
@@ -161,5 +168,11 @@ mod tests {
         let e = tool_success_json("{oops").err().map(|e| e.kind());
         assert_eq!(e, Some(crate::ErrorKind::Json));
         assert!(tool_success_json(&"[".repeat(100_000)).is_err());
+        // a value nested past the limit gets an error result, not null
+        let mut deep = json!(1);
+        for _ in 0..200 {
+            deep = json!([deep]);
+        }
+        assert_eq!(tool_success(deep)["isError"], true);
     }
 }

@@ -409,29 +409,39 @@ impl Engine {
                 format!("no outstanding invocation {invocation} (already answered or cancelled)"),
             ));
         };
-        let text = crate::rawjson::compact(result).ok();
-        let ok = text.as_deref().map(|t| match crate::rawjson::top(t) {
-            crate::rawjson::Top::Object(f) => {
-                f.get("content").is_some_and(|c| c.starts_with('['))
-                    && f.get("structuredContent")
-                        .is_none_or(|s| s.starts_with('{'))
+        let checked = crate::rawjson::compact(result).and_then(|text| {
+            let ok = match crate::rawjson::top(&text) {
+                crate::rawjson::Top::Object(f) => {
+                    f.get("content").is_some_and(|c| c.starts_with('['))
+                        && f.get("structuredContent")
+                            .is_none_or(|s| s.starts_with('{'))
+                }
+                crate::rawjson::Top::Other(_) => false,
+            };
+            if ok {
+                Ok(text)
+            } else {
+                Err(Error::new(ErrorKind::Shape, "", "a CallToolResult needs a content array (and structuredContent, if any, must be an object)"))
             }
-            crate::rawjson::Top::Other(_) => false,
         });
-        match (ok, text) {
-            (Some(true), Some(text)) => {
+        match checked {
+            Ok(text) => {
                 self.outputs
                     .push_back(Output::Reply(wire::result_text(&p.request_id, &text)));
                 Ok(())
             }
-            _ => {
+            Err(e) => {
                 self.reply_error(
                     &p.request_id,
                     WireCode::InternalError,
                     "the tool returned something that is not a CallToolResult",
                     None,
                 );
-                Err(Error::new(ErrorKind::Shape, "", "a CallToolResult needs a content array (and structuredContent, if any, must be an object)"))
+                Err(Error::new(
+                    ErrorKind::Shape,
+                    "",
+                    format!("the tool's result: {}", e.message()),
+                ))
             }
         }
     }
