@@ -65,18 +65,8 @@ pub(crate) fn target() -> Target {
 /// parameters has no `parameters` (Gemini rejects an object schema with no
 /// properties).
 pub(crate) fn declaration(d: Declared<'_>) -> Value {
-    let mut m = Map::new();
-    m.insert("name".into(), Value::String(d.name.to_string()));
-    let no_parameters = d.no_parameters();
-    m.insert("description".into(), Value::String(d.description));
-    if !no_parameters {
-        // type names are already in capitals (`Target::upper_case_types`)
-        m.insert("parameters".into(), d.schema);
-    }
-    if let Some(out) = d.output {
-        m.insert("responseJsonSchema".into(), out);
-    }
-    Value::Object(m)
+    // type names are already in capitals (`Target::upper_case_types`)
+    d.function_declaration("parameters")
 }
 
 /// Both Gemini dialects send one `Tool` holding every declaration.

@@ -4,7 +4,7 @@
 //! `oneOf` rewritten, `allOf` merged, and `responseJsonSchema` from the
 //! tool's `outputSchema`. Not for the Live API, which ignores it.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::Declared;
 use crate::lower::{Nulls, Refs, Target};
@@ -64,15 +64,5 @@ pub(crate) fn target() -> Target {
 
 /// One `FunctionDeclaration` with `parametersJsonSchema`.
 pub(crate) fn declaration(d: Declared<'_>) -> Value {
-    let mut m = Map::new();
-    m.insert("name".into(), Value::String(d.name.to_string()));
-    let no_parameters = d.no_parameters();
-    m.insert("description".into(), Value::String(d.description));
-    if !no_parameters {
-        m.insert("parametersJsonSchema".into(), d.schema);
-    }
-    if let Some(out) = d.output {
-        m.insert("responseJsonSchema".into(), out);
-    }
-    Value::Object(m)
+    d.function_declaration("parametersJsonSchema")
 }

@@ -206,6 +206,24 @@ impl Declared<'_> {
             .and_then(Value::as_object)
             .is_none_or(Map::is_empty)
     }
+
+    /// A Gemini `FunctionDeclaration`: name, description, the schema under
+    /// `parameters_key` unless it declares no parameters (Gemini rejects an
+    /// object schema with no properties), and `responseJsonSchema` when an
+    /// output schema was lowered.
+    pub(crate) fn function_declaration(self, parameters_key: &str) -> Value {
+        let no_parameters = self.no_parameters();
+        let mut m = Map::new();
+        m.insert("name".into(), Value::String(self.name.to_string()));
+        m.insert("description".into(), Value::String(self.description));
+        if !no_parameters {
+            m.insert(parameters_key.into(), self.schema);
+        }
+        if let Some(out) = self.output {
+            m.insert("responseJsonSchema".into(), out);
+        }
+        Value::Object(m)
+    }
 }
 
 /// Converts a catalog to one dialect.
