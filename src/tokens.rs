@@ -8,24 +8,24 @@
 /// calibration test); other vocabularies differ by a few percent.
 pub fn estimate_tokens(text: &str) -> usize {
     let mut total = 0usize;
-    let mut chars = text.chars().peekable();
+    // pieces are measured as slices of `text`, never copied
+    let mut chars = text.char_indices().peekable();
     let mut after_punct = false;
-    while let Some(c) = chars.next() {
+    while let Some((start, c)) = chars.next() {
         let was_punct = std::mem::replace(&mut after_punct, false);
         if c.is_alphabetic() {
-            let mut word = String::from(c);
-            while let Some(&n) = chars.peek() {
-                if n.is_alphabetic() {
-                    word.push(n);
-                    chars.next();
-                } else {
+            let mut end = start + c.len_utf8();
+            while let Some(&(i, n)) = chars.peek() {
+                if !n.is_alphabetic() {
                     break;
                 }
+                end = i + n.len_utf8();
+                chars.next();
             }
-            total += word_tokens(&word);
+            total += word_tokens(text.get(start..end).unwrap_or_default());
         } else if c.is_ascii_digit() {
             let mut n: usize = 1;
-            while chars.peek().is_some_and(char::is_ascii_digit) {
+            while chars.peek().is_some_and(|(_, d)| d.is_ascii_digit()) {
                 chars.next();
                 n += 1;
             }
@@ -34,38 +34,44 @@ pub fn estimate_tokens(text: &str) -> usize {
             // a single space joins the next word, number or punctuation
             if chars
                 .peek()
-                .is_some_and(|n| n.is_alphanumeric() || n.is_ascii_punctuation())
+                .is_some_and(|(_, n)| n.is_alphanumeric() || n.is_ascii_punctuation())
             {
                 continue;
             }
             let mut n: usize = 1;
-            while chars.peek() == Some(&' ') {
+            while chars.peek().is_some_and(|(_, s)| *s == ' ') {
                 chars.next();
                 n += 1;
             }
             total += n.div_ceil(8).max(1);
         } else if c.is_whitespace() {
-            while chars.peek().is_some_and(|n| n.is_whitespace() && *n != ' ') {
+            while chars
+                .peek()
+                .is_some_and(|(_, n)| n.is_whitespace() && *n != ' ')
+            {
                 chars.next();
             }
             // line breaks join the punctuation before them (`.\n\n`, `:\n`)
             if !was_punct {
                 total += 1;
             }
-        } else if c == '_' && chars.peek().is_some_and(|n| n.is_alphabetic()) {
+        } else if c == '_' && chars.peek().is_some_and(|(_, n)| n.is_alphabetic()) {
             // `_devices` is one token, like a word with its leading space
             continue;
         } else {
-            let mut run = String::from(c);
-            while let Some(&n) = chars.peek() {
-                if !n.is_alphanumeric() && !n.is_whitespace() && n != '_' {
-                    run.push(n);
-                    chars.next();
-                } else {
+            // JSON punctuation merges in runs of up to four (`":{"`,
+            // `"},{"`), other symbols less
+            let mut n: usize = 1;
+            let mut ascii = c.is_ascii();
+            while let Some(&(_, m)) = chars.peek() {
+                if m.is_alphanumeric() || m.is_whitespace() || m == '_' {
                     break;
                 }
+                n += 1;
+                ascii &= m.is_ascii();
+                chars.next();
             }
-            total += punct_tokens(&run);
+            total += if ascii { n.div_ceil(4) } else { n };
             after_punct = true;
         }
     }
@@ -96,17 +102,6 @@ fn hump_tokens(len: usize) -> usize {
         1..=7 => 1,
         8..=11 => 2,
         n => 2 + (n - 8).div_ceil(5),
-    }
-}
-
-/// JSON punctuation merges in runs of up to four (`":{"`, `"},{"`), other
-/// symbols less.
-fn punct_tokens(run: &str) -> usize {
-    let n = run.chars().count();
-    if run.is_ascii() {
-        n.div_ceil(4)
-    } else {
-        n
     }
 }
 
