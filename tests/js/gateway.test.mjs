@@ -275,3 +275,34 @@ test('raw initialize without a session gets a session id header', async () => {
     await gateway.close();
   }
 });
+
+test('a session: 202-style answers for notifications, and ctx.signal aborted for a request cancelled before the tool reads it', async () => {
+  const { Session } = await import('../../js/dispatch.mjs');
+  const catalog = { tools: [{ name: 'late', description: 'Reads its signal late.', inputSchema: { type: 'object' } }] };
+  let release;
+  const gate = new Promise((r) => (release = r));
+  let seen;
+  const session = new Session(
+    handlerSource(catalog, {
+      async late(_args, ctx) {
+        await gate;
+        seen = ctx.signal.aborted;
+        return { ok: true };
+      },
+    }),
+  );
+  const init = session.send(initializeBody);
+  assert.equal(init.owed, true);
+  assert.ok(await init.reply);
+  const note = session.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+  assert.equal(note.owed, false);
+  assert.equal(await note.reply, null);
+  const call = session.send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'late', arguments: {} } }));
+  assert.equal(call.owed, true);
+  session.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } }));
+  assert.equal(await call.reply, null, 'a cancelled request gets no reply');
+  release();
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(seen, true);
+  session.close();
+});
