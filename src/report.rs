@@ -19,8 +19,13 @@ pub enum Action {
     Renamed,
     /// The tool was left out of the output.
     Skipped,
-    /// The tool was sent without strict mode, which it cannot satisfy.
+    /// The tool was sent without strict mode: it cannot satisfy it, or the
+    /// request's limits on strict tools left no room for it.
     NotStrict,
+    /// The dialect's schema accepts fewer values than the original here:
+    /// some calls valid for the tool can no longer be made through this
+    /// dialect. The detail says which.
+    Narrowed,
 }
 
 impl Action {
@@ -34,6 +39,7 @@ impl Action {
             Action::Renamed => "renamed",
             Action::Skipped => "skipped",
             Action::NotStrict => "not_strict",
+            Action::Narrowed => "narrowed",
         }
     }
 
@@ -41,7 +47,11 @@ impl Action {
     pub fn is_lossy(self) -> bool {
         matches!(
             self,
-            Action::Dropped | Action::Described | Action::Skipped | Action::NotStrict
+            Action::Dropped
+                | Action::Described
+                | Action::Skipped
+                | Action::NotStrict
+                | Action::Narrowed
         )
     }
 }

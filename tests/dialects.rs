@@ -227,6 +227,18 @@ fn check_gemini(ctx: &str, schema: &Value, problems: &mut Vec<String>) {
         if ty == "ARRAY" && !m.contains_key("items") {
             problems.push(format!("{ctx}{at}: ARRAY without items"));
         }
+        // @google/genai: "type and anyOf cannot be both populated."
+        if m.contains_key("type") && m.contains_key("anyOf") {
+            problems.push(format!("{ctx}{at}: type beside anyOf"));
+        }
+        // the API: "properties: should be non-empty for OBJECT type"
+        if ty == "OBJECT"
+            && m.get("properties")
+                .and_then(Value::as_object)
+                .is_none_or(Map::is_empty)
+        {
+            problems.push(format!("{ctx}{at}: OBJECT without properties"));
+        }
         if ty != "OBJECT" && (m.contains_key("properties") || m.contains_key("required")) {
             problems.push(format!("{ctx}{at}: properties/required on {ty}"));
         }
@@ -338,6 +350,120 @@ fn check_anthropic_strict(ctx: &str, schema: &Value, problems: &mut Vec<String>)
     });
 }
 
+/// Keywords no model API takes at the top of an input schema.
+const NOT_AT_ROOT: &[&str] = &[
+    "anyOf", "oneOf", "allOf", "not", "if", "then", "else", "enum", "const",
+];
+
+fn check_root(ctx: &str, schema: &Value, problems: &mut Vec<String>) {
+    for k in NOT_AT_ROOT {
+        if schema.get(*k).is_some() {
+            problems.push(format!("{ctx}: {k} at the top level"));
+        }
+    }
+}
+
+/// Every definition is reached from the rest of the schema.
+fn check_defs_used(ctx: &str, schema: &Value, problems: &mut Vec<String>) {
+    let Some(root) = schema.as_object() else {
+        return;
+    };
+    let name_of = |r: &str| -> Option<(String, String)> {
+        let mut t = r.strip_prefix("#/")?.split('/');
+        let which = t.next()?.to_string();
+        let name = t.next()?.replace("~1", "/").replace("~0", "~");
+        matches!(which.as_str(), "$defs" | "definitions").then_some((which, name))
+    };
+    let refs_in = |v: &Value, out: &mut Vec<(String, String)>| {
+        let mut stack = vec![v];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Object(m) => {
+                    if let Some(r) = m.get("$ref").and_then(Value::as_str).and_then(name_of) {
+                        out.push(r);
+                    }
+                    stack.extend(m.values());
+                }
+                Value::Array(a) => stack.extend(a),
+                _ => {}
+            }
+        }
+    };
+    let mut pending = Vec::new();
+    for (k, v) in root {
+        if k != "$defs" && k != "definitions" {
+            refs_in(v, &mut pending);
+        }
+    }
+    let mut seen: HashSet<(String, String)> = HashSet::new();
+    while let Some(d) = pending.pop() {
+        if seen.insert(d.clone()) {
+            if let Some(def) = root.get(&d.0).and_then(|m| m.get(&d.1)) {
+                refs_in(def, &mut pending);
+            }
+        }
+    }
+    for which in ["$defs", "definitions"] {
+        for name in root
+            .get(which)
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|m| m.keys())
+        {
+            if !seen.contains(&(which.to_string(), name.clone())) {
+                problems.push(format!(
+                    "{ctx}/{which}/{name}: definition nothing refers to"
+                ));
+            }
+        }
+    }
+}
+
+/// What a strict Anthropic schema costs against the request's limits:
+/// optional properties and union-typed schemas (anyOf, type lists), at
+/// every level.
+fn anthropic_cost(schema: &Value) -> (usize, usize) {
+    let (mut optional, mut unions) = (0, 0);
+    visit(schema, "", &mut |_, m| {
+        if let Some(props) = m.get("properties").and_then(Value::as_object) {
+            let req: Vec<&str> = m
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            optional += props.keys().filter(|k| !req.contains(&k.as_str())).count();
+        }
+        if m.contains_key("anyOf")
+            || m.get("type")
+                .and_then(Value::as_array)
+                .is_some_and(|t| t.len() > 1)
+        {
+            unions += 1;
+        }
+    });
+    (optional, unions)
+}
+
+/// Anthropic's per-request limits on strict tools.
+fn check_anthropic_request(
+    ctx: &str,
+    decls: &[(String, Option<Value>, bool)],
+    problems: &mut Vec<String>,
+) {
+    let (mut tools, mut optional, mut unions) = (0, 0, 0);
+    for (_, schema, is_strict) in decls {
+        if let (true, Some(schema)) = (is_strict, schema) {
+            let (o, u) = anthropic_cost(schema);
+            tools += 1;
+            optional += o;
+            unions += u;
+        }
+    }
+    if tools > 20 || optional > 24 || unions > 16 {
+        problems.push(format!("{ctx}: {tools} strict tools, {optional} optional and {unions} union-typed parameters; Anthropic takes 20, 24 and 16 per request"));
+    }
+}
+
 fn check_refs(ctx: &str, schema: &Value, problems: &mut Vec<String>) {
     visit(schema, "", &mut |at, m| {
         if let Some(r) = m.get("$ref").and_then(Value::as_str) {
@@ -375,6 +501,9 @@ fn every_catalog_through_every_dialect_follows_the_rules() {
             );
             let rule = name_rule(dialect);
             let mut seen = HashSet::new();
+            if dialect == Dialect::Anthropic && strict {
+                check_anthropic_request(&ctx, &decls, &mut problems);
+            }
             for (name, schema, is_strict) in &decls {
                 let ctx = format!("{ctx} {name}");
                 if !rule.is_match(name) {
@@ -425,7 +554,9 @@ fn every_catalog_through_every_dialect_follows_the_rules() {
                         check_required(&ctx, at, m, &mut problems)
                     });
                     check_refs(&ctx, schema, &mut problems);
+                    check_defs_used(&ctx, schema, &mut problems);
                 }
+                check_root(&ctx, schema, &mut problems);
                 if strict && *is_strict != strict {
                     assert!(
                         c.report.iter().any(
@@ -465,6 +596,48 @@ fn every_catalog_through_every_dialect_follows_the_rules() {
 }
 
 #[test]
+fn the_checks_catch_known_bad_outputs() {
+    use serde_json::json;
+    let fires = |f: &dyn Fn(&mut Vec<String>)| {
+        let mut p = Vec::new();
+        f(&mut p);
+        !p.is_empty()
+    };
+    // what the conversions produced before: GitHub projects_write, ha-mcp ha_call_service
+    let type_and_any_of = json!({"type": "OBJECT", "properties": {"f": {"type": "OBJECT",
+        "anyOf": [{"type": "OBJECT", "properties": {"id": {"type": "INTEGER"}}}]}}});
+    assert!(fires(&|p| check_gemini("t", &type_and_any_of, p)));
+    let empty_object =
+        json!({"type": "OBJECT", "properties": {"data": {"type": "OBJECT", "nullable": true}}});
+    assert!(fires(&|p| check_gemini("t", &empty_object, p)));
+    let root_all_of =
+        json!({"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}]});
+    assert!(fires(&|p| check_root("t", &root_all_of, p)));
+    let unused = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+        "$defs": {"A": {"type": "string"}, "B": {"type": "object"}}});
+    assert!(fires(&|p| check_defs_used("t", &unused, p)));
+    let tool = |n: usize| {
+        (
+            format!("t{n}"),
+            Some(json!({"type": "object", "properties": {"a": {"type": "string"}}})),
+            true,
+        )
+    };
+    let many: Vec<_> = (0..21).map(tool).collect();
+    assert!(fires(&|p| check_anthropic_request("t", &many, p)));
+    let optional = json!({"type": "object", "properties": (0..25).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect::<Map<String, Value>>()});
+    assert!(fires(&|p| check_anthropic_request(
+        "t",
+        &[("t".into(), Some(optional.clone()), true)],
+        p
+    )));
+    // and they stay quiet on good ones
+    let good = json!({"type": "OBJECT", "properties": {"f": {"anyOf": [{"type": "STRING"}], "nullable": true}}});
+    assert!(!fires(&|p| check_gemini("t", &good, p)));
+    assert!(!fires(&|p| check_anthropic_request("t", &many[..20], p)));
+}
+
+#[test]
 fn descriptions_are_never_empty() {
     for (file, bytes) in inputs() {
         let catalog = Catalog::parse(&bytes).unwrap();
@@ -483,11 +656,51 @@ fn descriptions_are_never_empty() {
     }
 }
 
+/// Resolves a report pointer in the input document: a JSON Pointer, where
+/// a step that a `$ref` node does not have itself continues in the
+/// definition it refers to (inside the same tool's schema), as report
+/// pointers name the referring place.
+fn resolve_through_refs<'v>(doc: &'v Value, pointer: &str) -> Option<&'v Value> {
+    let tokens: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let mut cur = doc;
+    let mut root: Option<&Value> = None;
+    for (i, t) in tokens.iter().enumerate() {
+        let mut hops = 0;
+        loop {
+            let next = match cur {
+                Value::Object(m) => m.get(t),
+                Value::Array(a) => t.parse::<usize>().ok().and_then(|i| a.get(i)),
+                _ => None,
+            };
+            if let Some(n) = next {
+                cur = n;
+                break;
+            }
+            let r = cur.get("$ref").and_then(Value::as_str)?;
+            let target = r.strip_prefix('#').and_then(|p| root?.pointer(p))?;
+            cur = target;
+            hops += 1;
+            if hops > 16 {
+                return None;
+            }
+        }
+        if matches!(t.as_str(), "inputSchema" | "outputSchema") && i >= 2 {
+            root = Some(cur);
+        }
+    }
+    Some(cur)
+}
+
 #[test]
 fn report_pointers_resolve_in_the_input() {
     // pointers name the keyword in the input document (or, for entries that
-    // add something, the place it was added); $ref paths are followed from
-    // the referring node, so catalogs without $ref resolve exactly
+    // add something, the place it was added); where a $ref was followed the
+    // path goes on from the referring node into the definition
+    let mut bad = Vec::new();
     for (file, bytes) in catalogs() {
         let doc: Value = serde_json::from_slice(&bytes).unwrap();
         let catalog = Catalog::parse(&bytes).unwrap();
@@ -495,13 +708,29 @@ fn report_pointers_resolve_in_the_input() {
             let c = convert(&catalog, dialect, &Options::strict(strict));
             for e in &c.report {
                 let parent = e.pointer.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
-                let ok = doc.pointer(&e.pointer).is_some() || doc.pointer(parent).is_some();
-                assert!(
-                    ok,
-                    "{file} {dialect}: {} does not resolve ({})",
-                    e.pointer, e.detail
-                );
+                let ok = resolve_through_refs(&doc, &e.pointer).is_some()
+                    || resolve_through_refs(&doc, parent).is_some();
+                if !ok {
+                    bad.push(format!(
+                        "{file} {dialect}: {} does not resolve ({})",
+                        e.pointer, e.detail
+                    ));
+                }
             }
         }
     }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn pointers_through_refs_resolve() {
+    let doc = serde_json::json!({"result": {"tools": [{"inputSchema": {
+        "properties": {"a": {"$ref": "#/$defs/A"}},
+        "$defs": {"A": {"anyOf": [{"$ref": "#/$defs/B"}]}, "B": {"properties": {"x": {"type": "string"}}}}}}]}});
+    let p = "/result/tools/0/inputSchema/properties/a/anyOf/0/properties/x/type";
+    assert_eq!(
+        resolve_through_refs(&doc, p),
+        Some(&Value::String("string".into()))
+    );
+    assert!(resolve_through_refs(&doc, "/result/tools/0/inputSchema/properties/a/nope").is_none());
 }

@@ -55,6 +55,14 @@ fn sample(schema: &Value, depth: usize) -> Value {
         "integer" => json!(schema.get("minimum").and_then(Value::as_i64).unwrap_or(1)),
         "number" => json!(schema.get("minimum").and_then(Value::as_f64).unwrap_or(1.5)),
         "boolean" => json!(true),
+        // an object with free keys, sent as JSON text (Gemini)
+        _ if schema
+            .get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|d| d.contains("Send this object as JSON text")) =>
+        {
+            json!("{}")
+        }
         _ => json!("kitchen"),
     }
 }

@@ -2,7 +2,10 @@
 //! strict mode JSON Schema passes nearly as it is. Strict tool use closes
 //! every object, has no numeric or length bounds (they move into the
 //! description), caps `minItems` at 1, takes no recursion (references are
-//! inlined and unrolled) and a short list of formats.
+//! inlined and unrolled) and a short list of formats. A request takes at
+//! most 20 strict tools, 24 optional parameters and 16 union-typed
+//! parameters across them ([`over_request_limits`] decides which tools
+//! stay strict).
 
 use serde_json::{json, Map, Value};
 
@@ -10,6 +13,7 @@ use super::{openai, Declared};
 use crate::call::{CallBuilder, ModelTurn, Outcome, RawArgs};
 use crate::error::{Error, ErrorKind};
 use crate::lower::{Nulls, Refs, Strict, Target};
+use crate::report::ReportEntry;
 
 const STRICT: &[&str] = &[
     "$ref",
@@ -56,6 +60,7 @@ pub(crate) fn target(strict: bool) -> Target {
             strict: Some(Strict::ClosedObjects),
             max_min_items: Some(1),
             upper_case_types: false,
+            maps_as_json_text: false,
         }
     } else {
         Target {
@@ -69,8 +74,104 @@ pub(crate) fn target(strict: bool) -> Target {
             strict: None,
             max_min_items: None,
             upper_case_types: false,
+            maps_as_json_text: false,
         }
     }
+}
+
+/// Strict tools in one request.
+pub(crate) const MAX_STRICT_TOOLS: usize = 20;
+/// Optional parameters (properties not in `required`, at every level)
+/// across a request's strict tools.
+pub(crate) const MAX_OPTIONAL: usize = 24;
+/// Union-typed parameters (`anyOf`, or a type list such as `["string",
+/// "null"]`, at every level) across a request's strict tools.
+pub(crate) const MAX_UNIONS: usize = 16;
+
+/// What a lowered strict schema costs against the request limits:
+/// `(optional parameters, union-typed parameters)`.
+pub(crate) fn strict_cost(schema: &Value) -> (usize, usize) {
+    let (mut optional, mut unions) = (0, 0);
+    let mut stack = vec![schema];
+    while let Some(v) = stack.pop() {
+        let Value::Object(m) = v else { continue };
+        if let Some(Value::Object(props)) = m.get("properties") {
+            let required: Vec<&Value> = m
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().collect())
+                .unwrap_or_default();
+            optional += props
+                .keys()
+                .filter(|k| !required.iter().any(|r| r.as_str() == Some(k.as_str())))
+                .count();
+            stack.extend(props.values());
+        }
+        let listed = m
+            .get("type")
+            .and_then(Value::as_array)
+            .is_some_and(|t| t.len() > 1);
+        if listed || m.get("anyOf").is_some() {
+            unions += 1;
+        }
+        for key in ["items", "additionalProperties"] {
+            if let Some(s) = m.get(key) {
+                stack.push(s);
+            }
+        }
+        for key in ["anyOf", "prefixItems"] {
+            if let Some(Value::Array(bs)) = m.get(key) {
+                stack.extend(bs);
+            }
+        }
+        if let Some(Value::Object(defs)) = m.get("$defs") {
+            stack.extend(defs.values());
+        }
+    }
+    (optional, unions)
+}
+
+/// The strict tools that do not fit in one request, taken in `order`
+/// (indices into `declared`): each is kept while the request stays within
+/// [`MAX_STRICT_TOOLS`], [`MAX_OPTIONAL`] and [`MAX_UNIONS`]; one that
+/// would pass a limit is returned with the reason, and the next ones are
+/// still tried.
+pub(crate) fn over_request_limits(
+    declared: &[(Declared<'_>, Vec<ReportEntry>)],
+    order: &[usize],
+) -> Vec<(usize, String)> {
+    let (mut tools, mut optional, mut unions) = (0, 0, 0);
+    let mut out = Vec::new();
+    for &i in order {
+        let Some((d, _)) = declared.get(i) else {
+            continue;
+        };
+        let (o, u) = strict_cost(&d.schema);
+        let why = if tools + 1 > MAX_STRICT_TOOLS {
+            Some(format!(
+                "Anthropic takes {MAX_STRICT_TOOLS} strict tools per request, and {tools} came first"
+            ))
+        } else if optional + o > MAX_OPTIONAL {
+            Some(format!(
+                "its {o} optional parameter(s) would pass Anthropic's limit of {MAX_OPTIONAL} across a request's strict tools ({optional} taken by the tools before it)"
+            ))
+        } else if unions + u > MAX_UNIONS {
+            Some(format!(
+                "its {u} union-typed parameter(s) would pass Anthropic's limit of {MAX_UNIONS} across a request's strict tools ({unions} taken by the tools before it)"
+            ))
+        } else {
+            None
+        };
+        match why {
+            Some(why) => out.push((i, why)),
+            None => {
+                tools += 1;
+                optional += o;
+                unions += u;
+            }
+        }
+    }
+    out
 }
 
 /// One Anthropic tool, built from `d` by move.

@@ -58,6 +58,7 @@ pub(crate) fn target() -> Target {
         strict: None,
         max_min_items: None,
         upper_case_types: true,
+        maps_as_json_text: true,
     }
 }
 

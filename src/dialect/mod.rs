@@ -124,19 +124,59 @@ impl FromStr for Dialect {
     }
 }
 
-/// Conversion settings.
+/// Conversion settings: `Options::new()` (or `Default`), then `with_*`.
+///
+/// ```
+/// use mcp_switchboard::Options;
+///
+/// let o = Options::new()
+///     .with_strict(true)
+///     .with_strict_tools(["HassTurnOn", "HassLightSet"]);
+/// assert!(o.strict);
+/// assert_eq!(o.strict_tools.as_deref().map(<[String]>::len), Some(2));
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Options {
     /// Ask for strict mode (OpenAI structured outputs, Anthropic strict tool
     /// use). Tools that cannot be strict fall back with a report entry.
     pub strict: bool,
+    /// With `strict`, the tools that may be strict, by MCP name, in order of
+    /// preference; the others are sent without strict mode. `None`: every
+    /// tool may be. Where a request has limits on strict tools (Anthropic:
+    /// 20 strict tools, 24 optional and 16 union-typed parameters across
+    /// them), tools are taken in this order, else in catalog order with
+    /// the tools that take parameters first; a tool that would pass a limit
+    /// is sent without strict mode and the next ones are still tried.
+    pub strict_tools: Option<Vec<String>>,
 }
 
 impl Options {
+    /// The defaults: no strict mode.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
     /// Options with strict mode on or off.
     pub fn strict(strict: bool) -> Options {
-        Options { strict }
+        Options::new().with_strict(strict)
+    }
+
+    /// Strict mode on or off.
+    pub fn with_strict(mut self, strict: bool) -> Options {
+        self.strict = strict;
+        self
+    }
+
+    /// The tools that may be strict, by MCP name, most wanted first (see
+    /// [`Options::strict_tools`]).
+    pub fn with_strict_tools<I, S>(mut self, names: I) -> Options
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.strict_tools = Some(names.into_iter().map(Into::into).collect());
+        self
     }
 }
 
@@ -257,16 +297,42 @@ pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conver
             detail: format!("{mcp:?} does not fit {dialect}'s name rule; sent as {new:?}"),
         });
     }
+    if let (true, Some(list)) = (strict, &options.strict_tools) {
+        for name in list.iter().filter(|n| catalog.get(n).is_none()) {
+            report.push(ReportEntry {
+                tool: None,
+                pointer: String::new(),
+                keyword: "strict".into(),
+                action: Action::Dropped,
+                detail: format!("strict_tools names {name:?}, which is not a tool of the catalog"),
+            });
+        }
+    }
     let mut names = NameMap::default();
     let mut declared_list = Vec::with_capacity(catalog.len());
     for tool in catalog.tools() {
         let Some(name) = all_names.dialect_name(tool.name()) else {
             continue;
         };
-        match declare(tool, name, dialect, strict, &mut report) {
-            Ok(d) => {
+        let chosen = options
+            .strict_tools
+            .as_ref()
+            .is_none_or(|list| list.iter().any(|n| n == tool.name()));
+        let result = if strict && !chosen {
+            declare(tool, name, dialect, false).map(|(d, mut entries)| {
+                entries.push(not_strict(
+                    tool,
+                    "not among the tools chosen for strict mode (strict_tools)".into(),
+                ));
+                (d, entries)
+            })
+        } else {
+            declare(tool, name, dialect, strict)
+        };
+        match result {
+            Ok((d, entries)) => {
                 names.insert_pair(name.to_string(), tool.name().to_string());
-                declared_list.push(d);
+                declared_list.push((d, entries));
             }
             Err(e) => report.push(ReportEntry {
                 tool: Some(tool.name().to_string()),
@@ -277,6 +343,27 @@ pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conver
             }),
         }
     }
+    if strict && dialect == Dialect::Anthropic {
+        let order = strict_order(&declared_list, options.strict_tools.as_deref());
+        for (i, why) in anthropic::over_request_limits(&declared_list, &order) {
+            let Some((d, entries)) = declared_list.get_mut(i) else {
+                continue;
+            };
+            let (tool, name) = (d.tool, d.name);
+            if let Ok((again, mut fresh)) = declare(tool, name, dialect, false) {
+                fresh.insert(0, not_strict(tool, why));
+                *d = again;
+                *entries = fresh;
+            }
+        }
+    }
+    let declared_list: Vec<Declared<'_>> = declared_list
+        .into_iter()
+        .map(|(d, entries)| {
+            report.extend(entries);
+            d
+        })
+        .collect();
     // items are built by move (the lowered schema is not copied); vscode
     // and prompted also read the declarations afterwards
     let mut items = Vec::with_capacity(declared_list.len());
@@ -325,17 +412,59 @@ pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conver
     }
 }
 
+/// The order in which strict tools are considered against a request's
+/// limits: the `strict_tools` order when given, else catalog order with the
+/// tools that take parameters first (a tool without parameters gains
+/// nothing from strict mode but still takes a place).
+fn strict_order(
+    declared: &[(Declared<'_>, Vec<ReportEntry>)],
+    chosen: Option<&[String]>,
+) -> Vec<usize> {
+    let strict: Vec<usize> = (0..declared.len())
+        .filter(|&i| declared.get(i).is_some_and(|(d, _)| d.strict))
+        .collect();
+    match chosen {
+        Some(list) => list
+            .iter()
+            .filter_map(|n| {
+                strict
+                    .iter()
+                    .copied()
+                    .find(|&i| declared.get(i).is_some_and(|(d, _)| d.tool.name() == n))
+            })
+            .collect(),
+        None => {
+            let takes = |i: &usize| declared.get(*i).is_some_and(|(d, _)| !d.no_parameters());
+            let (mut first, rest): (Vec<usize>, Vec<usize>) = strict.into_iter().partition(takes);
+            first.extend(rest);
+            first
+        }
+    }
+}
+
+/// The report entry of a tool sent without strict mode.
+fn not_strict(tool: &Tool, why: String) -> ReportEntry {
+    ReportEntry {
+        tool: Some(tool.name().to_string()),
+        pointer: pointer::push(tool.pointer(), "inputSchema"),
+        keyword: "strict".into(),
+        action: Action::NotStrict,
+        detail: format!("sent without strict mode: {why}"),
+    }
+}
+
 /// Lowers one tool for the dialect, falling back from strict mode when the
-/// schema cannot be strict.
+/// schema cannot be strict. Returns the declaration and the tool's report
+/// entries.
 fn declare<'a>(
     tool: &'a Tool,
     name: &'a str,
     dialect: Dialect,
     strict: bool,
-    report: &mut Vec<ReportEntry>,
-) -> Result<Declared<'a>, Error> {
+) -> Result<(Declared<'a>, Vec<ReportEntry>), Error> {
+    let mut report = Vec::new();
     let base = pointer::push(tool.pointer(), "inputSchema");
-    let description = tool_description(tool, report);
+    let description = tool_description(tool, &mut report);
     let mut lowered = lower::lower(
         &dialect.target(strict),
         tool.input_schema(),
@@ -360,13 +489,7 @@ fn declare<'a>(
                 &base,
             )?;
             is_strict = false;
-            report.push(ReportEntry {
-                tool: Some(tool.name().to_string()),
-                pointer: base.clone(),
-                keyword: "strict".into(),
-                action: Action::NotStrict,
-                detail: format!("sent without strict mode: {}", reasons.join("; ")),
-            });
+            report.push(not_strict(tool, reasons.join("; ")));
         }
     }
     report.extend(lowered.report);
@@ -389,14 +512,17 @@ fn declare<'a>(
         }
         (_, None) => None,
     };
-    Ok(Declared {
-        tool,
-        name,
-        description,
-        schema: lowered.schema,
-        output,
-        strict: is_strict,
-    })
+    Ok((
+        Declared {
+            tool,
+            name,
+            description,
+            schema: lowered.schema,
+            output,
+            strict: is_strict,
+        },
+        report,
+    ))
 }
 
 /// The tool's description, or the best stand-in: `title`,

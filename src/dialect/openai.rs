@@ -113,6 +113,7 @@ pub(crate) fn target(strict: bool) -> Target {
             strict: Some(Strict::AllRequired),
             max_min_items: None,
             upper_case_types: false,
+            maps_as_json_text: false,
         }
     } else {
         Target {
@@ -126,6 +127,7 @@ pub(crate) fn target(strict: bool) -> Target {
             strict: None,
             max_min_items: None,
             upper_case_types: false,
+            maps_as_json_text: false,
         }
     }
 }

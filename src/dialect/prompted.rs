@@ -22,6 +22,7 @@ pub(crate) fn target() -> Target {
         strict: None,
         max_min_items: None,
         upper_case_types: false,
+        maps_as_json_text: false,
     }
 }
 

@@ -33,7 +33,7 @@ pub(super) fn merge(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     node.map = Obj::owned(map);
 }
 
-fn merge_map(cx: &mut Cx<'_>, map: &mut Map<String, Value>, at: &At<'_>) {
+pub(super) fn merge_map(cx: &mut Cx<'_>, map: &mut Map<String, Value>, at: &At<'_>) {
     let Some(all) = map.shift_remove("allOf") else {
         return;
     };
@@ -74,53 +74,19 @@ fn merge_map(cx: &mut Cx<'_>, map: &mut Map<String, Value>, at: &At<'_>) {
         };
         merged += 1;
         for (k, v) in branch {
-            match k.as_str() {
-                "allOf" => {
-                    if let Value::Array(more) = v {
-                        pending.extend(more);
-                    }
+            if k == "allOf" {
+                if let Value::Array(more) = v {
+                    pending.extend(more);
                 }
-                "properties" => merge_properties(map, v),
-                "required" => merge_required(map, v),
-                "enum" => match map.get_mut("enum") {
-                    Some(Value::Array(have)) => {
-                        if let Value::Array(other) = v {
-                            have.retain(|x| other.contains(x));
-                        }
-                    }
-                    _ => {
-                        map.insert(k, v);
-                    }
-                },
-                key if LOWER_BOUNDS.contains(&key) || UPPER_BOUNDS.contains(&key) => {
-                    let upper = UPPER_BOUNDS.contains(&key);
-                    match (map.get(key).and_then(Value::as_f64), v.as_f64()) {
-                        (Some(a), Some(b)) if (upper && b < a) || (!upper && b > a) => {
-                            map.insert(k, v);
-                        }
-                        (None, _) => {
-                            map.insert(k, v);
-                        }
-                        _ => {}
-                    }
-                }
-                "description" | "title" | "$comment" | "examples" | "default" => {
-                    map.entry(k).or_insert(v);
-                }
-                _ => match map.get(&k) {
-                    None => {
-                        map.insert(k, v);
-                    }
-                    Some(existing) if *existing == v => {}
-                    Some(existing) => {
-                        let detail = format!(
-                            "allOf branches disagree on {k} ({} and {}); kept the first",
-                            super::words::quote(existing),
-                            super::words::quote(&v)
-                        );
-                        cx.note(at, &k, Action::Dropped, detail);
-                    }
-                },
+                continue;
+            }
+            if let Some((k, existing, v)) = merge_key(map, k, v) {
+                let detail = format!(
+                    "allOf branches disagree on {k} ({} and {}); kept the first",
+                    super::words::quote(&existing),
+                    super::words::quote(&v)
+                );
+                cx.note(at, &k, Action::Dropped, detail);
             }
         }
     }
@@ -130,6 +96,55 @@ fn merge_map(cx: &mut Cx<'_>, map: &mut Map<String, Value>, at: &At<'_>) {
         Action::Rewritten,
         format!("{merged} allOf branch(es) merged into one schema"),
     );
+}
+
+/// Merges keyword `k` of a schema that must hold as well into `map`:
+/// properties and `required` are united, bounds take the stricter value,
+/// `enum`s are intersected, annotations fill gaps. Returns the keyword and
+/// both values when they disagree in a way one schema cannot say (the value
+/// in `map` is kept).
+pub(super) fn merge_key(
+    map: &mut Map<String, Value>,
+    k: String,
+    v: Value,
+) -> Option<(String, Value, Value)> {
+    match k.as_str() {
+        "properties" => merge_properties(map, v),
+        "required" => merge_required(map, v),
+        "enum" => match map.get_mut("enum") {
+            Some(Value::Array(have)) => {
+                if let Value::Array(other) = v {
+                    have.retain(|x| other.contains(x));
+                }
+            }
+            _ => {
+                map.insert(k, v);
+            }
+        },
+        key if LOWER_BOUNDS.contains(&key) || UPPER_BOUNDS.contains(&key) => {
+            let upper = UPPER_BOUNDS.contains(&key);
+            match (map.get(key).and_then(Value::as_f64), v.as_f64()) {
+                (Some(a), Some(b)) if (upper && b < a) || (!upper && b > a) => {
+                    map.insert(k, v);
+                }
+                (None, _) => {
+                    map.insert(k, v);
+                }
+                _ => {}
+            }
+        }
+        "description" | "title" | "$comment" | "examples" | "default" => {
+            map.entry(k).or_insert(v);
+        }
+        _ => match map.get(&k) {
+            None => {
+                map.insert(k, v);
+            }
+            Some(existing) if *existing == v => {}
+            Some(existing) => return Some((k, existing.clone(), v)),
+        },
+    }
+    None
 }
 
 fn merge_properties(map: &mut Map<String, Value>, add: Value) {

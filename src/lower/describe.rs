@@ -21,6 +21,9 @@ const RANGES: &[(Kw, Kw, &str)] = &[
 enum Fate {
     Kept,
     Said(String),
+    /// Said, and the values it allowed can no longer be sent: other keys
+    /// of an object whose dialect offers only the declared properties.
+    Lost(String, &'static str),
     /// A title standing in for the missing description.
     Title(String),
 }
@@ -78,6 +81,10 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
         .get(kw!("properties"))
         .and_then(Value::as_object)
         .is_some_and(|p| !p.is_empty());
+    // objects that declare properties take only those where the dialect
+    // cannot say "other keys" (Gemini's `parameters`)
+    let closed_by_properties = !cx.allows(kw!("additionalProperties"));
+    pattern_keys(cx, node, at);
     // every keyword the dialect does not take, in order; a keyword said in
     // words is removed, so the next one moves to `i`
     let mut i = 0;
@@ -102,21 +109,37 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
                     .iter()
                     .map(|(p, s)| format!("keys matching {p} take {}", words::summary(s)))
                     .collect();
-                Fate::Said(format!("Other keys are allowed: {}.", parts.join("; ")))
+                let said = format!("Other keys are allowed: {}.", parts.join("; "));
+                if closed_by_properties {
+                    Fate::Lost(said, OTHER_KEYS)
+                } else {
+                    Fate::Said(said)
+                }
             }
-            ("additionalProperties", Value::Bool(true)) => Fate::Said(if has_props {
-                "Other keys are allowed too.".into()
-            } else {
-                "Any keys are allowed.".into()
-            }),
-            ("additionalProperties", v @ Value::Object(_)) => Fate::Said(if has_props {
-                format!(
-                    "Other keys are allowed; their values are {}.",
-                    words::summary(v)
-                )
-            } else {
-                format!("Keys are free; each value is {}.", words::summary(v))
-            }),
+            ("additionalProperties", Value::Bool(true)) => {
+                if has_props && closed_by_properties {
+                    Fate::Lost("Other keys are allowed too.".into(), OTHER_KEYS)
+                } else if has_props {
+                    Fate::Said("Other keys are allowed too.".into())
+                } else {
+                    Fate::Said("Any keys are allowed.".into())
+                }
+            }
+            ("additionalProperties", v @ Value::Object(_)) => {
+                let said = if has_props {
+                    format!(
+                        "Other keys are allowed; their values are {}.",
+                        words::summary(v)
+                    )
+                } else {
+                    format!("Keys are free; each value is {}.", words::summary(v))
+                };
+                if has_props && closed_by_properties {
+                    Fate::Lost(said, OTHER_KEYS)
+                } else {
+                    Fate::Said(said)
+                }
+            }
             ("not", v) => Fate::Said(format!("Must not be {}.", words::summary(v))),
             ("examples", Value::Array(ex)) if !ex.is_empty() => {
                 let shown: Vec<String> = ex.iter().take(3).map(words::quote).collect();
@@ -176,6 +199,13 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
                     format!("{key} is not accepted here; said in the description"),
                 );
             }
+            Fate::Lost(s, why) => {
+                let Some((key, _)) = node.map.remove_index(i) else {
+                    break;
+                };
+                node.notes.push(s);
+                cx.note(at, &key, Action::Narrowed, why);
+            }
             Fate::Title(t) => {
                 node.map.remove_index(i);
                 node.map.insert(kw!("description"), Value::String(t));
@@ -187,6 +217,52 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
                 );
             }
         }
+    }
+}
+
+/// Why other keys of an object can no longer be sent.
+const OTHER_KEYS: &str = "other keys are not offered: objects in this dialect take only their declared properties; said in the description";
+
+/// `patternProperties` where the dialect keeps `additionalProperties` but
+/// not them: the keys they allow must stay allowed, so a closed or typed
+/// `additionalProperties` (which would now judge those keys) goes too, in
+/// words.
+fn pattern_keys(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
+    if cx.allows(kw!("patternProperties"))
+        || !cx.allows(kw!("additionalProperties"))
+        || !node.map.contains_key(kw!("patternProperties"))
+    {
+        return;
+    }
+    let rest = match node.map.get(kw!("additionalProperties")) {
+        Some(Value::Bool(false)) => "no other keys".to_string(),
+        Some(v @ Value::Object(_)) => format!("other keys take {}", words::summary(v)),
+        _ => return,
+    };
+    let Some(Value::Object(pp)) = node
+        .map
+        .shift_remove(kw!("patternProperties"))
+        .as_deref()
+        .cloned()
+    else {
+        return;
+    };
+    node.map.shift_remove(kw!("additionalProperties"));
+    let parts: Vec<String> = pp
+        .iter()
+        .map(|(p, s)| format!("keys matching {p} take {}", words::summary(s)))
+        .collect();
+    node.notes.push(format!(
+        "Other keys are allowed: {}; {rest}.",
+        parts.join("; ")
+    ));
+    for key in ["patternProperties", "additionalProperties"] {
+        cx.note(
+            at,
+            key,
+            Action::Described,
+            "patternProperties is not accepted here, and additionalProperties would judge the keys it allows: both said in the description",
+        );
     }
 }
 
@@ -240,6 +316,37 @@ mod tests {
         assert_eq!(d("k"), "Must not be one of \"root\".");
         assert!(report.iter().all(|(_, a)| *a == Action::Described));
         assert_eq!(report.len(), 11);
+    }
+
+    #[test]
+    fn pattern_keys_stay_allowed_where_additional_properties_stays() {
+        // gemini-json: additionalProperties yes, patternProperties no
+        let t = Target {
+            keywords: &["type", "description", "properties", "additionalProperties"],
+            ..permissive()
+        };
+        let schema = json!({"type": "object", "properties": {"m": {"type": "object",
+            "patternProperties": {"^x_": {"type": "integer"}}, "additionalProperties": false}}});
+        let (out, report) = run(&t, schema);
+        assert_eq!(
+            out["properties"]["m"],
+            json!({"type": "object", "description": "Other keys are allowed: keys matching ^x_ take an integer; no other keys."})
+        );
+        assert_eq!(report.len(), 2);
+    }
+
+    #[test]
+    fn other_keys_are_lost_where_objects_take_only_their_properties() {
+        let schema = json!({"type": "object", "properties": {"o": {"type": "object",
+            "properties": {"a": {"type": "string"}}, "additionalProperties": true}}});
+        let (_, report) = run(&narrow(), schema);
+        assert_eq!(
+            report,
+            vec![(
+                "/properties/o/additionalProperties".to_string(),
+                Action::Narrowed
+            )]
+        );
     }
 
     #[test]

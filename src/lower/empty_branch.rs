@@ -1,16 +1,18 @@
 //! Rule: `anyOf` branches that accept anything (`{}` or `true`, as in Home
 //! Assistant's `GetLiveContext.domain: anyOf [{}, {type: array}]`). Such a
 //! branch makes the whole union accept anything, and APIs that want a type
-//! on every branch reject it. Dialects that require types drop the branch
-//! and keep the typed ones (every value the model then sends is still
-//! valid for the tool). After the children are lowered, a union left with a
-//! single branch is folded into its parent.
+//! on every branch reject it. Dialects that require types put the typed
+//! form of "any value" in its place (a string, a number, a boolean, null,
+//! a list of those), so a plain string is still accepted where the other
+//! branches want an array; objects cannot be offered, which the report and
+//! the description say. After the children are lowered, a union left with
+//! a single branch is folded into its parent.
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::{At, Cx, Node};
+use super::{untyped, At, Cx, Node};
 use crate::report::Action;
 
 /// Keys that say nothing about which values are valid.
@@ -44,7 +46,6 @@ pub(super) fn drop_any(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     let Some(Value::Array(branches)) = node.map.get_mut(kw!("anyOf")) else {
         return;
     };
-    let before = branches.len();
     let mut dropped = Vec::new();
     let mut i = 0;
     branches.retain(|b| {
@@ -65,15 +66,23 @@ pub(super) fn drop_any(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
         );
         return;
     }
-    if branches.len() < before {
-        for i in dropped {
-            cx.note(
-                &At::Index(&At::Key(at, "anyOf"), i),
-                "",
-                Action::Dropped,
-                "this anyOf branch accepts any value and has no type, which the dialect rejects; the typed branches are kept",
-            );
+    let has_array = branches
+        .iter()
+        .any(|b| b.get("type").and_then(Value::as_str) == Some("array"));
+    for b in untyped::any_value_branches(!has_array) {
+        if !branches.contains(&b) {
+            branches.push(b);
         }
+    }
+    node.nullable = true;
+    node.notes.push(untyped::NO_OBJECTS.into());
+    for i in dropped {
+        cx.note(
+            &At::Index(&At::Key(at, "anyOf"), i),
+            "",
+            Action::Narrowed,
+            "this anyOf branch accepts any value and has no type, which the dialect rejects: a string, a number, a boolean, null or a list of those are offered in its place; objects cannot be sent",
+        );
     }
 }
 
@@ -91,6 +100,19 @@ pub(super) fn collapse(_cx: &mut Cx<'_>, node: &mut Node<'_>, _at: &At<'_>) {
         return;
     };
     for (k, v) in branch {
+        if k == "description" {
+            // both say something: the branch's words (a JSON-text shape,
+            // a note) follow the node's
+            if let (Some(Value::String(mine)), Value::String(theirs)) =
+                (node.map.get(kw!("description")), &v)
+            {
+                if mine != theirs {
+                    let joined = super::words::append(Some(mine), std::slice::from_ref(theirs));
+                    node.map.insert(kw!("description"), Value::String(joined));
+                }
+                continue;
+            }
+        }
         if k == "nullable" && v == Value::Bool(true) {
             node.nullable = true;
             continue;
@@ -139,15 +161,18 @@ mod tests {
 
     #[test]
     fn home_assistant_live_context_domain() {
+        // a single domain ("light") is as valid as a list of them
         let schema = json!({"type": "object", "properties": {"domain": {"anyOf": [{}, {"items": {"type": "string"}, "type": "array"}], "description": "Filter entities by domain ..."}}});
         let (out, report) = run(&typed(), schema);
         assert_eq!(
             out["properties"]["domain"],
-            json!({"description": "Filter entities by domain ...", "items": {"type": "string"}, "type": "array"})
+            json!({"description": "Filter entities by domain ... Objects cannot be sent here.", "anyOf": [
+                {"items": {"type": "string"}, "type": "array"},
+                {"type": "string"}, {"type": "number"}, {"type": "boolean"}], "nullable": true})
         );
         assert_eq!(
             report,
-            vec![("/properties/domain/anyOf/0".to_string(), Action::Dropped)]
+            vec![("/properties/domain/anyOf/0".to_string(), Action::Narrowed)]
         );
     }
 

@@ -25,6 +25,7 @@ macro_rules! kw {
 }
 
 mod all_of;
+mod any_of_siblings;
 mod array_items;
 mod bounds;
 mod const_enum;
@@ -32,6 +33,7 @@ mod describe;
 mod empty_branch;
 mod enum_strings;
 mod formats;
+mod json_text_maps;
 mod keywords;
 mod nullable;
 mod object_props;
@@ -41,6 +43,7 @@ mod required;
 pub(crate) mod strict;
 mod type_array;
 mod untyped;
+mod unused_defs;
 pub(crate) mod words;
 
 /// The portable JSON Schema keyword set (see `keywords::PORTABLE`).
@@ -103,6 +106,9 @@ pub(crate) struct Target {
     /// Type names are written in capitals (`STRING`), as Google's OpenAPI
     /// subset spells them on the wire.
     pub upper_case_types: bool,
+    /// Every object must declare properties: objects with free keys are
+    /// sent as JSON text (`json_text_maps`).
+    pub maps_as_json_text: bool,
 }
 
 impl Target {
@@ -357,6 +363,12 @@ pub(crate) struct Node<'a> {
     /// The input keyword the node's `anyOf` came from (`oneOf`, `type`),
     /// so report pointers inside it name places in the input.
     pub any_of_from: Option<&'static str>,
+    /// The node is where a recursive `$ref` stopped being unrolled.
+    pub cut: bool,
+    /// The node's one-branch union (`anyOf`, or the keyword it came from)
+    /// was folded into it: its subschemas sit under `<keyword>/0` in the
+    /// input.
+    pub folded_from: Option<&'static str>,
 }
 
 impl Node<'_> {
@@ -484,10 +496,24 @@ fn limit(cx: &mut Cx<'_>, at: &At<'_>, depth: usize) -> Option<Value> {
         cx.note(
             at,
             "",
-            Action::Dropped,
+            Action::Narrowed,
             format!("schema nested deeper than {MAX_DEPTH} levels; the rest is cut"),
         );
-        return Some(Value::Object(Map::new()));
+        let mut cut = Map::new();
+        if cx.target.require_type {
+            // every schema needs a type here; text is the least that can be sent
+            let ty = if cx.target.upper_case_types {
+                "STRING"
+            } else {
+                "string"
+            };
+            cut.insert("type".into(), Value::String(ty.into()));
+            cut.insert(
+                "description".into(),
+                Value::String("Nested too deeply; this level is left out.".into()),
+            );
+        }
+        return Some(Value::Object(cut));
     }
     None
 }
@@ -538,11 +564,13 @@ fn lower_node<'a: 'b, 'b>(
     const_enum::rewrite(cx, &mut node, at);
     nullable::absorb(cx, &mut node, at);
     empty_branch::drop_any(cx, &mut node, at);
+    any_of_siblings::distribute(cx, &mut node, at);
     untyped::infer(cx, &mut node, at);
     enum_strings::rewrite(cx, &mut node, at);
     array_items::ensure(cx, &mut node, at);
     object_props::clean(cx, &mut node, at);
     required::clean(cx, &mut node, at);
+    json_text_maps::apply(cx, &mut node, at);
     formats::apply(cx, &mut node, at);
     bounds::apply(cx, &mut node, at);
     describe::apply(cx, &mut node, at);
@@ -560,6 +588,15 @@ fn lower_node<'a: 'b, 'b>(
 /// out of the node and walked from here, borrowed: the children read the
 /// input (or a value a rule made) in place.
 fn children(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>, depth: usize) {
+    let (branch_key, branch_at);
+    let at = match node.folded_from {
+        Some(origin) => {
+            branch_key = At::Key(at, origin);
+            branch_at = At::Index(&branch_key, 0);
+            &branch_at
+        }
+        None => at,
+    };
     if let Some(props) = node.map.take_if(kw!("properties"), Value::is_object) {
         if let Value::Object(props) = &*props {
             let here = At::Key(at, "properties");
@@ -623,12 +660,18 @@ fn children(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>, depth: usize) {
             }
         }
     }
+    // the root's definitions, where `$ref` stays, are lowered last and only
+    // when something refers to them
+    let prune = at.is_root() && cx.target.refs == Refs::Keep;
     for key in [
         kw!("$defs"),
         kw!("definitions"),
         kw!("patternProperties"),
         kw!("dependentSchemas"),
     ] {
+        if prune && (key == kw!("$defs") || key == kw!("definitions")) {
+            continue;
+        }
         if let Some(defs) = node.map.take_if(key, Value::is_object) {
             if let Value::Object(defs) = &*defs {
                 let here = At::Key(at, key.name());
@@ -641,6 +684,9 @@ fn children(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>, depth: usize) {
                 node.map.insert(key, Value::Object(out));
             }
         }
+    }
+    if prune {
+        unused_defs::lower_used(cx, node, at, depth);
     }
 }
 
@@ -662,6 +708,7 @@ pub(crate) mod testing {
             strict: None,
             max_min_items: None,
             upper_case_types: false,
+            maps_as_json_text: false,
         }
     }
 

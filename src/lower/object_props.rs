@@ -50,10 +50,54 @@ pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
 }
 
 /// Makes the root a plain object schema before the walk: `type:
-/// "object"`, and a union of object shapes at the root (which no dialect
-/// accepts) merged into one object whose properties are required only when
-/// every shape requires them. The shapes are listed in the description.
+/// "object"`; `allOf` at the root merged; a union of object shapes at the
+/// root merged into one object whose properties are required only when
+/// every shape requires them, the shapes listed in the description; `not`,
+/// conditionals and `enum`/`const` at the root left out. Model APIs refuse
+/// combinators at the top of an input schema (Anthropic: no `oneOf`,
+/// `allOf` or `anyOf` there), even where they take them deeper down. The
+/// tool's own schema still checks every call.
 pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
+    if root.contains_key(kw!("allOf")) {
+        let mut map = std::mem::take(root).into_map();
+        super::all_of::merge_map(cx, &mut map, &At::Root);
+        *root = Obj::owned(map);
+    }
+    root_shape(cx, root);
+    if let Some(not) = root.shift_remove(kw!("not")) {
+        let note = format!("Must not be {}.", super::words::summary(&not));
+        let desc = super::words::append(
+            root.get(kw!("description")).and_then(Value::as_str),
+            &[note],
+        );
+        root.insert(kw!("description"), Value::String(desc));
+        cx.note(
+            &At::Root,
+            "not",
+            Action::Described,
+            "not at the top level of an input schema is refused by model APIs; said in the description",
+        );
+    }
+    for key in [
+        kw!("if"),
+        kw!("then"),
+        kw!("else"),
+        kw!("enum"),
+        kw!("const"),
+    ] {
+        if root.shift_remove(key).is_some() {
+            cx.note(
+                &At::Root,
+                key.name(),
+                Action::Dropped,
+                format!("{key} at the top level of an input schema is refused by model APIs; the tool's own schema still checks every call"),
+            );
+        }
+    }
+}
+
+/// The root's type, and a union of object shapes at the root merged.
+fn root_shape(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
     match root.get(kw!("type")) {
         Some(Value::String(t)) if t == "object" => {}
         None => {
@@ -162,5 +206,25 @@ mod tests {
             .unwrap()
             .starts_with("Send one of these shapes"));
         assert!(report.contains(&("/anyOf".to_string(), Action::Described)));
+    }
+
+    #[test]
+    fn combinators_leave_the_root_in_every_dialect() {
+        // plain Anthropic keeps allOf deeper down, never at the top
+        let t = crate::dialect::Dialect::Anthropic.target(false);
+        let schema = json!({"allOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+            {"properties": {"b": {"allOf": [{"type": "integer"}, {"minimum": 1}]}}}
+        ], "not": {"required": ["c"]}, "if": {"required": ["a"]}, "then": {"required": ["b"]}});
+        let (out, report) = run(&t, schema);
+        for k in ["allOf", "anyOf", "oneOf", "not", "if", "then"] {
+            assert!(out.get(k).is_none(), "{k} left at the root: {out}");
+        }
+        assert_eq!(out["type"], "object");
+        assert_eq!(out["required"], json!(["a"]));
+        assert!(out["properties"]["b"]["allOf"].is_array());
+        assert!(report.contains(&("/allOf".to_string(), Action::Rewritten)));
+        assert!(report.contains(&("/not".to_string(), Action::Described)));
+        assert!(report.contains(&("/if".to_string(), Action::Dropped)));
     }
 }

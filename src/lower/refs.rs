@@ -51,12 +51,25 @@ pub(super) fn expand<'a: 'b, 'b>(cx: &mut Cx<'a>, node: &mut Node<'b>, at: &At<'
         let seen = cx.ref_stack.iter().filter(|r| **r == reference).count();
         if seen >= limit {
             cut(node, target);
-            cx.note(
-                at,
-                "$ref",
-                Action::Rewritten,
-                format!("recursive {reference:?} unrolled {limit} level(s) deep; deeper levels are left out"),
-            );
+            if cx.target.maps_as_json_text && node.ty() == Some("object") {
+                // an object without properties: the deeper levels go as JSON text
+                node.cut = true;
+                cx.note(
+                    at,
+                    "$ref",
+                    Action::Rewritten,
+                    format!("recursive {reference:?} unrolled {limit} level(s) deep; deeper levels are sent as JSON text"),
+                );
+            } else {
+                node.notes
+                    .push("Nested further levels are left out.".into());
+                cx.note(
+                    at,
+                    "$ref",
+                    Action::Narrowed,
+                    format!("recursive {reference:?} unrolled {limit} level(s) deep; deeper levels are left out"),
+                );
+            }
             break;
         }
         let why = match cx.target.refs {
@@ -120,8 +133,6 @@ fn cut<'a>(node: &mut Node<'a>, target: &'a Value) {
             node.map.put(Cow::Borrowed(key), Cow::Borrowed(v), false);
         }
     }
-    node.notes
-        .push("Nested further levels are left out.".into());
 }
 
 #[cfg(test)]
@@ -184,7 +195,7 @@ mod tests {
         assert!(cut.get("properties").is_none());
         assert!(report
             .iter()
-            .any(|(p, a)| p.ends_with("/kids/items/$ref") && *a == Action::Rewritten));
+            .any(|(p, a)| p.ends_with("/kids/items/$ref") && *a == Action::Narrowed));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::{nullable, At, Cx, Node, Nulls, Strict};
+use super::{nullable, words, At, Cx, Node, Nulls, Strict};
 use crate::report::Action;
 
 pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
@@ -68,6 +68,8 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
         .unwrap_or_default();
     let mut made = Vec::new();
     let mut all = Vec::new();
+    let mut ambiguous = Vec::new();
+    let original = at_pointer(cx.root, at).and_then(|o| o.get("properties"));
     node.map
         .or_insert(kw!("properties"), Value::Object(serde_json::Map::new()));
     if let Some(Value::Object(props)) = node.map.get_mut(kw!("properties")) {
@@ -75,11 +77,33 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
             all.push(Value::String(name.clone()));
             if !required.contains(name) {
                 if let Value::Object(m) = schema {
+                    // null already meant something else than "left out",
+                    // unless leaving it out means null (default: null)
+                    let default_null = original
+                        .and_then(|p| p.get(name))
+                        .and_then(|p| p.get("default"))
+                        == Some(&Value::Null);
+                    if takes_null(m) && !default_null {
+                        let d = words::append(
+                            m.get("description").and_then(Value::as_str),
+                            &[AMBIGUOUS.into()],
+                        );
+                        m.insert("description".into(), Value::String(d));
+                        ambiguous.push(name.clone());
+                    }
                     nullable::render(m, Nulls::TypeArray);
                 }
                 made.push(name.clone());
             }
         }
+    }
+    for name in ambiguous {
+        cx.note(
+            &At::Key(&At::Key(at, "properties"), &name),
+            "",
+            Action::Narrowed,
+            "optional, and null is a value of its own: strict mode makes every property required, so the model can no longer leave it out (its null is passed on as null)",
+        );
     }
     node.map.insert(kw!("required"), Value::Array(all));
     if !made.is_empty() {
@@ -90,6 +114,41 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
             format!("optional {} {} made required and nullable for strict mode: the model sends null to leave one out", if made.len() == 1 { "property" } else { "properties" }, made.join(", ")),
         );
     }
+}
+
+/// The sentence added to an optional property whose `null` is a value.
+const AMBIGUOUS: &str = "Null is passed on as null; this parameter cannot be left out.";
+
+/// Whether a lowered schema already admits `null`.
+fn takes_null(m: &serde_json::Map<String, Value>) -> bool {
+    let typed_null = match m.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
+        _ => false,
+    };
+    let branch_null = m.get("anyOf").and_then(Value::as_array).is_some_and(|bs| {
+        bs.iter()
+            .any(|b| b.get("type") == Some(&Value::String("null".into())))
+    });
+    let enum_null = m
+        .get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(|e| e.contains(&Value::Null));
+    typed_null || branch_null || enum_null
+}
+
+/// The input node at `at` (relative to the schema root), when `at` names
+/// a place in the input.
+fn at_pointer<'v>(root: &'v Value, at: &At<'_>) -> Option<&'v Value> {
+    let mut cur = root;
+    for token in crate::pointer::tokens(&at.pointer())? {
+        cur = match cur {
+            Value::Object(m) => m.get(&token)?,
+            Value::Array(a) => a.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
 }
 
 /// OpenAI's documented limits for strict schemas: at most 5000 properties,

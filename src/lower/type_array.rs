@@ -13,7 +13,7 @@ const TYPES: &[&str] = &[
 ];
 
 /// Keywords that only constrain values of one type.
-fn belongs_to(keyword: &str) -> Option<&'static str> {
+pub(super) fn belongs_to(keyword: &str) -> Option<&'static str> {
     Some(match keyword {
         "minLength" | "maxLength" | "pattern" | "format" | "contentEncoding"
         | "contentMediaType" => "string",

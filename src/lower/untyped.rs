@@ -1,8 +1,9 @@
 //! Rule: untyped schemas. The type is inferred from the keywords present
 //! (`properties` → object, `items` → array, `minLength` → string, enum
 //! values, ...). Where nothing tells and the dialect requires a type, the
-//! value is offered as a string, a number or a boolean, and the report says
-//! that objects and arrays are no longer offered.
+//! value is offered as a string, a number, a boolean, null or a list of
+//! those. Objects cannot be offered (an object with free keys has no typed
+//! form next to a string), so the description and the report say so.
 
 use serde_json::{json, Value};
 
@@ -106,16 +107,34 @@ pub(super) fn infer(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     if node.map.contains_key(kw!("enum")) {
         return;
     }
-    node.map.insert(
-        kw!("anyOf"),
-        json!([{"type": "string"}, {"type": "number"}, {"type": "boolean"}]),
-    );
+    node.map
+        .insert(kw!("anyOf"), Value::Array(any_value_branches(true)));
+    node.nullable = true;
+    node.notes.push(NO_OBJECTS.into());
     cx.note(
         at,
         "type",
-        Action::Rewritten,
-        "no type given and the dialect requires one: offered as a string, a number or a boolean (objects and arrays are not offered)",
+        Action::Narrowed,
+        "no type given and the dialect requires one: offered as a string, a number, a boolean, null or a list of those; objects cannot be sent",
     );
+}
+
+/// The sentence added where "any value" lost its objects.
+pub(super) const NO_OBJECTS: &str = "Objects cannot be sent here.";
+
+/// The typed branches that stand for "any value" where every schema needs
+/// a type: the scalars and, with `arrays`, a list of scalars. Null is the
+/// node's nullability; objects have no typed form.
+pub(super) fn any_value_branches(arrays: bool) -> Vec<Value> {
+    let scalars = || json!([{"type": "string"}, {"type": "number"}, {"type": "boolean"}]);
+    let mut out = match scalars() {
+        Value::Array(a) => a,
+        _ => Vec::new(),
+    };
+    if arrays {
+        out.push(json!({"type": "array", "items": {"anyOf": scalars()}}));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -159,13 +178,35 @@ mod tests {
     fn homey_value_becomes_scalar_union() {
         let schema = json!({"type": "object", "properties": {"value": {"description": "The value to set (boolean for onoff, number 0-1 for dim)"}}});
         let (out, report) = run(&typed(), schema);
+        let scalars = json!([{"type": "string"}, {"type": "number"}, {"type": "boolean"}]);
         assert_eq!(
             out["properties"]["value"],
-            json!({"description": "The value to set (boolean for onoff, number 0-1 for dim)", "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]})
+            json!({"description": "The value to set (boolean for onoff, number 0-1 for dim). Objects cannot be sent here.",
+                "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"},
+                    {"type": "array", "items": {"anyOf": scalars}}, {"type": "null"}]})
         );
         assert_eq!(
             report,
-            vec![("/properties/value/type".to_string(), Action::Rewritten)]
+            vec![("/properties/value/type".to_string(), Action::Narrowed)]
+        );
+    }
+
+    #[test]
+    fn any_value_keeps_null_for_openapi_dialects() {
+        // GitHub projects_write: "Any JSON value is accepted; use null to clear the field."
+        let t = Target {
+            nulls: super::super::Nulls::Nullable,
+            ..typed()
+        };
+        let schema = json!({"type": "object", "properties": {"value": {"description": "use null to clear the field"}}});
+        let (out, _) = run(&t, schema);
+        assert_eq!(out["properties"]["value"]["nullable"], true);
+        assert_eq!(
+            out["properties"]["value"]["anyOf"]
+                .as_array()
+                .unwrap()
+                .len(),
+            4
         );
     }
 

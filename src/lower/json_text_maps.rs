@@ -1,0 +1,228 @@
+//! Rule: objects with free keys, for dialects whose objects must declare
+//! their properties (Gemini's `parameters` answers "properties: should be
+//! non-empty for OBJECT type" and refuses the whole request). Such an
+//! object (`{type: object}`, `additionalProperties: true` or a schema, the
+//! deeper levels of a recursive schema) is sent as a string holding JSON
+//! text, its shape said in the description. When the call is read,
+//! validation against the tool's own schema parses the text back into the
+//! object (the JSON-text coercion), so every map the tool accepts can still
+//! be sent. The root stays an object: a tool whose arguments are free keys
+//! is offered with no parameters, and the report says so.
+
+use serde_json::{Map, Value};
+
+use super::{words, At, Cx, Kw, Node};
+use crate::report::Action;
+
+/// Keywords about an object's keys, said in words when it becomes text.
+const KEY_KEYWORDS: &[Kw] = &[
+    kw!("properties"),
+    kw!("required"),
+    kw!("additionalProperties"),
+    kw!("patternProperties"),
+    kw!("propertyNames"),
+    kw!("minProperties"),
+    kw!("maxProperties"),
+    kw!("dependentRequired"),
+    kw!("dependentSchemas"),
+    kw!("unevaluatedProperties"),
+    kw!("propertyOrdering"),
+];
+
+/// Whether `m` declares a property that may be sent.
+fn declares(m: Option<&Value>) -> bool {
+    m.and_then(Value::as_object)
+        .is_some_and(|p| p.values().any(|s| *s != Value::Bool(false)))
+}
+
+pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
+    if !cx.target.maps_as_json_text || node.ty() != Some("object") {
+        return;
+    }
+    if declares(node.map.get(kw!("properties"))) {
+        return;
+    }
+    if at.is_root() {
+        let free = matches!(
+            node.map.get(kw!("additionalProperties")),
+            Some(Value::Bool(true) | Value::Object(_))
+        ) || node.map.contains_key(kw!("patternProperties"));
+        if free {
+            cx.note(
+                at,
+                "",
+                Action::Narrowed,
+                "the tool's arguments are free keys, which this dialect cannot declare (an object needs named properties): it is offered with no parameters",
+            );
+        }
+        return;
+    }
+    let sentence = if node.cut {
+        "Send this object as JSON text, in the shape of the level above.".to_string()
+    } else {
+        shape(node)
+    };
+    for &k in KEY_KEYWORDS {
+        node.map.shift_remove(k);
+    }
+    for key in [kw!("default"), kw!("example")] {
+        if let Some(v) = node.map.get_mut(key) {
+            if v.is_object() {
+                *v = Value::String(v.to_string());
+            }
+        }
+    }
+    if let Some(Value::Array(examples)) = node.map.get_mut(kw!("examples")) {
+        for v in examples.iter_mut().filter(|v| v.is_object()) {
+            *v = Value::String(v.to_string());
+        }
+    }
+    node.map.insert(kw!("type"), Value::String("string".into()));
+    node.notes.push(sentence);
+    cx.note(
+        at,
+        "type",
+        Action::Rewritten,
+        "an object with free keys (no declared properties) is sent as JSON text, as this dialect refuses an object without properties; the text is parsed back into the object when the call is read",
+    );
+}
+
+/// The description's sentence: JSON text, an example, and the shape.
+fn shape(node: &Node<'_>) -> String {
+    let additional = node.map.get(kw!("additionalProperties"));
+    let example = node
+        .map
+        .get(kw!("examples"))
+        .and_then(Value::as_array)
+        .and_then(|e| {
+            e.iter()
+                .find(|v| v.as_object().is_some_and(|m| !m.is_empty()))
+        })
+        .or_else(|| {
+            node.map
+                .get(kw!("default"))
+                .filter(|v| v.as_object().is_some_and(|m| !m.is_empty()))
+        })
+        .map(words::quote)
+        .unwrap_or_else(|| {
+            let value = match additional
+                .and_then(|a| a.get("type"))
+                .and_then(Value::as_str)
+            {
+                Some("integer" | "number") => "1",
+                Some("boolean") => "true",
+                Some("string") => "\"text\"",
+                _ => "\"value\"",
+            };
+            format!("{{\"key\": {value}}}")
+        });
+    let mut out = vec![format!("Send this object as JSON text, like {example}.")];
+    let patterns = node
+        .map
+        .get(kw!("patternProperties"))
+        .and_then(Value::as_object);
+    match additional {
+        Some(Value::Bool(false)) if patterns.is_none_or(Map::is_empty) => {
+            out.push("It must be empty: {}.".into())
+        }
+        Some(Value::Bool(false)) => {}
+        Some(s @ Value::Object(_)) if !s.as_object().is_some_and(Map::is_empty) => {
+            out.push(format!("Each value is {}.", words::summary(s)))
+        }
+        _ => {}
+    }
+    for (p, s) in patterns.into_iter().flatten() {
+        out.push(format!("Keys matching {p} take {}.", words::summary(s)));
+    }
+    if let Some(v) = node.map.get(kw!("propertyNames")) {
+        out.push(match v.get("pattern").and_then(Value::as_str) {
+            Some(p) => format!("Keys must match the regular expression {p}."),
+            None => format!("Keys must be {}.", words::summary(v)),
+        });
+    }
+    let lo = node.map.get(kw!("minProperties")).and_then(Value::as_u64);
+    let hi = node.map.get(kw!("maxProperties")).and_then(Value::as_u64);
+    match (lo, hi) {
+        (Some(a), Some(b)) => out.push(format!("From {a} to {b} entries.")),
+        (Some(a), None) if a > 0 => out.push(format!("At least {a} entries.")),
+        (None, Some(b)) => out.push(format!("At most {b} entries.")),
+        _ => {}
+    }
+    out.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{permissive, run};
+    use super::super::{Nulls, Target};
+    use super::*;
+    use serde_json::json;
+
+    fn gemini_like() -> Target {
+        Target {
+            require_type: true,
+            nulls: Nulls::Nullable,
+            maps_as_json_text: true,
+            ..permissive()
+        }
+    }
+
+    #[test]
+    fn home_assistant_service_data_becomes_json_text() {
+        // ha-mcp ha_call_service: anyOf [{type: object, additionalProperties: true}, {type: null}]
+        let schema = json!({"type": "object", "properties": {"data": {
+            "anyOf": [{"additionalProperties": true, "type": "object"}, {"type": "null"}],
+            "default": null, "description": "Extra service-call parameters"}}});
+        let (out, report) = run(&gemini_like(), schema);
+        let data = &out["properties"]["data"];
+        assert_eq!(data["type"], "string");
+        assert_eq!(data["nullable"], true);
+        assert_eq!(
+            data["description"],
+            "Extra service-call parameters. Send this object as JSON text, like {\"key\": \"value\"}."
+        );
+        assert!(data.get("additionalProperties").is_none());
+        assert!(report.contains(&("/properties/data/type".to_string(), Action::Rewritten)));
+    }
+
+    #[test]
+    fn the_shape_is_said() {
+        let schema = json!({"type": "object", "properties": {
+            "headers": {"type": "object", "additionalProperties": {"type": "string"}, "maxProperties": 20},
+            "empty": {"type": "object", "additionalProperties": false},
+            "items": {"type": "array", "items": {"type": "object"}}
+        }});
+        let (out, _) = run(&gemini_like(), schema);
+        let p = &out["properties"];
+        assert_eq!(
+            p["headers"]["description"],
+            "Send this object as JSON text, like {\"key\": \"text\"}. Each value is a string. At most 20 entries."
+        );
+        assert_eq!(
+            p["empty"]["description"],
+            "Send this object as JSON text, like {\"key\": \"value\"}. It must be empty: {}."
+        );
+        assert_eq!(p["items"]["items"]["type"], "string");
+    }
+
+    #[test]
+    fn objects_with_properties_and_the_root_stay_objects() {
+        let schema = json!({"type": "object", "additionalProperties": {"type": "string"}});
+        let (out, report) = run(&gemini_like(), schema);
+        assert_eq!(out["type"], "object");
+        assert_eq!(report, vec![("".to_string(), Action::Narrowed)]);
+        let schema = json!({"type": "object", "properties": {"o": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": true}}});
+        let (out, _) = run(&gemini_like(), schema);
+        assert_eq!(out["properties"]["o"]["type"], "object");
+        // a parameterless tool is not a map
+        let (_, report) = run(&gemini_like(), json!({"type": "object"}));
+        assert!(report.is_empty());
+    }
+
+    #[test]
+    fn other_dialects_keep_maps() {
+        let schema = json!({"type": "object", "properties": {"m": {"type": "object"}}});
+        let (out, _) = run(&permissive(), schema.clone());
+        assert_eq!(out, schema);
+    }
+}
