@@ -6,11 +6,11 @@ mod common;
 
 use std::collections::HashSet;
 
-use mcp_switchboard::{convert, Action, Catalog, Conversion, Dialect, Options};
+use mcp_switchboard::{convert, Action, Catalog, Dialect, Options};
 use regex_lite::Regex;
 use serde_json::{Map, Value};
 
-use common::{catalogs, edge_cases, fragments, visit};
+use common::{catalogs, declarations, inputs, variants, visit};
 
 const GEMINI_KEYS: &[&str] = &[
     "type",
@@ -89,101 +89,6 @@ const ANTHROPIC_STRICT_KEYS: &[&str] = &[
     "format",
     "pattern",
 ];
-
-fn inputs() -> Vec<(String, Vec<u8>)> {
-    let mut v = catalogs();
-    v.push(("schema-edge-cases".into(), edge_cases()));
-    v.push(("home-assistant-fragments".into(), fragments()));
-    v
-}
-
-fn variants() -> Vec<(Dialect, bool)> {
-    let mut v = Vec::new();
-    for d in Dialect::ALL {
-        v.push((d, false));
-        if d.has_strict() {
-            v.push((d, true));
-        }
-    }
-    v
-}
-
-/// The declarations of a conversion, whatever the wrapping.
-fn declarations(c: &Conversion) -> Vec<(String, Option<Value>, bool)> {
-    match c.dialect {
-        Dialect::Gemini | Dialect::GeminiJson => c
-            .tools
-            .first()
-            .and_then(|t| t["functionDeclarations"].as_array().cloned())
-            .unwrap_or_default()
-            .into_iter()
-            .map(|d| {
-                let schema = d
-                    .get("parameters")
-                    .or_else(|| d.get("parametersJsonSchema"))
-                    .cloned();
-                (d["name"].as_str().unwrap().to_string(), schema, false)
-            })
-            .collect(),
-        Dialect::OpenAi => c
-            .tools
-            .iter()
-            .map(|t| {
-                let f = &t["function"];
-                (
-                    f["name"].as_str().unwrap().to_string(),
-                    Some(f["parameters"].clone()),
-                    f["strict"] == true,
-                )
-            })
-            .collect(),
-        Dialect::OpenAiResponses => c
-            .tools
-            .iter()
-            .map(|t| {
-                (
-                    t["name"].as_str().unwrap().to_string(),
-                    Some(t["parameters"].clone()),
-                    t["strict"] == true,
-                )
-            })
-            .collect(),
-        Dialect::Anthropic => c
-            .tools
-            .iter()
-            .map(|t| {
-                (
-                    t["name"].as_str().unwrap().to_string(),
-                    Some(t["input_schema"].clone()),
-                    t["strict"] == true,
-                )
-            })
-            .collect(),
-        Dialect::VsCode => c
-            .tools
-            .iter()
-            .map(|t| {
-                (
-                    t["name"].as_str().unwrap().to_string(),
-                    Some(t["inputSchema"].clone()),
-                    false,
-                )
-            })
-            .collect(),
-        Dialect::Prompted => c
-            .tools
-            .iter()
-            .map(|t| {
-                (
-                    t["name"].as_str().unwrap().to_string(),
-                    Some(t["parameters"].clone()),
-                    false,
-                )
-            })
-            .collect(),
-        _ => panic!("new dialect {:?} needs a case here", c.dialect),
-    }
-}
 
 fn name_rule(d: Dialect) -> Regex {
     Regex::new(match d {

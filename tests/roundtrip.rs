@@ -67,69 +67,6 @@ fn sample(schema: &Value, depth: usize) -> Value {
     }
 }
 
-/// The model's response carrying one call per declaration, in the dialect's shape.
-fn response(d: Dialect, calls: &[(String, Value)]) -> Value {
-    match d {
-        Dialect::Gemini | Dialect::GeminiJson => {
-            json!({"candidates": [{"content": {"role": "model", "parts":
-            calls.iter().map(|(n, a)| json!({"functionCall": {"name": n, "args": a}})).collect::<Vec<_>>()}}]})
-        }
-        Dialect::OpenAi => {
-            json!({"choices": [{"message": {"role": "assistant", "content": null, "tool_calls":
-            calls.iter().enumerate().map(|(i, (n, a))| json!({"id": format!("call_{i}"), "type": "function", "function": {"name": n, "arguments": a.to_string()}})).collect::<Vec<_>>()}}]})
-        }
-        Dialect::OpenAiResponses => json!({"output":
-            calls.iter().enumerate().map(|(i, (n, a))| json!({"type": "function_call", "call_id": format!("c{i}"), "name": n, "arguments": a.to_string()})).collect::<Vec<_>>()}),
-        Dialect::Anthropic => json!({"role": "assistant", "content":
-            calls.iter().enumerate().map(|(i, (n, a))| json!({"type": "tool_use", "id": format!("toolu_{i}"), "name": n, "input": a})).collect::<Vec<_>>()}),
-        Dialect::VsCode => Value::Array(
-            calls
-                .iter()
-                .enumerate()
-                .map(|(i, (n, a))| json!({"callId": format!("v{i}"), "name": n, "input": a}))
-                .collect(),
-        ),
-        Dialect::Prompted => {
-            let list: Vec<Value> = calls
-                .iter()
-                .map(|(n, a)| json!({"name": n, "arguments": a}))
-                .collect();
-            Value::String(format!(
-                "Sure.\n```json\n{}\n```",
-                json!({"tool_calls": list})
-            ))
-        }
-        _ => unreachable!("a new dialect needs a response shape here"),
-    }
-}
-
-fn declarations(c: &mcp_switchboard::Conversion) -> Vec<(String, Value)> {
-    let items: Vec<Value> = match c.dialect {
-        Dialect::Gemini | Dialect::GeminiJson => c.tools[0]["functionDeclarations"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default(),
-        _ => c.tools.clone(),
-    };
-    items
-        .iter()
-        .map(|t| {
-            let f = t.get("function").unwrap_or(t);
-            let schema = [
-                "parameters",
-                "parametersJsonSchema",
-                "input_schema",
-                "inputSchema",
-            ]
-            .iter()
-            .find_map(|k| f.get(*k))
-            .cloned()
-            .unwrap_or(json!({"type": "object"}));
-            (f["name"].as_str().unwrap().to_string(), schema)
-        })
-        .collect()
-}
-
 #[test]
 fn every_tool_round_trips_in_every_dialect() {
     for file in [
@@ -141,12 +78,17 @@ fn every_tool_round_trips_in_every_dialect() {
         for d in Dialect::ALL {
             for strict in [false, true] {
                 let conv = convert(&catalog, d, &Options::strict(strict));
-                let calls: Vec<(String, Value)> = declarations(&conv)
+                let calls: Vec<(String, Value)> = common::declarations(&conv)
                     .into_iter()
-                    .map(|(n, s)| (n, sample(&s, 0)))
+                    .map(|(n, s, _)| {
+                        let s = s.unwrap_or(json!({"type": "object"}));
+                        let args = sample(&s, 0);
+                        (n, args)
+                    })
                     .collect();
                 let turn =
-                    parse_calls(d, &response(d, &calls), &conv.names, Some(&catalog)).unwrap();
+                    parse_calls(d, &common::response(d, &calls), &conv.names, Some(&catalog))
+                        .unwrap();
                 assert_eq!(turn.calls.len(), calls.len(), "{file} {d}");
                 for (call, (name, sent)) in turn.calls.iter().zip(&calls) {
                     let ctx = format!("{file} {d}{} {name}", if strict { "+strict" } else { "" });

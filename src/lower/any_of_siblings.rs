@@ -72,6 +72,9 @@ pub(super) fn distribute(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
         .filter(|(k, _)| !stays(k))
         .map(|(k, v)| (k.to_string(), v.clone()))
         .collect();
+    if branches.iter().any(|b| is_free_map(cx.root, b)) {
+        node.any_object_branch = true;
+    }
     if branches.len() == 1 && moving.is_empty() && fold(cx, node, at) {
         return;
     }
@@ -310,6 +313,28 @@ fn drop_maps_beside_strings(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
         );
     }
     node.notes.push(untyped::NO_OBJECTS.into());
+}
+
+/// After the branches are lowered: where one of them wrote an object as
+/// JSON text and another branch of the original union takes any object,
+/// the call is read through that other branch, which takes the text as it
+/// is (a string where the tool wants the object).
+pub(super) fn after_children(
+    cx: &mut Cx<'_>,
+    node: &mut Node<'_>,
+    at: &At<'_>,
+    texts_before: usize,
+) {
+    if !node.any_object_branch || cx.json_texts == texts_before {
+        return;
+    }
+    let origin = node.any_of_from.or(node.folded_from).unwrap_or("anyOf");
+    cx.note(
+        at,
+        origin,
+        Action::Narrowed,
+        "a branch writes an object as JSON text, and another branch takes any object, through which the call is read with the text as a plain string: such objects arrive as text",
+    );
 }
 
 #[cfg(test)]

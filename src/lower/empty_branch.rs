@@ -75,6 +75,7 @@ pub(super) fn drop_any(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
         }
     }
     node.nullable = true;
+    node.any_object_branch = true;
     node.notes.push(untyped::NO_OBJECTS.into());
     for i in dropped {
         cx.note(

@@ -79,6 +79,7 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     }
     node.map.insert(kw!("type"), Value::String("string".into()));
     node.notes.push(sentence);
+    cx.json_texts += 1;
     cx.note(
         at,
         "type",

@@ -369,6 +369,9 @@ pub(crate) struct Node<'a> {
     /// was folded into it: its subschemas sit under `<keyword>/0` in the
     /// input.
     pub folded_from: Option<&'static str>,
+    /// A branch of the node's union took any object (a free map, any
+    /// value), whatever became of it.
+    pub any_object_branch: bool,
 }
 
 impl Node<'_> {
@@ -399,6 +402,8 @@ pub(crate) struct Cx<'a> {
     nodes: usize,
     exhausted: bool,
     pub not_strict: Vec<(String, String)>,
+    /// Objects written as JSON text so far (`json_text_maps`).
+    pub json_texts: usize,
 }
 
 impl<'a> Cx<'a> {
@@ -458,6 +463,7 @@ pub(crate) fn lower(
         nodes: 0,
         exhausted: false,
         not_strict: Vec::new(),
+        json_texts: 0,
     };
     let mut root = match schema {
         Value::Object(m) => Obj::borrowed(m),
@@ -574,7 +580,9 @@ fn lower_node<'a: 'b, 'b>(
     formats::apply(cx, &mut node, at);
     bounds::apply(cx, &mut node, at);
     describe::apply(cx, &mut node, at);
+    let texts = cx.json_texts;
     children(cx, &mut node, at, depth);
+    any_of_siblings::after_children(cx, &mut node, at, texts);
     empty_branch::collapse(cx, &mut node, at);
     strict::apply(cx, &mut node, at);
     let map = keywords::finish(cx, node, at);

@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use mcp_switchboard::{Conversion, Dialect};
 use serde_json::{json, Value};
 
 /// `../shared/corpus/` relative to the crate root.
@@ -91,5 +92,139 @@ pub fn visit(v: &Value, at: &str, f: &mut dyn FnMut(&str, &serde_json::Map<Strin
                 visit(b, &format!("{at}/{key}/{i}"), f);
             }
         }
+    }
+}
+
+/// Every corpus catalog, the schema edge cases and the Home Assistant
+/// fragments.
+pub fn inputs() -> Vec<(String, Vec<u8>)> {
+    let mut v = catalogs();
+    v.push(("schema-edge-cases".into(), edge_cases()));
+    v.push(("home-assistant-fragments".into(), fragments()));
+    v
+}
+
+/// Every dialect, and its strict variant where it has one.
+pub fn variants() -> Vec<(Dialect, bool)> {
+    let mut v = Vec::new();
+    for d in Dialect::ALL {
+        v.push((d, false));
+        if d.has_strict() {
+            v.push((d, true));
+        }
+    }
+    v
+}
+
+/// The declarations of a conversion, whatever the wrapping.
+pub fn declarations(c: &Conversion) -> Vec<(String, Option<Value>, bool)> {
+    match c.dialect {
+        Dialect::Gemini | Dialect::GeminiJson => c
+            .tools
+            .first()
+            .and_then(|t| t["functionDeclarations"].as_array().cloned())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| {
+                let schema = d
+                    .get("parameters")
+                    .or_else(|| d.get("parametersJsonSchema"))
+                    .cloned();
+                (d["name"].as_str().unwrap().to_string(), schema, false)
+            })
+            .collect(),
+        Dialect::OpenAi => c
+            .tools
+            .iter()
+            .map(|t| {
+                let f = &t["function"];
+                (
+                    f["name"].as_str().unwrap().to_string(),
+                    Some(f["parameters"].clone()),
+                    f["strict"] == true,
+                )
+            })
+            .collect(),
+        Dialect::OpenAiResponses => c
+            .tools
+            .iter()
+            .map(|t| {
+                (
+                    t["name"].as_str().unwrap().to_string(),
+                    Some(t["parameters"].clone()),
+                    t["strict"] == true,
+                )
+            })
+            .collect(),
+        Dialect::Anthropic => c
+            .tools
+            .iter()
+            .map(|t| {
+                (
+                    t["name"].as_str().unwrap().to_string(),
+                    Some(t["input_schema"].clone()),
+                    t["strict"] == true,
+                )
+            })
+            .collect(),
+        Dialect::VsCode => c
+            .tools
+            .iter()
+            .map(|t| {
+                (
+                    t["name"].as_str().unwrap().to_string(),
+                    Some(t["inputSchema"].clone()),
+                    false,
+                )
+            })
+            .collect(),
+        Dialect::Prompted => c
+            .tools
+            .iter()
+            .map(|t| {
+                (
+                    t["name"].as_str().unwrap().to_string(),
+                    Some(t["parameters"].clone()),
+                    false,
+                )
+            })
+            .collect(),
+        _ => panic!("new dialect {:?} needs a case here", c.dialect),
+    }
+}
+
+/// The model's response carrying one call per declaration, in the dialect's shape.
+pub fn response(d: Dialect, calls: &[(String, Value)]) -> Value {
+    match d {
+        Dialect::Gemini | Dialect::GeminiJson => {
+            json!({"candidates": [{"content": {"role": "model", "parts":
+            calls.iter().map(|(n, a)| json!({"functionCall": {"name": n, "args": a}})).collect::<Vec<_>>()}}]})
+        }
+        Dialect::OpenAi => {
+            json!({"choices": [{"message": {"role": "assistant", "content": null, "tool_calls":
+            calls.iter().enumerate().map(|(i, (n, a))| json!({"id": format!("call_{i}"), "type": "function", "function": {"name": n, "arguments": a.to_string()}})).collect::<Vec<_>>()}}]})
+        }
+        Dialect::OpenAiResponses => json!({"output":
+            calls.iter().enumerate().map(|(i, (n, a))| json!({"type": "function_call", "call_id": format!("c{i}"), "name": n, "arguments": a.to_string()})).collect::<Vec<_>>()}),
+        Dialect::Anthropic => json!({"role": "assistant", "content":
+            calls.iter().enumerate().map(|(i, (n, a))| json!({"type": "tool_use", "id": format!("toolu_{i}"), "name": n, "input": a})).collect::<Vec<_>>()}),
+        Dialect::VsCode => Value::Array(
+            calls
+                .iter()
+                .enumerate()
+                .map(|(i, (n, a))| json!({"callId": format!("v{i}"), "name": n, "input": a}))
+                .collect(),
+        ),
+        Dialect::Prompted => {
+            let list: Vec<Value> = calls
+                .iter()
+                .map(|(n, a)| json!({"name": n, "arguments": a}))
+                .collect();
+            Value::String(format!(
+                "Sure.\n```json\n{}\n```",
+                json!({"tool_calls": list})
+            ))
+        }
+        _ => unreachable!("a new dialect needs a response shape here"),
     }
 }
