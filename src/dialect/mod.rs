@@ -249,10 +249,13 @@ impl Declared<'_> {
 
     /// A Gemini `FunctionDeclaration`: name, description, the schema under
     /// `parameters_key` unless it declares no parameters (Gemini rejects an
-    /// object schema with no properties), and `responseJsonSchema` when an
+    /// object schema with no properties; JSON Schema keeps one whose root
+    /// takes keys it does not name), and `responseJsonSchema` when an
     /// output schema was lowered.
     pub(crate) fn function_declaration(self, parameters_key: &str) -> Value {
-        let no_parameters = self.no_parameters();
+        let no_parameters = self.no_parameters()
+            && (parameters_key == "parameters"
+                || !lower::takes_free_keys(self.tool.input_schema()));
         let mut m = Map::new();
         m.insert("name".into(), Value::String(self.name.to_string()));
         m.insert("description".into(), Value::String(self.description));

@@ -75,12 +75,14 @@ fn tuple_to_items(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
             Value::Object(m)
         }
     };
-    if closed || !node.map.contains_key(kw!("items")) {
+    if closed {
         node.map.insert(kw!("items"), merged);
-        if closed {
-            node.map
-                .or_insert(kw!("maxItems"), Value::from(positions.len()));
-        }
+        node.map
+            .or_insert(kw!("maxItems"), Value::from(positions.len()));
+    } else if !node.map.contains_key(kw!("items")) {
+        // items after the tuple may be anything: the positions' schemas
+        // would refuse some; the positions are said in words
+        node.map.insert(kw!("items"), Value::Object(Map::new()));
     }
     cx.note(
         at,
@@ -129,6 +131,14 @@ mod tests {
             .as_str()
             .unwrap()
             .contains("item 2 is a number"));
+    }
+
+    #[test]
+    fn an_open_tuple_takes_any_further_item() {
+        let schema = json!({"type": "object", "properties": {"pt": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}]}}});
+        let (out, _) = run(&strictish(), schema);
+        assert_eq!(out["properties"]["pt"]["items"], json!({}));
+        assert!(out["properties"]["pt"].get("maxItems").is_none());
     }
 
     #[test]

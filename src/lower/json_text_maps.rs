@@ -43,11 +43,7 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
         return;
     }
     if at.is_root() {
-        let free = matches!(
-            node.map.get(kw!("additionalProperties")),
-            Some(Value::Bool(true) | Value::Object(_))
-        ) || node.map.contains_key(kw!("patternProperties"));
-        if free {
+        if takes_free_keys(cx.root) {
             cx.note(
                 at,
                 "",
@@ -80,12 +76,42 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     node.map.insert(kw!("type"), Value::String("string".into()));
     node.notes.push(sentence);
     cx.json_texts += 1;
+    if node.type_inferred {
+        // the tool takes a string here too: the text stays text
+        cx.note(
+            at,
+            "type",
+            Action::Narrowed,
+            "an object with free keys (no declared properties) is sent as JSON text, as this dialect refuses an object without properties; the tool's schema has no type here and takes the text as a string, so objects arrive as text",
+        );
+        return;
+    }
     cx.note(
         at,
         "type",
         Action::Rewritten,
         "an object with free keys (no declared properties) is sent as JSON text, as this dialect refuses an object without properties; the text is parsed back into the object when the call is read",
     );
+}
+
+/// Whether an input schema's root says the arguments may (or must) hold
+/// keys it does not name: other keys (`additionalProperties` true or a
+/// schema, `patternProperties`, `unevaluatedProperties`), a least number
+/// of them, or whole argument objects (`enum`, `const`). A bare `{type:
+/// object}` is a tool without parameters.
+pub(crate) fn takes_free_keys(root: &Value) -> bool {
+    let Some(m) = root.as_object() else {
+        return false;
+    };
+    let open = |k: &str| matches!(m.get(k), Some(Value::Bool(true) | Value::Object(_)));
+    open("additionalProperties")
+        || open("unevaluatedProperties")
+        || m.get("minProperties")
+            .and_then(Value::as_u64)
+            .is_some_and(|n| n > 0)
+        || ["patternProperties", "enum", "const", "propertyNames"]
+            .iter()
+            .any(|k| m.contains_key(*k))
 }
 
 /// The description's sentence: JSON text, an example, and the shape.

@@ -46,6 +46,8 @@ mod untyped;
 mod unused_defs;
 pub(crate) mod words;
 
+pub(crate) use json_text_maps::takes_free_keys;
+
 /// The portable JSON Schema keyword set (see `keywords::PORTABLE`).
 pub(crate) fn keywords_portable() -> &'static [&'static str] {
     keywords::PORTABLE
@@ -372,6 +374,9 @@ pub(crate) struct Node<'a> {
     /// A branch of the node's union took any object (a free map, any
     /// value), whatever became of it.
     pub any_object_branch: bool,
+    /// The node's type was inferred from its keywords: the input schema
+    /// takes values of every type there.
+    pub type_inferred: bool,
 }
 
 impl Node<'_> {
@@ -579,6 +584,7 @@ fn lower_node<'a: 'b, 'b>(
     json_text_maps::apply(cx, &mut node, at);
     formats::apply(cx, &mut node, at);
     bounds::apply(cx, &mut node, at);
+    strict::check(cx, &mut node, at);
     describe::apply(cx, &mut node, at);
     let texts = cx.json_texts;
     children(cx, &mut node, at, depth);

@@ -58,12 +58,14 @@ pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
 /// `allOf` or `anyOf` there), even where they take them deeper down. The
 /// tool's own schema still checks every call.
 pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
+    root_reference(cx, root);
     if root.contains_key(kw!("allOf")) {
         let mut map = std::mem::take(root).into_map();
         super::all_of::merge_map(cx, &mut map, &At::Root);
         *root = Obj::owned(map);
     }
     root_shape(cx, root);
+    root_keywords(cx, root);
     if let Some(not) = root.shift_remove(kw!("not")) {
         let note = format!("Must not be {}.", super::words::summary(&not));
         let desc = super::words::append(
@@ -96,6 +98,89 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
     }
 }
 
+/// A `$ref` at the root, followed (a few hops) so that what it brings is
+/// cleaned as the root.
+fn root_reference(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
+    for _ in 0..8 {
+        let Some(Value::String(r)) = root.get(kw!("$ref")).cloned() else {
+            break;
+        };
+        root.shift_remove(kw!("$ref"));
+        let Some(Value::Object(target)) = super::refs::resolve(cx.root, &r) else {
+            cx.note(
+                &At::Root,
+                "$ref",
+                Action::Dropped,
+                format!("{r:?} points to no object schema"),
+            );
+            break;
+        };
+        // both hold: merged as allOf merges (properties and required united)
+        let mut map = std::mem::take(root).into_map();
+        for (k, v) in target {
+            if !matches!(k.as_str(), "$defs" | "definitions" | "$schema" | "$id") {
+                super::all_of::merge_key(&mut map, k.clone(), v.clone());
+            }
+        }
+        *root = Obj::owned(map);
+        cx.note(
+            &At::Root,
+            "$ref",
+            Action::Rewritten,
+            format!("{r:?} at the root inlined"),
+        );
+    }
+}
+
+/// Keywords of other types than object at the root left out.
+fn root_keywords(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
+    let foreign: Vec<String> = root
+        .iter()
+        .filter(|(k, _)| super::type_array::belongs_to(k).is_some_and(|t| t != "object"))
+        .map(|(k, _)| k.to_string())
+        .collect();
+    if !foreign.is_empty() {
+        root.retain(|_, k, _| !foreign.iter().any(|f| f == k));
+        for k in foreign {
+            cx.note(
+                &At::Root,
+                &k,
+                Action::Dropped,
+                format!("{k} at the root of an input schema, which is an object, has no effect"),
+            );
+        }
+    }
+}
+
+/// A schema with its `$ref` followed (once).
+fn resolved<'v>(root: &'v Value, b: &'v Value) -> &'v Value {
+    b.get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| super::refs::resolve(root, r))
+        .unwrap_or(b)
+}
+
+/// The shapes of a union branch: the branch, or the shapes of its own
+/// union's branches (references followed, a few levels deep).
+fn shape_leaves<'v>(root: &'v Value, b: &'v Value, depth: usize, out: &mut Vec<&'v Value>) {
+    let b = resolved(root, b);
+    let nested = ["anyOf", "oneOf"]
+        .iter()
+        .find_map(|k| b.get(*k).and_then(Value::as_array));
+    match nested {
+        Some(bs) if depth < 4 && !bs.is_empty() => {
+            if b.get("properties").is_some() || b.get("required").is_some() {
+                // its own keys hold beside the nested shapes
+                out.push(b);
+            }
+            for x in bs {
+                shape_leaves(root, x, depth + 1, out);
+            }
+        }
+        _ => out.push(b),
+    }
+}
+
 /// The root's type, and a union of object shapes at the root merged.
 fn root_shape(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
     match root.get(kw!("type")) {
@@ -119,27 +204,100 @@ fn root_shape(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
             continue;
         };
         let mut shapes = Vec::new();
-        let mut common: Option<Vec<Value>> = None;
         let mut props = match root.shift_remove(kw!("properties")).map(|v| v.into_owned()) {
             Some(Value::Object(p)) => p,
             _ => Map::new(),
         };
+        // every shape, nested unions and references followed
+        let mut leaves: Vec<&Value> = Vec::new();
         for b in &branches {
-            let b = match b
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(|r| super::refs::resolve(cx.root, r))
-            {
-                Some(target) => target,
-                None => b,
-            };
-            shapes.push(super::words::summary(b));
-            if let Some(Value::Object(bp)) = b.get("properties") {
-                for (k, v) in bp {
-                    props.entry(k.clone()).or_insert_with(|| v.clone());
+            shapes.push(super::words::summary(resolved(cx.root, b)));
+            shape_leaves(cx.root, b, 0, &mut leaves);
+        }
+        // a property the shapes declare takes what one of them says (or
+        // anything, where a shape does not name it), besides what the root
+        // says; a name a shape requires is a parameter, declared or not
+        let mut names: Vec<String> = Vec::new();
+        for leaf in &leaves {
+            let declared = leaf.get("properties").and_then(Value::as_object);
+            let required = leaf.get("required").and_then(Value::as_array);
+            let listed = declared.into_iter().flat_map(|p| p.keys().cloned()).chain(
+                required
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|n| n.as_str().map(str::to_owned)),
+            );
+            for n in listed {
+                if !names.contains(&n) {
+                    names.push(n);
                 }
             }
-            let req: Vec<Value> = b
+        }
+        for name in &names {
+            // a shape that does not name it says nothing of it, unless it
+            // says what other keys take
+            let versions: Vec<Option<&Value>> = leaves
+                .iter()
+                .map(|l| {
+                    l.get("properties").and_then(|p| p.get(name)).or_else(|| {
+                        l.get("additionalProperties")
+                            .filter(|a| **a != Value::Bool(false))
+                    })
+                })
+                .collect();
+            let mut distinct: Vec<Value> = Vec::new();
+            let mut open = false;
+            for v in versions.into_iter().flatten() {
+                if *v == Value::Bool(true) {
+                    open = true;
+                } else if !distinct.contains(v) {
+                    distinct.push(v.clone());
+                }
+            }
+            let from_shapes = match (open, distinct.len()) {
+                (true, _) | (_, 0) => None,
+                (false, 1) => distinct.pop(),
+                _ => {
+                    let mut m = Map::new();
+                    m.insert("anyOf".into(), Value::Array(distinct));
+                    Some(Value::Object(m))
+                }
+            };
+            let merged = match (props.shift_remove(name), from_shapes) {
+                (Some(mine), Some(theirs)) if mine != theirs => {
+                    let mut m = Map::new();
+                    m.insert("allOf".into(), Value::Array(vec![mine, theirs]));
+                    Value::Object(m)
+                }
+                (Some(mine), _) => mine,
+                (None, Some(theirs)) => theirs,
+                (None, None) => Value::Object(Map::new()),
+            };
+            props.insert(name.clone(), merged);
+        }
+        // a shape that takes other keys lets them through the merged object
+        // (unless the root itself closes it)
+        for leaf in &leaves {
+            if let Some(Value::Object(pp)) = leaf.get("patternProperties") {
+                if let Some(Value::Object(mine)) =
+                    root.or_insert(kw!("patternProperties"), Value::Object(Map::new()))
+                {
+                    for (p, sub) in pp {
+                        mine.entry(p.clone()).or_insert_with(|| sub.clone());
+                    }
+                }
+            }
+            let open = |k: &str| matches!(leaf.get(k), Some(Value::Bool(true) | Value::Object(_)));
+            if (open("additionalProperties") || open("unevaluatedProperties"))
+                && !root.contains_key(kw!("additionalProperties"))
+            {
+                root.insert(kw!("additionalProperties"), Value::Bool(true));
+            }
+        }
+        // required where every shape requires it
+        let mut common: Option<Vec<Value>> = None;
+        for leaf in &leaves {
+            let req: Vec<Value> = leaf
                 .get("required")
                 .and_then(Value::as_array)
                 .cloned()
@@ -172,6 +330,14 @@ fn root_shape(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
             Action::Described,
             "alternatives at the root merged into one object; properties are required only where every shape requires them, and the shapes are listed in the description",
         );
+        if cx.target.strict == Some(super::Strict::AllRequired) {
+            // every property would be sent (null for "left out"), and the
+            // shapes tell apart by which ones are there
+            cx.not_strict.push((
+                String::new(),
+                format!("the root has alternatives ({key}), told apart by which properties are present, and strict mode sends every property"),
+            ));
+        }
     }
 }
 

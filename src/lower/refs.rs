@@ -86,9 +86,34 @@ pub(super) fn expand<'a: 'b, 'b>(cx: &mut Cx<'a>, node: &mut Node<'b>, at: &At<'
         pushed += 1;
         if let Value::Object(t) = target {
             for (k, v) in t {
-                if !matches!(k.as_str(), "$defs" | "definitions" | "$schema" | "$id") {
-                    node.map.put(Cow::Borrowed(k), Cow::Borrowed(v), false);
+                if matches!(k.as_str(), "$defs" | "definitions" | "$schema" | "$id") {
+                    continue;
                 }
+                // the siblings' properties and required names add to the
+                // definition's (both hold); other siblings win
+                if k == "properties" {
+                    if let (Some(Value::Object(mine)), Value::Object(theirs)) =
+                        (node.map.get_mut(kw!("properties")), v)
+                    {
+                        for (name, sub) in theirs {
+                            mine.entry(name.clone()).or_insert_with(|| sub.clone());
+                        }
+                        continue;
+                    }
+                }
+                if k == "required" {
+                    if let (Some(Value::Array(mine)), Value::Array(theirs)) =
+                        (node.map.get_mut(kw!("required")), v)
+                    {
+                        for name in theirs {
+                            if !mine.contains(name) {
+                                mine.push(name.clone());
+                            }
+                        }
+                        continue;
+                    }
+                }
+                node.map.put(Cow::Borrowed(k), Cow::Borrowed(v), false);
             }
         } else if target == &Value::Bool(false) {
             node.map.insert(kw!("not"), Value::Object(Map::new()));
@@ -173,6 +198,20 @@ mod tests {
         );
         assert!(report.contains(&("/properties/addr/$ref".to_string(), Action::Rewritten)));
         assert!(report.contains(&("/$defs".to_string(), Action::Rewritten)));
+    }
+
+    #[test]
+    fn sibling_properties_add_to_the_definitions() {
+        let schema = json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/Base",
+            "properties": {"extra": {"type": "integer"}}, "required": ["extra"]}},
+            "$defs": {"Base": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}}});
+        let (out, _) = run(&inline(), schema);
+        let x = &out["properties"]["x"];
+        assert_eq!(
+            x["properties"],
+            json!({"extra": {"type": "integer"}, "id": {"type": "string"}})
+        );
+        assert_eq!(x["required"], json!(["extra", "id"]));
     }
 
     #[test]

@@ -10,48 +10,75 @@ use serde_json::Value;
 use super::{nullable, words, At, Cx, Node, Nulls, Strict};
 use crate::report::Action;
 
+/// Whether the node is an object schema.
+fn is_object(node: &Node<'_>) -> bool {
+    node.ty() == Some("object") || node.map.contains_key(kw!("properties"))
+}
+
+/// Whether the node declares a property that may be sent.
+fn declares(node: &Node<'_>) -> bool {
+    node.map
+        .get(kw!("properties"))
+        .and_then(Value::as_object)
+        .is_some_and(|p| p.values().any(|s| *s != Value::Bool(false)))
+}
+
+/// Before the node's keywords are put in words: whether strict mode can say
+/// what the object takes. It cannot for other keys (`additionalProperties`
+/// true or a schema, `patternProperties`, `unevaluatedProperties`), for an
+/// object whose keys are not declared, and, where every property is sent
+/// (OpenAI), for rules on which properties are present.
+pub(super) fn check(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
+    let Some(mode) = cx.target.strict else {
+        return;
+    };
+    if !is_object(node) {
+        return;
+    }
+    let open = |k| {
+        matches!(
+            node.map.get(k),
+            Some(Value::Bool(true)) | Some(Value::Object(_))
+        )
+    };
+    let why = if open(kw!("additionalProperties")) {
+        Some("is an open object (additionalProperties)")
+    } else if node.map.contains_key(kw!("patternProperties")) {
+        Some("has patternProperties")
+    } else if open(kw!("unevaluatedProperties")) {
+        Some("takes other keys (unevaluatedProperties)")
+    } else if !declares(node) && !at.is_root() {
+        Some("is an object with no declared properties (any keys)")
+    } else if !declares(node) && super::json_text_maps::takes_free_keys(cx.root) {
+        Some("takes keys it does not name")
+    } else if mode == Strict::AllRequired
+        && node
+            .map
+            .contains_any(kw!("dependentRequired").mask() | kw!("dependentSchemas").mask())
+    {
+        Some("has rules on which properties are present (dependentRequired, dependentSchemas), which sending every property breaks")
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        let at = at.pointer();
+        let where_ = if at.is_empty() { "the root" } else { &at };
+        let why = format!("{where_} {why}, which strict mode cannot express");
+        cx.not_strict.push((at, why));
+    }
+}
+
+/// After the children: closes the object and, for OpenAI, makes every
+/// property required, the optional ones nullable.
 pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     let Some(mode) = cx.target.strict else {
         return;
     };
-    let is_object = node.ty() == Some("object") || node.map.contains_key(kw!("properties"));
-    if !is_object {
+    if !is_object(node) {
         return;
     }
-    let has_props = node
-        .map
-        .get(kw!("properties"))
-        .and_then(Value::as_object)
-        .is_some_and(|p| !p.is_empty());
-    match node.map.get(kw!("additionalProperties")) {
-        Some(Value::Bool(false)) => {}
-        Some(Value::Bool(true)) | Some(Value::Object(_)) => {
-            let at = at.pointer();
-            let where_ = if at.is_empty() { "the root" } else { &at };
-            let why = format!("{where_} is an open object (additionalProperties), which strict mode cannot express");
-            cx.not_strict.push((at, why));
-            return;
-        }
-        _ if !has_props && !at.is_root() => {
-            let at = at.pointer();
-            let why = format!("{at} is an object with no declared properties (any keys), which strict mode cannot express");
-            cx.not_strict.push((at, why));
-            return;
-        }
-        _ => {
-            node.map
-                .insert(kw!("additionalProperties"), Value::Bool(false));
-        }
-    }
-    if node.map.contains_key(kw!("patternProperties")) {
-        let at = at.pointer();
-        let why = format!(
-            "{} has patternProperties, which strict mode cannot express",
-            if at.is_empty() { "the root" } else { &at }
-        );
-        cx.not_strict.push((at, why));
-        return;
-    }
+    node.map
+        .insert(kw!("additionalProperties"), Value::Bool(false));
     if mode != Strict::AllRequired {
         return;
     }
@@ -79,11 +106,12 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
                 if let Value::Object(m) = schema {
                     // null already meant something else than "left out",
                     // unless leaving it out means null (default: null)
-                    let default_null = original
-                        .and_then(|p| p.get(name))
-                        .and_then(|p| p.get("default"))
-                        == Some(&Value::Null);
-                    if takes_null(m) && !default_null {
+                    // what the tool's own schema says of this property; one
+                    // declared elsewhere (a shape of a root union) is open
+                    let own = original.and_then(|p| p.get(name));
+                    let default_null = own.and_then(|p| p.get("default")) == Some(&Value::Null);
+                    let null_valid = own.is_none_or(|p| takes_null(cx.root, p, 0));
+                    if null_valid && !default_null {
                         let d = words::append(
                             m.get("description").and_then(Value::as_str),
                             &[AMBIGUOUS.into()],
@@ -119,22 +147,43 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
 /// The sentence added to an optional property whose `null` is a value.
 const AMBIGUOUS: &str = "Null is passed on as null; this parameter cannot be left out.";
 
-/// Whether a lowered schema already admits `null`.
-fn takes_null(m: &serde_json::Map<String, Value>) -> bool {
-    let typed_null = match m.get("type") {
+/// Whether `null` is valid for an input schema (as far as its keywords
+/// tell; `$ref` followed a few levels).
+fn takes_null(root: &Value, s: &Value, depth: usize) -> bool {
+    let m = match s {
+        Value::Bool(b) => return *b,
+        Value::Object(m) => m,
+        _ => return true,
+    };
+    if depth > 8 {
+        return false;
+    }
+    if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+        if !super::refs::resolve(root, r).is_some_and(|t| takes_null(root, t, depth + 1)) {
+            return false;
+        }
+    }
+    let typed = match m.get("type") {
+        None => true,
         Some(Value::String(t)) => t == "null",
         Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
-        _ => false,
+        Some(_) => false,
     };
-    let branch_null = m.get("anyOf").and_then(Value::as_array).is_some_and(|bs| {
-        bs.iter()
-            .any(|b| b.get("type") == Some(&Value::String("null".into())))
-    });
-    let enum_null = m
+    let listed = m
         .get("enum")
         .and_then(Value::as_array)
-        .is_some_and(|e| e.contains(&Value::Null));
-    typed_null || branch_null || enum_null
+        .is_none_or(|e| e.contains(&Value::Null));
+    let constant = m.get("const").is_none_or(Value::is_null);
+    let some = |k: &str| {
+        m.get(k)
+            .and_then(Value::as_array)
+            .is_none_or(|bs| bs.iter().any(|b| takes_null(root, b, depth + 1)))
+    };
+    let all = m
+        .get("allOf")
+        .and_then(Value::as_array)
+        .is_none_or(|bs| bs.iter().all(|b| takes_null(root, b, depth + 1)));
+    typed && listed && constant && some("anyOf") && some("oneOf") && all
 }
 
 /// The input node at `at` (relative to the schema root), when `at` names
@@ -247,6 +296,40 @@ mod tests {
                 .len(),
             1
         );
+    }
+
+    #[test]
+    fn other_keys_and_presence_rules_cannot_be_strict() {
+        for schema in [
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "patternProperties": {"^x_": {}}, "additionalProperties": false}),
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "unevaluatedProperties": {"type": "string"}}),
+            json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "dependentRequired": {"a": ["b"]}}),
+            json!({"type": "object", "minProperties": 1}),
+            json!({"anyOf": [{"properties": {"a": {"type": "string"}}, "required": ["a"]}, {"properties": {"b": {"type": "string"}}, "required": ["b"]}]}),
+        ] {
+            let l = lower(&openai_strict(), &schema, "t", "").unwrap();
+            assert_eq!(l.not_strict.len(), 1, "{schema}");
+        }
+    }
+
+    #[test]
+    fn an_optional_property_whose_null_means_something_says_so() {
+        // GitHub projects_write: "omit on update to preserve it, or pass null to clear it"
+        let schema = json!({"type": "object", "properties": {
+            "filter": {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "pass null to clear it"},
+            "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null},
+            "name": {"type": "string"}
+        }});
+        let (out, report) = run(&openai_strict(), schema);
+        assert!(out["properties"]["filter"]["description"]
+            .as_str()
+            .unwrap()
+            .ends_with("this parameter cannot be left out."));
+        assert!(report.contains(&("/properties/filter".to_string(), Action::Narrowed)));
+        // left out means null anyway, or null is refused and means "left out"
+        assert!(!report
+            .iter()
+            .any(|(p, _)| p == "/properties/limit" || p == "/properties/name"));
     }
 
     #[test]

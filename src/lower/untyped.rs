@@ -96,6 +96,7 @@ pub(super) fn infer(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     }
     if let Some(t) = implied(node) {
         node.map.insert(kw!("type"), Value::String(t.clone()));
+        node.type_inferred = true;
         cx.note(
             at,
             "type",

@@ -64,6 +64,9 @@ struct Gen<'a> {
     root: &'a Value,
     rng: Rng,
     fill: Fill,
+    /// Still at the arguments object itself: "any value" there is an
+    /// object with no keys (other keys only where the schema names them).
+    top: bool,
 }
 
 /// Up to `want` distinct argument sets valid for `schema`, from at most
@@ -74,11 +77,13 @@ pub fn arguments(schema: &Value, seed: u64, want: usize, tries: usize) -> Vec<Va
         root: schema,
         rng: Rng::new(seed),
         fill: Fill::Least,
+        top: true,
     };
     for i in 0..tries {
         if out.len() >= want {
             break;
         }
+        g.top = true;
         g.fill = match i % 3 {
             0 => Fill::Least,
             1 => Fill::Most,
@@ -254,6 +259,9 @@ impl Gen<'_> {
 
     /// Any JSON value, small.
     fn anything(&mut self, depth: usize) -> Value {
+        if self.top {
+            return json!({});
+        }
         let deep = depth > DEPTH;
         match self.rng.below(if deep { 5 } else { 8 }) {
             0 => Value::Null,
@@ -374,6 +382,7 @@ impl Gen<'_> {
     }
 
     fn array(&mut self, m: &Map<String, Value>, depth: usize) -> Option<Value> {
+        self.top = false;
         let lo = m.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
         let hi = m
             .get("maxItems")
@@ -412,6 +421,7 @@ impl Gen<'_> {
     }
 
     fn object(&mut self, m: &Map<String, Value>, depth: usize) -> Option<Value> {
+        self.top = false;
         let props = m
             .get("properties")
             .and_then(Value::as_object)

@@ -1,5 +1,6 @@
 //! Schema fidelity, as a property: for every tool of every corpus catalog,
-//! every schema edge case and the Home Assistant fragments, argument sets
+//! every schema edge case, the Home Assistant fragments and every schema of
+//! the JSON Schema Test Suite (draft 2020-12), argument sets
 //! valid for the tool's ORIGINAL input schema are drawn at random (seeded),
 //! and in every dialect (strict on and off):
 //!
@@ -11,7 +12,8 @@
 //!    the report names a narrowing at the place they differ.
 //!
 //! Zero unreported losses. `FIDELITY_SAMPLES` sets the argument sets drawn
-//! per tool (default 12).
+//! per tool (default 12); `FIDELITY_SEED` draws other sets (any text);
+//! `FIDELITY_SHOW` how many losses a failure lists.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -52,7 +54,8 @@ fn draw(label: &str, catalog: &Catalog) -> Vec<(String, Vec<Value>)> {
         .tools()
         .iter()
         .map(|t| {
-            let seed = generate::seed_of(&format!("{label}/{}", t.name()));
+            let salt = std::env::var("FIDELITY_SEED").unwrap_or_default();
+            let seed = generate::seed_of(&format!("{salt}{label}/{}", t.name()));
             (
                 t.name().to_string(),
                 generate::arguments(t.input_schema(), seed, n, n * 8),
@@ -207,12 +210,15 @@ fn check(
 fn every_valid_call_survives_every_dialect_or_is_reported() {
     let mut losses = Vec::new();
     let (mut calls, mut reported, mut tools, mut without) = (0, 0, 0, Vec::new());
-    for (label, bytes) in common::inputs() {
+    let mut inputs = common::inputs();
+    inputs.push((SUITE.into(), suite_catalog()));
+    for (label, bytes) in inputs {
         let catalog = Catalog::parse(&bytes).unwrap_or_else(|e| panic!("{label}: {e}"));
         let drawn = draw(&label, &catalog);
         for (name, samples) in &drawn {
             tools += 1;
-            if samples.is_empty() {
+            // many of the suite's schemas admit nothing the generator draws
+            if samples.is_empty() && label != SUITE {
                 without.push(format!("{label}/{name}"));
             }
         }
@@ -240,7 +246,12 @@ fn every_valid_call_survives_every_dialect_or_is_reported() {
         losses.len(),
         losses
             .iter()
-            .take(40)
+            .take(
+                std::env::var("FIDELITY_SHOW")
+                    .ok()
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(40)
+            )
             .cloned()
             .collect::<Vec<_>>()
             .join("\n")
@@ -251,7 +262,36 @@ fn every_valid_call_survives_every_dialect_or_is_reported() {
         "no valid arguments drawn for {} of {tools} tools: {without:?}",
         without.len()
     );
-    assert!(calls > 20_000, "{calls}");
+    assert!(calls > 40_000, "{calls}");
+}
+
+/// The label of the JSON Schema Test Suite's catalog.
+const SUITE: &str = "json-schema-test-suite";
+
+/// One tool per schema of the JSON Schema Test Suite (draft 2020-12):
+/// adversarial schemas, for shapes the corpus lacks.
+fn suite_catalog() -> Vec<u8> {
+    let dir = common::corpus_dir().join("../json-schema-test-suite/draft2020-12");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the JSON Schema Test Suite beside the corpus")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut tools = Vec::new();
+    for path in files {
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().replace('-', "_"))
+            .unwrap_or_default();
+        let groups: Value =
+            serde_json::from_slice(&std::fs::read(&path).expect("suite file")).expect("suite JSON");
+        for (i, g) in groups.as_array().into_iter().flatten().enumerate() {
+            tools.push(json!({"name": format!("{stem}_{i}"), "description": g["description"], "inputSchema": g["schema"]}));
+        }
+    }
+    serde_json::to_vec(&tools).expect("json")
 }
 
 #[test]

@@ -43,7 +43,7 @@ EXAMPLE = os.path.join(ROOT, "js", "examples", "home-assistant.tools-list.json")
 
 DIALECTS = ["gemini", "gemini-json", "openai", "openai-responses", "anthropic", "vscode", "prompted"]
 STRICT_DIALECTS = {"openai", "openai-responses", "anthropic"}
-REPORT_ACTIONS = {"dropped", "rewritten", "described", "added", "renamed", "skipped", "not_strict"}
+REPORT_ACTIONS = {"dropped", "rewritten", "described", "added", "renamed", "skipped", "not_strict", "narrowed"}
 
 # --- name rules --------------------------------------------------------------
 
@@ -87,6 +87,16 @@ ANTHROPIC_STRICT_BANNED = {"minimum", "maximum", "exclusiveMinimum", "exclusiveM
                            "multipleOf", "minLength", "maxLength"}
 ANTHROPIC_STRICT_FORMATS = {"date-time", "date", "time", "duration", "email", "hostname", "uri",
                             "ipv4", "ipv6", "uuid"}
+# per request, across the strict tools (Anthropic's structured-outputs limits)
+ANTHROPIC_MAX_STRICT_TOOLS = 20
+ANTHROPIC_MAX_OPTIONAL = 24  # properties not in required, at every level
+ANTHROPIC_MAX_UNIONS = 16  # anyOf or a type list, at every level
+
+# --- every dialect -------------------------------------------------------------
+
+# keywords the model APIs refuse at the top of an input schema (Anthropic: "oneOf, allOf or
+# anyOf at the top level"; OpenAI the same and enum/not), whatever they take deeper down
+NOT_AT_ROOT = ("anyOf", "oneOf", "allOf", "not", "if", "then", "else", "enum", "const")
 
 # --- VS Code contributes.languageModelTools -----------------------------------
 
@@ -364,6 +374,91 @@ def check_required_list(run: Run, tool: str, schema: Any, at: str) -> None:
                 run.fail(tool, at + p + "/required", f"required has duplicates: {req}")
 
 
+def check_root_keywords(run: Run, tool: str, schema: Any, at: str) -> None:
+    """Nothing at the top of an input schema that model APIs refuse there."""
+    if isinstance(schema, dict):
+        for k in NOT_AT_ROOT:
+            if k in schema:
+                run.fail(tool, ptr(at, k), f"{k} at the top level of the input schema")
+
+
+def check_defs_used(run: Run, tool: str, schema: Any, at: str) -> None:
+    """Every definition of the root is reached from the rest of the schema."""
+    if not isinstance(schema, dict):
+        return
+
+    def name_of(ref: Any) -> tuple[str, str] | None:
+        if not isinstance(ref, str) or not ref.startswith("#/"):
+            return None
+        parts = ref[2:].split("/")
+        if len(parts) < 2 or parts[0] not in ("$defs", "definitions"):
+            return None
+        from urllib.parse import unquote
+        return parts[0], unquote(parts[1]).replace("~1", "/").replace("~0", "~")
+
+    def refs_in(v: Any) -> list[tuple[str, str]]:
+        found, stack = [], [v]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, dict):
+                n = name_of(x.get("$ref"))
+                if n:
+                    found.append(n)
+                stack.extend(x.values())
+            elif isinstance(x, list):
+                stack.extend(x)
+        return found
+
+    pending = [n for k, v in schema.items() if k not in ("$defs", "definitions") for n in refs_in(v)]
+    seen: set[tuple[str, str]] = set()
+    while pending:
+        n = pending.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        d = schema.get(n[0])
+        if isinstance(d, dict) and n[1] in d:
+            pending.extend(refs_in(d[n[1]]))
+    for which in ("$defs", "definitions"):
+        if isinstance(schema.get(which), dict):
+            for name in schema[which]:
+                if (which, name) not in seen:
+                    run.fail(tool, ptr(at, which, name), "definition nothing refers to (sent for nothing; "
+                                                          "can make the tool non-strict for nothing)")
+
+
+def anthropic_strict_cost(schema: Any) -> tuple[int, int]:
+    """(optional parameters, union-typed parameters) of a strict schema, at every level."""
+    optional = unions = 0
+    for _, node, _ in walk(schema):
+        if not isinstance(node, dict):
+            continue
+        if isinstance(node.get("properties"), dict):
+            req = node.get("required") if isinstance(node.get("required"), list) else []
+            optional += sum(1 for k in node["properties"] if k not in req)
+        if "anyOf" in node or (isinstance(node.get("type"), list) and len(node["type"]) > 1):
+            unions += 1
+    return optional, unions
+
+
+def check_anthropic_request_limits(run: Run, strict_schemas: list[tuple[str, Any]]) -> None:
+    """Anthropic's limits across the strict tools of one request."""
+    tools = len(strict_schemas)
+    optional = unions = 0
+    for _, schema in strict_schemas:
+        o, u = anthropic_strict_cost(schema)
+        optional += o
+        unions += u
+    if tools > ANTHROPIC_MAX_STRICT_TOOLS:
+        run.fail("", "/tools", f"{tools} strict tools; Anthropic takes {ANTHROPIC_MAX_STRICT_TOOLS} per request")
+    if optional > ANTHROPIC_MAX_OPTIONAL:
+        run.fail("", "/tools", f"{optional} optional parameters across the strict tools; "
+                               f"Anthropic takes {ANTHROPIC_MAX_OPTIONAL} per request")
+    if unions > ANTHROPIC_MAX_UNIONS:
+        run.fail("", "/tools", f"{unions} union-typed parameters across the strict tools; "
+                               f"Anthropic takes {ANTHROPIC_MAX_UNIONS} per request")
+
+
 def check_no_strict_flag(run: Run, tool: str, value: Any, at: str) -> None:
     if value not in (None, False):
         run.fail(tool, at, f"strict is {value!r} although strict mode was not asked for")
@@ -613,6 +708,12 @@ def check_gemini_schema(run: Run, tool: str, schema: Any, at: str) -> None:
             if k not in GEMINI_KEYS:
                 run.fail(tool, ptr(here, k), f"keyword {k!r} is outside Gemini's Schema subset")
         t = node.get("type")
+        if t is not None and "anyOf" in node:
+            # @google/genai refuses the whole request: "type and anyOf cannot be both populated."
+            run.fail(tool, here, "type beside anyOf (the SDK refuses the request)")
+        if t == "OBJECT" and not (isinstance(node.get("properties"), dict) and node["properties"]):
+            # the API answers 400 for the whole request
+            run.fail(tool, here, "OBJECT without properties (\"properties: should be non-empty for OBJECT type\")")
         if t is None:
             if "anyOf" not in node:
                 run.fail(tool, here, "node has neither type nor anyOf")
@@ -719,6 +820,7 @@ def check_gemini(run: Run) -> list[str]:
             run.fail(tool, ptr(here, "parametersJsonSchema"), "gemini (OpenAPI subset) output uses parametersJsonSchema")
         if "parameters" in fd:
             check_gemini_schema(run, tool, fd["parameters"], ptr(here, "parameters"))
+            check_root_keywords(run, tool, fd["parameters"], ptr(here, "parameters"))
     return names
 
 
@@ -743,6 +845,9 @@ def check_gemini_json(run: Run) -> list[str]:
                     run.fail(tool, at + p + "/$schema", "$schema must be stripped")
             check_refs(run, tool, schema, at)
             check_required_list(run, tool, schema, at)
+            if need_object:
+                check_root_keywords(run, tool, schema, at)
+                check_defs_used(run, tool, schema, at)
     return names
 
 
@@ -811,6 +916,8 @@ def check_openai(run: Run, responses: bool) -> list[str]:
         check_array_items(run, tool, params, p_at)
         check_refs(run, tool, params, p_at)
         check_required_list(run, tool, params, p_at)
+        check_root_keywords(run, tool, params, p_at)
+        check_defs_used(run, tool, params, p_at)
         if is_strict:
             check_openai_strict_schema(run, tool, params, p_at)
             check_optional_nullable(run, tool, original_schema(run, name), params, p_at)
@@ -825,6 +932,7 @@ def check_anthropic(run: Run) -> list[str]:
         return []
     names: list[str] = []
     strict_by_name: dict[str, bool] = {}
+    strict_schemas: list[tuple[str, Any]] = []
     for i, item in enumerate(tools):
         here = ptr("/tools", i)
         if not isinstance(item, dict):
@@ -856,8 +964,12 @@ def check_anthropic(run: Run) -> list[str]:
             run.fail(tool, ptr(s_at, "type"), f"input_schema.type is {schema.get('type')!r}, not \"object\"")
         check_refs(run, tool, schema, s_at)
         check_required_list(run, tool, schema, s_at)
+        check_root_keywords(run, tool, schema, s_at)
+        check_defs_used(run, tool, schema, s_at)
         if is_strict:
             check_anthropic_strict_schema(run, tool, schema, s_at)
+            strict_schemas.append((tool, schema))
+    check_anthropic_request_limits(run, strict_schemas)
     check_strict_fallback(run, strict_by_name)
     return names
 
@@ -900,6 +1012,8 @@ def check_vscode(run: Run) -> list[str]:
             check_array_items(run, tool, schema, s_at)
             check_refs(run, tool, schema, s_at)
             check_required_list(run, tool, schema, s_at)
+            check_root_keywords(run, tool, schema, s_at)
+            check_defs_used(run, tool, schema, s_at)
     runtime = run.out.get("runtime")
     if not isinstance(runtime, list):
         run.fail("", "/runtime", "runtime is missing or not an array")
@@ -1081,6 +1195,88 @@ def validate(run: Run) -> None:
     check_names_and_counts(run, [n for n in names if isinstance(n, str)])
 
 
+# --- the checks, proven on known-bad outputs ------------------------------------
+
+def self_test() -> list[str]:
+    """Feeds each rule check an output that breaks its rule (what the conversions
+    produced before, or a minimal case) and the corrected output; returns what did
+    not go as expected. Runs before every check run."""
+    Sdk.load()
+
+    def tool_of(name: str, schema: Any) -> dict:
+        return {"name": name, "description": "d", "inputSchema": schema}
+
+    def run_of(dialect: str, strict: bool, items: list, names: list[str]) -> Run:
+        cat = Catalog("self-test", "", [tool_of(n, {"type": "object"}) for n in names])
+        tools = [{"functionDeclarations": items}] if dialect.startswith("gemini") else items
+        out = {"dialect": dialect, "tools": tools, "names": {n: n for n in names}, "report": []}
+        return Run(cat, dialect, strict, out=out)
+
+    def fires(dialect: str, strict: bool, items: list, names: list[str], expect: str) -> bool:
+        r = run_of(dialect, strict, items, names)
+        CHECKS[dialect](r)
+        return any(expect in p.message for p in r.problems)
+
+    def gemini(name: str, params: Any) -> dict:
+        return {"name": name, "description": "d", "parameters": params}
+
+    def openai(name: str, params: Any, strict: bool = False) -> dict:
+        f = {"name": name, "description": "d", "parameters": params}
+        if strict:
+            f["strict"] = True
+        return {"type": "function", "function": f}
+
+    def anthropic(name: str, schema: Any, strict: bool = False) -> dict:
+        t = {"name": name, "description": "d", "input_schema": schema}
+        if strict:
+            t["strict"] = True
+        return t
+
+    cases: list[tuple[str, bool, list, list[str], str, bool]] = []
+    # 1. Gemini: type beside anyOf (GitHub projects_write /properties/updated_field)
+    bad = {"type": "OBJECT", "properties": {"updated_field": {"type": "OBJECT", "anyOf": [
+        {"type": "OBJECT", "properties": {"id": {"type": "INTEGER"}}, "required": ["id"]}]}}}
+    good = {"type": "OBJECT", "properties": {"updated_field": {"anyOf": [
+        {"type": "OBJECT", "properties": {"id": {"type": "INTEGER"}}, "required": ["id"]}]}}}
+    cases += [("gemini", False, [gemini("projects_write", bad)], ["projects_write"], "type beside anyOf", True),
+              ("gemini", False, [gemini("projects_write", good)], ["projects_write"], "type beside anyOf", False)]
+    # 2. Gemini: OBJECT without properties (ha-mcp ha_call_service /properties/data)
+    bad = {"type": "OBJECT", "properties": {"data": {"type": "OBJECT", "nullable": True}}}
+    good = {"type": "OBJECT", "properties": {"data": {"type": "STRING", "nullable": True,
+                                                      "description": "Send this object as JSON text."}}}
+    cases += [("gemini", False, [gemini("ha_call_service", bad)], ["ha_call_service"], "OBJECT without properties", True),
+              ("gemini", False, [gemini("ha_call_service", good)], ["ha_call_service"], "OBJECT without properties", False)]
+    # 3. plain Anthropic: a combinator at the top level
+    bad = {"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}]}
+    good = {"type": "object", "properties": {"a": {"type": "string"}}}
+    cases += [("anthropic", False, [anthropic("t", bad)], ["t"], "allOf at the top level", True),
+              ("anthropic", False, [anthropic("t", good)], ["t"], "at the top level", False)]
+    # 4. Anthropic strict: the request's limits
+    closed = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": False}
+    names = [f"t{i}" for i in range(21)]
+    cases += [("anthropic", True, [anthropic(n, closed, True) for n in names], names, "21 strict tools", True),
+              ("anthropic", True, [anthropic(n, closed, True) for n in names[:20]], names[:20], "strict tools", False)]
+    optional = {"type": "object", "additionalProperties": False,
+                "properties": {f"p{i}": {"type": "string"} for i in range(25)}}
+    cases.append(("anthropic", True, [anthropic("t", optional, True)], ["t"], "25 optional parameters", True))
+    unions = {"type": "object", "additionalProperties": False, "required": [f"p{i}" for i in range(17)],
+              "properties": {f"p{i}": {"type": ["string", "null"]} for i in range(17)}}
+    cases.append(("anthropic", True, [anthropic("t", unions, True)], ["t"], "17 union-typed parameters", True))
+    # 5. OpenAI strict: definitions nothing refers to (notion: 9 in every tool)
+    bad = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": False,
+           "$defs": {"pageProperties": {"type": "object", "additionalProperties": True}}}
+    good = {k: v for k, v in bad.items() if k != "$defs"}
+    cases += [("openai", True, [openai("t", bad, True)], ["t"], "definition nothing refers to", True),
+              ("openai", True, [openai("t", good, True)], ["t"], "definition nothing refers to", False)]
+
+    failures = []
+    for dialect, strict, items, names, expect, should in cases:
+        if fires(dialect, strict, items, names, expect) != should:
+            failures.append(f"{dialect}{' --strict' if strict else ''}: the check for {expect!r} "
+                            f"{'did not fire on' if should else 'fired on'} a {'bad' if should else 'good'} output")
+    return failures
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-j", "--jobs", type=int, default=min(16, (os.cpu_count() or 4) * 2))
@@ -1091,7 +1287,19 @@ def main() -> int:
     ap.add_argument("--json-schema-test-suite", action="store_true",
                     help="also check a catalog made of every draft2020-12 schema of the JSON Schema "
                          "Test Suite beside the corpus (adversarial; not part of the default run)")
+    ap.add_argument("--self-test", action="store_true",
+                    help="only prove each rule check on known-bad outputs (always done first)")
     args = ap.parse_args()
+
+    failed = self_test()
+    if failed:
+        print("the rule checks do not catch what they must:", file=sys.stderr)
+        for f in failed:
+            print("  " + f, file=sys.stderr)
+        return 1
+    print("self-test: every rule check fires on its known-bad output")
+    if args.self_test:
+        return 0
 
     if not os.path.exists(os.path.join(ROOT, "pkg", "index.mjs")):
         print("pkg/ is missing: build it with `node js/build.mjs`", file=sys.stderr)
