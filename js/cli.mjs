@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import * as sb from '../pkg/index.mjs';
 
 const USAGE = `usage:
-  mcp-switchboard convert --to <dialect> [--strict] [FILE|-]
+  mcp-switchboard convert --to <dialect> [--strict [--strict-tools A,B]] [FILE|-]
   mcp-switchboard lint [FILE|-]
   mcp-switchboard calls --from <dialect> --catalog FILE [RESPONSE|-]
   mcp-switchboard validate --catalog FILE --tool NAME [ARGS|-]
@@ -65,10 +65,12 @@ function print(value) {
 
 const commands = {
   convert(argv) {
-    const { flags, rest } = parseArgs(argv, { to: 'value', strict: 'bool' });
+    const { flags, rest } = parseArgs(argv, { to: 'value', strict: 'bool', 'strict-tools': 'value' });
     if (!flags.to) throw new UsageError('convert needs --to <dialect>');
     if (rest.length > 1) throw new UsageError('convert reads one FILE');
-    print(sb.convert(readInput(rest[0]), { to: flags.to, strict: !!flags.strict }));
+    const options = { to: flags.to, strict: !!flags.strict };
+    if (flags['strict-tools'] !== undefined) options.strictTools = flags['strict-tools'].split(',').filter(Boolean);
+    print(sb.convert(readInput(rest[0]), options));
   },
   lint(argv) {
     const { rest } = parseArgs(argv, {});

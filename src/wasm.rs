@@ -29,9 +29,11 @@ export interface ConvertOptions {
   to: DialectName;
   /** Strict mode (openai, openai-responses, anthropic); tools that cannot be strict fall back, with a report entry. */
   strict?: boolean;
+  /** With strict: the tools that may be strict (MCP names), most wanted first; the others are sent without it. Default: every tool (for Anthropic's per-request limits, in catalog order, tools with parameters first). */
+  strictTools?: string[];
 }
-/** What a conversion did to a keyword or a tool. */
-export type Action = "dropped" | "rewritten" | "described" | "added" | "renamed" | "skipped" | "not_strict";
+/** What a conversion did to a keyword or a tool. "narrowed": some calls valid for the tool cannot be made through the dialect. */
+export type Action = "dropped" | "rewritten" | "described" | "added" | "renamed" | "skipped" | "not_strict" | "narrowed";
 /** One entry of the loss report. */
 export interface ReportEntry {
   /** The MCP tool name, when the entry concerns a tool. */
@@ -161,6 +163,8 @@ struct ConvertOptionsIn {
     to: String,
     #[serde(default)]
     strict: bool,
+    #[serde(default, rename = "strictTools")]
+    strict_tools: Option<Vec<String>>,
 }
 
 fn options(value: JsValue) -> Result<(Dialect, Options), JsValue> {
@@ -170,7 +174,11 @@ fn options(value: JsValue) -> Result<(Dialect, Options), JsValue> {
     let o: ConvertOptionsIn =
         serde_wasm_bindgen::from_value(value).map_err(|e| usage(&format!("bad options: {e}")))?;
     let dialect: Dialect = o.to.parse().map_err(|e: Error| js_error(&e))?;
-    Ok((dialect, Options::strict(o.strict)))
+    let options = match o.strict_tools {
+        Some(names) => Options::strict(o.strict).with_strict_tools(names),
+        None => Options::strict(o.strict),
+    };
+    Ok((dialect, options))
 }
 
 /// Converts a catalog to one dialect.

@@ -5,7 +5,7 @@
 //! those. Objects cannot be offered (an object with free keys has no typed
 //! form next to a string), so the description and the report say so.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::{At, Cx, Node};
 use crate::report::Action;
@@ -127,13 +127,12 @@ pub(super) const NO_OBJECTS: &str = "Objects cannot be sent here.";
 /// a type: the scalars and, with `arrays`, a list of scalars. Null is the
 /// node's nullability; objects have no typed form.
 pub(super) fn any_value_branches(arrays: bool) -> Vec<Value> {
-    let scalars = || json!([{"type": "string"}, {"type": "number"}, {"type": "boolean"}]);
-    let mut out = match scalars() {
-        Value::Array(a) => a,
-        _ => Vec::new(),
-    };
+    // parsed from text: smaller in the module than building the values
+    const SCALARS: &str = r#"[{"type": "string"}, {"type": "number"}, {"type": "boolean"}]"#;
+    const LIST: &str = r#"{"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]}}"#;
+    let mut out: Vec<Value> = serde_json::from_str(SCALARS).unwrap_or_default();
     if arrays {
-        out.push(json!({"type": "array", "items": {"anyOf": scalars()}}));
+        out.extend(serde_json::from_str::<Value>(LIST).ok());
     }
     out
 }
