@@ -11,23 +11,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{words, At, Cx, Kw, Node};
+use super::{words, At, Cx, Node};
 use crate::report::Action;
-
-/// Keywords about an object's keys, said in words when it becomes text.
-const KEY_KEYWORDS: &[Kw] = &[
-    kw!("properties"),
-    kw!("required"),
-    kw!("additionalProperties"),
-    kw!("patternProperties"),
-    kw!("propertyNames"),
-    kw!("minProperties"),
-    kw!("maxProperties"),
-    kw!("dependentRequired"),
-    kw!("dependentSchemas"),
-    kw!("unevaluatedProperties"),
-    kw!("propertyOrdering"),
-];
 
 /// Whether `m` declares a property that may be sent.
 fn declares(m: Option<&Value>) -> bool {
@@ -58,7 +43,7 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     } else {
         shape(node)
     };
-    for &k in KEY_KEYWORDS {
+    for &k in super::object_props::OBJECT_KEYWORDS {
         node.map.shift_remove(k);
     }
     for key in [kw!("default"), kw!("example")] {

@@ -7,7 +7,8 @@ use serde_json::{Map, Value};
 use super::{At, Cx, Kw, Node, Obj};
 use crate::report::Action;
 
-const OBJECT_KEYWORDS: &[Kw] = &[
+/// The keywords that only say something about objects.
+pub(super) const OBJECT_KEYWORDS: &[Kw] = &[
     kw!("properties"),
     kw!("required"),
     kw!("additionalProperties"),
@@ -17,6 +18,8 @@ const OBJECT_KEYWORDS: &[Kw] = &[
     kw!("maxProperties"),
     kw!("dependentRequired"),
     kw!("dependentSchemas"),
+    kw!("unevaluatedProperties"),
+    kw!("propertyOrdering"),
 ];
 
 pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
@@ -67,12 +70,10 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
     root_shape(cx, root);
     root_keywords(cx, root);
     if let Some(not) = root.shift_remove(kw!("not")) {
-        let note = format!("Must not be {}.", super::words::summary(&not));
-        let desc = super::words::append(
-            root.get(kw!("description")).and_then(Value::as_str),
-            &[note],
+        say(
+            root,
+            format!("Must not be {}.", super::words::summary(&not)),
         );
-        root.insert(kw!("description"), Value::String(desc));
         cx.note(
             &At::Root,
             "not",
@@ -150,6 +151,15 @@ fn root_keywords(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
             );
         }
     }
+}
+
+/// Appends a sentence to the root's description.
+fn say(root: &mut Obj<'_>, note: String) {
+    let desc = super::words::append(
+        root.get(kw!("description")).and_then(Value::as_str),
+        &[note],
+    );
+    root.insert(kw!("description"), Value::String(desc));
 }
 
 /// A schema with its `$ref` followed (once).
@@ -318,12 +328,10 @@ fn root_shape(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
                 }
             }
         }
-        let note = format!("Send one of these shapes: {}.", shapes.join("; "));
-        let desc = super::words::append(
-            root.get(kw!("description")).and_then(Value::as_str),
-            &[note],
+        say(
+            root,
+            format!("Send one of these shapes: {}.", shapes.join("; ")),
         );
-        root.insert(kw!("description"), Value::String(desc));
         cx.note(
             &At::Root,
             key.name(),

@@ -302,10 +302,7 @@ impl Gen<'_> {
         if lo > hi {
             return None;
         }
-        let step = m
-            .get("multipleOf")
-            .and_then(Value::as_f64)
-            .filter(|s| *s > 0.0);
+        let step = multiple_of(m);
         for _ in 0..8 {
             let span = (hi - lo).clamp(0, 1_000) as usize;
             let mut n = lo.saturating_add(self.rng.below(span + 1) as i64);
@@ -324,10 +321,7 @@ impl Gen<'_> {
         if lo > hi {
             return None;
         }
-        let step = m
-            .get("multipleOf")
-            .and_then(Value::as_f64)
-            .filter(|s| *s > 0.0);
+        let step = multiple_of(m);
         for _ in 0..8 {
             let frac = self.rng.below(1001) as f64 / 1000.0;
             let mut x = lo + (hi - lo).min(1_000.0) * frac;
@@ -527,6 +521,13 @@ impl Gen<'_> {
         }
         Some(Value::Object(out))
     }
+}
+
+/// The `multipleOf` a number must keep, when there is a usable one.
+fn multiple_of(m: &Map<String, Value>) -> Option<f64> {
+    m.get("multipleOf")
+        .and_then(Value::as_f64)
+        .filter(|s| *s > 0.0)
 }
 
 /// The inclusive range a number must fall in (exclusive bounds moved in
