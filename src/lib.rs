@@ -72,6 +72,36 @@
 //! # Ok::<(), mcp_switchboard::Error>(())
 //! ```
 //!
+//! ## What a dialect cannot say
+//!
+//! Nothing goes out that the API refuses, and every place where a call the
+//! tool accepts can no longer be made is a [`Action::Narrowed`] report
+//! entry. Gemini, for one, refuses an object without declared properties:
+//! a map goes as JSON text, and reading the call turns it back into the
+//! object.
+//!
+//! ```
+//! use mcp_switchboard::{convert, parse_calls, Action, Catalog, Dialect, Options};
+//! use serde_json::json;
+//!
+//! let catalog = Catalog::parse(br#"[{"name": "call_service", "inputSchema": {"type": "object",
+//!     "properties": {"data": {"type": "object", "additionalProperties": true},
+//!                    "value": {"description": "any JSON value; null clears it"}}}}]"#)?;
+//! let gemini = convert(&catalog, Dialect::Gemini, &Options::default());
+//! let params = &gemini.tools[0]["functionDeclarations"][0]["parameters"];
+//! assert_eq!(params["properties"]["data"]["type"], "STRING");
+//! // an untyped value keeps null, but cannot take objects here: the report says so
+//! assert_eq!(params["properties"]["value"]["nullable"], true);
+//! assert!(gemini.report.iter().any(|e| e.action == Action::Narrowed
+//!     && e.pointer == "/0/inputSchema/properties/value/type"));
+//!
+//! let response = json!({"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {
+//!     "name": "call_service", "args": {"data": "{\"temperature\": 21.5}", "value": null}}}]}}]});
+//! let turn = parse_calls(Dialect::Gemini, &response, &gemini.names, Some(&catalog))?;
+//! assert_eq!(turn.calls[0].arguments, json!({"data": {"temperature": 21.5}, "value": null}));
+//! # Ok::<(), mcp_switchboard::Error>(())
+//! ```
+//!
 //! ## Names
 //!
 //! ```

@@ -12,6 +12,14 @@ the Home Assistant GetLiveContext fragment and js/examples) and every dialect
 (strict on and off where the dialect has a strict mode) it runs
 `node js/cli.mjs convert --to <dialect> [--strict] FILE`, then checks the output.
 It prints one line per (catalog, dialect) and exits 1 listing every problem.
+Besides the SDK types it checks the rules the APIs enforce and the SDKs do not:
+Gemini's `parameters` never hold `type` beside `anyOf` (@google/genai refuses the
+request) nor an OBJECT without properties (the API answers 400); no dialect puts
+combinators, `not`, conditionals, `enum` or `const` at the top of an input schema;
+no definition is sent that nothing refers to; Anthropic's strict tools stay within
+20 tools, 24 optional and 16 union-typed parameters per request. Each of these
+checks is first proven on a known-bad output (`self_test`; `--self-test` runs
+only that).
 `--extra FILE` adds any tools/list file; `--json-schema-test-suite` adds one tool
 per draft2020-12 schema of ../shared/json-schema-test-suite (adversarial input).
 
