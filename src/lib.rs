@@ -109,6 +109,7 @@ pub mod client;
 mod dialect;
 mod engine;
 mod error;
+pub mod html;
 mod lenient;
 mod lint;
 mod lower;
@@ -123,6 +124,7 @@ mod tokens;
 mod validate;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
+pub mod web;
 
 pub use call::{tools_call_request, Call, ModelTurn};
 pub use catalog::{Catalog, Limits, Tool};
