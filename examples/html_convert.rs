@@ -4,14 +4,33 @@
 //! cargo run --release --example html_convert -- page.html            # print the Markdown
 //! cargo run --release --example html_convert -- --text page.html     # plain text
 //! cargo run --release --example html_convert -- --bench tests/fixtures/html/*.html
+//! cargo run --release --example html_convert -- --hostile            # time the hostile inputs
 //! ```
 
 use std::time::Instant;
 
 use mcp_switchboard::html::{convert_bytes, Format, HtmlOptions};
 
+#[path = "../tests/html_inputs/mod.rs"]
+mod html_inputs;
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--hostile") {
+        for (name, bytes) in html_inputs::inputs(1) {
+            let start = Instant::now();
+            let page = convert_bytes(&bytes, Some("text/html"), &HtmlOptions::new());
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            println!(
+                "{name:<24} {:>6.1} MB in {:>8.1} ms ({:>6.1} MB/s of input read), {} bytes out",
+                bytes.len() as f64 / 1e6,
+                ms,
+                page.stats.input_bytes as f64 / 1e3 / ms,
+                page.content.len()
+            );
+        }
+        return;
+    }
     let bench = args.iter().any(|a| a == "--bench");
     let text = args.iter().any(|a| a == "--text");
     let base = args

@@ -305,6 +305,12 @@ pub fn convert(html: &str, options: &HtmlOptions) -> Page {
         max_depth: options.max_depth,
         max_elements: options.max_elements,
     });
+    let tags = input
+        .as_bytes()
+        .windows(2)
+        .filter(|w| w.first() == Some(&b'<') && w.get(1).is_some_and(u8::is_ascii_alphabetic))
+        .count();
+    builder.reserve(tags);
     tokenizer::tokenize(input, &mut builder);
     let tree = builder.finish();
 
@@ -352,8 +358,14 @@ pub fn convert(html: &str, options: &HtmlOptions) -> Page {
 pub fn convert_bytes(bytes: &[u8], content_type: Option<&str>, options: &HtmlOptions) -> Page {
     let bytes = bytes.get(..options.max_input).unwrap_or(bytes);
     let charset = crate::web::sniff_charset(content_type, bytes);
-    let text = crate::web::decode(bytes, charset.name)
-        .unwrap_or_else(|| String::from_utf8_lossy(bytes).into_owned());
+    let text = match (charset.name, std::str::from_utf8(bytes)) {
+        ("utf-8", Ok(s)) => std::borrow::Cow::Borrowed(s.strip_prefix('\u{feff}').unwrap_or(s)),
+        (name, _) => std::borrow::Cow::Owned(
+            crate::web::charset::decode_limited(bytes, name, options.max_input)
+                .or_else(|| crate::web::charset::decode_limited(bytes, "utf-8", options.max_input))
+                .unwrap_or_default(),
+        ),
+    };
     convert(&text, options)
 }
 

@@ -92,7 +92,8 @@ struct Writer<'t> {
     hard_break: bool,
     space: bool,
     line_start: bool,
-    written: usize,
+    /// Bytes held in the output, capture buffers and table rows.
+    held: usize,
     max: usize,
     truncated: bool,
     pre: usize,
@@ -127,7 +128,7 @@ pub(crate) fn render(
         hard_break: false,
         space: false,
         line_start: true,
-        written: 0,
+        held: 0,
         max: max_output,
         truncated: false,
         pre: 0,
@@ -234,11 +235,23 @@ fn longest_run(s: &str, c: char) -> usize {
 impl<'t> Writer<'t> {
     // ---- low-level output ------------------------------------------------
 
+    /// Appends to the output or the open capture, up to the output limit.
     fn push(&mut self, s: &str) {
-        self.written += s.len();
-        if self.written > self.max {
-            self.truncated = true;
+        if self.truncated {
+            return;
         }
+        let room = self.max.saturating_sub(self.held);
+        let s = if s.len() > room {
+            self.truncated = true;
+            let mut cut = room;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            s.get(..cut).unwrap_or("")
+        } else {
+            s
+        };
+        self.held += s.len();
         match self.caps.last_mut() {
             Some(c) => c.buf.push_str(s),
             None => self.out.push_str(s),
@@ -271,7 +284,7 @@ impl<'t> Writer<'t> {
                     cap.space_before = true;
                 } else if !cap.buf.ends_with(' ') {
                     cap.buf.push(' ');
-                    self.written += 1;
+                    self.held += 1;
                 }
             }
             self.space = false;
@@ -378,7 +391,7 @@ impl<'t> Writer<'t> {
     }
 
     fn text(&mut self, s: &str) {
-        if self.blocked() {
+        if self.blocked() || self.truncated {
             return;
         }
         if self.pre > 0
@@ -387,60 +400,47 @@ impl<'t> Writer<'t> {
                 .last()
                 .is_some_and(|c| matches!(c.kind, CapKind::Pre(_)))
         {
-            let clean: String = s
-                .chars()
-                .filter(|&c| c == '\n' || c == '\t' || !is_invisible(c))
-                .filter(|&c| c != '\r')
-                .collect();
-            self.push(&clean);
+            // verbatim, in pieces between characters left out
+            for piece in s.split(|c: char| c == '\r' || (is_invisible(c) && c != '\n' && c != '\t'))
+            {
+                self.push(piece);
+            }
             return;
         }
         let raw = self.code > 0 || self.pre > 0 || !self.md;
-        let mut word = String::new();
-        let mut chars = s.chars().peekable();
-        while let Some(c) = chars.next() {
-            if is_space(c) {
+        for word in s.split(is_space) {
+            if self.truncated {
+                return;
+            }
+            if word.is_empty() {
                 self.space = true;
                 continue;
             }
-            if is_invisible(c) {
-                continue;
-            }
-            word.clear();
-            word.push(c);
-            while let Some(&n) = chars.peek() {
-                if is_space(n) {
-                    break;
-                }
-                chars.next();
-                if !is_invisible(n) {
-                    word.push(n);
-                }
-            }
             let starts = self.flush();
             if raw {
-                let w = std::mem::take(&mut word);
-                self.push(&w);
-                word = w;
+                for piece in word.split(is_invisible) {
+                    self.push(piece);
+                }
             } else {
-                let escaped = self.escape(&word, starts);
+                let escaped = self.escape(word, starts);
                 self.push(&escaped);
             }
+            self.space = true;
         }
+        // the last piece ends the text: a space follows only if it was there
+        self.space = s.ends_with(is_space) || (self.space && s.is_empty());
     }
 
-    /// Escapes what Markdown would read as markup in a word of text.
+    /// Escapes what Markdown would read as markup in a word of text (and
+    /// leaves out invisible characters).
     fn escape(&self, word: &str, line_start: bool) -> String {
         let mut out = String::with_capacity(word.len() + 4);
-        let chars: Vec<char> = word.chars().collect();
         if line_start {
-            if let Some(&first) = chars.first() {
-                if matches!(first, '#' | '>' | '-' | '+' | '=' | '~') {
-                    out.push('\\');
-                }
+            if word.starts_with(['#', '>', '-', '+', '=', '~']) {
+                out.push('\\');
             }
-            let digits = chars.iter().take_while(|c| c.is_ascii_digit()).count();
-            if digits > 0 && digits + 1 == chars.len() && matches!(chars.last(), Some('.' | ')')) {
+            let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+            if digits > 0 && digits + 1 == word.len() && word.ends_with(['.', ')']) {
                 let (num, mark) = word.split_at(digits);
                 out.push_str(num);
                 out.push('\\');
@@ -448,26 +448,25 @@ impl<'t> Writer<'t> {
                 return out;
             }
         }
-        for (i, &c) in chars.iter().enumerate() {
+        let mut prev: Option<char> = None;
+        let mut chars = word.chars().filter(|&c| !is_invisible(c)).peekable();
+        while let Some(c) = chars.next() {
+            let next = chars.peek().copied();
             let escape = match c {
                 '\\' | '*' | '`' | '[' | ']' => true,
                 '|' => self.cells > 0,
                 '_' => {
-                    let alnum = |j: Option<usize>| {
-                        j.and_then(|j| chars.get(j))
-                            .is_some_and(|c| c.is_alphanumeric())
-                    };
-                    !(alnum(i.checked_sub(1)) && alnum(Some(i + 1)))
+                    !(prev.is_some_and(char::is_alphanumeric)
+                        && next.is_some_and(char::is_alphanumeric))
                 }
-                '<' => chars
-                    .get(i + 1)
-                    .is_some_and(|n| n.is_ascii_alphabetic() || *n == '/' || *n == '!'),
+                '<' => next.is_some_and(|n| n.is_ascii_alphabetic() || n == '/' || n == '!'),
                 _ => false,
             };
             if escape {
                 out.push('\\');
             }
             out.push(c);
+            prev = Some(c);
         }
         out
     }
@@ -516,6 +515,11 @@ impl<'t> Writer<'t> {
 
     fn close_capture(&mut self) {
         let Some(cap) = self.caps.pop() else { return };
+        // cells and captions move into the table (still held); the rest
+        // is written out again from here
+        if !matches!(cap.kind, CapKind::Cell { .. } | CapKind::Caption) {
+            self.held = self.held.saturating_sub(cap.buf.len());
+        }
         match cap.kind {
             CapKind::Strong | CapKind::Em | CapKind::Strike => {
                 let (i, m) = match cap.kind {
@@ -1039,6 +1043,9 @@ impl<'t> Writer<'t> {
             return;
         }
         let Some(t) = self.tables.pop() else { return };
+        let kept: usize = t.rows.iter().flatten().map(|c| c.0.len()).sum::<usize>()
+            + t.caption.as_ref().map_or(0, String::len);
+        self.held = self.held.saturating_sub(kept);
         let rows: Vec<Vec<(String, usize)>> =
             t.rows.into_iter().filter(|r| !r.is_empty()).collect();
         let columns = rows

@@ -60,7 +60,6 @@ pub(crate) struct Node {
     pub kind: Kind,
     pub first_child: u32,
     pub next_sibling: u32,
-    last_child: u32,
     /// [`flags`] of the subtree below.
     pub flags: u16,
     /// Bytes of non-space text in the subtree.
@@ -187,6 +186,8 @@ enum Collect {
 struct Open {
     tag: Tag,
     node: u32,
+    /// The last child appended to `node`.
+    last: u32,
 }
 
 pub(crate) struct Builder {
@@ -203,6 +204,8 @@ pub(crate) struct Builder {
     drop_from: Option<usize>,
     interned: HashMap<String, u16>,
     lower: String,
+    /// The root's last child (the root is never on the stack).
+    root_last: u32,
     collect: Collect,
     title: String,
 }
@@ -295,7 +298,6 @@ impl Builder {
             kind: Kind::Root,
             first_child: NONE,
             next_sibling: NONE,
-            last_child: NONE,
             flags: 0,
             text_len: 0,
         };
@@ -319,9 +321,17 @@ impl Builder {
             drop_from: None,
             interned: HashMap::new(),
             lower: String::new(),
+            root_last: NONE,
             collect: Collect::None,
             title: String::new(),
         }
+    }
+
+    /// Makes room for the nodes of an input with `tags` start tags (at
+    /// most one text run per element more), so the arena never doubles.
+    pub(crate) fn reserve(&mut self, tags: usize) {
+        let elements = tags.min(self.limits.max_elements);
+        self.tree.nodes.reserve(2 * elements + 2);
     }
 
     /// Closes what is open and hands the tree over.
@@ -379,28 +389,31 @@ impl Builder {
         self.drop_from.is_some()
     }
 
-    fn append(&mut self, parent: u32, kind: Kind) -> u32 {
+    /// The last child of the current parent (the stack's top, or the root).
+    fn last_child(&mut self) -> &mut u32 {
+        match self.stack.last_mut() {
+            Some(o) => &mut o.last,
+            None => &mut self.root_last,
+        }
+    }
+
+    /// Appends a node to the current parent.
+    fn append(&mut self, kind: Kind) -> u32 {
         let id = self.tree.nodes.len() as u32;
         self.tree.nodes.push(Node {
             kind,
             first_child: NONE,
             next_sibling: NONE,
-            last_child: NONE,
             flags: 0,
             text_len: 0,
         });
-        let last = match self.tree.nodes.get_mut(parent as usize) {
-            Some(p) => {
-                let last = p.last_child;
-                p.last_child = id;
-                if last == NONE {
-                    p.first_child = id;
-                }
-                last
+        let parent = self.parent();
+        let last = std::mem::replace(self.last_child(), id);
+        if last == NONE {
+            if let Some(p) = self.tree.nodes.get_mut(parent as usize) {
+                p.first_child = id;
             }
-            None => NONE,
-        };
-        if let Some(l) = self.tree.nodes.get_mut(last as usize) {
+        } else if let Some(l) = self.tree.nodes.get_mut(last as usize) {
             l.next_sibling = id;
         }
         id
@@ -408,7 +421,11 @@ impl Builder {
 
     fn push(&mut self, tag: Tag, node: u32) {
         let at = self.stack.len() as u32;
-        self.stack.push(Open { tag, node });
+        self.stack.push(Open {
+            tag,
+            node,
+            last: NONE,
+        });
         if let Some(p) = self.positions.get_mut(tag.index()) {
             p.push(at);
         }
@@ -669,15 +686,11 @@ impl<'a> Sink<'a> for Builder {
                 }
                 self.tree.counts.elements += 1;
                 let (a, n) = self.keep_attrs(tag, attrs);
-                let parent = self.parent();
-                self.append(
-                    parent,
-                    Kind::Element {
-                        tag,
-                        attrs: a,
-                        n_attrs: n,
-                    },
-                );
+                self.append(Kind::Element {
+                    tag,
+                    attrs: a,
+                    n_attrs: n,
+                });
             }
             return;
         }
@@ -699,15 +712,11 @@ impl<'a> Sink<'a> for Builder {
         }
         self.tree.counts.elements += 1;
         let (a, n) = self.keep_attrs(tag, attrs);
-        let parent = self.parent();
-        let node = self.append(
-            parent,
-            Kind::Element {
-                tag,
-                attrs: a,
-                n_attrs: n,
-            },
-        );
+        let node = self.append(Kind::Element {
+            tag,
+            attrs: a,
+            n_attrs: n,
+        });
         let role_main = attr(attrs, "role").is_some_and(|r| r.trim().eq_ignore_ascii_case("main"));
         if (tag == Tag::Main || role_main) && self.tree.main.is_none() {
             self.tree.main = Some(node);
@@ -798,7 +807,7 @@ impl<'a> Sink<'a> for Builder {
         let visible = self.tree.text.get(start..end).map_or(0, |s| {
             s.bytes().filter(|b| !b.is_ascii_whitespace()).count()
         });
-        let last = self.tree.node(parent).map_or(NONE, |p| p.last_child);
+        let last = *self.last_child();
         let merged = match self.tree.nodes.get_mut(last as usize) {
             Some(Node {
                 kind: Kind::Text { end: e, .. },
@@ -810,13 +819,10 @@ impl<'a> Sink<'a> for Builder {
             _ => false,
         };
         if !merged {
-            self.append(
-                parent,
-                Kind::Text {
-                    start: start as u32,
-                    end: end as u32,
-                },
-            );
+            self.append(Kind::Text {
+                start: start as u32,
+                end: end as u32,
+            });
         }
         if let Some(p) = self.tree.nodes.get_mut(parent as usize) {
             p.text_len = p.text_len.saturating_add(visible as u32);

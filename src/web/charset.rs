@@ -417,10 +417,40 @@ pub fn decodes(name: &str) -> bool {
 /// `None` for an encoding this module leaves to the shell (see
 /// [`decodes`]).
 pub fn decode(bytes: &[u8], name: &str) -> Option<String> {
-    Some(match name {
+    decode_limited(bytes, name, usize::MAX)
+}
+
+/// [`decode`], stopping once the text reaches `max` bytes (a malformed
+/// byte becomes three bytes of U+FFFD, so the text can outgrow the input).
+pub(crate) fn decode_limited(bytes: &[u8], name: &str, max: usize) -> Option<String> {
+    let mut out = String::new();
+    let add = |out: &mut String, c: char| {
+        if out.len() >= max {
+            return false;
+        }
+        out.push(c);
+        true
+    };
+    match name {
         "utf-8" => {
             let b = bytes.strip_prefix(&[0xef, 0xbb, 0xbf]).unwrap_or(bytes);
-            String::from_utf8_lossy(b).into_owned()
+            out.reserve(b.len().min(max));
+            for chunk in b.utf8_chunks() {
+                let valid = chunk.valid();
+                let room = max.saturating_sub(out.len());
+                if valid.len() > room {
+                    let mut cut = room;
+                    while !valid.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    out.push_str(valid.get(..cut).unwrap_or(""));
+                    break;
+                }
+                out.push_str(valid);
+                if !chunk.invalid().is_empty() && !add(&mut out, '\u{fffd}') {
+                    break;
+                }
+            }
         }
         "utf-16le" | "utf-16be" => {
             let le = name == "utf-16le";
@@ -433,29 +463,38 @@ pub fn decode(bytes: &[u8], name: &str) -> Option<String> {
                 ([a, b], false) => u16::from_be_bytes([*a, *b]),
                 _ => 0xfffd,
             });
-            char::decode_utf16(units)
-                .map(|r| r.unwrap_or('\u{fffd}'))
-                .collect()
+            for r in char::decode_utf16(units) {
+                if !add(&mut out, r.unwrap_or('\u{fffd}')) {
+                    break;
+                }
+            }
         }
-        "windows-1252" => bytes
-            .iter()
-            .map(|&b| match b {
-                0x80..=0x9f => windows_1252_high(b).unwrap_or('\u{fffd}'),
-                _ => char::from(b),
-            })
-            .collect(),
-        "x-user-defined" => bytes
-            .iter()
-            .map(|&b| {
-                if b < 0x80 {
+        "windows-1252" => {
+            for &b in bytes {
+                let c = match b {
+                    0x80..=0x9f => windows_1252_high(b).unwrap_or('\u{fffd}'),
+                    _ => char::from(b),
+                };
+                if !add(&mut out, c) {
+                    break;
+                }
+            }
+        }
+        "x-user-defined" => {
+            for &b in bytes {
+                let c = if b < 0x80 {
                     char::from(b)
                 } else {
                     char::from_u32(0xf780 + u32::from(b) - 0x80).unwrap_or('\u{fffd}')
+                };
+                if !add(&mut out, c) {
+                    break;
                 }
-            })
-            .collect(),
+            }
+        }
         _ => return None,
-    })
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -538,6 +577,12 @@ mod tests {
         assert_eq!(decode(b"\xd8\x00", "utf-16be").unwrap(), "\u{fffd}");
         assert_eq!(decode(b"a\x80", "x-user-defined").unwrap(), "a\u{f780}");
         assert_eq!(decode(b"x", "shift_jis"), None);
+        assert_eq!(
+            decode_limited(b"\xff\xff\xff\xff", "utf-8", 6).unwrap(),
+            "\u{fffd}\u{fffd}"
+        );
+        assert_eq!(decode_limited("ééé".as_bytes(), "utf-8", 3).unwrap(), "é");
+        assert_eq!(decode_limited(b"abc", "windows-1252", 2).unwrap(), "ab");
         assert!(decodes("utf-8") && !decodes("gbk"));
         assert_eq!(charset_param("text/html;Charset='utf-8'"), Some("utf-8"));
         assert_eq!(charset_param("text/html"), None);
