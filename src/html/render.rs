@@ -741,7 +741,8 @@ impl<'t> Writer<'t> {
                 }
             }
             Code | Kbd | Samp | Tt => {
-                if self.md && self.code == 0 && self.pre == 0 && !self.blocked() {
+                let plain = !self.md || self.code > 0 || self.pre > 0 || self.blocked();
+                if !plain {
                     self.open_capture(CapKind::Code, id);
                 }
             }
@@ -760,7 +761,9 @@ impl<'t> Writer<'t> {
                 }
             }
             Pre | Listing | Xmp | Plaintext => {
-                if self.pre > 0 || self.blocked() || !self.open_capture(CapKind::Pre(id), id) {
+                let opened =
+                    self.pre == 0 && !self.blocked() && self.open_capture(CapKind::Pre(id), id);
+                if !opened {
                     self.block(1);
                 }
             }
@@ -871,10 +874,10 @@ impl<'t> Writer<'t> {
                 self.block(1);
             }
             Table => self.exit_table(id),
-            Tr | Td | Th | Caption | Thead | Tbody | Tfoot => {
-                if !owned && !self.current_data_table() {
-                    self.block(1);
-                }
+            Tr | Td | Th | Caption | Thead | Tbody | Tfoot
+                if !owned && !self.current_data_table() =>
+            {
+                self.block(1)
             }
             Div => {
                 if self.lang_hints.last().is_some_and(|(n, _)| *n == id) {
@@ -1067,9 +1070,7 @@ impl<'t> Writer<'t> {
             let mut cells: Vec<&str> = Vec::with_capacity(columns);
             for (text, span) in row {
                 cells.push(text);
-                for _ in 1..*span {
-                    cells.push("");
-                }
+                cells.extend(std::iter::repeat_n("", span.saturating_sub(1)));
             }
             cells.truncate(columns);
             while cells.len() < columns {

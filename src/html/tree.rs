@@ -521,10 +521,10 @@ impl Builder {
                     self.pop_to(s);
                 }
             }
-            H1 | H2 | H3 | H4 | H5 | H6 => {
-                if self.stack.last().is_some_and(|o| o.tag.heading().is_some()) {
-                    self.pop();
-                }
+            H1 | H2 | H3 | H4 | H5 | H6
+                if self.stack.last().is_some_and(|o| o.tag.heading().is_some()) =>
+            {
+                self.pop()
             }
             A => {
                 if let Some(a) = self.top(A) {

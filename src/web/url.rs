@@ -195,7 +195,7 @@ impl Url {
             // `http:path` against an http base is relative, as in browsers
             let same =
                 (scheme == "https") == self.https && matches!(scheme.as_str(), "http" | "https");
-            if !(same && !rest.starts_with(is_slash)) {
+            if !same || rest.starts_with(is_slash) {
                 return Url::parse(&r);
             }
             return self.join(rest);
