@@ -164,6 +164,7 @@ impl FetchArguments {
             Some(_) => return Err("format must be \"markdown\", \"text\" or \"html\"".into()),
         };
         let max_s = f64::from(options.max_timeout_ms) / 1000.0;
+        let max = seconds(options.max_timeout_ms);
         let timeout_ms = match args.get("timeout") {
             None | Some(Value::Null) => options.default_timeout_ms,
             Some(v) => {
@@ -175,11 +176,11 @@ impl FetchArguments {
                 match secs {
                     Some(s) if s > 0.0 && s <= max_s => (s * 1000.0).round() as u32,
                     Some(s) if s > max_s => {
-                        return Err(format!("timeout must be at most {max_s} seconds, not {s}"))
+                        return Err(format!("timeout must be at most {max} seconds"))
                     }
                     _ => {
                         return Err(format!(
-                            "timeout must be a number of seconds from 1 to {max_s}"
+                            "timeout must be a number of seconds from 1 to {max}"
                         ))
                     }
                 }
@@ -266,6 +267,8 @@ pub struct WebFetch {
     content_type: String,
     kind: Body,
     body: Vec<u8>,
+    /// Bytes of body read (the body itself is dropped once decoded).
+    bytes: usize,
     cut: bool,
     encoding: &'static str,
 }
@@ -318,6 +321,16 @@ fn body_kind(content_type: &str) -> Result<Body, String> {
     }
 }
 
+/// Milliseconds as seconds in words: `30`, `2.5`.
+pub(crate) fn seconds(ms: u32) -> String {
+    let (s, frac) = (ms / 1000, ms % 1000);
+    if frac == 0 {
+        return s.to_string();
+    }
+    let f = format!("{frac:03}");
+    format!("{s}.{}", f.trim_end_matches('0'))
+}
+
 fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers
         .iter()
@@ -340,6 +353,7 @@ impl WebFetch {
             content_type: String::new(),
             kind: Body::Unknown,
             body: Vec::new(),
+            bytes: 0,
             cut: false,
             encoding: "utf-8",
         }
@@ -590,8 +604,13 @@ impl WebFetch {
         };
         self.encoding = found.name;
         let limit = self.options.max_bytes.saturating_mul(3);
+        self.bytes = self.body.len();
         match charset::decode_limited(&self.body, found.name, limit) {
-            Some(text) => self.result(&text),
+            Some(text) => {
+                // the bytes go before the conversion: less memory at the peak
+                self.body = Vec::new();
+                self.result(&text)
+            }
             None => {
                 self.state = State::Decoding;
                 FetchAction::Decode {
@@ -606,6 +625,7 @@ impl WebFetch {
         if self.state != State::Decoding {
             return self.unexpected("decoded");
         }
+        self.body = Vec::new();
         self.result(text)
     }
 
@@ -617,6 +637,7 @@ impl WebFetch {
         self.encoding = "utf-8";
         let text = charset::decode_limited(&self.body, "utf-8", self.options.max_bytes * 3)
             .unwrap_or_default();
+        self.body = Vec::new();
         self.result(&text)
     }
 
@@ -625,7 +646,7 @@ impl WebFetch {
         if self.state == State::Done {
             return self.unexpected("timed_out");
         }
-        let secs = f64::from(self.timeout_ms()) / 1000.0;
+        let secs = seconds(self.timeout_ms());
         let url = self.first_url();
         self.fail(&format!("{url} did not answer within {secs} seconds"))
     }
@@ -742,7 +763,7 @@ impl WebFetch {
             }
             .into(),
         );
-        m.insert("bytes".into(), self.body.len().into());
+        m.insert("bytes".into(), self.bytes.into());
         m.insert("truncated".into(), truncated.into());
         m.append(&mut meta);
         self.body = Vec::new();

@@ -348,7 +348,7 @@ impl WebSearch {
 
     /// The tool's result when the timeout fired.
     pub fn timed_out(&self) -> String {
-        let secs = f64::from(self.timeout_ms) / 1000.0;
+        let secs = super::fetch::seconds(self.timeout_ms);
         failure(
             &format!("web search failed: the search service did not answer within {secs} seconds"),
             Some(&self.args.query),
