@@ -316,7 +316,7 @@ pub fn convert(html: &str, options: &HtmlOptions) -> Page {
     let tree = builder.finish();
 
     let page_url = options.base_url.as_deref().and_then(|u| Url::parse(u).ok());
-    let base = match (&page_url, tree.meta.base.as_deref()) {
+    let base = match (&page_url, tree.base.as_deref()) {
         (Some(p), Some(b)) => p.join(b).ok().or_else(|| page_url.clone()),
         (None, Some(b)) => Url::parse(b).ok(),
         (p, None) => p.clone(),
@@ -388,32 +388,22 @@ fn main_root(tree: &tree::Tree) -> u32 {
 }
 
 fn metadata(tree: &tree::Tree, base: Option<&Url>) -> Metadata {
-    let m = &tree.meta;
+    let mut out = tree.meta.clone();
     let og = |k: &str| {
-        m.open_graph
+        out.open_graph
             .iter()
             .find(|(key, _)| key == k)
             .map(|(_, v)| v.clone())
     };
-    let mut out = Metadata {
-        title: m.title.clone().or_else(|| og("og:title")),
-        lang: m.lang.clone(),
-        description: m.description.clone().or_else(|| og("og:description")),
-        canonical: m.canonical.as_deref().map(|c| match base {
-            Some(b) => b
-                .join(c)
-                .map_or_else(|_| c.to_string(), |u| u.as_str().to_string()),
-            None => c.to_string(),
-        }),
-        author: m.author.clone(),
-        published: m.published.clone(),
-        modified: m.modified.clone(),
-        site_name: m.site_name.clone(),
-        keywords: m.keywords.clone(),
-        charset: m.charset.clone(),
-        open_graph: m.open_graph.clone(),
-    };
-    for text in &m.json_ld {
+    let (title, description) = (og("og:title"), og("og:description"));
+    out.title = out.title.or(title);
+    out.description = out.description.or(description);
+    if let (Some(c), Some(b)) = (&out.canonical, base) {
+        if let Ok(u) = b.join(c) {
+            out.canonical = Some(u.as_str().to_string());
+        }
+    }
+    for text in &tree.json_ld {
         json_ld(text, &mut out);
     }
     out

@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use super::entities;
 use super::tags::{Tag, KNOWN};
 use super::tokenizer::{Attr, Sink};
+use super::Metadata;
 
 /// Flags a subtree carries for what it contains.
 pub(crate) mod flags {
@@ -66,24 +67,6 @@ pub(crate) struct Node {
     pub text_len: u32,
 }
 
-/// Metadata read from `head` (and `meta` elements anywhere).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct RawMeta {
-    pub title: Option<String>,
-    pub lang: Option<String>,
-    pub description: Option<String>,
-    pub canonical: Option<String>,
-    pub base: Option<String>,
-    pub author: Option<String>,
-    pub published: Option<String>,
-    pub modified: Option<String>,
-    pub site_name: Option<String>,
-    pub keywords: Option<String>,
-    pub charset: Option<String>,
-    pub open_graph: Vec<(String, String)>,
-    pub json_ld: Vec<String>,
-}
-
 /// Counts of the work done, for tests that prove bounds without a clock.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Counts {
@@ -99,7 +82,13 @@ pub(crate) struct Tree {
     pub text: String,
     attrs: Vec<(Key, u32, u32)>,
     strings: String,
-    pub meta: RawMeta,
+    /// Metadata read from `head` (and `meta` elements anywhere), before
+    /// the fallbacks of [`super::metadata`].
+    pub meta: Metadata,
+    /// `<base href>`.
+    pub base: Option<String>,
+    /// The text of the first `application/ld+json` scripts.
+    pub json_ld: Vec<String>,
     /// The first `<main>` (or `role=main`).
     pub main: Option<u32>,
     /// How many `<article>` elements, and the first.
@@ -307,7 +296,9 @@ impl Builder {
                 text: String::new(),
                 attrs: Vec::new(),
                 strings: String::new(),
-                meta: RawMeta::default(),
+                meta: Metadata::default(),
+                base: None,
+                json_ld: Vec::new(),
                 main: None,
                 articles: (0, NONE),
                 counts: Counts::default(),
@@ -659,7 +650,7 @@ impl<'a> Sink<'a> for Builder {
             Tag::Base => {
                 if let Some(h) = attr(attrs, "href") {
                     let h = entities::decode(h, true).trim().to_string();
-                    self.tree.meta.base.get_or_insert(h);
+                    self.tree.base.get_or_insert(h);
                 }
                 return;
             }
@@ -671,12 +662,12 @@ impl<'a> Sink<'a> for Builder {
             self.collect = Collect::Title;
         }
         if tag == Tag::Script
-            && self.tree.meta.json_ld.len() < MAX_JSON_LD
+            && self.tree.json_ld.len() < MAX_JSON_LD
             && attr(attrs, "type")
                 .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
         {
             self.collect = Collect::JsonLd;
-            self.tree.meta.json_ld.push(String::new());
+            self.tree.json_ld.push(String::new());
         }
         if tag.is_void() {
             if !dropped && matches!(tag, Tag::Img | Tag::Br | Tag::Hr) {
@@ -784,7 +775,7 @@ impl<'a> Sink<'a> for Builder {
                 return;
             }
             Collect::JsonLd => {
-                if let Some(buf) = self.tree.meta.json_ld.last_mut() {
+                if let Some(buf) = self.tree.json_ld.last_mut() {
                     if buf.len() + text.len() <= MAX_JSON_LD_BYTES {
                         buf.push_str(text);
                     }
