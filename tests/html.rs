@@ -189,3 +189,67 @@ fn text_format_has_no_markup() {
         .contains("- secure or bring inside garden furniture"));
     assert!(page.content.contains("Coast | Amber | 20:00–06:00"));
 }
+
+/// A small deterministic generator (xorshift), so the run is the same
+/// every time.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.next() % items.len()]
+    }
+}
+
+/// Random soups of real markup pieces, cut anywhere, converted with tiny
+/// limits so every limit path runs: nothing may panic (tests run with
+/// overflow checks) and the limits must hold.
+#[test]
+fn random_markup_never_panics() {
+    const PIECES: &[&str] = &[
+        "<p>", "</p>", "<div class=\"highlight-rust\">", "</div>", "<b>", "</b>", "<i>", "</i>",
+        "<a href=\"/x?a=1&amp;b=2\">", "<a href='#top'>", "</a>", "<ul>", "<ol start=9 reversed>",
+        "<li value=3>", "</li>", "</ul>", "</ol>", "<table>", "<tr>", "<td colspan=99>", "<th>",
+        "</td>", "</tr>", "</table>", "<caption>", "<pre>", "</pre>", "<code>", "</code>",
+        "<blockquote>", "</blockquote>", "<dl>", "<dt>", "<dd>", "<h1>", "<h3>", "</h2>", "<br>",
+        "<hr>", "<img src=x.png alt=\"a [b]\">", "<script>", "</script>", "<style>", "<!--",
+        "-->", "<![CDATA[", "]]>", "<?x", "</", "<", ">", "&", "&amp;", "&#x1F600;", "&#0;",
+        "&notit;", "&copy", "text", " ", "\n", "\t", "*_`|#", "1.", "- ", "é", "\u{ad}", "\u{200b}",
+        "<title>", "</title>", "<meta charset=utf-8>", "<base href=\"http://b.example/\">",
+        "<main>", "</main>", "<article>", "<nav>", "</nav>", "<span hidden>", "<q>", "</q>",
+        "<select><option>", "<textarea>", "</textarea>", "<plaintext>", "<x-custom a=b>",
+        "</x-custom>", "<svg><title>s</title>", "</svg>", "<form><h2>f</h2>", "</form>",
+    ];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let tight = HtmlOptions::new()
+        .with_base_url("https://example.com/a/b")
+        .with_max_depth(6)
+        .with_max_elements(40)
+        .with_max_output(300);
+    for round in 0..3000 {
+        let n = rng.next() % 120;
+        let mut doc = String::new();
+        for _ in 0..n {
+            doc.push_str(rng.pick(PIECES));
+        }
+        // cut anywhere on a character boundary
+        let mut cut = rng.next() % (doc.len() + 1);
+        while !doc.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let doc = &doc[..cut];
+        for options in [&tight, &tight.clone().with_format(Format::Text), &HtmlOptions::new()] {
+            let page = convert(doc, options);
+            assert!(page.content.len() <= options.max_output, "round {round}");
+            assert!(page.stats.max_depth <= options.max_depth, "round {round}");
+            assert!(page.stats.elements <= options.max_elements, "round {round}");
+        }
+        let bytes: Vec<u8> = doc.bytes().map(|b| b ^ (rng.next() as u8 & 0x80)).collect();
+        convert_bytes(&bytes, None, &tight);
+    }
+}

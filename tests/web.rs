@@ -759,3 +759,70 @@ fn tool_definitions() {
     assert_eq!(merged.get("web_fetch").unwrap().description(), Some("mine"));
     assert_eq!(classify(ip("127.0.0.1")), AddressClass::Loopback);
 }
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.next() % items.len()]
+    }
+}
+
+/// Random URLs, redirects and event orders: errors, never panics (the
+/// tests run with overflow checks).
+#[test]
+fn random_urls_and_event_orders_never_panic() {
+    use mcp_switchboard::web::Url;
+    const PIECES: &[&str] = &[
+        "http", "https", "ftp", ":", "//", "/", "\\", "@", "user", ":pw", "[", "]", "::1", "::ffff:",
+        "127.0.0.1", "0x7f", ".", "..", "%2e", "%", "%zz", "%41", "?", "#", "=", "&", "example",
+        "com", "xn--", "münchen", "☃", " ", "\t", "\n", ":80", ":0", ":99999", ":8080", "a",
+        "9999999999", "0", "1.2.3.4.5", "-", "\u{0}", "\u{7f}",
+    ];
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let base = Url::parse("https://example.com/a/b?c#d").unwrap();
+    for _ in 0..20_000 {
+        let n = rng.next() % 12;
+        let s: String = (0..n).map(|_| rng.pick(PIECES)).collect();
+        if let Ok(u) = Url::parse(&s) {
+            // a parsed URL parses again to itself
+            assert_eq!(Url::parse(u.as_str()).as_ref(), Ok(&u), "{s:?}");
+        }
+        let _ = base.join(&s);
+    }
+    let addrs = [ip(PUBLIC), ip("10.0.0.1"), ip("::1"), ip("2606:4700::1111")];
+    for _ in 0..5_000 {
+        let url = format!("{}://{}/", rng.pick(&["http", "https"]), rng.pick(&["a.example", "127.0.0.1", "[::1]", "b.example:8443"]));
+        let mut f = WebFetch::new(&json!({"url": url, "timeout": rng.next() % 200}), FetchOptions::new().with_max_bytes(64).with_max_redirects(2));
+        let mut action = f.start();
+        for _ in 0..12 {
+            if matches!(action, FetchAction::Done(_)) {
+                break;
+            }
+            action = match rng.next() % 9 {
+                0 => f.resolved(&addrs[..rng.next() % 5]),
+                1 => f.response(
+                    [200, 301, 302, 404, 500, 204][rng.next() % 6],
+                    &headers(&[("Location", rng.pick(&["/x", "http://127.0.0.1/", "//c.example/", "ftp://x/"])), ("Content-Type", rng.pick(&["text/html; charset=shift_jis", "image/png", "", "application/json"]))]),
+                ),
+                2 => f.body(&vec![b'<'; rng.next() % 100]),
+                3 => f.end(),
+                4 => f.decoded("<p>x"),
+                5 => f.decode_failed(),
+                6 => f.timed_out(),
+                7 => f.resolve_failed("x"),
+                _ => f.failed("y"),
+            };
+        }
+        if let FetchAction::Done(text) = action {
+            let v: Value = serde_json::from_str(&text).expect("a CallToolResult");
+            assert!(v["content"].is_array());
+        }
+    }
+}

@@ -597,8 +597,8 @@ fn punycode(input: &str) -> Option<String> {
                 handled += 1;
             }
         }
-        delta += 1;
-        n += 1;
+        delta = delta.checked_add(1)?;
+        n = n.checked_add(1)?;
     }
     Some(out)
 }
