@@ -514,6 +514,11 @@ fn search_requests() {
         .iter()
         .any(|(k, v)| k == "Accept" && v.contains("text/event-stream")));
     assert_eq!(s.timeout_ms(), 25_000);
+    let r: Value = serde_json::from_str(&s.request_json()).unwrap();
+    assert_eq!(r["url"], "https://mcp.exa.ai/mcp");
+    assert_eq!(r["body"], s.body());
+    assert_eq!(r["timeoutMs"], 25_000);
+    assert_eq!(r["headers"][0], json!(["Content-Type", "application/json"]));
     let keyed = WebSearch::new(
         &json!({"query": "x"}),
         &SearchServiceOptions::new().with_api_key("k y&z"),
@@ -780,10 +785,51 @@ impl Rng {
 fn random_urls_and_event_orders_never_panic() {
     use mcp_switchboard::web::Url;
     const PIECES: &[&str] = &[
-        "http", "https", "ftp", ":", "//", "/", "\\", "@", "user", ":pw", "[", "]", "::1", "::ffff:",
-        "127.0.0.1", "0x7f", ".", "..", "%2e", "%", "%zz", "%41", "?", "#", "=", "&", "example",
-        "com", "xn--", "münchen", "☃", " ", "\t", "\n", ":80", ":0", ":99999", ":8080", "a",
-        "9999999999", "0", "1.2.3.4.5", "-", "\u{0}", "\u{7f}",
+        "http",
+        "https",
+        "ftp",
+        ":",
+        "//",
+        "/",
+        "\\",
+        "@",
+        "user",
+        ":pw",
+        "[",
+        "]",
+        "::1",
+        "::ffff:",
+        "127.0.0.1",
+        "0x7f",
+        ".",
+        "..",
+        "%2e",
+        "%",
+        "%zz",
+        "%41",
+        "?",
+        "#",
+        "=",
+        "&",
+        "example",
+        "com",
+        "xn--",
+        "münchen",
+        "☃",
+        " ",
+        "\t",
+        "\n",
+        ":80",
+        ":0",
+        ":99999",
+        ":8080",
+        "a",
+        "9999999999",
+        "0",
+        "1.2.3.4.5",
+        "-",
+        "\u{0}",
+        "\u{7f}",
     ];
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let base = Url::parse("https://example.com/a/b?c#d").unwrap();
@@ -798,8 +844,15 @@ fn random_urls_and_event_orders_never_panic() {
     }
     let addrs = [ip(PUBLIC), ip("10.0.0.1"), ip("::1"), ip("2606:4700::1111")];
     for _ in 0..5_000 {
-        let url = format!("{}://{}/", rng.pick(&["http", "https"]), rng.pick(&["a.example", "127.0.0.1", "[::1]", "b.example:8443"]));
-        let mut f = WebFetch::new(&json!({"url": url, "timeout": rng.next() % 200}), FetchOptions::new().with_max_bytes(64).with_max_redirects(2));
+        let url = format!(
+            "{}://{}/",
+            rng.pick(&["http", "https"]),
+            rng.pick(&["a.example", "127.0.0.1", "[::1]", "b.example:8443"])
+        );
+        let mut f = WebFetch::new(
+            &json!({"url": url, "timeout": rng.next() % 200}),
+            FetchOptions::new().with_max_bytes(64).with_max_redirects(2),
+        );
         let mut action = f.start();
         for _ in 0..12 {
             if matches!(action, FetchAction::Done(_)) {
@@ -809,7 +862,21 @@ fn random_urls_and_event_orders_never_panic() {
                 0 => f.resolved(&addrs[..rng.next() % 5]),
                 1 => f.response(
                     [200, 301, 302, 404, 500, 204][rng.next() % 6],
-                    &headers(&[("Location", rng.pick(&["/x", "http://127.0.0.1/", "//c.example/", "ftp://x/"])), ("Content-Type", rng.pick(&["text/html; charset=shift_jis", "image/png", "", "application/json"]))]),
+                    &headers(&[
+                        (
+                            "Location",
+                            rng.pick(&["/x", "http://127.0.0.1/", "//c.example/", "ftp://x/"]),
+                        ),
+                        (
+                            "Content-Type",
+                            rng.pick(&[
+                                "text/html; charset=shift_jis",
+                                "image/png",
+                                "",
+                                "application/json",
+                            ]),
+                        ),
+                    ]),
                 ),
                 2 => f.body(&vec![b'<'; rng.next() % 100]),
                 3 => f.end(),

@@ -237,6 +237,71 @@ pub enum FetchAction {
     Done(String),
 }
 
+impl FetchAction {
+    /// The action as JSON text for a JavaScript shell (`JSON.parse` it):
+    /// `{"kind": "resolve", "host", "url"}`, `{"kind": "request", "url",
+    /// "address", "port", "headers": [[name, value], …]}`, `{"kind":
+    /// "read"}`, `{"kind": "decode", "encoding"}` or `{"kind": "done",
+    /// "result": CallToolResult}`.
+    ///
+    /// ```
+    /// use mcp_switchboard::web::FetchAction;
+    ///
+    /// let a = FetchAction::Resolve { host: "example.com".into(), url: "https://example.com/".into() };
+    /// assert_eq!(a.to_json(), r#"{"kind":"resolve","host":"example.com","url":"https://example.com/"}"#);
+    /// let done = FetchAction::Done(r#"{"content":[]}"#.into());
+    /// assert_eq!(done.to_json(), r#"{"kind":"done","result":{"content":[]}}"#);
+    /// ```
+    pub fn to_json(&self) -> String {
+        match self {
+            FetchAction::Resolve { host, url } => {
+                json!({"kind": "resolve", "host": host, "url": url}).to_string()
+            }
+            FetchAction::Request {
+                url,
+                address,
+                port,
+                headers,
+            } => json!({"kind": "request", "url": url, "address": address.to_string(),
+                        "port": port, "headers": headers})
+            .to_string(),
+            FetchAction::Read => r#"{"kind":"read"}"#.to_string(),
+            FetchAction::Decode { encoding } => {
+                json!({"kind": "decode", "encoding": encoding}).to_string()
+            }
+            // the result is JSON text already: spliced, not quoted
+            FetchAction::Done(result) => format!(r#"{{"kind":"done","result":{result}}}"#),
+        }
+    }
+}
+
+/// Response headers from JSON text, as a JavaScript shell has them: an
+/// array of pairs (`[...response.headers]`) or an object of names to
+/// values. Anything else is no headers.
+///
+/// ```
+/// use mcp_switchboard::web::headers_from_json;
+///
+/// let h = headers_from_json(r#"[["content-type", "text/html"], ["location", "/next"]]"#);
+/// assert_eq!(h[1], ("location".to_string(), "/next".to_string()));
+/// assert_eq!(headers_from_json(r#"{"Content-Type": "text/plain"}"#).len(), 1);
+/// assert!(headers_from_json("oops").is_empty());
+/// ```
+pub fn headers_from_json(text: &str) -> Vec<(String, String)> {
+    let pair = |k: &str, v: &Value| v.as_str().map(|v| (k.to_string(), v.to_string()));
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Array(items)) => items
+            .iter()
+            .filter_map(|p| match p.as_array().map(Vec::as_slice) {
+                Some([Value::String(k), v]) => pair(k, v),
+                _ => None,
+            })
+            .collect(),
+        Ok(Value::Object(map)) => map.iter().filter_map(|(k, v)| pair(k, v)).collect(),
+        _ => Vec::new(),
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
     Start,

@@ -80,7 +80,11 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 //!
-//! A JavaScript shell for Node is a loop over the actions (sketch):
+//! For a wasm facade, [`FetchAction::to_json`] gives each action as JSON
+//! text (`{kind: "resolve" | "request" | "read" | "decode" | "done", …}`)
+//! and [`headers_from_json`] reads `[...response.headers]` back, so the
+//! exported methods are one line each. A JavaScript shell for Node is then
+//! a loop over the actions (sketch):
 //!
 //! ```js
 //! const f = new WebFetch(args, options);            // wasm export
@@ -142,10 +146,11 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 //!
-//! The shell for it is one `fetch(search.url(), {method: 'POST', headers,
-//! body, signal: AbortSignal.timeout(search.timeoutMs())})`, then
-//! `search.reply(res.status, res.headers.get('content-type'), await
-//! res.text())`, or `search.timedOut()` / `search.failed(e.message)`.
+//! The shell for it is one request: with `r = JSON.parse(search.requestJson())`
+//! ([`WebSearch::request_json`]), `fetch(r.url, {method: 'POST', headers:
+//! r.headers, body: r.body, signal: AbortSignal.timeout(r.timeoutMs)})`,
+//! then `search.reply(res.status, res.headers.get('content-type') ?? '',
+//! await res.text())`, or `search.timedOut()` / `search.failed(e.message)`.
 
 pub(crate) mod addr;
 pub(crate) mod charset;
@@ -158,7 +163,9 @@ pub use addr::{classify, AddressClass, AddressPolicy};
 pub use charset::{
     charset_param, decode, decodes, encoding_for_label, sniff_charset, Charset, CharsetSource,
 };
-pub use fetch::{FetchAction, FetchArguments, FetchFormat, FetchOptions, WebFetch};
+pub use fetch::{
+    headers_from_json, FetchAction, FetchArguments, FetchFormat, FetchOptions, WebFetch,
+};
 pub use search::{SearchArguments, SearchResult, SearchServiceOptions, WebSearch};
 pub use tools::{
     is_web_tool, merge_web_tools, web_fetch_tool, web_search_tool, web_tools_metadata, WebTools,

@@ -289,6 +289,14 @@ impl WebSearch {
         self.timeout_ms
     }
 
+    /// Everything the shell needs to send the request, as JSON text:
+    /// `{"url", "headers": [[name, value], …], "body", "timeoutMs"}`.
+    pub fn request_json(&self) -> String {
+        json!({"url": self.url, "headers": self.headers, "body": self.body,
+               "timeoutMs": self.timeout_ms})
+        .to_string()
+    }
+
     /// The tool's result from the service's HTTP reply.
     pub fn reply(&self, status: u16, content_type: &str, body: &str) -> String {
         let q = Some(self.args.query.as_str());
