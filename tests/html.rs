@@ -211,6 +211,7 @@ impl Rng {
 /// overflow checks) and the limits must hold.
 #[test]
 fn random_markup_never_panics() {
+    #[rustfmt::skip]
     const PIECES: &[&str] = &[
         "<p>", "</p>", "<div class=\"highlight-rust\">", "</div>", "<b>", "</b>", "<i>", "</i>",
         "<a href=\"/x?a=1&amp;b=2\">", "<a href='#top'>", "</a>", "<ul>", "<ol start=9 reversed>",
@@ -243,7 +244,11 @@ fn random_markup_never_panics() {
             cut -= 1;
         }
         let doc = &doc[..cut];
-        for options in [&tight, &tight.clone().with_format(Format::Text), &HtmlOptions::new()] {
+        for options in [
+            &tight,
+            &tight.clone().with_format(Format::Text),
+            &HtmlOptions::new(),
+        ] {
             let page = convert(doc, options);
             assert!(page.content.len() <= options.max_output, "round {round}");
             assert!(page.stats.max_depth <= options.max_depth, "round {round}");
