@@ -321,6 +321,16 @@ fn content_types() {
         b"  <!DOCTYPE html><p>hi",
     );
     assert_eq!(v["content"][0]["text"], "hi");
+    let v = page(
+        json!({"url": "https://x.example/"}),
+        "text/html",
+        b"<div id=app></div><script>render()</script>",
+    );
+    assert!(v["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("no readable text"));
+    assert_eq!(v["structuredContent"]["content"], "");
     let v = page(json!({"url": "https://x.example/"}), "", b"just text");
     assert_eq!(v["content"][0]["text"], "just text");
     let mut f = requested(json!({"url": "https://x.example/f"}), FetchOptions::new());

@@ -832,6 +832,12 @@ impl WebFetch {
         m.insert("truncated".into(), truncated.into());
         m.append(&mut meta);
         self.body = Vec::new();
+        // a page that is all script says so, rather than nothing
+        let text = if content.trim().is_empty() && self.kind == Body::Html {
+            "The page has no readable text (it may need JavaScript to show its content)."
+        } else {
+            content.as_str()
+        };
         let structured = json!({
             "content": content,
             "title": title,
@@ -839,7 +845,7 @@ impl WebFetch {
         });
         FetchAction::Done(
             json!({
-                "content": [{"type": "text", "text": content}],
+                "content": [{"type": "text", "text": text}],
                 "structuredContent": structured,
             })
             .to_string(),
