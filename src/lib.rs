@@ -139,6 +139,7 @@ pub mod client;
 mod dialect;
 mod engine;
 mod error;
+pub mod html;
 mod lenient;
 mod lint;
 mod lower;
@@ -153,6 +154,7 @@ mod tokens;
 mod validate;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
+pub mod web;
 
 pub use call::{tools_call_request, Call, ModelTurn};
 pub use catalog::{Catalog, Limits, Tool};
