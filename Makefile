@@ -40,7 +40,7 @@ test-rust:
 	cargo test
 
 test-wasm:
-	cargo test --target wasm32-unknown-unknown --test wasm
+	cargo test --target wasm32-unknown-unknown --test wasm --test html_wasm
 
 # every node --test suite in tests/js/: the package, the CLI, the MCP gateway
 # (SDK client over HTTP and stdio, upstream SDK servers, security, the MCP
