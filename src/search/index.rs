@@ -3,9 +3,10 @@
 
 use serde_json::Value;
 
+use super::act;
 use super::analyze::{
-    fold, fold_into, for_each_word, for_each_word_bytes, is_number, letter_mask, Lang, Stemmers,
-    Strings, CLASS, JOIN, LOWER, SEP, UPPER, WIDE,
+    fold_into, for_each_word, for_each_word_bytes, is_number, letter_mask, Lang, Stemmers, Strings,
+    CLASS, JOIN, LOWER, SEP, UPPER, WIDE,
 };
 use super::lexicon::Lexicon;
 use super::ToolIndex;
@@ -66,6 +67,9 @@ pub(crate) struct Doc {
     pub(crate) description: String,
     /// The number of its category in `ToolIndex::categories`.
     pub(crate) category: u32,
+    /// What it does: [`act::READ`], [`act::CHANGE`], [`act::CREATE`],
+    /// [`act::DELETE`] (0 when nothing tells).
+    pub(crate) acts: u8,
 }
 
 /// Curated metadata for one tool.
@@ -455,52 +459,6 @@ fn shorten(s: &str, max: usize) -> String {
     format!("{}…", at_word.trim_end())
 }
 
-/// Verbs that name what a tool does, by the category they imply.
-fn verb_category(word: &str) -> Option<&'static str> {
-    VERBS
-        .binary_search_by(|(v, _)| (*v).cmp(word))
-        .ok()
-        .and_then(|i| VERBS.get(i))
-        .map(|&(_, c)| c)
-}
-
-/// `(verb, category)`, sorted by verb for binary search.
-#[rustfmt::skip]
-const VERBS: &[(&str, &str)] = &[
-    ("activate", "control"), ("add", "create"), ("adjust", "control"), ("announce", "control"),
-    ("archive", "update"), ("arm", "control"), ("assign", "update"), ("broadcast", "control"),
-    ("browse", "query"), ("call", "control"), ("cancel", "control"), ("change", "control"),
-    ("check", "query"), ("clear", "delete"), ("clone", "create"), ("close", "control"),
-    ("comment", "update"), ("control", "control"), ("copy", "create"), ("count", "query"),
-    ("create", "create"), ("deactivate", "control"), ("decrease", "control"),
-    ("delete", "delete"), ("describe", "query"), ("destroy", "delete"), ("dim", "control"),
-    ("disable", "control"), ("disarm", "control"), ("dismiss", "update"), ("download", "query"),
-    ("drop", "delete"), ("duplicate", "create"), ("edit", "update"), ("enable", "control"),
-    ("erase", "delete"), ("execute", "control"), ("explain", "query"), ("export", "query"),
-    ("fetch", "query"), ("find", "query"), ("fork", "create"), ("get", "query"),
-    ("import", "create"), ("increase", "control"), ("insert", "create"), ("inspect", "query"),
-    ("install", "create"), ("invoke", "control"), ("label", "update"), ("list", "query"),
-    ("lock", "control"), ("look", "query"), ("lookup", "query"), ("make", "create"),
-    ("manage", "update"), ("mark", "update"), ("merge", "update"), ("modify", "update"),
-    ("move", "update"), ("mute", "control"), ("new", "create"), ("next", "control"),
-    ("notify", "control"), ("open", "control"), ("patch", "update"), ("pause", "control"),
-    ("play", "control"), ("post", "create"), ("press", "control"), ("preview", "query"),
-    ("previous", "control"), ("purge", "delete"), ("push", "create"), ("query", "query"),
-    ("read", "query"), ("refresh", "update"), ("register", "create"), ("reload", "update"),
-    ("remove", "delete"), ("rename", "update"), ("replace", "update"), ("reply", "update"),
-    ("reprioritize", "update"), ("request", "update"), ("resolve", "update"),
-    ("resume", "control"), ("retrieve", "query"), ("return", "control"), ("run", "control"),
-    ("save", "update"), ("search", "query"), ("select", "control"), ("send", "control"),
-    ("set", "control"), ("show", "query"), ("skip", "control"), ("star", "update"),
-    ("start", "control"), ("state", "query"), ("status", "query"), ("stop", "control"),
-    ("submit", "update"), ("summarize", "query"), ("switch", "control"), ("sync", "update"),
-    ("toggle", "control"), ("trigger", "control"), ("turn", "control"), ("unassign", "update"),
-    ("uninstall", "delete"), ("unlock", "control"), ("unmute", "control"),
-    ("unpause", "control"), ("unregister", "delete"), ("unresolve", "update"),
-    ("unset", "delete"), ("unstar", "update"), ("update", "update"), ("upload", "create"),
-    ("view", "query"), ("wipe", "delete"), ("write", "update"),
-];
-
 /// The category of a tool without curated metadata: `query` when it is
 /// read-only (by `readOnlyHint` or by the first verb of its name), else
 /// `create`, `update`, `delete` or `control` by that verb, then by the
@@ -535,32 +493,15 @@ fn category_of<'a>(
         return "query";
     }
     let allowed = |c: &&str| !(read_only == Some(false) && *c == "query");
-    // `Turns`, `Gets`, `listing`: stem only inflected forms
-    let inflected = |w: &str| [b's', b'd', b'g'].contains(&w.bytes().last().unwrap_or(0));
     let mut found = None;
     for (w, stem) in name_words {
-        found = verb_category(w)
-            .or_else(|| inflected(w).then(|| verb_category(stem)).flatten())
-            .filter(allowed);
+        found = act::word_category(w, stem).filter(allowed);
         if found.is_some() {
             break;
         }
     }
     if found.is_none() {
-        let first = description.and_then(|d| {
-            d.split(|c: char| !c.is_alphanumeric())
-                .find(|w| !w.is_empty())
-        });
-        found = first
-            .and_then(|w| {
-                let w = fold(w);
-                verb_category(&w).or_else(|| {
-                    inflected(&w)
-                        .then(|| stemmers.stem(Lang::En, &w))
-                        .and_then(|s| verb_category(&s))
-                })
-            })
-            .filter(allowed);
+        found = act::description_category(description, stemmers).filter(allowed);
     }
     found.unwrap_or(if read_only == Some(false) || destructive == Some(true) {
         "control"
@@ -849,6 +790,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
     let mut enums: Vec<&str> = Vec::new();
     let mut name_terms = Vec::new();
     let mut name_ends = Vec::with_capacity(catalog.len());
+    let mut title_words: Vec<(String, String)> = Vec::new();
     for tool in catalog.tools() {
         let name = tool.name();
         let m = meta_names
@@ -894,6 +836,27 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
                 &b.stemmers,
             ),
         };
+        let acts = {
+            let first_verb =
+                act::description_category(description, &b.stemmers).map_or(0, act::act_of_category);
+            title_words.clear();
+            for_each_word(title.unwrap_or(""), |w| {
+                title_words.push((w.to_string(), b.stemmers.stem(Lang::En, w)));
+            });
+            let writes_value = fields
+                .input_schema
+                .and_then(|s| s.get("properties"))
+                .and_then(Value::as_object)
+                .is_some_and(|p| p.keys().any(|k| act::value_param(k)));
+            act::tool_acts(
+                b.name_stems(),
+                title_words.iter().map(|(w, s)| (w.as_str(), s.as_str())),
+                first_verb,
+                read_only,
+                destructive,
+                writes_value,
+            )
+        };
         b.add(Field::Category, category);
         if read_only == Some(true) {
             b.add(Field::Category, "read only");
@@ -919,6 +882,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
             name: name.to_string(),
             description: short,
             category: categories.insert(category).0,
+            acts,
         });
     }
     drop(params);
@@ -1097,14 +1061,6 @@ mod tests {
     }
 
     #[test]
-    fn verbs_are_sorted() {
-        assert!(VERBS.windows(2).all(|w| w[0].0 < w[1].0));
-        assert_eq!(verb_category("get"), Some("query"));
-        assert_eq!(verb_category("toggle"), Some("control"));
-        assert_eq!(verb_category("lamp"), None);
-    }
-
-    #[test]
     fn derives_categories() {
         let cat = |v: Value| derive_category(&tool(v));
         assert_eq!(cat(json!({"name": "HassTurnOn"})), "control");
@@ -1176,6 +1132,7 @@ mod tests {
                     name: format!("t{}", (i * 7919) % 1009),
                     description: String::new(),
                     category: 0,
+                    acts: 0,
                 })
                 .collect();
             let mut want: Vec<u32> = (0..n as u32).collect();

@@ -104,6 +104,7 @@
 //! by name with score 0, so that a category filter alone browses a
 //! category.
 
+mod act;
 mod analyze;
 mod index;
 mod lexicon;

@@ -10,6 +10,7 @@
 //! CATALOG=github search_eval bench       on the wasm benchmark's catalog (GitHub's, repeated)
 //! search_eval dump OUT.tsv               every query's top 10 with scores (diff two builds)
 //! search_eval memory                     heap bytes of parse, build peak and index at 1,000 and 10,000 tools
+//! search_eval query CATALOG "a query"      that query's top 10 with scores (CATALOG: an alias such as ha-mcp)
 //! FAIL_K=1 search_eval report DIR --failures   misses at rank 1 instead of 3
 //! ```
 //!
@@ -746,6 +747,30 @@ fn bench() {
     );
 }
 
+/// One query's top 10 on the catalog with this alias.
+fn query(alias: &str, text: &str) {
+    let catalogs = load_catalogs();
+    let (_, indexes) = indexed(&catalogs);
+    let Some(&(_, catalog)) = ALIASES.iter().find(|(a, _)| *a == alias) else {
+        eprintln!("unknown catalog {alias}");
+        std::process::exit(2);
+    };
+    let q = Query {
+        id: String::new(),
+        dataset: String::new(),
+        catalog,
+        pd: alias == "homey-pd",
+        category: None,
+        lang: String::new(),
+        text: text.into(),
+        expect: Vec::new(),
+        split: 'A',
+    };
+    for h in indexes.search(&q, 10).hits {
+        println!("{:8.4}  {}  [{}]", h.score, h.name, h.category);
+    }
+}
+
 /// Every query's top 10 (name and score), one query a line, to compare the
 /// rankings of two builds with `diff`.
 fn dump(out: &Path) {
@@ -839,9 +864,13 @@ fn main() {
                 .map_or("target/search-eval/dump.tsv", String::as_str),
         )),
         Some("memory") => memory(),
+        Some("query") => query(
+            args.get(1).map_or("", String::as_str),
+            args.get(2).map_or("", String::as_str),
+        ),
         _ => {
             eprintln!(
-                "usage: search_eval emit TASKS.json | report DIR [--failures] | bench | dump OUT.tsv | memory"
+                "usage: search_eval emit TASKS.json | report DIR [--failures] | bench | dump OUT.tsv | memory | query CATALOG TEXT"
             );
             std::process::exit(2);
         }
