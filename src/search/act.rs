@@ -19,7 +19,7 @@
 //! one that only writes), and a question adds what it implies: the
 //! current state, or the history when it asks about the past.
 
-use super::analyze::{fold, Lang, Stemmers};
+use super::analyze::{fold, is_determiner, Lang, Stemmers};
 
 /// Reads: answers questions, lists, shows.
 pub(crate) const READ: u8 = 1;
@@ -441,37 +441,59 @@ fn opens_question(w: &str, lang: Option<Lang>) -> bool {
             | "il"
             | "on"
     );
-    match lang {
-        Some(Lang::En) => en,
-        Some(Lang::Nl) => nl,
-        Some(Lang::De) => de,
-        Some(Lang::Fr) => fr,
-        // `on` and `il` open French questions only when French is known
-        None => en || nl || de || (fr && !matches!(w, "on" | "il" | "y")),
-    }
+    // the guess of a language from a few words is weak: a question word
+    // of any language counts, but words that are something else in
+    // English (`on`, `comment`) only in French
+    en || nl
+        || de
+        || (fr && (lang == Some(Lang::Fr) || !matches!(w, "on" | "il" | "y" | "comment")))
 }
 
-/// Words that put a question in the past.
-fn past_word(w: &str, lang: Option<Lang>) -> bool {
+/// Words that, after a verb, make the sentence an indirect question (`tell
+/// me if ...`, `laat zien of ...`, `zeig mir, ob ...`).
+fn asks_whether(w: &str) -> bool {
+    matches!(
+        w,
+        "if" | "whether"
+            | "which"
+            | "what"
+            | "of"
+            | "welke"
+            | "wat"
+            | "ob"
+            | "welche"
+            | "welcher"
+            | "welches"
+            | "si"
+            | "quel"
+            | "quelle"
+            | "quels"
+            | "quelles"
+    )
+}
+
+/// Words that put a question in the past: times gone by (a past tense
+/// alone, as in `did I leave the door open`, still asks about now).
+fn past_word(w: &str) -> bool {
     match w {
-        "was" => lang != Some(Lang::De),
-        "war" | "waren" | "were" | "did" | "didn" | "yesterday" | "overnight" | "ago" | "last"
-        | "past" | "gisteren" | "gisteravond" | "vannacht" | "afgelopen" | "vorige" | "vorig"
-        | "geleden" | "gestern" | "letzte" | "letzten" | "letzter" | "vergangene"
-        | "vergangenen" | "vorgestern" | "hier" => true,
+        "yesterday" | "overnight" | "ago" | "last" | "past" | "gisteren" | "gisteravond"
+        | "vannacht" | "afgelopen" | "vorige" | "vorig" | "geleden" | "gestern" | "letzte"
+        | "letzten" | "letzter" | "vergangene" | "vergangenen" | "vorgestern" | "hier" => true,
         _ => false,
     }
 }
 
 /// Reads the act of a query from its folded words. `verb` gives the act of
-/// a word used as a verb (0 when it is not one); `command` says whether the
-/// query has a separable verb or a lone particle (`zet ... aan`, `an`).
+/// a word used as a verb (0 when it is not one), `known` whether the
+/// lexicon or the index knows a word; `command` is the act of the query's
+/// separable verb or lone particle (`zet ... aan`, `an`), 0 for none.
 pub(crate) fn query_act(
     words: &[String],
     lang: Option<Lang>,
     question_mark: bool,
     command: u8,
     verb: &dyn Fn(&str) -> u8,
+    known: &dyn Fn(&str) -> bool,
 ) -> QueryAct {
     let mut first = words.iter().map(String::as_str).enumerate();
     // a modal and its subject first: a request (`can you turn on ...`)
@@ -482,13 +504,13 @@ pub(crate) fn query_act(
             requested = true;
             continue;
         }
-        if filler(w) {
+        if filler(w) || is_determiner(w) {
             continue;
         }
         start = Some(i);
         break;
     }
-    let past = words.iter().any(|w| past_word(w, lang));
+    let past = words.iter().any(|w| past_word(w));
     let Some(start) = start else {
         return QueryAct {
             act: command,
@@ -500,6 +522,34 @@ pub(crate) fn query_act(
     // the verb: the first word, else (Dutch and German put the infinitive
     // last) the last word
     let mut act = verb(opener);
+    // `make a ...`, `maak een ...`, `mach ein ...`: create
+    let makes = matches!(
+        opener,
+        "make" | "maak" | "maken" | "mach" | "mache" | "machen" | "fais"
+    );
+    let article = words.get(start + 1).is_some_and(|w| {
+        matches!(
+            w.as_str(),
+            "a" | "an"
+                | "new"
+                | "een"
+                | "nieuwe"
+                | "nieuw"
+                | "ein"
+                | "eine"
+                | "einen"
+                | "neue"
+                | "neuen"
+                | "neues"
+                | "un"
+                | "une"
+                | "nouveau"
+                | "nouvelle"
+        )
+    });
+    if makes && article {
+        act = CREATE;
+    }
     if act == 0 && lang != Some(Lang::En) {
         if let Some(last) = words
             .last()
@@ -511,9 +561,25 @@ pub(crate) fn query_act(
     if command != 0 {
         act = command;
     }
+    // Dutch and German ask with the verb first, conjugated (`neemt de
+    // sensor iets waar`, `öffnet sich das Rollo`), and command with its
+    // bare stem (`zet`, `öffne`)
+    let conjugated = matches!(lang, Some(Lang::Nl | Lang::De))
+        && opener.len() >= 4
+        && opener.ends_with('t')
+        && verb(opener) == 0
+        && !known(opener);
+    let reflexive = words.get(start + 1).is_some_and(|w| w == "sich");
+    let opens = opens_question(opener, lang) || conjugated || reflexive;
+    // `tell me if ...`, `zeig mir, welche ...`: a question asked as a request
+    let indirect = act == READ
+        && words
+            .iter()
+            .skip(start + 1)
+            .any(|w| asks_whether(w) && (w != "of" || lang == Some(Lang::Nl)));
     // `can you tell me ...` asks to read; `can you turn ...` to change
-    let asks = !requested && (opens_question(opener, lang) || question_mark);
-    if asks && (act == 0 || opens_question(opener, lang)) {
+    let asks = !requested && (opens || question_mark) || indirect;
+    if asks && (act == 0 || opens || indirect) {
         return QueryAct {
             act: READ,
             question: true,
@@ -590,7 +656,8 @@ mod tests {
         let w = words(q, 64);
         let lang = crate::search::analyze::guess_lang(&w);
         let verb = |w: &str| verb_category(w).map_or(0, act_of_category);
-        query_act(&w, lang, q.trim_end().ends_with('?'), 0, &verb)
+        let known = |w: &str| matches!(w, "licht" | "lamp");
+        query_act(&w, lang, q.trim_end().ends_with('?'), 0, &verb, &known)
     }
 
     #[test]
@@ -604,6 +671,10 @@ mod tests {
             "Wie spät ist es",
             "quelle heure est-il",
             "the kitchen light is on?",
+            "waar is Ada",
+            "wordt er ergens beweging geregistreerd",
+            "öffnet sich das Rollo im Wohnzimmer",
+            "tell me if there are any switches on",
         ] {
             let a = act(q);
             assert!(a.question && a.act == READ && !a.past, "{q}: {a:?}");
@@ -611,13 +682,17 @@ mod tests {
         assert!(act("what was the temperature yesterday").past);
         assert!(act("hoe was de temperatuur vannacht").past);
         assert!(!act("Was steht im Kalender").past);
+        assert!(!act("did I leave the door open?").past);
         for (q, want) in [
             ("turn off the lights", CHANGE),
             ("can you set the heating to 20?", CHANGE),
             ("please delete the old scene", DELETE),
             ("list my scenes", READ),
             ("create a scene", CREATE),
+            ("maak een back-up", CREATE),
+            ("make the lights brighter", 0),
             ("lights", 0),
+            ("licht aus", 0),
         ] {
             let a = act(q);
             assert!(!a.question && a.act == want, "{q}: {a:?}");

@@ -75,7 +75,8 @@ volume|sound = volume sound loudness / volume geluid geluidsniveau / lautstarke 
 volume|louder|up = louder / harder luider / lauter
 volume|quieter|down = quieter softer / zachter stiller / leiser
 mute = mute silence / dempen demp stil / stumm stummschalten stummschalte / muet sourdine
-device|entity = device devices appliance appliances machine machines entity entities / apparaat apparaten toestel machine entiteit / gerat gerate maschine entitat / appareil appareils machine
+device|entity*0.7 = device devices appliance appliances machine machines / apparaat apparaten toestel machine / gerat gerate maschine / appareil appareils machine
+entity|device*0.7 = entity entities / entiteit entiteiten / entitat entitaten / entite entites
 sensor = sensor sensors detector / sensor sensoren melder / sensor sensoren fuhler melder / capteur capteurs detecteur
 state|status = state status / status toestand / status zustand / etat statut
 current|state|status = current present moment / huidige actuele momentele moment / aktuelle aktuell aktuellen derzeitige momentan moment / actuel actuelle actuellement
@@ -137,7 +138,9 @@ notification|notify|alert = notification notifications notify alert alerts / mel
 night|sleep = night sleep goodnight bedtime / nacht slapen welterusten / nacht schlafen / nuit dormir
 morning|wake = morning / ochtend morgen / morgen fruh / matin
 # automation and apps
-automation|flow|scene|script|routine = automation automations flow flows scene scenes script scripts routine / automatisering automatiseringen scene scenario routine / automatisierung automation szene szenen ablauf routine skript skripte / automatisation scene scenes routine scenario
+automation|flow|routine|scene*0.6|script*0.6 = automation automations flow flows routine / automatisering automatiseringen routine / automatisierung automation ablauf routine / automatisation routine
+scene|automation*0.6|flow*0.6 = scene scenes / scenario / szene szenen / scenario
+script|automation*0.6|flow*0.6 = script scripts / - / skript skripte / -
 trigger|run|execute|activate|start = trigger run execute invoke / uitvoeren voer triggeren afvuren / ausfuhren fuhre auslosen auslose / execute executer declenche declencher
 app|integration|plugin = app apps integration integrations plugin addon / app apps applicatie toepassing integratie / app apps anwendung integration erweiterung / application applications appli
 install = install installed / installeer installeren geinstalleerd / installiere installieren installiert / installe installer
@@ -539,6 +542,9 @@ impl Lexicon {
     /// `supprime` delete; `toon` reads), by its lexicon row, else by the
     /// word itself; 0 for a word that is not a verb.
     pub(crate) fn verb_act(&self, word: &str, en: &str, stemmers: &Stemmers) -> u8 {
+        if self.is_stopword(word) {
+            return 0;
+        }
         let row = self
             .separable_joined(word)
             .or_else(|| self.lookup_lazy(word, en, stemmers))

@@ -36,6 +36,8 @@ const STATE_WEIGHT: f32 = 0.6;
 /// Weight, in a question, of the words that would change something: they
 /// describe the state asked about.
 const QUESTION_STATE_WEIGHT: f32 = 0.4;
+/// Weight of `device` for a word nobody knows in a command or a question.
+const UNKNOWN_WEIGHT: f32 = 0.5;
 /// Weight of what a question about the past implies: the history.
 const PAST_WEIGHT: f32 = 0.6;
 /// Score factors by how a tool's acts fit the query's (see [`act_fit`]).
@@ -137,8 +139,26 @@ impl Query<'_> {
         self.add_word_weighted(w, 1.0);
     }
 
-    /// [`Query::add_word`] with a weight.
-    fn add_word_weighted(&mut self, w: &str, weight: f32) {
+    /// Adds the terms of a lexicon word at a weight.
+    fn add_implied(&mut self, word: &str, weight: f32) {
+        let en = self.stemmers.stem(Lang::En, word);
+        let mut group = Group::new();
+        let mut extra = Vec::new();
+        if let Some(t) = self.index.terms.find(&en) {
+            group.push((t, weight));
+        }
+        if let Some(exp) = self.lex.lookup_lazy(word, &en, &self.stemmers) {
+            self.expand(exp, weight, &mut group, &mut extra);
+        }
+        self.push(group);
+        for e in extra {
+            self.push(e);
+        }
+    }
+
+    /// [`Query::add_word`] with a weight; says whether the word was found
+    /// (in the index or the lexicon, whole, in parts or corrected).
+    fn add_word_weighted(&mut self, w: &str, weight: f32) -> bool {
         let mut group = Group::new();
         let mut extra = Vec::new();
         let known = self.lookup(w, weight, &mut group, &mut extra);
@@ -149,10 +169,12 @@ impl Query<'_> {
             self.typo_words += 1;
             self.typo(w, weight, &mut group, &mut extra);
         }
+        let found = known || !group.is_empty() || !extra.is_empty();
         self.push(group);
         for e in extra {
             self.push(e);
         }
+        found
     }
 
     fn compound(&self, w: &str, weight: f32, group: &mut Group, extra: &mut Vec<Group>) {
@@ -389,7 +411,13 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     let stemmers = Stemmers::new();
     let verb = |w: &str| lex.verb_act(w, &stemmers.stem(Lang::En, w), &stemmers);
     let question_mark = query.contains('?');
-    let act = act::query_act(&words, lang, question_mark, command, &verb);
+    let known = |w: &str| {
+        lex.knows(w) || index.terms.contains(&stemmers.stem(Lang::En, w)) || is_stopword(w)
+    };
+    let act = act::query_act(&words, lang, question_mark, command, &verb, &known);
+    if std::env::var_os("DEBUG_ACT").is_some() {
+        eprintln!("{words:?} {lang:?} {act:?} cmd={command}");
+    }
     // English `on` and `off` switch something when they follow a verb or end
     // the query (`turn off the sound`, `sound off`), not in `on the TV`
     let switched = |i: usize| i + 1 == n || i.checked_sub(1).is_some_and(|p| verb(&words[p]) != 0);
@@ -455,6 +483,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         searchable = true;
     }
     let commands = act.act != 0 && act.act != act::READ;
+    let (mut unknown, mut object) = (false, false);
     for i in 0..n {
         if consumed[i] || dropped[i] {
             continue;
@@ -477,19 +506,27 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         } else {
             1.0
         };
-        q.add_word_weighted(w, weight);
+        let found = q.add_word_weighted(w, weight);
+        unknown |= !found && w.chars().count() >= 3 && w.chars().all(char::is_alphabetic);
+        object |= found && !particle && verb(w) == 0;
         searchable = true;
+    }
+    // a name nobody knows, the only object of a command or a question
+    // about the home, is most likely a device's (`zet de koffiezetter aan`)
+    if unknown && !object && (act.question || act.act == act::CHANGE) {
+        q.add_implied("device", UNKNOWN_WEIGHT);
     }
     // what a question implies: the current state, or the history
     if act.past && act.act == act::READ {
-        if let Some(exp) = lex.lookup_lazy("history", "histori", &q.stemmers) {
-            let mut group = Group::new();
-            let mut extra = Vec::new();
-            q.expand(exp, PAST_WEIGHT, &mut group, &mut extra);
-            q.push(group);
-        }
-    } else if act.question {
-        for alts in [&["state", "status"][..], &["current"]] {
+        q.add_implied("history", PAST_WEIGHT);
+    }
+    if act.question {
+        let now: &[&[&str]] = if act.past {
+            &[&["state", "status"]]
+        } else {
+            &[&["state", "status"], &["current"]]
+        };
+        for alts in now {
             let group = alts
                 .iter()
                 .filter_map(|w| index.terms.find(w))
