@@ -387,6 +387,9 @@ fn opens_question(w: &str, lang: Option<Lang>) -> bool {
             | "moet"
             | "speelt"
             | "loopt"
+            | "wordt"
+            | "worden"
+            | "werd"
     );
     let de = matches!(
         w,
@@ -421,6 +424,9 @@ fn opens_question(w: &str, lang: Option<Lang>) -> bool {
             | "stehen"
             | "muss"
             | "spielt"
+            | "wird"
+            | "werden"
+            | "wurde"
     );
     let fr = matches!(
         w,
@@ -564,7 +570,25 @@ pub(crate) fn query_act(
     // Dutch and German ask with the verb first, conjugated (`neemt de
     // sensor iets waar`, `öffnet sich das Rollo`), and command with its
     // bare stem (`zet`, `öffne`)
-    let conjugated = matches!(lang, Some(Lang::Nl | Lang::De))
+    let subject = words.get(start + 1).is_some_and(|w| {
+        is_determiner(w)
+            || matches!(
+                w.as_str(),
+                "er" | "es"
+                    | "sich"
+                    | "iets"
+                    | "etwas"
+                    | "iemand"
+                    | "jemand"
+                    | "irgendjemand"
+                    | "ergens"
+                    | "irgendwo"
+                    | "overal"
+                    | "uberall"
+            )
+    });
+    let conjugated = matches!(lang, None | Some(Lang::Nl | Lang::De))
+        && subject
         && opener.len() >= 4
         && opener.ends_with('t')
         && verb(opener) == 0
@@ -655,7 +679,13 @@ mod tests {
     fn act(q: &str) -> QueryAct {
         let w = words(q, 64);
         let lang = crate::search::analyze::guess_lang(&w);
-        let verb = |w: &str| verb_category(w).map_or(0, act_of_category);
+        let verb = |w: &str| {
+            if crate::search::analyze::is_stopword(w) {
+                0
+            } else {
+                verb_category(w).map_or(0, act_of_category)
+            }
+        };
         let known = |w: &str| matches!(w, "licht" | "lamp");
         query_act(&w, lang, q.trim_end().ends_with('?'), 0, &verb, &known)
     }
