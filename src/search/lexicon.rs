@@ -32,19 +32,23 @@ light|lamp = lamp lamps bulb bulbs lighting luminaire / licht lichten lichtje la
 brightness|dim = brightness bright brighter dim dimmer dimming dimmed intensity / helderheid helder feller felheid intensiteit dimmen dimniveau dim gedimd / helligkeit hell heller intensitat dimmen gedimmt dunkler / luminosite lumineux tamiser tamise intensite
 color|colour = color colour colors hue red green blue yellow orange purple pink white cyan magenta violet turquoise / kleur kleuren rood groen blauw geel oranje paars roze wit turkoois / farbe farben rot grun blau gelb lila rosa weiss turkis / couleur couleurs rouge vert verte bleu bleue jaune violette rose blanc blanche
 # switching
-on = - / aan brandt branden / brennt brennen / -
+on = - / aan / -
+# lights burning are on (exact words: `brand` is English)
+=on = - / brandt branden / brennt brennen / -
 off = - / uit / -
-turn|switch = switch / schakel schakelen / schalte schalten schalt
+turn|switch = switch / schakel schakelen / schalte schalten schalt schaltet
 toggle = toggle flip / omschakelen wissel wisselen / umschalten wechseln / basculer bascule inverser
 activate|enable|turn on = activate enable engage illuminate / activeer activeren inschakelen / aktiviere aktivieren einschalten / allume allumer allumez allumes allumee allumees active activer
 deactivate|disable|turn off = deactivate disable disengage / deactiveer deactiveren uitschakelen / deaktiviere deaktivieren ausschalten / eteins eteindre eteignez eteint eteinte eteintes desactive desactiver coupe couper
 # covers, doors, locks
-open = open opened opening / openen open opendoen / offne offnen offnet oeffnen aufmachen / ouvre ouvrir ouvrez ouvert ouverte ouvertes
+open = open opened opening / openen open opendoen / offne offnen offnet oeffnen aufmachen offen geoffnet / ouvre ouvrir ouvrez ouvert ouverte ouvertes
 close|shut = close shut closed / sluit sluiten dicht dichtdoen / schliesse schliessen schliess zumachen geschlossen / ferme fermer fermez fermee fermees
-lock = lock locked / slot sloten vergrendel vergrendelen afsluiten / schloss verriegeln verriegle abschliessen zuschliessen zusperren / verrouille verrouiller verrouillee
+lock = lock locked / slot sloten vergrendel vergrendelen vergrendeld afsluiten / schloss verriegeln verriegle verriegelt verschlossen abschliessen zuschliessen zusperren / verrouille verrouiller verrouillee
 unlock = unlock unlocked / ontgrendel ontgrendelen / entriegeln entriegle aufschliessen aufsperren / deverrouille deverrouiller
-curtain|blind|shade|shutter|cover|awning = curtain curtains blind blinds shade shades shutter shutters drape drapes awning cover covers louvre louver / gordijn gordijnen rolluik rolluiken jaloezie jaloezieen zonwering zonnescherm screen vitrage luifel markies lamellen / vorhang vorhange rollo rollos rollladen rolladen rollladen jalousie jalousien markise abdeckung abdeckungen raffstore gardine gardinen store / volet volets store stores rideau rideaux persienne persiennes
-door = door doors frontdoor backdoor / deur deuren voordeur achterdeur / tur turen haustur / porte portes
+curtain|blind|shade|shutter|cover|awning = curtain curtains blind blinds shade shades shutter shutters drape drapes awning cover covers louvre louver / gordijn gordijnen rolluik rolluiken jaloezie jaloezieen zonwering zonnescherm screen screens vitrage luifel markies lamellen / vorhang vorhange rollo rollos rollladen rolladen rollladen jalousie jalousien markise abdeckung abdeckungen raffstore gardine gardinen beschattung beschattungen store / volet volets store stores rideau rideaux persienne persiennes
+door = door doors frontdoor backdoor / deur deuren voordeur achterdeur / tur turen haustur
+# (exact words: `port` is English)
+=door = - / - / - / porte portes
 gate = gate / poort hek / tor gartentor / portail
 window = window windows / raam ramen venster / fenster / fenetre fenetres
 valve|tap|water = valve tap faucet / kraan klep ventiel hoofdkraan / ventil hahn hauptventil wasserhahn / robinet vanne
@@ -55,8 +59,8 @@ up|raise|open = - / omhoog boven / hoch rauf herauf oben / remonte remonter
 down|lower|close = - / omlaag neer beneden / runter herunter unten / descends descendre
 increase|raise|up = increase raise boost / verhoog verhogen verhoging / erhohe erhohen steigere steigern / augmente augmenter monte monter
 decrease|lower|reduce|down = decrease reduce lower / verlaag verlagen verminder verminderen / verringere verringern senke senken reduziere reduzieren / baisse baisser diminue diminuer reduis reduire
-position = position / positie stand stelling / position stellung
-percent|percentage = percent percentage / procent percentage / prozent / pourcent pourcentage
+position = position minimum maximum lowest highest / positie stand stelling laagste hoogste / position stellung niedrigste hochste / minimum maximum
+percent|percentage = percent percentage level / procent percentage niveau / prozent stufe niveau / pourcent pourcentage
 # climate
 temperature = temperature temp degree degrees celsius fahrenheit / temperatuur graden graad / temperatur grad / temperature degre degres
 warm|heat|temperature = warm warmer hot heat / warm warmer warmte / warm warmer heiss / chaud chaude
@@ -71,17 +75,18 @@ switch = - / schakelaar / schalter
 speaker = speaker speakers loudspeaker / luidspreker speaker / lautsprecher / enceinte enceintes
 tv|television = tv television telly / televisie tv teevee / fernseher fernsehen fernseh / tele television
 media|music|song|track = music song songs track tracks tune playlist album podcast / muziek liedje liedjes lied nummer nummers afspeellijst plaat film filmpje serie / musik lied lieder song titel stuck sendung wiedergabeliste film / musique chanson chansons morceau titre film
-volume|sound = volume sound loudness / volume geluid geluidsniveau / lautstarke ton / volume son
+volume|sound = volume sound loudness noise / volume geluid geluidsniveau herrie lawaai / lautstarke ton larm / volume son bruit
 volume|louder|up = louder / harder luider / lauter
 volume|quieter|down = quieter softer / zachter stiller / leiser
 mute = mute silence / dempen demp stil / stumm stummschalten stummschalte / muet sourdine
-device|entity*0.7 = device devices appliance appliances machine machines / apparaat apparaten toestel machine / gerat gerate maschine / appareil appareils machine
+device|entity*0.7 = device devices appliance appliances machine machines phone computer dishwasher dryer kettle fridge freezer oven / apparaat apparaten toestel machine telefoon vaatwasser wasmachine droger waterkoker koffiezetter koelkast vriezer oven / gerat gerate maschine telefon handy spulmaschine waschmaschine trockner wasserkocher kaffeemaschine kuhlschrank backofen / appareil appareils machine telephone bouilloire cafetiere frigo four
 entity|device*0.7 = entity entities / entiteit entiteiten / entitat entitaten / entite entites
-sensor = sensor sensors detector / sensor sensoren melder / sensor sensoren fuhler melder / capteur capteurs detecteur
-state|status = state status / status toestand / status zustand / etat statut
+sensor = sensor sensors detector detect detected detects vibration / sensor sensoren melder detecteren gedetecteerd detecteert waargenomen waarnemen registreert geregistreerd trilling trillingen / sensor sensoren fuhler melder erkannt erkennt registriert vibration erschutterung / capteur capteurs detecteur detecte
+sensor*0.8|alarm*0.6 = smoke gas leak / rook rookmelder gas lekkage / rauch rauchmelder leck / fumee gaz fuite
+state|status = state status connected disconnected online offline / status toestand verbonden / status zustand verbunden getrennt / etat statut connecte deconnecte
 current|state|status = current present moment / huidige actuele momentele moment / aktuelle aktuell aktuellen derzeitige momentan moment / actuel actuelle actuellement
 battery = battery batteries / batterij batterijen accu / batterie akku / batterie batteries pile piles
-motion|presence = motion movement presence / beweging aanwezigheid / bewegung anwesenheit / mouvement presence
+motion|presence = motion movement presence anyone anybody someone somebody people person / beweging aanwezigheid iemand mensen personen persoon / bewegung anwesenheit jemand irgendjemand personen person leute / mouvement presence quelqu personne personnes
 energy|power|consumption = energy power consumption electricity / energie stroom verbruik stroomverbruik vermogen elektriciteit / energie strom verbrauch stromverbrauch leistung / energie electricite consommation puissance
 room|area|zone = room rooms area areas zone zones / kamer kamers ruimte vertrek zone / raum zimmer bereich zone / piece pieces salle zone
 floor = floor storey story / verdieping etage / etage stockwerk geschoss / etage
@@ -107,6 +112,7 @@ attic = attic / zolder / dachboden / grenier
 basement|cellar = basement cellar / kelder / keller / cave
 toilet = toilet wc / toilet wc / toilette wc / toilettes
 diningroom = - / eetkamer / esszimmer
+mode = mode modes / modus / modus / mode
 nursery|kids = nursery / kinderkamer / kinderzimmer
 terrace|balcony|porch = terrace balcony porch patio / terras balkon veranda / terrasse balkon veranda / terrasse balcon
 # media control
@@ -114,7 +120,7 @@ pause = pause paused / pauze pauzeer pauzeren / pausiere pausieren anhalten / pa
 stop|cancel|pause|off*0.6 = stop halt / stop stoppen stopzetten / stopp stoppe stoppen halt / arrete arreter stoppe stopper
 resume|unpause|continue|play = resume unpause continue / hervat hervatten verder doorgaan / fortsetzen fortfahren weiter weitermachen / reprends reprendre continue continuer
 play|resume = play / speel spelen afspelen / spiele spielen abspielen / joue jouer
-next|skip = next skip forward / volgende volgend overslaan verder / nachste nachster nachstes nachsten uberspringe uberspringen vorspulen / suivant suivante suivantes passe passer
+next|skip = next skip forward / volgende volgend overslaan verder / nachste nachster nachstes nachsten uberspringe uberspringen vorspulen / suivant suivante suivantes
 previous|back|replay = previous back replay rewind / vorige vorig opnieuw herhaal herhalen / vorherige vorherigen vorheriger vorheriges letzte letzten letzter wiederhole wiederholen zuruckspulen / precedent precedente
 return|back = return / terug terugsturen terugkeren / zuruck zuruckschicken zuruckkehren / renvoie renvoyer retour retourne
 # starting and stopping a device turns it on and off
@@ -124,15 +130,15 @@ list|todo = list lists todo checklist / lijst lijstje lijstjes takenlijst todo /
 shopping|list = shopping groceries grocery buy purchase / boodschappen boodschappenlijst boodschappenlijstje kopen koop supermarkt / einkauf einkaufen einkaufsliste kaufen supermarkt / courses achats acheter
 task|todo|item = task tasks chore chores item / taak taken klus klusje huishouden / aufgabe aufgaben haushalt / tache taches
 add = add append insert / voeg toevoegen bijzetten / fuge fugen hinzufugen erganze erganzen / ajoute ajouter rajoute
-complete|done|finish|check = complete done finish finished completed tick / afvinken vink voltooi voltooien afgerond afgewerkt compleet klaar gedaan markeer / erledigt erledige erledigen abhaken hake fertig / terminer fini finie coche cocher
+complete|done|finish|check = complete done finish finished completed tick / afvinken vink voltooi voltooien afgerond afgewerkt compleet klaar gedaan / erledigt erledige erledigen abhaken hake fertig / terminer fini finie coche cocher
 remove|delete = remove delete erase drop / verwijder verwijderen wis wissen schrap / entferne entfernen losche loschen streiche streichen / supprime supprimer efface effacer enleve enlever retire retirer
 cancel|stop = cancel abort / annuleer annuleren afbreken / abbrechen breche storniere beende beenden / annule annuler
-timer|countdown = timer timers countdown / timer timers kookwekker aftellen / timer kurzzeitwecker eieruhr countdown / minuteur minuteurs minuterie
+timer|countdown = timer timers countdown minute minutes seconds / timer timers kookwekker aftellen minuut minuten seconde seconden / timer kurzzeitwecker eieruhr countdown minute minuten sekunde sekunden / minuteur minuteurs minuterie secondes
 alarm|clock = wake alarmclock / wekker / wecker / reveil
 time|clock = time clock / tijd hoelaat uur klok / uhrzeit zeit uhr spat / heure heures
 date|day = date day today / datum dag vandaag / datum heute wochentag / date jour aujourd
 weather|forecast = weather forecast rain raining / weer weerbericht weersverwachting regen regent regenen / wetter wettervorhersage vorhersage regen regnet regnen / meteo pluie pleut
-calendar|event|appointment = calendar event events appointment meeting agenda schedule planned / agenda kalender afspraak afspraken evenement gepland / kalender termin termine veranstaltung geplant / agenda calendrier rendez evenement reunion
+calendar|event|appointment = calendar event events appointment meeting agenda schedule planned / agenda kalender afspraak afspraken evenement gepland / kalender termin termine veranstaltung geplant / agenda calendrier evenement reunion
 broadcast|announce|message|notify = broadcast announce announcement message / omroepen omroep aankondigen bericht mededeling / durchsage ansage nachricht verkunde verkunden ankundigen durchsagen / annonce annoncer
 notification|notify|alert = notification notifications notify alert alerts / melding meldingen notificatie notificaties / benachrichtigung mitteilung meldung / notification notifications alerte
 night|sleep = night sleep goodnight bedtime / nacht slapen welterusten / nacht schlafen / nuit dormir
@@ -142,7 +148,7 @@ automation|flow|routine|scene*0.6|script*0.6 = automation automations flow flows
 scene|automation*0.6|flow*0.6 = scene scenes / scenario / szene szenen / scenario
 script|automation*0.6|flow*0.6 = script scripts / - / skript skripte / -
 trigger|run|execute|activate|start = trigger run execute invoke / uitvoeren voer triggeren afvuren / ausfuhren fuhre auslosen auslose / execute executer declenche declencher
-app|integration|plugin = app apps integration integrations plugin addon / app apps applicatie toepassing integratie / app apps anwendung integration erweiterung / application applications appli
+app|integration|plugin = app apps integration integrations plugin addon / app apps applicatie toepassing integratie / app apps anwendung integration erweiterung / application applications
 install = install installed / installeer installeren geinstalleerd / installiere installieren installiert / installe installer
 refresh|reload|update|sync = refresh reload rescan resync sync / vernieuw vernieuwen verversen herlaad herladen synchroniseren / aktualisiere aktualisieren neuladen synchronisieren / actualise actualiser recharge recharger rafraichir
 restart|reboot = restart reboot rebooting / herstart herstarten herstarte / neustart neustarten / redemarre redemarrer redemarrage
@@ -434,7 +440,10 @@ impl Lexicon {
                     }
                     // a replacing row means these exact words only
                     let s = stemmers.stem(lang, w);
-                    if s.len() >= 3 && !exp.starts_with('=') {
+                    // short stems of other languages would catch English words
+                    // (German `offen` → `off`)
+                    let min = if li == 0 { 3 } else { 4 };
+                    if s.len() >= min && !exp.starts_with('=') {
                         if let Some((map, exps)) = stems.get_mut(li) {
                             if map.insert(&s).1 {
                                 exps.push(id);
