@@ -209,8 +209,11 @@ pub(crate) struct QueryAct {
     pub(crate) act: u8,
     /// A question (about the state of things, unless [`QueryAct::past`]).
     pub(crate) question: bool,
-    /// About the past (`was`, `yesterday`, `gisteren`, `hier soir`).
+    /// About the past (`yesterday`, `gisteren`, `hier soir`).
     pub(crate) past: bool,
+    /// Asks why (`why didn't it work`, `waarom`, `warum`): about what went
+    /// wrong, not about the state.
+    pub(crate) why: bool,
 }
 
 /// Words that may open a query without being its verb: greetings,
@@ -505,23 +508,37 @@ pub(crate) fn query_act(
     // a modal and its subject first: a request (`can you turn on ...`)
     let mut requested = false;
     let mut start = None;
+    // a subject first (`het is hier donker`, `the light is on?`): a
+    // statement, a question only by its question mark
+    let mut subject_first = false;
     for (i, w) in first.by_ref() {
         if modal(w) {
             requested = true;
             continue;
         }
-        if filler(w) || is_determiner(w) {
+        if is_determiner(w) {
+            subject_first = true;
+            continue;
+        }
+        if filler(w) {
             continue;
         }
         start = Some(i);
         break;
     }
     let past = words.iter().any(|w| past_word(w));
+    let why = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "why" | "waarom" | "warum" | "wieso" | "weshalb" | "pourquoi"
+        )
+    });
     let Some(start) = start else {
         return QueryAct {
             act: command,
             question: false,
             past,
+            why,
         };
     };
     let opener = words.get(start).map_or("", String::as_str);
@@ -594,7 +611,7 @@ pub(crate) fn query_act(
         && verb(opener) == 0
         && !known(opener);
     let reflexive = words.get(start + 1).is_some_and(|w| w == "sich");
-    let opens = opens_question(opener, lang) || conjugated || reflexive;
+    let opens = !subject_first && (opens_question(opener, lang) || conjugated || reflexive);
     // `tell me if ...`, `zeig mir, welche ...`: a question asked as a request
     let indirect = act == READ
         && words
@@ -608,12 +625,14 @@ pub(crate) fn query_act(
             act: READ,
             question: true,
             past,
+            why,
         };
     }
     QueryAct {
         act,
         question: false,
         past: past && act == READ,
+        why: why && act == READ,
     }
 }
 
@@ -713,6 +732,7 @@ mod tests {
         assert!(act("hoe was de temperatuur vannacht").past);
         assert!(!act("Was steht im Kalender").past);
         assert!(!act("did I leave the door open?").past);
+        assert!(act("why didn't the automation run?").why);
         for (q, want) in [
             ("turn off the lights", CHANGE),
             ("can you set the heating to 20?", CHANGE),
@@ -723,6 +743,7 @@ mod tests {
             ("make the lights brighter", 0),
             ("lights", 0),
             ("licht aus", 0),
+            ("het is hier te donker", 0),
         ] {
             let a = act(q);
             assert!(!a.question && a.act == want, "{q}: {a:?}");

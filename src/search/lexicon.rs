@@ -29,7 +29,7 @@ use super::analyze::{letter_mask, Lang, Stemmers, Strings, STOPWORDS};
 const ROWS: &str = r"
 # lights
 light|lamp = lamp lamps bulb bulbs lighting luminaire / licht lichten lichtje lamp lampje lampen verlichting peer peertje spotje / licht lichter lampe leuchte beleuchtung gluhbirne birne strahler / lumiere lumieres lampe lampes eclairage ampoule ampoules plafonnier lampadaire
-brightness|dim = brightness bright brighter dim dimmer dimming dimmed intensity / helderheid helder feller felheid intensiteit dimmen dimniveau dim gedimd / helligkeit hell heller intensitat dimmen gedimmt dunkler / luminosite lumineux tamiser tamise intensite
+brightness|dim = brightness bright brighter dim dimmer dimming dimmed intensity dark darker / helderheid helder feller felheid intensiteit dimmen dimniveau dim gedimd donker donkerder / helligkeit hell heller intensitat dimmen gedimmt dunkel dunkler / luminosite lumineux tamiser tamise intensite
 color|colour = color colour colors hue red green blue yellow orange purple pink white cyan magenta violet turquoise / kleur kleuren rood groen blauw geel oranje paars roze wit turkoois / farbe farben rot grun blau gelb lila rosa weiss turkis / couleur couleurs rouge vert verte bleu bleue jaune violette rose blanc blanche
 # switching
 on = - / aan / -
@@ -155,7 +155,8 @@ restart|reboot = restart reboot rebooting / herstart herstarten herstarte / neus
 backup|snapshot = backup backups / backup reservekopie / backup sicherung sicherungskopie / sauvegarde sauvegarder
 photo|snapshot|image = photo photos picture pictures snapshot / foto fotos afbeelding / foto fotos bild bilder aufnahme / photo photos image
 service|action = service services / dienst diensten / dienst dienste / service services
-history|historical|log|insight = history historical log logs trend trends insight insights / geschiedenis historie verloop logboek inzicht inzichten / verlauf geschichte historie protokoll statistik / historique journal
+history|historical|log|insight = history historical log logs logbook trend trends insight insights / geschiedenis historie verloop logboek inzicht inzichten / verlauf geschichte historie protokoll logbuch statistik / historique journal
+trace|debug = trace traces tracing debug debugging troubleshoot diagnose / traceren debuggen foutopsporing / debuggen fehlersuche / debogage diagnostic
 get|list|show = show display get fetch retrieve view / toon tonen geef bekijk bekijken / zeige zeigen zeig gib anzeigen hole holen / affiche afficher montre montrer donne
 search|find = search find lookup locate / zoek zoeken vind vinden / suche suchen finde finden / cherche chercher trouve trouver recherche
 set|change|adjust = set change adjust modify configure / zet zetten stel stellen instellen verander veranderen wijzig wijzigen aanpassen draai draaien / setze setzen setz stelle stellen stell einstellen andere andern verstelle verstellen dreh drehe drehen / mets mettre regle regler change changer modifie modifier

@@ -36,6 +36,8 @@ const STATE_WEIGHT: f32 = 0.6;
 /// Weight, in a question, of the words that would change something: they
 /// describe the state asked about.
 const QUESTION_STATE_WEIGHT: f32 = 0.4;
+/// Weight of what a question why implies: debugging, traces.
+const WHY_WEIGHT: f32 = 0.8;
 /// Weight of `device` for a word nobody knows in a command or a question.
 const UNKNOWN_WEIGHT: f32 = 0.5;
 /// Weight of what a question about the past implies: the history.
@@ -520,7 +522,9 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     if act.past && act.act == act::READ {
         q.add_implied("history", PAST_WEIGHT);
     }
-    if act.question {
+    if act.why {
+        q.add_implied("debug", WHY_WEIGHT);
+    } else if act.question {
         let now: &[&[&str]] = if act.past {
             &[&["state", "status"]]
         } else {
