@@ -552,19 +552,24 @@ impl Lexicon {
     /// `supprime` delete; `toon` reads), by its lexicon row, else by the
     /// word itself; 0 for a word that is not a verb.
     pub(crate) fn verb_act(&self, word: &str, en: &str, stemmers: &Stemmers) -> u8 {
+        let exp = self
+            .separable_joined(word)
+            .or_else(|| self.lookup_lazy(word, en, stemmers));
+        self.verb_act_read(word, en, exp)
+    }
+
+    /// [`Lexicon::verb_act`] of a word whose English stem and expansion
+    /// are known.
+    pub(crate) fn verb_act_read(&self, word: &str, en: &str, exp: Option<&Expansion>) -> u8 {
         if self.is_stopword(word) {
             return 0;
         }
-        let row = self
-            .separable_joined(word)
-            .or_else(|| self.lookup_lazy(word, en, stemmers))
-            .map_or(0, |e| e.act);
-        if row != 0 {
-            return row;
+        match exp.map_or(0, |e| e.act) {
+            0 => verb_category(word)
+                .or_else(|| verb_category(en))
+                .map_or(0, act_of_category),
+            row => row,
         }
-        verb_category(word)
-            .or_else(|| verb_category(en))
-            .map_or(0, act_of_category)
     }
 
     /// [`super::analyze::is_stopword`] by hash rather than by binary search.

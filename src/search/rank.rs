@@ -65,6 +65,12 @@ fn sort_terms(g: &mut Group) {
     }
 }
 
+/// A query word read once: its English stem and lexicon expansion.
+struct Read<'l> {
+    en: String,
+    exp: Option<&'l Expansion>,
+}
+
 struct Query<'a> {
     index: &'a ToolIndex,
     lex: &'static Lexicon,
@@ -92,17 +98,36 @@ impl Query<'_> {
         }
     }
 
+    /// A word's English stem and lexicon expansion.
+    fn read(&self, w: &str) -> Read<'static> {
+        let en = self.stemmers.stem(Lang::En, w);
+        let exp = self
+            .lex
+            .separable_joined(w)
+            .or_else(|| self.lex.lookup_lazy(w, &en, &self.stemmers));
+        Read { en, exp }
+    }
+
     /// The terms of one word from the index and the lexicon: `group` gets
     /// the word's own term and single-group expansions, `extra` the groups
     /// of a multi-word expansion (`aanzetten` → `turn`, `on`). Returns
     /// whether the lexicon knew the word.
     fn lookup(&self, w: &str, weight: f32, group: &mut Group, extra: &mut Vec<Group>) -> bool {
+        let read = self.read(w);
+        self.lookup_read(w, &read, weight, group, extra)
+    }
+
+    /// [`Query::lookup`] of a word already read.
+    fn lookup_read(
+        &self,
+        w: &str,
+        read: &Read<'_>,
+        weight: f32,
+        group: &mut Group,
+        extra: &mut Vec<Group>,
+    ) -> bool {
         let s = &self.stemmers;
-        let en = s.stem(Lang::En, w);
-        let exp = self
-            .lex
-            .separable_joined(w)
-            .or_else(|| self.lex.lookup_lazy(w, &en, s));
+        let (en, exp) = (&read.en, read.exp);
         if !exp.is_some_and(|e| e.replace) {
             if let Some(t) = self.index.terms.find(&en) {
                 group.push((t, weight));
@@ -138,7 +163,8 @@ impl Query<'_> {
     /// Adds one query word: its own terms, else its compound parts, else
     /// its closest corrections.
     fn add_word(&mut self, w: &str) {
-        self.add_word_weighted(w, 1.0);
+        let read = self.read(w);
+        self.add_word_weighted(w, &read, 1.0);
     }
 
     /// Adds the terms of a lexicon word at a weight.
@@ -160,10 +186,10 @@ impl Query<'_> {
 
     /// [`Query::add_word`] with a weight; says whether the word was found
     /// (in the index or the lexicon, whole, in parts or corrected).
-    fn add_word_weighted(&mut self, w: &str, weight: f32) -> bool {
+    fn add_word_weighted(&mut self, w: &str, read: &Read<'_>, weight: f32) -> bool {
         let mut group = Group::new();
         let mut extra = Vec::new();
-        let known = self.lookup(w, weight, &mut group, &mut extra);
+        let known = self.lookup_read(w, read, weight, &mut group, &mut extra);
         if group.is_empty() && extra.is_empty() && !known {
             self.compound(w, weight, &mut group, &mut extra);
         }
@@ -410,16 +436,28 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         .map(|&(_, _, e)| if e.act != 0 { e.act } else { act::CHANGE })
         .next()
         .unwrap_or(if particle { act::CHANGE } else { 0 });
-    let stemmers = Stemmers::new();
-    let verb = |w: &str| lex.verb_act(w, &stemmers.stem(Lang::En, w), &stemmers);
+    // each word read once: its stem, expansion and act as a verb
+    let reads: Vec<Option<Read<'static>>> = (0..n)
+        .map(|i| match reading[i] {
+            Some(w) if !consumed[i] => Some(q.read(w)),
+            _ => None,
+        })
+        .collect();
+    let verb_at = |i: usize| -> u8 {
+        match (reading[i], &reads[i]) {
+            (Some(w), Some(r)) => lex.verb_act_read(w, &r.en, r.exp),
+            _ => 0,
+        }
+    };
+    let verb = |w: &str| match words.iter().position(|x| x == w) {
+        Some(i) if reading[i] == Some(w) && reads[i].is_some() => verb_at(i),
+        _ => lex.verb_act(w, &q.stemmers.stem(Lang::En, w), &q.stemmers),
+    };
     let question_mark = query.contains('?');
     let known = |w: &str| {
-        lex.knows(w) || index.terms.contains(&stemmers.stem(Lang::En, w)) || is_stopword(w)
+        lex.knows(w) || index.terms.contains(&q.stemmers.stem(Lang::En, w)) || is_stopword(w)
     };
     let act = act::query_act(&words, lang, question_mark, command, &verb, &known);
-    if std::env::var_os("DEBUG_ACT").is_some() {
-        eprintln!("{words:?} {lang:?} {act:?} cmd={command}");
-    }
     // English `on` and `off` switch something when they follow a verb or end
     // the query (`turn off the sound`, `sound off`), not in `on the TV`
     let switched = |i: usize| i + 1 == n || i.checked_sub(1).is_some_and(|p| verb(&words[p]) != 0);
@@ -428,10 +466,10 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
             Some("on") if switched(i) || reading[i] != Some(words[i].as_str()) => ON,
             Some("off") if switched(i) || reading[i] != Some(words[i].as_str()) => OFF,
             Some("on" | "off") => 0,
-            Some(w) => {
-                let en = q.stemmers.stem(Lang::En, w);
-                lex.lookup_lazy(w, &en, &q.stemmers).map_or(0, |e| e.senses)
-            }
+            Some(_) => reads[i]
+                .as_ref()
+                .and_then(|r| r.exp)
+                .map_or(0, |e| e.senses),
             None => 0,
         }
     };
@@ -501,16 +539,17 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         }
         // in a question, what would change something describes the state
         // asked about (`is the door open`, `what is it set to`)
-        let weight = if act.question
-            && (particle || matches!(w, "on" | "off") || verb(w) & !act::READ != 0)
-        {
-            QUESTION_STATE_WEIGHT
-        } else {
-            1.0
-        };
-        let found = q.add_word_weighted(w, weight);
+        let verb = verb_at(i);
+        let weight =
+            if act.question && (particle || matches!(w, "on" | "off") || verb & !act::READ != 0) {
+                QUESTION_STATE_WEIGHT
+            } else {
+                1.0
+            };
+        let Some(read) = &reads[i] else { continue };
+        let found = q.add_word_weighted(w, read, weight);
         unknown |= !found && w.chars().count() >= 3 && w.chars().all(char::is_alphabetic);
-        object |= found && !particle && verb(w) == 0;
+        object |= found && !particle && verb == 0;
         searchable = true;
     }
     // a name nobody knows, the only object of a command or a question
@@ -710,8 +749,13 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
 /// `HassTurnOff` more than about a script whose description turns things
 /// off.
 fn name_bonus(index: &ToolIndex, groups: &[Group], scores: &mut [f32]) {
-    let mut terms: Vec<(u32, f32)> = groups.iter().flatten().copied().collect();
-    sort_terms(&mut terms);
+    // each query term's weight (at most 1), by term: one load a name word
+    let mut weight = vec![0f32; index.terms.len()];
+    for &(t, w) in groups.iter().flatten() {
+        if let Some(x) = weight.get_mut(t as usize) {
+            *x = x.max(w.min(1.0));
+        }
+    }
     let mut start = 0;
     for (score, &end) in scores.iter_mut().zip(&index.name_ends) {
         let name = index
@@ -726,9 +770,7 @@ fn name_bonus(index: &ToolIndex, groups: &[Group], scores: &mut [f32]) {
         for &t in name {
             let idf = index.idf.get(t as usize).copied().unwrap_or(0.0);
             all += idf;
-            if let Ok(i) = terms.binary_search_by_key(&t, |x| x.0) {
-                hit += idf * terms.get(i).map_or(0.0, |x| x.1.min(1.0));
-            }
+            hit += idf * weight.get(t as usize).copied().unwrap_or(0.0);
         }
         if all > 0.0 {
             let share = hit / all;
