@@ -183,7 +183,7 @@ vulnerability|security|advisory|alert = vulnerability vulnerabilities cve securi
 secret|token|credential = secret secrets token credential credentials password / geheim wachtwoord / geheimnis passwort
 organization|org = organization organisation org orgs company / organisatie / organisation / organisation
 discussion = discussion discussions forum / discussie / diskussion
-review = review reviews reviewer / beoordeling beoordelen / uberprufung prufen / relecture
+review = review reviews reviewer / beoordeling beoordelen / uberprufung / relecture
 commit|change = commit commits changeset / wijziging wijzigingen / anderung anderungen
 ";
 
