@@ -544,7 +544,14 @@ pub(crate) fn query_act(
     let opener = words.get(start).map_or("", String::as_str);
     // the verb: the first word, else (Dutch and German put the infinitive
     // last) the last word
-    let mut act = verb(opener);
+    // a single word, or a plural first (`labels`, `scenes`), names a
+    // topic, not an act
+    let alone = words.len() == start + 1;
+    let plural = opener.len() > 3
+        && opener.ends_with('s')
+        && !opener.ends_with("ss")
+        && lang != Some(Lang::Fr);
+    let mut act = if alone || plural { 0 } else { verb(opener) };
     // `make a ...`, `maak een ...`, `mach ein ...`: create
     let makes = matches!(
         opener,
@@ -742,6 +749,9 @@ mod tests {
             ("maak een back-up", CREATE),
             ("make the lights brighter", 0),
             ("lights", 0),
+            ("labels", 0),
+            ("labels on issues", 0),
+            ("restart", 0),
             ("licht aus", 0),
             ("het is hier te donker", 0),
         ] {
