@@ -19,7 +19,9 @@
 //! one that only writes), and a question adds what it implies: the
 //! current state, or the history when it asks about the past.
 
-use super::analyze::{fold, is_determiner, Lang, Stemmers};
+use std::sync::OnceLock;
+
+use super::analyze::{fold, is_determiner, Lang, Stemmers, Strings};
 
 /// Reads: answers questions, lists, shows.
 pub(crate) const READ: u8 = 1;
@@ -92,30 +94,115 @@ pub(crate) const VERBS: &[(&str, &str)] = &[
     ("upload", "create"), ("vacuum", "control"), ("view", "query"), ("wipe", "delete"), ("write", "update"),
 ];
 
-/// Words that are verbs in a tool's name only when nothing else is:
-/// usually nouns (`HassListAddItem` adds, `update_issue_state` updates).
-fn weak_verb(word: &str) -> bool {
-    matches!(
-        word,
-        "list"
-            | "state"
-            | "status"
-            | "comment"
-            | "label"
-            | "request"
-            | "post"
-            | "check"
-            | "count"
-            | "query"
-            | "report"
-            | "backup"
-            | "next"
-            | "previous"
-            | "load"
-            | "reply"
-            | "star"
-            | "new"
-    )
+/// The words the act is read from, by role, one role a line (`role:
+/// words`, a line that starts with white space goes on): text rather than
+/// code, the way the lexicon is kept (see [`role`]).
+const ROLES: &str = r"
+weak: list state status comment label request post check count query report backup next
+    previous load reply star new
+filler: hey hi ok okay please pls plz kindly just now then you u i we want wanna d ll like let
+    lets s need to go ahead quickly also and hallo hoi graag even eens alsjeblieft aub je jij
+    ik wil wij nu ook bitte mal doch du ich mochte will wir jetzt auch bonjour salut stp
+    svp tu vous veux voudrais peux pouvez pourrais pourriez
+modal: can could would will kun kunt kan zou wil wilt kannst konntest wurdest willst magst peux
+    pouvez pourrais pourriez veux voulez
+asks: what whats which who whose when where why how hows is isn are aren was were did didn does
+    doesn do has have any anything anyone anybody wat welke welk wie wanneer waar waarom hoe
+    hoeveel hoelang hoelaat zijn staat staan brandt branden draait draaien heb hebben hebt
+    heeft ligt liggen zit zitten regent waren moet speelt loopt wordt worden werd welche
+    welcher welches welchen wer wann wo warum wieviel wieviele ist sind lauft laufen brennt
+    brennen hat habe hab hast haben gibt regnet war steht stehen muss spielt wird werden wurde
+    est quel quelle quels quelles qui quand ou pourquoi combien qu sont
+asks-fr: on il y comment
+whether: if whether which what of welke wat ob welche welcher welches si quel quelle quels
+    quelles
+past: yesterday overnight ago last past gisteren gisteravond vannacht afgelopen vorige vorig
+    geleden gestern letzte letzten letzter vergangene vergangenen vorgestern hier
+why: why waarom warum wieso weshalb pourquoi
+subject: er es sich iets etwas iemand jemand irgendjemand ergens irgendwo overal uberall
+make: make maak maken mach mache machen fais
+article: a an new een nieuwe nieuw ein eine einen neue neuen neues un une nouveau nouvelle
+";
+
+/// A verb in a tool's name only when nothing else is: usually a noun
+/// (`HassListAddItem` adds, `update_issue_state` updates).
+const WEAK: u16 = 1;
+/// May open a query without being its verb: greetings, politeness,
+/// subjects of a modal (`you`), `I want`, `let's`.
+const FILLER: u16 = 2;
+/// Turns a question into a request (`can you ...`, `kun je ...`,
+/// `kannst du ...`, `peux-tu ...`).
+const MODAL: u16 = 4;
+/// Opens a question: a question word, or a verb that, first in a
+/// sentence, only asks (`is`, `staat`, `läuft`: never an imperative).
+const ASKS: u16 = 8;
+/// Opens a question in French only (`on`, `il`: English words too).
+const ASKS_FR: u16 = 16;
+/// After a verb, makes the sentence an indirect question (`tell me if
+/// ...`, `laat zien of ...`, `zeig mir, ob ...`).
+const WHETHER: u16 = 32;
+/// Puts a question in the past: times gone by (a past tense alone, as in
+/// `did I leave the door open`, still asks about now).
+const PAST: u16 = 64;
+/// Asks why: about what went wrong.
+const WHY: u16 = 128;
+/// A subject right after a verb (`wordt er`, `öffnet sich`).
+const SUBJECT: u16 = 256;
+/// `make`: with an [`ARTICLE`] after it, creates.
+const MAKE: u16 = 512;
+/// An article or `new` (`make a ...`, `maak een nieuwe ...`).
+const ARTICLE: u16 = 1024;
+
+/// The roles of a folded word (0 for none).
+fn role(word: &str) -> u16 {
+    static ROLE: OnceLock<(Strings, Vec<u16>)> = OnceLock::new();
+    let (words, roles) = ROLE.get_or_init(|| {
+        let mut words = Strings::default();
+        let mut roles: Vec<u16> = Vec::new();
+        let mut current = 0u16;
+        for line in ROLES.lines() {
+            let rest = match line.split_once(':') {
+                Some((name, rest)) if !line.starts_with(' ') => {
+                    current = match name {
+                        "weak" => WEAK,
+                        "filler" => FILLER,
+                        "modal" => MODAL,
+                        "asks" => ASKS,
+                        "asks-fr" => ASKS_FR,
+                        "whether" => WHETHER,
+                        "past" => PAST,
+                        "why" => WHY,
+                        "subject" => SUBJECT,
+                        "make" => MAKE,
+                        "article" => ARTICLE,
+                        _ => 0,
+                    };
+                    rest
+                }
+                _ => line,
+            };
+            for w in rest.split_whitespace() {
+                let (id, new) = words.insert(w);
+                if new {
+                    roles.push(0);
+                }
+                if let Some(r) = roles.get_mut(id as usize) {
+                    *r |= current;
+                }
+            }
+        }
+        (words, roles)
+    });
+    words
+        .find(word)
+        .and_then(|i| roles.get(i as usize))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// Whether the word has the role.
+fn is(word: &str, r: u16) -> bool {
+    role(word) & r != 0
 }
 
 /// The verb category of one folded word of a tool's name, title or
@@ -178,7 +265,7 @@ pub(crate) fn tool_acts<'a>(
     let (mut strong, mut weak) = (0u8, 0u8);
     for (w, stem) in name.chain(title) {
         let a = word_category(w, stem).map_or(0, act_of_category);
-        if weak_verb(w) {
+        if is(w, WEAK) {
             weak |= a;
         } else {
             strong |= a;
@@ -216,282 +303,6 @@ pub(crate) struct QueryAct {
     pub(crate) why: bool,
 }
 
-/// Words that may open a query without being its verb: greetings,
-/// politeness, modals and their subjects (`can you`, `kun je`, `kannst
-/// du`, `peux-tu`), `I want`, `let's`.
-fn filler(w: &str) -> bool {
-    matches!(
-        w,
-        "hey"
-            | "hi"
-            | "ok"
-            | "okay"
-            | "please"
-            | "pls"
-            | "plz"
-            | "kindly"
-            | "just"
-            | "now"
-            | "then"
-            | "you"
-            | "u"
-            | "i"
-            | "we"
-            | "want"
-            | "wanna"
-            | "d"
-            | "ll"
-            | "like"
-            | "let"
-            | "lets"
-            | "s"
-            | "need"
-            | "to"
-            | "go"
-            | "ahead"
-            | "quickly"
-            | "also"
-            | "and"
-            | "hallo"
-            | "hoi"
-            | "graag"
-            | "even"
-            | "eens"
-            | "alsjeblieft"
-            | "aub"
-            | "je"
-            | "jij"
-            | "ik"
-            | "wil"
-            | "wij"
-            | "we'll"
-            | "nu"
-            | "ook"
-            | "bitte"
-            | "mal"
-            | "doch"
-            | "du"
-            | "ich"
-            | "mochte"
-            | "will"
-            | "wir"
-            | "jetzt"
-            | "auch"
-            | "bonjour"
-            | "salut"
-            | "stp"
-            | "svp"
-            | "tu"
-            | "vous"
-            | "veux"
-            | "voudrais"
-            | "peux"
-            | "pouvez"
-            | "pourrais"
-            | "pourriez"
-    )
-}
-
-/// Modals that turn a question into a request (`can you ...`, `kun je
-/// ...`, `kannst du ...`, `peux-tu ...`).
-fn modal(w: &str) -> bool {
-    matches!(
-        w,
-        "can"
-            | "could"
-            | "would"
-            | "will"
-            | "kun"
-            | "kunt"
-            | "kan"
-            | "zou"
-            | "wil"
-            | "wilt"
-            | "kannst"
-            | "konntest"
-            | "wurdest"
-            | "willst"
-            | "magst"
-            | "peux"
-            | "pouvez"
-            | "pourrais"
-            | "pourriez"
-            | "veux"
-            | "voulez"
-    )
-}
-
-/// Words that open a question in `lang` (or in any language for `None`):
-/// question words, and verbs that, first in a sentence, only ask (`is`,
-/// `staat`, `läuft`: never an imperative).
-fn opens_question(w: &str, lang: Option<Lang>) -> bool {
-    let en = matches!(
-        w,
-        "what"
-            | "whats"
-            | "which"
-            | "who"
-            | "whose"
-            | "when"
-            | "where"
-            | "why"
-            | "how"
-            | "hows"
-            | "is"
-            | "isn"
-            | "are"
-            | "aren"
-            | "was"
-            | "were"
-            | "did"
-            | "didn"
-            | "does"
-            | "doesn"
-            | "do"
-            | "has"
-            | "have"
-            | "any"
-            | "anything"
-            | "anyone"
-            | "anybody"
-    );
-    let nl = matches!(
-        w,
-        "wat"
-            | "welke"
-            | "welk"
-            | "wie"
-            | "wanneer"
-            | "waar"
-            | "waarom"
-            | "hoe"
-            | "hoeveel"
-            | "hoelang"
-            | "hoelaat"
-            | "is"
-            | "zijn"
-            | "staat"
-            | "staan"
-            | "brandt"
-            | "branden"
-            | "draait"
-            | "draaien"
-            | "heb"
-            | "hebben"
-            | "hebt"
-            | "heeft"
-            | "ligt"
-            | "liggen"
-            | "zit"
-            | "zitten"
-            | "regent"
-            | "was"
-            | "waren"
-            | "moet"
-            | "speelt"
-            | "loopt"
-            | "wordt"
-            | "worden"
-            | "werd"
-    );
-    let de = matches!(
-        w,
-        "was"
-            | "welche"
-            | "welcher"
-            | "welches"
-            | "welchen"
-            | "wer"
-            | "wann"
-            | "wo"
-            | "warum"
-            | "wie"
-            | "wieviel"
-            | "wieviele"
-            | "ist"
-            | "sind"
-            | "lauft"
-            | "laufen"
-            | "brennt"
-            | "brennen"
-            | "hat"
-            | "habe"
-            | "hab"
-            | "hast"
-            | "haben"
-            | "gibt"
-            | "regnet"
-            | "war"
-            | "waren"
-            | "steht"
-            | "stehen"
-            | "muss"
-            | "spielt"
-            | "wird"
-            | "werden"
-            | "wurde"
-    );
-    let fr = matches!(
-        w,
-        "est"
-            | "quel"
-            | "quelle"
-            | "quels"
-            | "quelles"
-            | "qui"
-            | "quand"
-            | "ou"
-            | "pourquoi"
-            | "comment"
-            | "combien"
-            | "qu"
-            | "y"
-            | "sont"
-            | "il"
-            | "on"
-    );
-    // the guess of a language from a few words is weak: a question word
-    // of any language counts, but words that are something else in
-    // English (`on`, `comment`) only in French
-    en || nl
-        || de
-        || (fr && (lang == Some(Lang::Fr) || !matches!(w, "on" | "il" | "y" | "comment")))
-}
-
-/// Words that, after a verb, make the sentence an indirect question (`tell
-/// me if ...`, `laat zien of ...`, `zeig mir, ob ...`).
-fn asks_whether(w: &str) -> bool {
-    matches!(
-        w,
-        "if" | "whether"
-            | "which"
-            | "what"
-            | "of"
-            | "welke"
-            | "wat"
-            | "ob"
-            | "welche"
-            | "welcher"
-            | "welches"
-            | "si"
-            | "quel"
-            | "quelle"
-            | "quels"
-            | "quelles"
-    )
-}
-
-/// Words that put a question in the past: times gone by (a past tense
-/// alone, as in `did I leave the door open`, still asks about now).
-fn past_word(w: &str) -> bool {
-    match w {
-        "yesterday" | "overnight" | "ago" | "last" | "past" | "gisteren" | "gisteravond"
-        | "vannacht" | "afgelopen" | "vorige" | "vorig" | "geleden" | "gestern" | "letzte"
-        | "letzten" | "letzter" | "vergangene" | "vergangenen" | "vorgestern" | "hier" => true,
-        _ => false,
-    }
-}
-
 /// Reads the act of a query from its folded words. `verb` gives the act of
 /// a word used as a verb (0 when it is not one), `known` whether the
 /// lexicon or the index knows a word; `command` is the act of the query's
@@ -512,7 +323,7 @@ pub(crate) fn query_act(
     // statement, a question only by its question mark
     let mut subject_first = false;
     for (i, w) in first.by_ref() {
-        if modal(w) {
+        if is(w, MODAL) {
             requested = true;
             continue;
         }
@@ -520,19 +331,14 @@ pub(crate) fn query_act(
             subject_first = true;
             continue;
         }
-        if filler(w) {
+        if is(w, FILLER) {
             continue;
         }
         start = Some(i);
         break;
     }
-    let past = words.iter().any(|w| past_word(w));
-    let why = words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "why" | "waarom" | "warum" | "wieso" | "weshalb" | "pourquoi"
-        )
-    });
+    let past = words.iter().any(|w| is(w, PAST));
+    let why = words.iter().any(|w| is(w, WHY));
     let Some(start) = start else {
         return QueryAct {
             act: command,
@@ -543,9 +349,8 @@ pub(crate) fn query_act(
     };
     let opener = words.get(start).map_or("", String::as_str);
     // the verb: the first word, else (Dutch and German put the infinitive
-    // last) the last word
-    // a single word, or a plural first (`labels`, `scenes`), names a
-    // topic, not an act
+    // last) the last word; a single word, or a plural first (`labels`,
+    // `scenes`), names a topic, not an act
     let alone = words.len() == start + 1;
     let plural = opener.len() > 3
         && opener.ends_with('s')
@@ -553,30 +358,8 @@ pub(crate) fn query_act(
         && lang != Some(Lang::Fr);
     let mut act = if alone || plural { 0 } else { verb(opener) };
     // `make a ...`, `maak een ...`, `mach ein ...`: create
-    let makes = matches!(
-        opener,
-        "make" | "maak" | "maken" | "mach" | "mache" | "machen" | "fais"
-    );
-    let article = words.get(start + 1).is_some_and(|w| {
-        matches!(
-            w.as_str(),
-            "a" | "an"
-                | "new"
-                | "een"
-                | "nieuwe"
-                | "nieuw"
-                | "ein"
-                | "eine"
-                | "einen"
-                | "neue"
-                | "neuen"
-                | "neues"
-                | "un"
-                | "une"
-                | "nouveau"
-                | "nouvelle"
-        )
-    });
+    let makes = is(opener, MAKE);
+    let article = words.get(start + 1).is_some_and(|w| is(w, ARTICLE));
     if makes && article {
         act = CREATE;
     }
@@ -594,23 +377,9 @@ pub(crate) fn query_act(
     // Dutch and German ask with the verb first, conjugated (`neemt de
     // sensor iets waar`, `öffnet sich das Rollo`), and command with its
     // bare stem (`zet`, `öffne`)
-    let subject = words.get(start + 1).is_some_and(|w| {
-        is_determiner(w)
-            || matches!(
-                w.as_str(),
-                "er" | "es"
-                    | "sich"
-                    | "iets"
-                    | "etwas"
-                    | "iemand"
-                    | "jemand"
-                    | "irgendjemand"
-                    | "ergens"
-                    | "irgendwo"
-                    | "overal"
-                    | "uberall"
-            )
-    });
+    let subject = words
+        .get(start + 1)
+        .is_some_and(|w| is_determiner(w) || is(w, SUBJECT));
     let conjugated = matches!(lang, None | Some(Lang::Nl | Lang::De))
         && subject
         && opener.len() >= 4
@@ -618,13 +387,14 @@ pub(crate) fn query_act(
         && verb(opener) == 0
         && !known(opener);
     let reflexive = words.get(start + 1).is_some_and(|w| w == "sich");
-    let opens = !subject_first && (opens_question(opener, lang) || conjugated || reflexive);
+    let asks_in = |w: &str| is(w, ASKS) || (is(w, ASKS_FR) && lang == Some(Lang::Fr));
+    let opens = !subject_first && (asks_in(opener) || conjugated || reflexive);
     // `tell me if ...`, `zeig mir, welche ...`: a question asked as a request
     let indirect = act == READ
         && words
             .iter()
             .skip(start + 1)
-            .any(|w| asks_whether(w) && (w != "of" || lang == Some(Lang::Nl)));
+            .any(|w| is(w, WHETHER) && (w != "of" || lang == Some(Lang::Nl)));
     // `can you tell me ...` asks to read; `can you turn ...` to change
     let asks = !requested && (opens || question_mark) || indirect;
     if asks && (act == 0 || opens || indirect) {
