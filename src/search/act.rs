@@ -278,12 +278,8 @@ pub(crate) fn tool_acts<'a>(
     if read_only == Some(false) {
         acts &= !READ;
     }
-    if acts == 0 {
-        if read_only == Some(false) || destructive == Some(true) {
-            acts = CHANGE;
-        } else if writes_value {
-            acts = CHANGE;
-        }
+    if acts == 0 && (read_only == Some(false) || destructive == Some(true) || writes_value) {
+        acts = CHANGE;
     }
     acts
 }

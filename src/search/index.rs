@@ -510,7 +510,7 @@ fn category_of<'a>(
     })
 }
 
-/// Reads the curated metadata document (see the module docs for its shape).
+/// Reads the curated metadata document (see [`super::ToolIndex`] for its shape).
 fn read_meta(meta: Option<&Value>) -> Result<(Strings, Vec<Meta>), Error> {
     let mut out = (Strings::default(), Vec::new());
     let Some(meta) = meta else { return Ok(out) };

@@ -355,10 +355,7 @@ impl Expansion {
                     .collect()
             })
             .collect();
-        let head = exp
-            .split(|c: char| c == '|' || c == ' ' || c == '*')
-            .next()
-            .unwrap_or("");
+        let head = exp.split(['|', ' ', '*']).next().unwrap_or("");
         let act = verb_category(head).map_or(0, act_of_category);
         let mut senses = 0;
         for alt in exp.split([' ', '|']) {

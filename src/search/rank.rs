@@ -129,7 +129,7 @@ impl Query<'_> {
         let s = &self.stemmers;
         let (en, exp) = (&read.en, read.exp);
         if !exp.is_some_and(|e| e.replace) {
-            if let Some(t) = self.index.terms.find(&en) {
+            if let Some(t) = self.index.terms.find(en) {
                 group.push((t, weight));
             } else if let Some(t) = self.index.terms.find(w) {
                 group.push((t, weight));
