@@ -32,7 +32,7 @@ const MODIFIER_WEIGHT: f32 = 0.5;
 const NAME_BONUS: f32 = 2.0;
 /// Weight of what a question about the present implies: the current
 /// state (`state`, `current`, `status`).
-const STATE_WEIGHT: f32 = 0.6;
+const STATE_WEIGHT: f32 = 0.8;
 /// Weight, in a question, of the words that would change something: they
 /// describe the state asked about.
 const QUESTION_STATE_WEIGHT: f32 = 0.4;
@@ -44,7 +44,7 @@ const UNKNOWN_WEIGHT: f32 = 0.5;
 const PAST_WEIGHT: f32 = 0.6;
 /// Score factors by how a tool's acts fit the query's (see [`act_fit`]).
 const FIT_READ: f32 = 1.3;
-const MISFIT_READ: f32 = 0.7;
+const MISFIT_READ: f32 = 0.6;
 const MISFIT_CHANGE: f32 = 0.5;
 const FIT_CREATE_DELETE: f32 = 1.3;
 const MISFIT_OTHER: f32 = 0.7;
