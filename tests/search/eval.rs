@@ -577,13 +577,19 @@ fn report(dir: &Path, failures: bool) {
         .map(|(&s, r)| (s, ranks(&queries, r)))
         .collect();
 
+    // rows by data set (in the order they are read), then language
+    let mut datasets: Vec<&str> = Vec::new();
     let mut groups: Vec<(String, String)> = Vec::new();
     for q in &queries {
+        if !datasets.contains(&q.dataset.as_str()) {
+            datasets.push(&q.dataset);
+        }
         let key = (q.dataset.clone(), q.lang.clone());
         if !groups.contains(&key) {
             groups.push(key);
         }
     }
+    groups.sort_by_key(|(d, _)| datasets.iter().position(|x| x == d));
     let f = |x: f64| format!("{x:.3}");
     let mut out = String::new();
     out.push_str("Recall@k and MRR, macro-averaged per tool. A = tuned-on half, B = held-out half (split by a hash of the query text).\n\n");
