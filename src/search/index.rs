@@ -67,9 +67,6 @@ pub(crate) struct Doc {
     pub(crate) description: String,
     /// The number of its category in `ToolIndex::categories`.
     pub(crate) category: u32,
-    /// What it does: [`act::READ`], [`act::CHANGE`], [`act::CREATE`],
-    /// [`act::DELETE`] (0 when nothing tells).
-    pub(crate) acts: u8,
 }
 
 /// Curated metadata for one tool.
@@ -149,6 +146,8 @@ struct Builder<'a> {
     all_lens: Vec<[f32; FIELDS]>,
     /// The words of the name being read, as numbers in `words`.
     name_words: Vec<u32>,
+    /// The words of the title being read, likewise.
+    title_words: Vec<u32>,
 }
 
 impl Builder<'_> {
@@ -184,7 +183,7 @@ impl Builder<'_> {
         } else {
             self.lex
                 .separable_joined(word)
-                .or_else(|| self.lex.lookup_lazy(word, &en, &self.stemmers))
+                .or_else(|| self.lex.lookup_index(word, &en, &self.stemmers))
         };
         if let Some(exp) = exp {
             for (alt, w) in exp.groups.iter().flatten() {
@@ -257,6 +256,7 @@ impl Builder<'_> {
     fn add(&mut self, field: Field, text: &str) {
         let f = field as usize;
         let name = field == Field::Name;
+        let title = field == Field::Title;
         if name {
             self.name_words.clear();
         }
@@ -266,6 +266,8 @@ impl Builder<'_> {
             };
             if name {
                 self.name_words.push(id);
+            } else if title {
+                self.title_words.push(id);
             }
             if a.skip && (!name || a.number) {
                 return;
@@ -316,9 +318,10 @@ impl Builder<'_> {
         }
     }
 
-    /// The name's words with their English stems (for [`category_of`]).
-    fn name_stems(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
-        self.name_words.iter().map(|&w| {
+    /// Words with their English stems (the name's for [`category_of`], the
+    /// name's and the title's for a tool's acts).
+    fn word_stems<'s>(&'s self, words: &'s [u32]) -> impl Iterator<Item = (&'s str, &'s str)> + 's {
+        words.iter().map(|&w| {
             let stem = self
                 .analyzed
                 .get(w as usize)
@@ -770,6 +773,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         counts: Vec::with_capacity(catalog.len()),
         all_lens: Vec::with_capacity(catalog.len()),
         name_words: Vec::new(),
+        title_words: Vec::new(),
     };
     let mut names = Strings::default();
     for t in catalog.tools() {
@@ -778,6 +782,9 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         }
     }
     let mut docs = Vec::with_capacity(catalog.len());
+    // what each tool does: [`act::READ`], [`act::CHANGE`], [`act::CREATE`],
+    // [`act::DELETE`] (0 when nothing tells)
+    let mut acts_of: Vec<u8> = Vec::with_capacity(catalog.len());
     let mut categories = Strings::default();
     // folded names and name keys, each to the first tool that has it
     let mut folded = Strings::default();
@@ -790,7 +797,6 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
     let mut enums: Vec<&str> = Vec::new();
     let mut name_terms = Vec::new();
     let mut name_ends = Vec::with_capacity(catalog.len());
-    let mut title_words: Vec<(String, String)> = Vec::new();
     for tool in catalog.tools() {
         let name = tool.name();
         let m = meta_names
@@ -799,6 +805,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
             .unwrap_or(&empty);
         let fields = ToolFields::of(tool);
         let title = fields.title;
+        b.title_words.clear();
         b.add(Field::Name, name);
         if let Some(t) = title {
             b.add(Field::Title, t);
@@ -829,7 +836,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         let category = match &m.category {
             Some(c) => c.as_str(),
             None => category_of(
-                b.name_stems(),
+                b.word_stems(&b.name_words),
                 description,
                 read_only,
                 destructive,
@@ -839,18 +846,14 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         let acts = {
             let first_verb =
                 act::description_category(description, &b.stemmers).map_or(0, act::act_of_category);
-            title_words.clear();
-            for_each_word(title.unwrap_or(""), |w| {
-                title_words.push((w.to_string(), b.stemmers.stem(Lang::En, w)));
-            });
             let writes_value = fields
                 .input_schema
                 .and_then(|s| s.get("properties"))
                 .and_then(Value::as_object)
                 .is_some_and(|p| p.keys().any(|k| act::value_param(k)));
             act::tool_acts(
-                b.name_stems(),
-                title_words.iter().map(|(w, s)| (w.as_str(), s.as_str())),
+                b.word_stems(&b.name_words),
+                b.word_stems(&b.title_words),
                 first_verb,
                 read_only,
                 destructive,
@@ -882,8 +885,8 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
             name: name.to_string(),
             description: short,
             category: categories.insert(category).0,
-            acts,
         });
+        acts_of.push(acts);
     }
     drop(params);
     drop(enums);
@@ -1005,6 +1008,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
     name_terms.shrink_to_fit();
     Ok(ToolIndex {
         docs,
+        acts: acts_of,
         categories,
         terms,
         masks,
@@ -1132,7 +1136,6 @@ mod tests {
                     name: format!("t{}", (i * 7919) % 1009),
                     description: String::new(),
                     category: 0,
-                    acts: 0,
                 })
                 .collect();
             let mut want: Vec<u32> = (0..n as u32).collect();

@@ -391,9 +391,10 @@ pub(crate) struct Lexicon {
     firsts: Vec<u8>,
     /// [`STOPWORDS`], hashed.
     stopwords: Strings,
-    /// The first 4 chars (or fewer) of every Dutch, German and French stem
-    /// key: a word whose start is not here has no such stem to find.
-    stem_starts: Strings,
+    /// The first 4 chars (or fewer) of every Dutch and German stem key, and
+    /// of every French one: a word whose start is not here has no such
+    /// stem to find.
+    stem_starts: [Strings; 2],
 }
 
 /// Verb endings allowed after a separable verb's root (`zet|ten`,
@@ -461,10 +462,11 @@ impl Lexicon {
             .iter()
             .map(|(p, _, _)| p.bytes().next().unwrap_or(0))
             .collect();
-        let mut stem_starts = Strings::default();
-        for (map, _) in stems.iter().skip(1) {
+        let mut stem_starts: [Strings; 2] = Default::default();
+        for (li, (map, _)) in stems.iter().enumerate().skip(1) {
+            let starts = &mut stem_starts[usize::from(li == 3)];
             for k in map.iter() {
-                stem_starts.insert(first_chars(k, 4));
+                starts.insert(first_chars(k, 4));
             }
         }
         Lexicon {
@@ -532,6 +534,28 @@ impl Lexicon {
         en: &str,
         stemmers: &Stemmers,
     ) -> Option<&Expansion> {
+        self.lookup_in(word, en, stemmers, true)
+    }
+
+    /// [`Lexicon::lookup_lazy`] for the index: a catalog is written in
+    /// English (and sometimes Dutch or German), where French stems would
+    /// only catch English words.
+    pub(crate) fn lookup_index(
+        &self,
+        word: &str,
+        en: &str,
+        stemmers: &Stemmers,
+    ) -> Option<&Expansion> {
+        self.lookup_in(word, en, stemmers, false)
+    }
+
+    fn lookup_in(
+        &self,
+        word: &str,
+        en: &str,
+        stemmers: &Stemmers,
+        french: bool,
+    ) -> Option<&Expansion> {
         if let Some(e) = self.by_surface(word) {
             return e;
         }
@@ -540,12 +564,20 @@ impl Lexicon {
         }
         // stems only cut a word's end: no stem key starts like this word,
         // no stem of it is a key
-        if !self.stem_starts.contains(first_chars(word, 4)) {
-            return None;
+        let start = first_chars(word, 4);
+        let [nl_de, fr] = &self.stem_starts;
+        if nl_de.contains(start) {
+            let found = [(1, Lang::Nl), (2, Lang::De)]
+                .into_iter()
+                .find_map(|(i, lang)| self.by_stem(i, &stemmers.stem(lang, word)));
+            if found.is_some() {
+                return found;
+            }
         }
-        [(1, Lang::Nl), (2, Lang::De), (3, Lang::Fr)]
-            .into_iter()
-            .find_map(|(i, lang)| self.by_stem(i, &stemmers.stem(lang, word)))
+        if french && fr.contains(start) {
+            return self.by_stem(3, &stemmers.stem(Lang::Fr, word));
+        }
+        None
     }
 
     /// The act of a folded word used as a verb (`verwijder`, `lösche`,

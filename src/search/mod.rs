@@ -167,6 +167,8 @@ use crate::error::Error;
 #[derive(Debug, Clone)]
 pub struct ToolIndex {
     docs: Vec<index::Doc>,
+    /// What each tool does (see `act`), one byte a tool.
+    acts: Vec<u8>,
     /// The categories, numbered (each tool has the number of its own).
     categories: Strings,
     /// The index terms, numbered.

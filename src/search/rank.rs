@@ -358,16 +358,19 @@ struct Analysis {
 /// Joins two neighbouring words that the index or the lexicon knows as
 /// one (`back-up` → `backup`, `hoe laat` → `hoelaat`).
 fn join_words(index: &ToolIndex, lex: &Lexicon, words: &mut Vec<String>) {
+    let mut joined = String::new();
     let mut i = 0;
     while i + 1 < words.len() {
-        let joined = format!("{}{}", words[i], words[i + 1]);
+        joined.clear();
+        joined.push_str(&words[i]);
+        joined.push_str(&words[i + 1]);
         let known = joined.len() >= 6
             && (lex.knows(&joined)
                 || (index.surfaces.contains(&joined)
                     && !is_stopword(&words[i])
                     && !is_stopword(&words[i + 1])));
         if known {
-            words[i] = joined;
+            words[i].clone_from(&joined);
             words.remove(i + 1);
         }
         i += 1;
@@ -437,9 +440,13 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         .next()
         .unwrap_or(if particle { act::CHANGE } else { 0 });
     // each word read once: its stem, expansion and act as a verb
+    // (function words, numbers and single letters are not read: they are
+    // never searched for, and never a verb or a sense)
     let reads: Vec<Option<Read<'static>>> = (0..n)
         .map(|i| match reading[i] {
-            Some(w) if !consumed[i] => Some(q.read(w)),
+            Some(w) if !consumed[i] && !(is_number(w) || w.len() < 2 || is_stopword(w)) => {
+                Some(q.read(w))
+            }
             _ => None,
         })
         .collect();
@@ -451,6 +458,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     };
     let verb = |w: &str| match words.iter().position(|x| x == w) {
         Some(i) if reading[i] == Some(w) && reads[i].is_some() => verb_at(i),
+        _ if is_stopword(w) => 0,
         _ => lex.verb_act(w, &q.stemmers.stem(Lang::En, w), &q.stemmers),
     };
     let question_mark = query.contains('?');
@@ -679,8 +687,12 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
         touched.clear();
     }
     name_bonus(index, &groups, &mut scores);
-    for (s, doc) in scores.iter_mut().zip(&index.docs) {
-        *s *= act_fit(act, doc.acts);
+    if act.act != 0 {
+        for (s, &acts) in scores.iter_mut().zip(&index.acts) {
+            if *s > 0.0 {
+                *s *= act_fit(act, acts);
+            }
+        }
     }
     // which categories the filter takes, folded once each
     let wanted: Option<Vec<bool>> = opts.category.as_deref().map(|c| {
