@@ -444,7 +444,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     // never searched for, and never a verb or a sense)
     let reads: Vec<Option<Read<'static>>> = (0..n)
         .map(|i| match reading[i] {
-            Some(w) if !consumed[i] && !(is_number(w) || w.len() < 2 || is_stopword(w)) => {
+            Some(w) if !(consumed[i] || is_number(w) || w.len() < 2 || is_stopword(w)) => {
                 Some(q.read(w))
             }
             _ => None,
