@@ -289,6 +289,18 @@ fn bad_queries_never_panic() {
         "\u{202e}thgil",
         "aan uit an aus ein auf zu toe",
         "zet aan aan aan",
+        // the act and the words read together
+        "? ? ?",
+        "is",
+        "the the the ?",
+        "make a",
+        "can you",
+        "Ton Ton aus aus an",
+        "neu neu starten starten opnieuw",
+        "why why why",
+        "sich",
+        "wordt er",
+        "hoe laat hoe laat",
     ];
     for q in queries {
         let r = i.search(q, &SearchOptions::new().with_limit(5));
