@@ -527,7 +527,7 @@ impl Lexicon {
     }
 
     /// [`Lexicon::lookup`] with the word's English stem given and the
-    /// Dutch and German stems computed only when needed.
+    /// Dutch, German and French stems computed only when needed.
     pub(crate) fn lookup_lazy(
         &self,
         word: &str,
