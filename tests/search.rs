@@ -93,6 +93,114 @@ fn homey_and_github_short_queries() {
     );
 }
 
+fn first(index: &ToolIndex, q: &str) -> String {
+    index
+        .search(q, &SearchOptions::default())
+        .hits
+        .into_iter()
+        .next()
+        .map(|h| h.name)
+        .unwrap_or_default()
+}
+
+#[test]
+fn questions_about_the_state_find_the_tools_that_read_it() {
+    // question words are stop-words: read as keywords, these questions
+    // found the tools that change what they ask about
+    let ha = index("home-assistant-2025.4.tools-list.json");
+    for q in [
+        "hoe warm is het boven?",
+        "Is the garage door still open?",
+        "Ist die Haustür abgeschlossen",
+        "wordt er ergens beweging geregistreerd",
+        "la lumière de la cuisine est allumée ?",
+    ] {
+        assert_eq!(first(&ha, q), "GetLiveContext", "{q}");
+    }
+    let homey = index("homey-ai-chat-control-2.2.1.tools-list.json");
+    for (q, want) in [
+        ("welke lampen branden er nog?", "get_states"),
+        ("Sind noch Fenster offen?", "get_states"),
+        ("what's the temperature in the bedroom?", "get_states"),
+        // a command with the same words still changes things
+        ("set the bedroom temperature to 20", "set_thermostat"),
+        ("doe de lampen uit", "set_light"),
+    ] {
+        assert_eq!(first(&homey, q), want, "{q}");
+    }
+    // a question about the past asks for the history
+    let past = first(&homey, "what was the temperature yesterday");
+    assert!(past.starts_with("get_insight_"), "{past}");
+    let ha = index("home-assistant-2026.11.tools-list.json");
+    for q in [
+        "hoe laat is het?",
+        "Wie spät ist es?",
+        "what time is it",
+        "quelle heure est-il ?",
+    ] {
+        assert_eq!(first(&ha, q), "llm__GetDateTime", "{q}");
+    }
+    let github = index("github-mcp-server.tools-list.json");
+    assert_eq!(
+        first(&github, "which pull requests are open?"),
+        "list_pull_requests"
+    );
+}
+
+#[test]
+fn sound_off_is_mute_and_again_is_restart() {
+    let ha = index("home-assistant-2026.11.tools-list.json");
+    for (q, want) in [
+        ("Ton aus", "media_player__HassMediaPlayerMute"),
+        (
+            "zet het geluid van de tv uit",
+            "media_player__HassMediaPlayerMute",
+        ),
+        ("turn the sound off", "media_player__HassMediaPlayerMute"),
+        ("geluid weer aan", "media_player__HassMediaPlayerUnmute"),
+        ("Ton wieder an", "media_player__HassMediaPlayerUnmute"),
+        // `on the TV` is where, not what
+        (
+            "turn the volume down to 20 percent on the TV",
+            "media_player__HassSetVolume",
+        ),
+    ] {
+        assert_eq!(first(&ha, q), want, "{q}");
+    }
+    // without a mute tool, the words are read one by one
+    let old = index("home-assistant-2025.4.tools-list.json");
+    assert_eq!(first(&old, "turn the sound down"), "HassSetVolume");
+    let ha_mcp = index("ha-mcp-8.7.0.tools-list.json");
+    for (q, want) in [
+        ("herstart home assistant", "ha_restart"),
+        ("Home Assistant neu starten", "ha_restart"),
+        ("start HA opnieuw op", "ha_restart"),
+        ("maak een back-up", "ha_manage_backup"),
+        // `maak een`, `create a`: the tool that creates, not the one that reads
+        ("maak een scène", "ha_config_set_scene"),
+        ("create a scene", "ha_config_set_scene"),
+        ("list my scenes", "ha_config_get_scene"),
+        ("delete the scene", "ha_config_remove_scene"),
+        ("why didn't my automation run?", "ha_get_automation_traces"),
+    ] {
+        assert_eq!(first(&ha_mcp, q), want, "{q}");
+    }
+}
+
+#[test]
+fn french_queries_find_the_tool() {
+    let ha = index("home-assistant-2025.4.tools-list.json");
+    for (q, want) in [
+        ("allume la lumière du salon", "HassTurnOn"),
+        ("éteins la lampe de la cuisine", "HassTurnOff"),
+        ("mets le chauffage à 21 degrés", "HassClimateSetTemperature"),
+        ("chanson suivante", "HassMediaNext"),
+        ("ajoute du lait à la liste de courses", "HassListAddItem"),
+    ] {
+        assert_eq!(first(&ha, q), want, "{q}");
+    }
+}
+
 #[test]
 fn progressive_disclosure_categories_as_metadata() {
     // the Homey app's own categories, read into the metadata shape

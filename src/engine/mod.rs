@@ -132,7 +132,7 @@ struct Pending {
     request_id: Value,
 }
 
-/// The MCP server state machine. See the [module docs](self).
+/// The MCP server state machine (the crate documentation is its manual).
 pub struct Engine {
     config: EngineConfig,
     catalog: Catalog,

@@ -1,6 +1,7 @@
 //! Text analysis shared by the index and the queries: Unicode folding,
-//! tokenising (identifiers and prose alike), stop-words, a language guess,
-//! Snowball stemming, compound splitting and a bounded edit distance.
+//! tokenising (identifiers and prose alike), stop-words, a language guess
+//! (English, Dutch, German, French), Snowball stemming, compound splitting
+//! and a bounded edit distance.
 //!
 //! Everything here is pure and allocation-light: words are produced into a
 //! reused buffer, stemming only sees short ASCII words, and the edit
@@ -19,6 +20,7 @@ pub(crate) enum Lang {
     En,
     Nl,
     De,
+    Fr,
 }
 
 /// A fast, deterministic hash of a short string (FxHash's multiply-rotate
@@ -257,11 +259,12 @@ pub(crate) fn halves(k: u64) -> (u32, u32) {
     ((k >> 32) as u32, k as u32)
 }
 
-/// The three Snowball stemmers.
+/// The four Snowball stemmers.
 pub(crate) struct Stemmers {
     en: Stemmer,
     nl: Stemmer,
     de: Stemmer,
+    fr: Stemmer,
 }
 
 impl Stemmers {
@@ -270,6 +273,7 @@ impl Stemmers {
             en: Stemmer::create(Algorithm::English),
             nl: Stemmer::create(Algorithm::Dutch),
             de: Stemmer::create(Algorithm::German),
+            fr: Stemmer::create(Algorithm::French),
         }
     }
 
@@ -287,6 +291,7 @@ impl Stemmers {
             Lang::En => &self.en,
             Lang::Nl => &self.nl,
             Lang::De => &self.de,
+            Lang::Fr => &self.fr,
         };
         stemmer.stem(word).into_owned()
     }
@@ -527,7 +532,7 @@ pub(crate) fn is_number(w: &str) -> bool {
     !w.is_empty() && w.chars().all(|c| c.is_numeric())
 }
 
-/// Function words of English, Dutch and German (folded), dropped from
+/// Function words of English, Dutch, German and French (folded), dropped from
 /// queries and from indexed text. Words that carry meaning in a smart home
 /// (`on`, `off`, `up`, `down`, `open`) are not here; the Dutch and
 /// German separable particles (`aan`, `uit`, `an`, `aus`) are read before
@@ -536,36 +541,54 @@ pub(crate) fn is_stopword(w: &str) -> bool {
     STOPWORDS.binary_search(&w).is_ok()
 }
 
-/// Sorted, for binary search. English, Dutch and German function words,
-/// and quantifiers ("all the lights" is about the lights).
+/// Sorted, for binary search. English, Dutch, German and French function
+/// words, quantifiers ("all the lights" is about the lights), `still` and
+/// `already`, and the verbs that only carry a question (`staat`, `steht`,
+/// `est`: the question itself is read by [`super::act`]).
 #[rustfmt::skip]
 pub(crate) const STOPWORDS: &[&str] = &[
-    "a", "about", "all", "alle", "allen", "alsjeblieft", "alstublieft", "am", "an", "and",
-    "any", "are", "as", "at", "aub", "auch", "auf", "be", "been", "bei", "being", "bij",
-    "bitte", "but", "by", "can", "could", "currently", "da", "daar", "dan", "dann", "das",
-    "dass", "dat", "de", "dein", "deine", "dem", "den", "der", "des", "deze", "did", "die",
-    "diese", "diesem", "diesen", "dieser", "dieses", "dit", "do", "doch", "doe", "doen", "does",
-    "doing", "dort", "du", "each", "een", "eens", "ein", "eine", "einem", "einen", "einer",
-    "eines", "elke", "en", "er", "es", "even", "every", "everything", "everywhere", "for",
-    "from", "fur", "ga", "gaan", "graag", "had", "has", "have", "he", "hem", "her", "here",
-    "het", "hier", "him", "his", "hoe", "how", "i", "ich", "ieder", "iedere", "if", "ihr", "ik",
-    "im", "in", "ins", "into", "is", "ist", "it", "its", "je", "jede", "jeden", "jeder",
-    "jedes", "jij", "jouw", "just", "kan", "kann", "kannst", "kindly", "konntest", "kun",
-    "kunnen", "kunt", "laat", "lass", "lasse", "laten", "let", "lets", "like", "maak", "mach",
-    "mache", "machen", "macht", "mag", "make", "maken", "mal", "me", "mein", "meine", "meinem",
-    "meinen", "meiner", "met", "might", "mij", "mijn", "mir", "mit", "moet", "must", "my", "n",
-    "naar", "nach", "need", "nog", "now", "nu", "oder", "of", "om", "ons", "onze", "ook", "op",
-    "or", "our", "ours", "over", "overal", "please", "pls", "right", "samtliche", "samtlichen",
-    "shall", "she", "should", "sind", "so", "soll", "sollst", "some", "such", "te", "than",
-    "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to",
-    "too", "tot", "u", "uberall", "und", "uns", "unser", "unsere", "us", "uw", "van", "very",
-    "vom", "von", "voor", "waar", "wanneer", "want", "was", "wat", "we", "welke", "were",
-    "what", "whats", "when", "where", "which", "who", "whom", "why", "wie", "wij", "wil",
-    "will", "willen", "wilt", "with", "wo", "would", "wurdest", "you", "your", "yours", "z",
-    "ze", "zijn", "zou", "zouden", "zu", "zum", "zur",
+    "a", "about", "ai", "al", "all", "alle", "allen", "already", "alsjeblieft", "alstublieft",
+    "am", "an", "and", "any", "anything", "are", "aren", "as", "at", "au", "aub", "auch",
+    "auf", "aussi", "aux", "avec", "avez", "avons", "be", "been", "bei", "being", "ben",
+    "bent", "bij", "bist", "bitte", "but", "by", "ca", "can", "ce", "ces", "cet", "cette",
+    "combien", "comment", "could", "currently", "da", "daar", "dan", "dann", "dans", "das",
+    "dass", "dat", "de", "dein", "deine", "deja", "dem", "den", "denn", "der", "des", "deze",
+    "did", "didn", "die", "diese", "diesem", "diesen", "dieser", "dieses", "dit", "do", "doch",
+    "doe", "doen", "does", "doesn", "doing", "dort", "du", "each", "een", "eens", "eigenlijk",
+    "eigentlich", "ein", "eine", "einem", "einen", "einer", "eines", "elke", "elle", "elles",
+    "en", "encore", "er", "ergens", "es", "est", "et", "etre", "etwas", "even", "every",
+    "everything", "everywhere", "fait", "for", "from", "fur", "ga", "gaan", "geen", "gerade",
+    "gern", "gerne", "gibt", "gibts", "graag", "hab", "habe", "haben", "had", "has", "hast",
+    "hat", "have", "having", "he", "heb", "hebben", "hebt", "heeft", "hem", "her", "here",
+    "het", "hier", "him", "his", "hoe", "hoeveel", "how", "hui", "i", "ich", "ici", "ieder",
+    "iedere", "iets", "if", "ihr", "ik", "il", "ils", "im", "in", "ins", "into", "irgendein",
+    "irgendeine", "irgendwelche", "irgendwo", "is", "isn", "ist", "it", "its", "je", "jede",
+    "jeden", "jeder", "jedes", "jemand", "jij", "jouw", "just", "kan", "kann", "kannst",
+    "kein", "keine", "kindly", "konntest", "kun", "kunnen", "kunt", "la", "laat", "lass",
+    "lasse", "laten", "le", "les", "let", "lets", "leur", "leurs", "liegt", "liggen", "ligt",
+    "like", "links", "lui", "ma", "maak", "mach", "mache", "machen", "macht", "mag", "mais",
+    "make", "maken", "mal", "many", "me", "mein", "meine", "meinem", "meinen", "meiner",
+    "merci", "mes", "met", "might", "mij", "mijn", "mir", "mit", "moet", "moi", "mon", "much",
+    "must", "my", "n", "naar", "nach", "ne", "need", "nicht", "niet", "noch", "nog", "nou",
+    "nous", "now", "nu", "oder", "of", "om", "ons", "ont", "onze", "ook", "op", "or", "ou",
+    "our", "ours", "over", "overal", "par", "pas", "peu", "peux", "please", "pls", "pour",
+    "pourrais", "pouvez", "qu", "que", "quel", "quelle", "quelles", "quels", "qui", "quoi",
+    "rechts", "right", "sa", "samtliche", "samtlichen", "schon", "se", "ses", "shall", "she",
+    "should", "si", "sind", "so", "soll", "sollst", "some", "something", "sont", "staan",
+    "staat", "stehen", "steht", "still", "stond", "stonden", "stp", "such", "suis", "sur",
+    "svp", "ta", "te", "tes", "than", "that", "the", "their", "them", "then", "there", "these",
+    "they", "this", "those", "to", "toi", "too", "tot", "tous", "tout", "toute", "toutes",
+    "tres", "tu", "u", "uberall", "un", "und", "une", "uns", "unser", "unsere", "us", "uw",
+    "van", "veel", "very", "veux", "viel", "viele", "vom", "von", "voor", "vorn", "vorne",
+    "vos", "votre", "voudrais", "vous", "waar", "wanneer", "want", "war", "waren", "was",
+    "wat", "we", "wel", "welke", "werd", "werden", "were", "what", "whats", "when", "where",
+    "which", "who", "whom", "why", "wie", "wieder", "wieviel", "wieviele", "wij", "wil",
+    "will", "willen", "wilt", "wird", "with", "wo", "worden", "wordt", "would", "wurde",
+    "wurdest", "yet", "you", "your", "yours", "z", "ze", "zijn", "zit", "zitten", "zou",
+    "zouden", "zu", "zum", "zur",
 ];
 
-/// Words that only one of the three languages uses often: enough to guess
+/// Words that only one of the four languages uses often: enough to guess
 /// the language of a query of a few words.
 fn marker(w: &str) -> Option<Lang> {
     Some(match w {
@@ -577,6 +600,9 @@ fn marker(w: &str) -> Option<Lang> {
         | "schalte" | "und" | "aus" | "ein" | "auf" | "zu" | "ich" | "nicht" | "wie" | "vom" => {
             Lang::De
         }
+        "le" | "la" | "les" | "du" | "une" | "est" | "dans" | "sur" | "au" | "aux" | "quel"
+        | "quelle" | "quels" | "quelles" | "qu" | "allume" | "eteins" | "mets" | "et" | "pour"
+        | "combien" | "tous" | "toutes" | "il" => Lang::Fr,
         _ => return None,
     })
 }
@@ -584,12 +610,13 @@ fn marker(w: &str) -> Option<Lang> {
 /// A guess at the language of some folded words from their function words;
 /// `None` when there is no clue or a tie.
 pub(crate) fn guess_lang(words: &[String]) -> Option<Lang> {
-    let mut counts = [0usize; 3];
+    let mut counts = [0usize; 4];
     for w in words {
         match marker(w) {
             Some(Lang::En) => counts[0] += 1,
             Some(Lang::Nl) => counts[1] += 1,
             Some(Lang::De) => counts[2] += 1,
+            Some(Lang::Fr) => counts[3] += 1,
             None => {}
         }
     }
@@ -597,7 +624,7 @@ pub(crate) fn guess_lang(words: &[String]) -> Option<Lang> {
     if best == 0 || counts.iter().filter(|&&c| c == best).count() > 1 {
         return None;
     }
-    [Lang::En, Lang::Nl, Lang::De]
+    [Lang::En, Lang::Nl, Lang::De, Lang::Fr]
         .into_iter()
         .zip(counts)
         .find(|&(_, c)| c == best)
@@ -648,6 +675,19 @@ pub(crate) fn is_determiner(w: &str) -> bool {
             | "diese"
             | "diesem"
             | "dieser"
+            | "le"
+            | "la"
+            | "les"
+            | "l"
+            | "un"
+            | "une"
+            | "mon"
+            | "ma"
+            | "mes"
+            | "ce"
+            | "cette"
+            | "ces"
+            | "du"
     )
 }
 
@@ -913,12 +953,13 @@ mod tests {
     }
 
     #[test]
-    fn stems_three_languages() {
+    fn stems_four_languages() {
         let s = Stemmers::new();
         assert_eq!(s.stem(Lang::En, "lights"), "light");
         assert_eq!(s.stem(Lang::En, "turns"), "turn");
         assert_eq!(s.stem(Lang::Nl, "lampen"), "lamp");
         assert_eq!(s.stem(Lang::De, "lampen"), "lamp");
+        assert_eq!(s.stem(Lang::Fr, "lumieres"), "lumier");
         // not ASCII, too short or too long: untouched
         assert_eq!(s.stem(Lang::En, "日本語"), "日本語");
         assert_eq!(s.stem(Lang::En, "is"), "is");
@@ -930,7 +971,7 @@ mod tests {
                 x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
                 w.push(char::from(b'a' + ((x >> 16) % 26) as u8));
             }
-            for l in [Lang::En, Lang::Nl, Lang::De] {
+            for l in [Lang::En, Lang::Nl, Lang::De, Lang::Fr] {
                 let _ = s.stem(l, &w);
             }
         }
@@ -942,6 +983,7 @@ mod tests {
         assert_eq!(guess_lang(&w("turn on the light")), Some(Lang::En));
         assert_eq!(guess_lang(&w("doe het licht aan")), Some(Lang::Nl));
         assert_eq!(guess_lang(&w("schalte das Licht an")), Some(Lang::De));
+        assert_eq!(guess_lang(&w("allume la lumière du salon")), Some(Lang::Fr));
         assert_eq!(guess_lang(&w("rover")), None);
     }
 

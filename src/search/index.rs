@@ -3,9 +3,10 @@
 
 use serde_json::Value;
 
+use super::act;
 use super::analyze::{
-    fold, fold_into, for_each_word, for_each_word_bytes, is_number, letter_mask, Lang, Stemmers,
-    Strings, CLASS, JOIN, LOWER, SEP, UPPER, WIDE,
+    fold_into, for_each_word, for_each_word_bytes, is_number, letter_mask, Lang, Stemmers, Strings,
+    CLASS, JOIN, LOWER, SEP, UPPER, WIDE,
 };
 use super::lexicon::Lexicon;
 use super::ToolIndex;
@@ -145,6 +146,8 @@ struct Builder<'a> {
     all_lens: Vec<[f32; FIELDS]>,
     /// The words of the name being read, as numbers in `words`.
     name_words: Vec<u32>,
+    /// The words of the title being read, likewise.
+    title_words: Vec<u32>,
 }
 
 impl Builder<'_> {
@@ -180,7 +183,7 @@ impl Builder<'_> {
         } else {
             self.lex
                 .separable_joined(word)
-                .or_else(|| self.lex.lookup_lazy(word, &en, &self.stemmers))
+                .or_else(|| self.lex.lookup_index(word, &en, &self.stemmers))
         };
         if let Some(exp) = exp {
             for (alt, w) in exp.groups.iter().flatten() {
@@ -253,6 +256,7 @@ impl Builder<'_> {
     fn add(&mut self, field: Field, text: &str) {
         let f = field as usize;
         let name = field == Field::Name;
+        let title = field == Field::Title;
         if name {
             self.name_words.clear();
         }
@@ -262,6 +266,8 @@ impl Builder<'_> {
             };
             if name {
                 self.name_words.push(id);
+            } else if title {
+                self.title_words.push(id);
             }
             if a.skip && (!name || a.number) {
                 return;
@@ -312,9 +318,10 @@ impl Builder<'_> {
         }
     }
 
-    /// The name's words with their English stems (for [`category_of`]).
-    fn name_stems(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
-        self.name_words.iter().map(|&w| {
+    /// Words with their English stems (the name's for [`category_of`], the
+    /// name's and the title's for a tool's acts).
+    fn word_stems<'s>(&'s self, words: &'s [u32]) -> impl Iterator<Item = (&'s str, &'s str)> + 's {
+        words.iter().map(|&w| {
             let stem = self
                 .analyzed
                 .get(w as usize)
@@ -455,52 +462,6 @@ fn shorten(s: &str, max: usize) -> String {
     format!("{}…", at_word.trim_end())
 }
 
-/// Verbs that name what a tool does, by the category they imply.
-fn verb_category(word: &str) -> Option<&'static str> {
-    VERBS
-        .binary_search_by(|(v, _)| (*v).cmp(word))
-        .ok()
-        .and_then(|i| VERBS.get(i))
-        .map(|&(_, c)| c)
-}
-
-/// `(verb, category)`, sorted by verb for binary search.
-#[rustfmt::skip]
-const VERBS: &[(&str, &str)] = &[
-    ("activate", "control"), ("add", "create"), ("adjust", "control"), ("announce", "control"),
-    ("archive", "update"), ("arm", "control"), ("assign", "update"), ("broadcast", "control"),
-    ("browse", "query"), ("call", "control"), ("cancel", "control"), ("change", "control"),
-    ("check", "query"), ("clear", "delete"), ("clone", "create"), ("close", "control"),
-    ("comment", "update"), ("control", "control"), ("copy", "create"), ("count", "query"),
-    ("create", "create"), ("deactivate", "control"), ("decrease", "control"),
-    ("delete", "delete"), ("describe", "query"), ("destroy", "delete"), ("dim", "control"),
-    ("disable", "control"), ("disarm", "control"), ("dismiss", "update"), ("download", "query"),
-    ("drop", "delete"), ("duplicate", "create"), ("edit", "update"), ("enable", "control"),
-    ("erase", "delete"), ("execute", "control"), ("explain", "query"), ("export", "query"),
-    ("fetch", "query"), ("find", "query"), ("fork", "create"), ("get", "query"),
-    ("import", "create"), ("increase", "control"), ("insert", "create"), ("inspect", "query"),
-    ("install", "create"), ("invoke", "control"), ("label", "update"), ("list", "query"),
-    ("lock", "control"), ("look", "query"), ("lookup", "query"), ("make", "create"),
-    ("manage", "update"), ("mark", "update"), ("merge", "update"), ("modify", "update"),
-    ("move", "update"), ("mute", "control"), ("new", "create"), ("next", "control"),
-    ("notify", "control"), ("open", "control"), ("patch", "update"), ("pause", "control"),
-    ("play", "control"), ("post", "create"), ("press", "control"), ("preview", "query"),
-    ("previous", "control"), ("purge", "delete"), ("push", "create"), ("query", "query"),
-    ("read", "query"), ("refresh", "update"), ("register", "create"), ("reload", "update"),
-    ("remove", "delete"), ("rename", "update"), ("replace", "update"), ("reply", "update"),
-    ("reprioritize", "update"), ("request", "update"), ("resolve", "update"),
-    ("resume", "control"), ("retrieve", "query"), ("return", "control"), ("run", "control"),
-    ("save", "update"), ("search", "query"), ("select", "control"), ("send", "control"),
-    ("set", "control"), ("show", "query"), ("skip", "control"), ("star", "update"),
-    ("start", "control"), ("state", "query"), ("status", "query"), ("stop", "control"),
-    ("submit", "update"), ("summarize", "query"), ("switch", "control"), ("sync", "update"),
-    ("toggle", "control"), ("trigger", "control"), ("turn", "control"), ("unassign", "update"),
-    ("uninstall", "delete"), ("unlock", "control"), ("unmute", "control"),
-    ("unpause", "control"), ("unregister", "delete"), ("unresolve", "update"),
-    ("unset", "delete"), ("unstar", "update"), ("update", "update"), ("upload", "create"),
-    ("view", "query"), ("wipe", "delete"), ("write", "update"),
-];
-
 /// The category of a tool without curated metadata: `query` when it is
 /// read-only (by `readOnlyHint` or by the first verb of its name), else
 /// `create`, `update`, `delete` or `control` by that verb, then by the
@@ -535,32 +496,15 @@ fn category_of<'a>(
         return "query";
     }
     let allowed = |c: &&str| !(read_only == Some(false) && *c == "query");
-    // `Turns`, `Gets`, `listing`: stem only inflected forms
-    let inflected = |w: &str| [b's', b'd', b'g'].contains(&w.bytes().last().unwrap_or(0));
     let mut found = None;
     for (w, stem) in name_words {
-        found = verb_category(w)
-            .or_else(|| inflected(w).then(|| verb_category(stem)).flatten())
-            .filter(allowed);
+        found = act::word_category(w, stem).filter(allowed);
         if found.is_some() {
             break;
         }
     }
     if found.is_none() {
-        let first = description.and_then(|d| {
-            d.split(|c: char| !c.is_alphanumeric())
-                .find(|w| !w.is_empty())
-        });
-        found = first
-            .and_then(|w| {
-                let w = fold(w);
-                verb_category(&w).or_else(|| {
-                    inflected(&w)
-                        .then(|| stemmers.stem(Lang::En, &w))
-                        .and_then(|s| verb_category(&s))
-                })
-            })
-            .filter(allowed);
+        found = act::description_category(description, stemmers).filter(allowed);
     }
     found.unwrap_or(if read_only == Some(false) || destructive == Some(true) {
         "control"
@@ -569,7 +513,7 @@ fn category_of<'a>(
     })
 }
 
-/// Reads the curated metadata document (see the module docs for its shape).
+/// Reads the curated metadata document (see [`super::ToolIndex`] for its shape).
 fn read_meta(meta: Option<&Value>) -> Result<(Strings, Vec<Meta>), Error> {
     let mut out = (Strings::default(), Vec::new());
     let Some(meta) = meta else { return Ok(out) };
@@ -829,6 +773,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         counts: Vec::with_capacity(catalog.len()),
         all_lens: Vec::with_capacity(catalog.len()),
         name_words: Vec::new(),
+        title_words: Vec::new(),
     };
     let mut names = Strings::default();
     for t in catalog.tools() {
@@ -837,6 +782,9 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         }
     }
     let mut docs = Vec::with_capacity(catalog.len());
+    // what each tool does: [`act::READ`], [`act::CHANGE`], [`act::CREATE`],
+    // [`act::DELETE`] (0 when nothing tells)
+    let mut acts_of: Vec<u8> = Vec::with_capacity(catalog.len());
     let mut categories = Strings::default();
     // folded names and name keys, each to the first tool that has it
     let mut folded = Strings::default();
@@ -857,6 +805,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
             .unwrap_or(&empty);
         let fields = ToolFields::of(tool);
         let title = fields.title;
+        b.title_words.clear();
         b.add(Field::Name, name);
         if let Some(t) = title {
             b.add(Field::Title, t);
@@ -887,12 +836,29 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         let category = match &m.category {
             Some(c) => c.as_str(),
             None => category_of(
-                b.name_stems(),
+                b.word_stems(&b.name_words),
                 description,
                 read_only,
                 destructive,
                 &b.stemmers,
             ),
+        };
+        let acts = {
+            let first_verb =
+                act::description_category(description, &b.stemmers).map_or(0, act::act_of_category);
+            let writes_value = fields
+                .input_schema
+                .and_then(|s| s.get("properties"))
+                .and_then(Value::as_object)
+                .is_some_and(|p| p.keys().any(|k| act::value_param(k)));
+            act::tool_acts(
+                b.word_stems(&b.name_words),
+                b.word_stems(&b.title_words),
+                first_verb,
+                read_only,
+                destructive,
+                writes_value,
+            )
         };
         b.add(Field::Category, category);
         if read_only == Some(true) {
@@ -920,6 +886,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
             description: short,
             category: categories.insert(category).0,
         });
+        acts_of.push(acts);
     }
     drop(params);
     drop(enums);
@@ -1041,6 +1008,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
     name_terms.shrink_to_fit();
     Ok(ToolIndex {
         docs,
+        acts: acts_of,
         categories,
         terms,
         masks,
@@ -1094,14 +1062,6 @@ mod tests {
         assert_eq!(shorten("short", 10), "short");
         assert_eq!(shorten("one two three four", 12), "one two…");
         assert_eq!(shorten(&"é".repeat(30), 10), format!("{}…", "é".repeat(10)));
-    }
-
-    #[test]
-    fn verbs_are_sorted() {
-        assert!(VERBS.windows(2).all(|w| w[0].0 < w[1].0));
-        assert_eq!(verb_category("get"), Some("query"));
-        assert_eq!(verb_category("toggle"), Some("control"));
-        assert_eq!(verb_category("lamp"), None);
     }
 
     #[test]

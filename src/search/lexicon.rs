@@ -19,152 +19,171 @@
 
 use std::sync::OnceLock;
 
+use super::act::{act_of_category, verb_category};
 use super::analyze::{letter_mask, Lang, Stemmers, Strings, STOPWORDS};
 
 /// The lexicon, one row a line: `expansion = English words / Dutch words /
-/// German words` (`-` for none); `#` starts a comment. Text rather than a
+/// German words / French words` (`-` or nothing for none); `#` starts a
+/// comment. Text rather than a
 /// table of string slices: in the wasm module it is a third of the size.
 const ROWS: &str = r"
 # lights
-light|lamp = lamp lamps bulb bulbs lighting luminaire / licht lichten lichtje lamp lampje lampen verlichting peer peertje spotje / licht lichter lampe leuchte beleuchtung gluhbirne birne strahler
-brightness|dim = brightness bright brighter dim dimmer dimming dimmed intensity / helderheid helder feller felheid intensiteit dimmen dimniveau dim gedimd / helligkeit hell heller intensitat dimmen gedimmt dunkler
-color|colour = color colour colors hue red green blue yellow orange purple pink white cyan magenta violet turquoise / kleur kleuren rood groen blauw geel oranje paars roze wit turkoois / farbe farben rot grun blau gelb lila rosa weiss turkis
+light|lamp = lamp lamps bulb bulbs lighting luminaire / licht lichten lichtje lamp lampje lampen verlichting peer peertje spotje / licht lichter lampe leuchte beleuchtung gluhbirne birne strahler / lumiere lumieres lampe lampes eclairage ampoule ampoules plafonnier lampadaire
+brightness|dim = brightness bright brighter dim dimmer dimming dimmed intensity dark darker / helderheid helder feller felheid intensiteit dimmen dimniveau dim gedimd donker donkerder / helligkeit hell heller intensitat dimmen gedimmt dunkel dunkler / luminosite lumineux tamiser tamise intensite
+color|colour = color colour colors hue red green blue yellow orange purple pink white cyan magenta violet turquoise / kleur kleuren rood groen blauw geel oranje paars roze wit turkoois / farbe farben rot grun blau gelb lila rosa weiss turkis / couleur couleurs rouge vert verte bleu bleue jaune violette rose blanc blanche
 # switching
 on = - / aan / -
+# lights burning are on (exact words: `brand` is English)
+=on = - / brandt branden / brennt brennen / -
 off = - / uit / -
-turn|switch = switch / schakel schakelen / schalte schalten schalt
-toggle = toggle flip / omschakelen wissel wisselen / umschalten wechseln
-activate|enable|turn on = activate enable engage illuminate / activeer activeren inschakelen / aktiviere aktivieren einschalten
-deactivate|disable|turn off = deactivate disable disengage / deactiveer deactiveren uitschakelen / deaktiviere deaktivieren ausschalten
+turn|switch = switch / schakel schakelen / schalte schalten schalt schaltet
+toggle = toggle flip / omschakelen wissel wisselen / umschalten wechseln / basculer bascule inverser
+activate|enable|turn on = activate enable engage illuminate / activeer activeren inschakelen / aktiviere aktivieren einschalten / allume allumer allumez allumes allumee allumees active activer
+deactivate|disable|turn off = deactivate disable disengage / deactiveer deactiveren uitschakelen / deaktiviere deaktivieren ausschalten / eteins eteindre eteignez eteint eteinte eteintes desactive desactiver coupe couper
 # covers, doors, locks
-open = open opened opening / openen open opendoen / offne offnen offnet oeffnen aufmachen
-close|shut = close shut closed / sluit sluiten dicht dichtdoen / schliesse schliessen schliess zumachen geschlossen
-lock = lock locked / slot sloten vergrendel vergrendelen afsluiten / schloss verriegeln verriegle abschliessen zuschliessen zusperren
-unlock = unlock unlocked / ontgrendel ontgrendelen / entriegeln entriegle aufschliessen aufsperren
-curtain|blind|shade|shutter|cover|awning = curtain curtains blind blinds shade shades shutter shutters drape drapes awning cover covers louvre louver / gordijn gordijnen rolluik rolluiken jaloezie jaloezieen zonwering zonnescherm screen vitrage luifel markies lamellen / vorhang vorhange rollo rollos rollladen rolladen rollladen jalousie jalousien markise abdeckung abdeckungen raffstore gardine gardinen store
-door = door doors / deur deuren voordeur achterdeur / tur turen haustur
-gate = gate / poort hek / tor gartentor
-window = window windows / raam ramen venster / fenster
-valve|tap|water = valve tap faucet / kraan klep ventiel hoofdkraan / ventil hahn hauptventil wasserhahn
+open = open opened opening / openen open opendoen / offne offnen offnet oeffnen aufmachen offen geoffnet / ouvre ouvrir ouvrez ouvert ouverte ouvertes
+close|shut = close shut closed / sluit sluiten dicht dichtdoen / schliesse schliessen schliess zumachen geschlossen / ferme fermer fermez fermee fermees
+lock = lock locked / slot sloten vergrendel vergrendelen vergrendeld afsluiten / schloss verriegeln verriegle verriegelt verschlossen abschliessen zuschliessen zusperren / verrouille verrouiller verrouillee
+unlock = unlock unlocked / ontgrendel ontgrendelen / entriegeln entriegle aufschliessen aufsperren / deverrouille deverrouiller
+curtain|blind|shade|shutter|cover|awning = curtain curtains blind blinds shade shades shutter shutters drape drapes awning cover covers louvre louver / gordijn gordijnen rolluik rolluiken jaloezie jaloezieen zonwering zonnescherm screen screens vitrage luifel markies lamellen / vorhang vorhange rollo rollos rollladen rolladen rollladen jalousie jalousien markise abdeckung abdeckungen raffstore gardine gardinen beschattung beschattungen store / volet volets store stores rideau rideaux persienne persiennes
+door = door doors frontdoor backdoor / deur deuren voordeur achterdeur / tur turen haustur
+# (exact words: `port` is English)
+=door = - / - / - / porte portes
+gate = gate / poort hek / tor gartentor / portail
+window = window windows / raam ramen venster / fenster / fenetre fenetres
+valve|tap|water = valve tap faucet / kraan klep ventiel hoofdkraan / ventil hahn hauptventil wasserhahn / robinet vanne
 up|raise = up raise higher / hoger / hoher
 down|lower = down lower / lager / niedriger
 # up and down said of covers: open and close them
-up|raise|open = - / omhoog boven / hoch rauf herauf oben
-down|lower|close = - / omlaag neer beneden / runter herunter unten
-increase|raise|up = increase raise boost / verhoog verhogen verhoging / erhohe erhohen steigere steigern
-decrease|lower|reduce|down = decrease reduce lower / verlaag verlagen verminder verminderen / verringere verringern senke senken reduziere reduzieren
-position = position / positie stand stelling / position stellung
-percent|percentage = percent percentage / procent percentage / prozent
+up|raise|open = - / omhoog boven / hoch rauf herauf oben / remonte remonter
+down|lower|close = - / omlaag neer beneden / runter herunter unten / descends descendre
+increase|raise|up = increase raise boost / verhoog verhogen verhoging / erhohe erhohen steigere steigern / augmente augmenter monte monter
+decrease|lower|reduce|down = decrease reduce lower / verlaag verlagen verminder verminderen / verringere verringern senke senken reduziere reduzieren / baisse baisser diminue diminuer reduis reduire
+position = position minimum maximum lowest highest / positie stand stelling laagste hoogste / position stellung niedrigste hochste / minimum maximum
+percent|percentage = percent percentage level / procent percentage niveau / prozent stufe niveau / pourcent pourcentage
 # climate
-temperature = temperature temp degree degrees celsius fahrenheit / temperatuur graden graad / temperatur grad
-warm|heat|temperature = warm warmer hot heat / warm warmer warmte / warm warmer heiss
-cold|cool|temperature = cold colder cool cooler / koud kouder koel koeler / kalt kalter kuhl kuhler
-thermostat|climate|heating|heater = thermostat thermostats heating heater climate hvac radiator boiler / thermostaat thermostaten verwarming verwarmen kachel cv radiator ketel / thermostat heizung heizungen heizen heizkorper klima therme
-airco|air|conditioning|cooling|climate = aircon airco ac / airco airconditioning koeling / klimaanlage kuhlung
-humidity = humidity humid / vochtigheid luchtvochtigheid vocht / feuchtigkeit luftfeuchtigkeit feuchte
-fan = fan fans ventilator / ventilator ventilatoren ventilatie / ventilator ventilatoren lufter luftung
+temperature = temperature temp degree degrees celsius fahrenheit / temperatuur graden graad / temperatur grad / temperature degre degres
+warm|heat|temperature = warm warmer hot heat / warm warmer warmte / warm warmer heiss / chaud chaude
+cold|cool|temperature = cold colder cool cooler / koud kouder koel koeler / kalt kalter kuhl kuhler / froid froide frais fraiche
+thermostat|climate|heating|heater = thermostat thermostats heating heater climate hvac radiator boiler / thermostaat thermostaten verwarming verwarmen kachel cv radiator ketel / thermostat heizung heizungen heizen heizkorper klima therme / chauffage radiateur chaudiere
+airco|air|conditioning|cooling|climate = aircon airco ac / airco airconditioning koeling / klimaanlage kuhlung / climatisation clim climatiseur
+humidity = humidity humid / vochtigheid luchtvochtigheid vocht / feuchtigkeit luftfeuchtigkeit feuchte / humidite humide
+fan = fan fans ventilator / ventilator ventilatoren ventilatie / ventilator ventilatoren lufter luftung / ventilateur ventilation
 # devices and places
-outlet|socket|plug = outlet socket plug plugs / stekker stopcontact contactdoos wandcontactdoos / steckdose steckdosen stecker zwischenstecker
+outlet|socket|plug = outlet socket plug plugs / stekker stopcontact contactdoos wandcontactdoos / steckdose steckdosen stecker zwischenstecker / prise prises
 switch = - / schakelaar / schalter
-speaker = speaker speakers loudspeaker / luidspreker speaker / lautsprecher
-tv|television = tv television telly / televisie tv teevee / fernseher fernsehen fernseh
-media|music|song|track = music song songs track tracks tune playlist album podcast / muziek liedje liedjes lied nummer nummers afspeellijst plaat film filmpje serie / musik lied lieder song titel stuck sendung wiedergabeliste film
-volume|sound = volume sound loudness / volume geluid geluidsniveau / lautstarke ton
+speaker = speaker speakers loudspeaker / luidspreker speaker / lautsprecher / enceinte enceintes
+tv|television = tv television telly / televisie tv teevee / fernseher fernsehen fernseh / tele television
+media|music|song|track = music song songs track tracks tune playlist album podcast / muziek liedje liedjes lied nummer nummers afspeellijst plaat film filmpje serie / musik lied lieder song titel stuck sendung wiedergabeliste film / musique chanson chansons morceau titre film
+volume|sound = volume sound loudness noise / volume geluid geluidsniveau herrie lawaai / lautstarke ton larm / volume son bruit
 volume|louder|up = louder / harder luider / lauter
 volume|quieter|down = quieter softer / zachter stiller / leiser
-mute = mute silence / dempen demp stil / stumm stummschalten stummschalte
-device|entity = device devices appliance entity entities / apparaat apparaten toestel entiteit / gerat gerate entitat
-sensor = sensor sensors detector / sensor sensoren melder / sensor sensoren fuhler melder
-state|status = state status / status toestand / status zustand
-current|state|status = current present / huidige actuele momentele / aktuelle aktuell aktuellen derzeitige momentan
-battery = battery batteries / batterij batterijen accu / batterie akku
-motion|presence = motion movement presence / beweging aanwezigheid / bewegung anwesenheit
-energy|power|consumption = energy power consumption electricity / energie stroom verbruik stroomverbruik vermogen elektriciteit / energie strom verbrauch stromverbrauch leistung
-room|area|zone = room rooms area areas zone zones / kamer kamers ruimte vertrek zone / raum zimmer bereich zone
-floor = floor storey story / verdieping etage / etage stockwerk geschoss
-home|house = home house / huis woning thuis / haus wohnung zuhause
-garage = garage / garage garagedeur / garage garagentor
-camera = camera cam webcam / camera / kamera
-alarm|security = alarm siren burglar / alarm alarmsysteem sirene / alarm alarmanlage sirene
-doorbell = doorbell bell / deurbel bel / klingel turklingel
-robot = robot / robot / roboter
-vacuum|clean = vacuum hoover vacuuming / stofzuiger stofzuigen stofzuig zuigen robotstofzuiger / staubsauger staubsaugen saugen sauge saugroboter
-clean|vacuum = clean cleaning mop / schoonmaken poetsen dweilen reinigen / putzen reinigen reinige wischen
-base|dock|station = base dock station charger / basis basisstation laadstation oplaadstation / basis basisstation ladestation
+mute = mute silence / dempen demp stil / stumm stummschalten stummschalte / muet sourdine
+device|entity*0.7 = device devices appliance appliances machine machines phone computer dishwasher dryer kettle fridge freezer oven / apparaat apparaten toestel machine telefoon vaatwasser wasmachine droger waterkoker koffiezetter koelkast vriezer oven / gerat gerate maschine telefon handy spulmaschine waschmaschine trockner wasserkocher kaffeemaschine kuhlschrank backofen / appareil appareils machine telephone bouilloire cafetiere frigo four
+entity|device*0.7 = entity entities / entiteit entiteiten / entitat entitaten / entite entites
+sensor = sensor sensors detector detect detected detects vibration / sensor sensoren melder detecteren gedetecteerd detecteert waargenomen waarnemen registreert geregistreerd trilling trillingen / sensor sensoren fuhler melder erkannt erkennt registriert vibration erschutterung / capteur capteurs detecteur detecte
+sensor*0.8|alarm*0.6 = smoke gas leak / rook rookmelder gas lekkage / rauch rauchmelder leck / fumee gaz fuite
+state|status = state status connected disconnected online offline / status toestand verbonden / status zustand verbunden getrennt / etat statut connecte deconnecte
+current|state|status = current present moment / huidige actuele momentele moment / aktuelle aktuell aktuellen derzeitige momentan moment / actuel actuelle actuellement
+battery = battery batteries / batterij batterijen accu / batterie akku / batterie batteries pile piles
+motion|presence = motion movement presence anyone anybody someone somebody people person / beweging aanwezigheid iemand mensen personen persoon / bewegung anwesenheit jemand irgendjemand personen person leute / mouvement presence quelqu personne personnes
+energy|power|consumption = energy power consumption electricity / energie stroom verbruik stroomverbruik vermogen elektriciteit / energie strom verbrauch stromverbrauch leistung / energie electricite consommation puissance
+room|area|zone = room rooms area areas zone zones / kamer kamers ruimte vertrek zone zones / raum zimmer bereich bereiche zone zonen / piece pieces salle zone
+floor = floor storey story / verdieping etage / etage stockwerk geschoss / etage
+home|house = home house / huis woning thuis / haus wohnung zuhause / maison domicile
+garage = garage / garage garagedeur / garage garagentor / garage
+camera = camera cam webcam / camera / kamera / camera
+alarm|security = alarm siren burglar / alarm alarmsysteem sirene / alarm alarmanlage sirene / alarme sirene
+doorbell = doorbell bell / deurbel bel / klingel turklingel / sonnette
+robot = robot / robot / roboter / robot
+vacuum|clean = vacuum hoover vacuuming / stofzuiger stofzuigen stofzuig zuigen robotstofzuiger / staubsauger staubsaugen saugen sauge saugroboter / aspirateur aspirer
+clean|vacuum = clean cleaning mop / schoonmaken poetsen dweilen reinigen / putzen reinigen reinige wischen / nettoie nettoyer nettoyage menage
+base|dock|station = base dock station charger / basis basisstation laadstation oplaadstation / basis basisstation ladestation / base station chargeur
 # rooms: known words keep compounds from splitting wrongly
 # (`slaapkamer|lamp`, not `slaap|kamer|lamp`)
-bedroom = bedroom / slaapkamer / schlafzimmer
-=livingroom|lounge = lounge livingroom living / woonkamer huiskamer zitkamer / wohnzimmer
-kitchen = kitchen / keuken / kuche
-bathroom = bathroom / badkamer / badezimmer bad
-hallway|hall = hallway hall corridor / gang hal overloop / flur diele
-garden|yard = garden yard / tuin / garten
-office|study = office study / kantoor werkkamer studeerkamer / buro arbeitszimmer
-attic = attic / zolder / dachboden
-basement|cellar = basement cellar / kelder / keller
-toilet = toilet wc / toilet wc / toilette wc
+bedroom = bedroom / slaapkamer / schlafzimmer / chambre
+=livingroom|lounge = lounge livingroom living / woonkamer huiskamer zitkamer / wohnzimmer / salon sejour
+kitchen = kitchen / keuken / kuche / cuisine
+bathroom = bathroom / badkamer / badezimmer bad / bain
+hallway|hall = hallway hall corridor / gang hal overloop / flur diele / couloir entree
+garden|yard = garden yard / tuin / garten / jardin
+office|study = office study / kantoor werkkamer studeerkamer / buro arbeitszimmer / bureau
+attic = attic / zolder / dachboden / grenier
+basement|cellar = basement cellar / kelder / keller / cave
+toilet = toilet wc / toilet wc / toilette wc / toilettes
 diningroom = - / eetkamer / esszimmer
+mode = mode modes / modus / modus / mode
 nursery|kids = nursery / kinderkamer / kinderzimmer
-terrace|balcony|porch = terrace balcony porch patio / terras balkon veranda / terrasse balkon veranda
+terrace|balcony|porch = terrace balcony porch patio / terras balkon veranda / terrasse balkon veranda / terrasse balcon
 # media control
-pause = pause paused / pauze pauzeer pauzeren / pausiere pausieren anhalten
-stop|cancel|pause|off*0.6 = stop halt / stop stoppen stopzetten / stopp stoppe stoppen halt
-resume|unpause|continue|play = resume unpause continue / hervat hervatten verder doorgaan / fortsetzen fortfahren weiter weitermachen
-play|resume = play / speel spelen afspelen / spiele spielen abspielen
-next|skip = next skip forward / volgende volgend overslaan verder / nachste nachster nachstes nachsten uberspringe uberspringen vorspulen
-previous|back|replay = previous back replay rewind / vorige vorig opnieuw herhaal herhalen / vorherige vorherigen vorheriger vorheriges letzte letzten letzter wiederhole wiederholen zuruckspulen
-return|back = return / terug terugsturen terugkeren / zuruck zuruckschicken zuruckkehren
+pause = pause paused / pauze pauzeer pauzeren / pausiere pausieren anhalten / pause
+stop|cancel|pause|off*0.6 = stop halt / stop stoppen stopzetten / stopp stoppe stoppen halt / arrete arreter stoppe stopper
+resume|unpause|continue|play = resume unpause continue / hervat hervatten verder doorgaan / fortsetzen fortfahren weiter weitermachen / reprends reprendre continue continuer
+play|resume = play / speel spelen afspelen / spiele spielen abspielen / joue jouer
+next|skip = next skip forward / volgende volgend overslaan verder / nachste nachster nachstes nachsten uberspringe uberspringen vorspulen / suivant suivante suivantes
+previous|back|replay = previous back replay rewind / vorige vorig opnieuw herhaal herhalen / vorherige vorherigen vorheriger vorheriges letzte letzten letzter wiederhole wiederholen zuruckspulen / precedent precedente
+return|back = return / terug terugsturen terugkeren / zuruck zuruckschicken zuruckkehren / renvoie renvoyer retour retourne
 # starting and stopping a device turns it on and off
-start|begin|on*0.6 = start begin launch / start starten begin beginnen / starte starten beginne beginnen
+start|begin|on*0.6 = start begin launch / start starten begin beginnen / starte starten beginne beginnen / lance lancer demarre demarrer commence
 # lists, timers, time
-list|todo = list lists todo checklist / lijst lijstje lijstjes takenlijst todo / liste listen aufgabenliste todo
-shopping|list = shopping groceries grocery / boodschappen boodschappenlijst boodschappenlijstje / einkauf einkaufen einkaufsliste
-task|todo|item = task tasks chore chores item / taak taken klus klusje huishouden / aufgabe aufgaben haushalt
-add = add append insert / voeg toevoegen bijzetten / fuge fugen hinzufugen erganze erganzen
-complete|done|finish|check = complete done finish finished completed tick / afvinken vink voltooi voltooien afgerond afgewerkt compleet klaar gedaan markeer / erledigt erledige erledigen abhaken hake fertig
-remove|delete = remove delete erase drop / verwijder verwijderen wis wissen schrap / entferne entfernen losche loschen streiche streichen
-cancel|stop = cancel abort / annuleer annuleren afbreken / abbrechen breche storniere beende beenden
-timer|countdown = timer timers countdown / timer timers kookwekker aftellen / timer kurzzeitwecker eieruhr countdown
-alarm|clock = wake alarmclock / wekker / wecker
-time|clock = time clock / tijd hoelaat uur klok / uhrzeit zeit uhr
-date|day = date day today / datum dag vandaag / datum heute wochentag
-weather|forecast = weather forecast rain / weer weerbericht weersverwachting regen / wetter wettervorhersage vorhersage regen
-calendar|event|appointment = calendar event events appointment meeting agenda schedule / agenda kalender afspraak afspraken evenement / kalender termin termine veranstaltung
-broadcast|announce|message|notify = broadcast announce announcement message / omroepen omroep aankondigen bericht mededeling / durchsage ansage nachricht verkunde verkunden ankundigen durchsagen
-notification|notify|alert = notification notifications notify alert alerts / melding meldingen notificatie notificaties / benachrichtigung mitteilung meldung
-night|sleep = night sleep goodnight bedtime / nacht slapen welterusten / nacht schlafen
-morning|wake = morning / ochtend morgen / morgen fruh
+list|todo = list lists todo checklist / lijst lijstje lijstjes takenlijst todo / liste listen aufgabenliste todo / liste listes
+shopping|list = shopping groceries grocery buy purchase / boodschappen boodschappenlijst boodschappenlijstje kopen koop supermarkt / einkauf einkaufen einkaufsliste kaufen supermarkt / courses achats acheter
+task|todo|item = task tasks chore chores item / taak taken klus klusje huishouden / aufgabe aufgaben haushalt / tache taches
+add = add append insert / voeg toevoegen bijzetten / fuge fugen hinzufugen erganze erganzen / ajoute ajouter rajoute
+complete|done|finish|check = complete done finish finished completed tick / afvinken vink voltooi voltooien afgerond afgewerkt compleet klaar gedaan / erledigt erledige erledigen abhaken hake fertig / terminer fini finie coche cocher
+remove|delete = remove delete erase drop / verwijder verwijderen wis wissen schrap / entferne entfernen losche loschen streiche streichen / supprime supprimer efface effacer enleve enlever retire retirer
+cancel|stop = cancel abort / annuleer annuleren afbreken / abbrechen breche storniere beende beenden / annule annuler
+timer|countdown = timer timers countdown minute minutes seconds / timer timers kookwekker aftellen minuut minuten seconde seconden / timer kurzzeitwecker eieruhr countdown minute minuten sekunde sekunden / minuteur minuteurs minuterie secondes
+alarm|clock = wake alarmclock / wekker / wecker / reveil
+time|clock = time clock / tijd hoelaat uur klok / uhrzeit zeit uhr spat / heure heures
+date|day = date day today / datum dag vandaag / datum heute wochentag / date jour aujourd
+weather|forecast = weather forecast rain raining / weer weerbericht weersverwachting regen regent regenen / wetter wettervorhersage vorhersage regen regnet regnen / meteo pluie pleut
+calendar|event|appointment = calendar event events appointment meeting agenda schedule planned / agenda kalender afspraak afspraken evenement gepland / kalender termin termine veranstaltung geplant / agenda calendrier evenement reunion
+broadcast|announce|message|notify = broadcast announce announcement message / omroepen omroep aankondigen bericht mededeling / durchsage ansage nachricht verkunde verkunden ankundigen durchsagen / annonce annoncer
+notification|notify|alert = notification notifications notify alert alerts / melding meldingen notificatie notificaties / benachrichtigung mitteilung meldung / notification notifications alerte
+night|sleep = night sleep goodnight bedtime / nacht slapen welterusten / nacht schlafen / nuit dormir
+morning|wake = morning / ochtend morgen / morgen fruh / matin
 # automation and apps
-automation|flow|scene|script|routine = automation automations flow flows scene scenes script scripts routine / automatisering automatiseringen scene scenario routine / automatisierung automation szene szenen ablauf routine
-trigger|run|execute|activate|start = trigger run execute invoke / uitvoeren voer triggeren afvuren / ausfuhren fuhre auslosen auslose
-app|integration|plugin = app apps integration integrations plugin addon / app apps applicatie toepassing integratie / app apps anwendung integration erweiterung
-install = install installed / installeer installeren geinstalleerd / installiere installieren installiert
-refresh|reload|update|sync = refresh reload rescan resync sync / vernieuw vernieuwen verversen herlaad herladen synchroniseren / aktualisiere aktualisieren neuladen synchronisieren
-history|historical|log|insight = history historical log logs trend trends insight insights / geschiedenis historie verloop logboek inzicht inzichten / verlauf geschichte historie protokoll statistik
-get|list|show = show display get fetch retrieve view / toon tonen geef bekijk bekijken / zeige zeigen zeig gib anzeigen hole holen
-search|find = search find lookup locate / zoek zoeken vind vinden / suche suchen finde finden
-set|change|adjust = set change adjust modify configure / zet zetten stel stellen instellen verander veranderen wijzig wijzigen aanpassen draai draaien / setze setzen setz stelle stellen stell einstellen andere andern verstelle verstellen dreh drehe drehen
+automation|flow|routine|scene*0.6|script*0.6 = automation automations flow flows routine / automatisering automatiseringen routine / automatisierung automation ablauf routine / automatisation routine
+scene|automation*0.6|flow*0.6 = scene scenes / scenario / szene szenen / scenario
+script|automation*0.6|flow*0.6 = script scripts / - / skript skripte / -
+trigger|run|execute|activate|start = trigger run execute invoke / uitvoeren voer triggeren afvuren / ausfuhren fuhre auslosen auslose / execute executer declenche declencher
+app|integration|plugin = app apps integration integrations plugin addon addons / app apps applicatie toepassing integratie integraties / app apps anwendung integration erweiterung / application applications
+install = install installed / installeer installeren geinstalleerd / installiere installieren installiert / installe installer
+refresh|reload|update|sync = refresh reload rescan resync sync / vernieuw vernieuwen verversen herlaad herladen synchroniseren / aktualisiere aktualisieren neuladen synchronisieren / actualise actualiser recharge recharger rafraichir
+restart|reboot = restart reboot rebooting / herstart herstarten herstarte / neustart neustarten / redemarre redemarrer redemarrage
+backup|snapshot = backup backups / backup reservekopie / backup sicherung sicherungskopie / sauvegarde sauvegarder
+photo|snapshot|image = photo photos picture pictures snapshot / foto fotos afbeelding / foto fotos bild bilder aufnahme / photo photos image
+service|action = service services / dienst diensten / dienst dienste / service services
+history|historical|log|insight = history historical log logs logbook trend trends insight insights / geschiedenis historie verloop logboek inzicht inzichten / verlauf geschichte historie protokoll logbuch statistik / historique journal
+trace|debug = trace traces tracing debug debugging troubleshoot diagnose / traceren debuggen foutopsporing / debuggen fehlersuche / debogage diagnostic
+get|list|show = show display get fetch retrieve view / toon tonen geef bekijk bekijken / zeige zeigen zeig gib anzeigen hole holen / affiche afficher montre montrer donne
+check|inspect = check verify inspect / controleer controleren / prufe prufen kontrolliere kontrollieren / verifie verifier
+health = health healthy / gezondheid / gesundheit / sante
+overview|summary = overview summary / overzicht samenvatting / ubersicht zusammenfassung / apercu
+search|find = search find lookup locate / zoek zoeken vind vinden / suche suchen finde finden / cherche chercher trouve trouver recherche
+set|change|adjust = set change adjust modify configure / zet zetten stel stellen instellen verander veranderen wijzig wijzigen aanpassen draai draaien / setze setzen setz stelle stellen stell einstellen andere andern verstelle verstellen dreh drehe drehen / mets mettre regle regler change changer modifie modifier
 # software (GitHub and other developer catalogs)
 pull request = pr prs mr / - / -
-repository|repo = repo repos repository repositories project / repository opslagplaats / repository
+repository|repo = repo repos repository repositories project / repository opslagplaats / repository / depot
 issue|bug|ticket = issue issues bug bugs ticket tickets / issue probleem / issue fehler problem
-comment|reply = comment comments reply remark / opmerking reactie commentaar / kommentar antwort
-branch = branch branches / tak branch / zweig branch
-merge = merge / samenvoegen mergen / zusammenfuhren mergen
-file|content = file files content contents / bestand bestanden inhoud / datei dateien inhalt
+comment|reply = comment comments reply remark / opmerking reactie commentaar / kommentar antwort / commentaire
+branch = branch branches / tak branch / zweig branch / branche
+merge = merge / samenvoegen mergen / zusammenfuhren mergen / fusionne fusionner
+file|content = file files content contents / bestand bestanden inhoud / datei dateien inhalt / fichier fichiers
 directory|folder|tree = directory folder tree / map mappen folder / ordner verzeichnis
-create|new|add = create new / aanmaken nieuw nieuwe creeer creeren / erstelle erstellen neu neue anlegen
-update|edit|change = update edit rename / bewerk bewerken bijwerken / bearbeite bearbeiten
-read|get = read / lees lezen / lies lesen
-user|me|profile|account = user users profile account whoami / gebruiker profiel account / benutzer profil konto
-release|version = release releases version / versie uitgave / version veroffentlichung
-label|tag = label labels tag tags / label etiket / label etikett schlagwort
+create|new|add = create new / aanmaken nieuw nieuwe creeer creeren / erstelle erstellen neu neue anlegen / cree creer nouveau nouvelle
+update|edit|change = update edit rename / bewerk bewerken bijwerken / bearbeite bearbeiten / edite editer renomme renommer
+read|get = read / lees lezen / lies lesen / lis lire
+user|me|profile|account = user users profile account whoami / gebruiker profiel account / benutzer profil konto / utilisateur profil compte
+release|version = release releases version / versie uitgave / version veroffentlichung / version
+label|tag = label labels tag tags / label etiket / label etikett schlagwort / etiquette
 workflow|action = workflow workflows pipeline ci build builds / pijplijn / pipeline
 vulnerability|security|advisory|alert = vulnerability vulnerabilities cve security advisory / kwetsbaarheid beveiliging lek / schwachstelle sicherheit sicherheitslucke
 secret|token|credential = secret secrets token credential credentials password / geheim wachtwoord / geheimnis passwort
-organization|org = organization organisation org orgs company / organisatie / organisation
+organization|org = organization organisation org orgs company / organisatie / organisation / organisation
 discussion = discussion discussions forum / discussie / diskussion
-review = review reviews reviewer / beoordeling beoordelen / uberprufung prufen
+review = review reviews reviewer / beoordeling beoordelen / uberprufung / relecture
 commit|change = commit commits changeset / wijziging wijzigingen / anderung anderungen
 ";
 
@@ -259,15 +278,17 @@ fn parse_weight(s: &str) -> f32 {
     v
 }
 
-/// The rows of [`ROWS`]: expansion, then English, Dutch, German words.
-fn rows() -> impl Iterator<Item = (&'static str, [&'static str; 3])> {
+/// The rows of [`ROWS`]: expansion, then English, Dutch, German and
+/// French words (`-` when a row has no French list).
+fn rows() -> impl Iterator<Item = (&'static str, [&'static str; 4])> {
     ROWS.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .filter_map(|l| {
             let (exp, rest) = l.split_once(" = ")?;
             let mut lists = rest.split(" / ");
-            Some((exp, [lists.next()?, lists.next()?, lists.next()?]))
+            let (en, nl, de) = (lists.next()?, lists.next()?, lists.next()?);
+            Some((exp, [en, nl, de, lists.next().unwrap_or("-")]))
         })
 }
 
@@ -297,7 +318,22 @@ pub(crate) struct Expansion {
     pub(crate) replace: bool,
     /// Groups of alternative English stems with their weights (`on*0.7`).
     pub(crate) groups: Vec<Vec<(String, f32)>>,
+    /// The act of a word that means this, used as a verb (see
+    /// [`super::act`]): the act of the expansion's first word.
+    pub(crate) act: u8,
+    /// What the expansion says, for reading pairs of words together
+    /// ([`SOUND`], [`ON`], [`OFF`], [`START`]).
+    pub(crate) senses: u8,
 }
+
+/// The sound (volume) of something: with [`OFF`] it is muted.
+pub(crate) const SOUND: u8 = 1;
+/// Switched on.
+pub(crate) const ON: u8 = 2;
+/// Switched off.
+pub(crate) const OFF: u8 = 4;
+/// Started: with `again` (`opnieuw`, `neu`) it is restarted.
+pub(crate) const START: u8 = 8;
 
 impl Expansion {
     fn parse(exp: &str, stemmers: &Stemmers) -> Expansion {
@@ -319,7 +355,24 @@ impl Expansion {
                     .collect()
             })
             .collect();
-        Expansion { replace, groups }
+        let head = exp.split(['|', ' ', '*']).next().unwrap_or("");
+        let act = verb_category(head).map_or(0, act_of_category);
+        let mut senses = 0;
+        for alt in exp.split([' ', '|']) {
+            senses |= match alt {
+                "sound" => SOUND,
+                "on" => ON,
+                "off" => OFF,
+                "start" => START,
+                _ => 0,
+            };
+        }
+        Expansion {
+            replace,
+            groups,
+            act,
+            senses,
+        }
     }
 }
 
@@ -330,17 +383,18 @@ pub(crate) struct Lexicon {
     surface_exp: Vec<u32>,
     /// The same words with their letter masks, for typo search.
     keys: Vec<(&'static str, u32)>,
-    /// English, Dutch and German stems, each with its expansion.
-    stems: [(Strings, Vec<u32>); 3],
+    /// English, Dutch, German and French stems, each with its expansion.
+    stems: [(Strings, Vec<u32>); 4],
     expansions: Vec<Expansion>,
     separable: Vec<(&'static str, Vec<&'static str>, u32)>,
     /// The first letter of each row's particle, for a quick test.
     firsts: Vec<u8>,
     /// [`STOPWORDS`], hashed.
     stopwords: Strings,
-    /// The first 4 chars (or fewer) of every Dutch and German stem key: a
-    /// word whose start is not here has no Dutch or German stem to find.
-    stem_starts: Strings,
+    /// The first 4 chars (or fewer) of every Dutch and German stem key, and
+    /// of every French one: a word whose start is not here has no such
+    /// stem to find.
+    stem_starts: [Strings; 2],
 }
 
 /// Verb endings allowed after a separable verb's root (`zet|ten`,
@@ -369,12 +423,17 @@ impl Lexicon {
         let mut surface = Strings::default();
         let mut surface_exp = Vec::new();
         let mut keys = Vec::new();
-        let mut stems: [(Strings, Vec<u32>); 3] = Default::default();
-        for (exp, [en, nl, de]) in rows() {
+        let mut stems: [(Strings, Vec<u32>); 4] = Default::default();
+        for (exp, [en, nl, de, fr]) in rows() {
             let id = intern(exp);
-            for (li, (lang, list)) in [(Lang::En, en), (Lang::Nl, nl), (Lang::De, de)]
-                .into_iter()
-                .enumerate()
+            for (li, (lang, list)) in [
+                (Lang::En, en),
+                (Lang::Nl, nl),
+                (Lang::De, de),
+                (Lang::Fr, fr),
+            ]
+            .into_iter()
+            .enumerate()
             {
                 for w in list_words(list) {
                     if surface.insert(w).1 {
@@ -383,7 +442,10 @@ impl Lexicon {
                     }
                     // a replacing row means these exact words only
                     let s = stemmers.stem(lang, w);
-                    if s.len() >= 3 && !exp.starts_with('=') {
+                    // short stems of other languages would catch English words
+                    // (German `offen` → `off`)
+                    let min = if li == 0 { 3 } else { 4 };
+                    if s.len() >= min && !exp.starts_with('=') {
                         if let Some((map, exps)) = stems.get_mut(li) {
                             if map.insert(&s).1 {
                                 exps.push(id);
@@ -400,10 +462,11 @@ impl Lexicon {
             .iter()
             .map(|(p, _, _)| p.bytes().next().unwrap_or(0))
             .collect();
-        let mut stem_starts = Strings::default();
-        for (map, _) in stems.iter().skip(1) {
+        let mut stem_starts: [Strings; 2] = Default::default();
+        for (li, (map, _)) in stems.iter().enumerate().skip(1) {
+            let starts = &mut stem_starts[usize::from(li == 3)];
             for k in map.iter() {
-                stem_starts.insert(first_chars(k, 4));
+                starts.insert(first_chars(k, 4));
             }
         }
         Lexicon {
@@ -451,8 +514,9 @@ impl Lexicon {
     }
 
     /// The expansion of a folded word: by surface form, then by its stem in
-    /// each language (`stems` = the word's English, Dutch, German stems).
-    pub(crate) fn lookup(&self, word: &str, stems: &[String; 3]) -> Option<&Expansion> {
+    /// each language (`stems` = the word's English, Dutch, German, French
+    /// stems).
+    pub(crate) fn lookup(&self, word: &str, stems: &[String; 4]) -> Option<&Expansion> {
         if let Some(e) = self.by_surface(word) {
             return e;
         }
@@ -463,12 +527,34 @@ impl Lexicon {
     }
 
     /// [`Lexicon::lookup`] with the word's English stem given and the
-    /// Dutch and German stems computed only when needed.
+    /// Dutch, German and French stems computed only when needed.
     pub(crate) fn lookup_lazy(
         &self,
         word: &str,
         en: &str,
         stemmers: &Stemmers,
+    ) -> Option<&Expansion> {
+        self.lookup_in(word, en, stemmers, true)
+    }
+
+    /// [`Lexicon::lookup_lazy`] for the index: a catalog is written in
+    /// English (and sometimes Dutch or German), where French stems would
+    /// only catch English words.
+    pub(crate) fn lookup_index(
+        &self,
+        word: &str,
+        en: &str,
+        stemmers: &Stemmers,
+    ) -> Option<&Expansion> {
+        self.lookup_in(word, en, stemmers, false)
+    }
+
+    fn lookup_in(
+        &self,
+        word: &str,
+        en: &str,
+        stemmers: &Stemmers,
+        french: bool,
     ) -> Option<&Expansion> {
         if let Some(e) = self.by_surface(word) {
             return e;
@@ -478,12 +564,44 @@ impl Lexicon {
         }
         // stems only cut a word's end: no stem key starts like this word,
         // no stem of it is a key
-        if !self.stem_starts.contains(first_chars(word, 4)) {
-            return None;
+        let start = first_chars(word, 4);
+        let [nl_de, fr] = &self.stem_starts;
+        if nl_de.contains(start) {
+            let found = [(1, Lang::Nl), (2, Lang::De)]
+                .into_iter()
+                .find_map(|(i, lang)| self.by_stem(i, &stemmers.stem(lang, word)));
+            if found.is_some() {
+                return found;
+            }
         }
-        [(1, Lang::Nl), (2, Lang::De)]
-            .into_iter()
-            .find_map(|(i, lang)| self.by_stem(i, &stemmers.stem(lang, word)))
+        if french && fr.contains(start) {
+            return self.by_stem(3, &stemmers.stem(Lang::Fr, word));
+        }
+        None
+    }
+
+    /// The act of a folded word used as a verb (`verwijder`, `lösche`,
+    /// `supprime` delete; `toon` reads), by its lexicon row, else by the
+    /// word itself; 0 for a word that is not a verb.
+    pub(crate) fn verb_act(&self, word: &str, en: &str, stemmers: &Stemmers) -> u8 {
+        let exp = self
+            .separable_joined(word)
+            .or_else(|| self.lookup_lazy(word, en, stemmers));
+        self.verb_act_read(word, en, exp)
+    }
+
+    /// [`Lexicon::verb_act`] of a word whose English stem and expansion
+    /// are known.
+    pub(crate) fn verb_act_read(&self, word: &str, en: &str, exp: Option<&Expansion>) -> u8 {
+        if self.is_stopword(word) {
+            return 0;
+        }
+        match exp.map_or(0, |e| e.act) {
+            0 => verb_category(word)
+                .or_else(|| verb_category(en))
+                .map_or(0, act_of_category),
+            row => row,
+        }
     }
 
     /// [`super::analyze::is_stopword`] by hash rather than by binary search.
@@ -556,6 +674,12 @@ impl Lexicon {
     }
 }
 
+/// Whether the folded word means `again`: with a word that starts
+/// something, it restarts it (`opnieuw opstarten`, `neu starten`).
+pub(crate) fn is_again(word: &str) -> bool {
+    matches!(word, "again" | "opnieuw" | "neu" | "wieder" | "nouveau")
+}
+
 /// Whether `word` is `root` plus an ending of at most [`MAX_VERB_ENDING`]
 /// chars.
 fn is_root_of(root: &str, word: &str) -> bool {
@@ -568,12 +692,13 @@ mod tests {
     use super::*;
     use crate::search::analyze::fold;
 
-    fn stems_of(w: &str) -> [String; 3] {
+    fn stems_of(w: &str) -> [String; 4] {
         let s = Stemmers::new();
         [
             s.stem(Lang::En, w),
             s.stem(Lang::Nl, w),
             s.stem(Lang::De, w),
+            s.stem(Lang::Fr, w),
         ]
     }
 
@@ -616,17 +741,18 @@ mod tests {
         assert_eq!(rows().count(), lines(ROWS));
         assert_eq!(separables().count(), lines(SEPARABLE));
         assert!(separables().all(|(p, roots, _)| !p.is_empty() && !roots.is_empty()));
-        // a word listed twice in one language would silently lose a meaning
-        let mut seen: [std::collections::HashSet<&str>; 3] = Default::default();
+        // a word in two rows (in any language: a word is found by its
+        // surface form first) would silently lose a meaning
+        let mut seen: std::collections::HashMap<&str, &str> = Default::default();
         for (exp, lists) in rows() {
             assert!(!exp.is_empty());
-            for (li, list) in lists.into_iter().enumerate() {
+            for list in lists {
                 for w in list_words(list) {
                     assert_eq!(fold(w), w, "{w} is not folded");
-                    let dup = !seen[li].insert(w);
+                    let dup = seen.insert(w, exp).is_some_and(|e| e != exp);
                     // a few words are listed twice on purpose, in rows that agree
                     let allowed = matches!(w, "rollladen" | "verder" | "lower" | "raise");
-                    assert!(!dup || allowed, "{w} listed twice (language {li})");
+                    assert!(!dup || allowed, "{w} is in two rows");
                 }
             }
         }

@@ -1,109 +1,7 @@
-//! Ranked tool search without an embedding model.
-//!
-//! [`ToolIndex::build`] reads every tool of a [`Catalog`] into searchable
-//! fields, each with its own weight:
-//!
-//! | field | from |
-//! |---|---|
-//! | name | the name split on camelCase, `snake_case`, dots, `__` namespaces and digits |
-//! | title | `title` or `annotations.title` |
-//! | summary | the first sentence of the description, and the curated description |
-//! | keywords | curated tags and keywords |
-//! | body | the rest of the description, less mentions of other tools by name |
-//! | params | parameter names, titles and descriptions (nested ones too) |
-//! | enums | `enum` and `const` values |
-//! | category | the category and the hints `read only` and `destructive` |
-//!
-//! [`ToolIndex::search`] ranks tools with BM25F (per-field length
-//! normalisation, one saturation per term), on words that are:
-//!
-//! * **folded**: lower case, diacritics stripped (`Lautstärke` →
-//!   `lautstarke`), split like identifiers (`HassTurnOn` → `hass turn on`);
-//! * **stemmed** with Snowball: English for the index, and English, Dutch
-//!   and German for looking words up;
-//! * **expanded** through a small English, Dutch and German smart-home
-//!   lexicon of words, not phrases (`lamp`, `licht`, `Lampe` → `light`;
-//!   `verwarming`, `Heizung` → `thermostat|climate|heating`), including
-//!   separable verbs (`zet ... aan`, `schalte ... aus`, `einschalten` →
-//!   `turn on`);
-//! * **split** when they are Dutch or German compounds
-//!   (`slaapkamerlamp` → `slaapkamer` + `lamp`);
-//! * **corrected** when they are in neither the index nor the lexicon
-//!   (words of 5 letters or more): the closest index terms or lexicon words
-//!   within one edit, two for words of 9 chars or more, weighted down.
-//!
-//! Each query word becomes a group of alternatives (the word, its lexicon
-//! synonyms, its corrections); a tool scores the best alternative of each
-//! group. A tool whose name the query names gets a bonus for the share of
-//! its name words (by idf) the query matches, so `turn off the lights`
-//! ranks `HassTurnOff` above a script whose description turns lights off.
-//! A query that is exactly a tool's name (ignoring case and separators:
-//! `set light` finds `set_light`) puts that tool first. Ties are broken by
-//! name, so results are the same on every platform and every run.
-//!
-//! Everything a search reads is computed by `build`: per-term postings
-//! with the BM25F impact of every (term, tool) pair, idf, a name-order
-//! permutation for tie-breaking and term lengths for typo search. A search
-//! stems each query word, looks it up in hash maps, adds postings into one
-//! score array and sorts only the hits it returns; typo search only looks
-//! at terms of a reachable length with a compatible letter set.
-//!
-//! ```
-//! use mcp_switchboard::{Catalog, SearchOptions, ToolIndex};
-//!
-//! let catalog = Catalog::parse(br#"[
-//!   {"name": "set_light", "description": "Turn a light on or off, or dim it."},
-//!   {"name": "set_thermostat", "description": "Set the target temperature."},
-//!   {"name": "get_states", "description": "Get current device states.",
-//!    "annotations": {"readOnlyHint": true}}
-//! ]"#)?;
-//! let index = ToolIndex::build(&catalog, None)?;
-//! let found = index.search("lamp aan", &SearchOptions::default());
-//! assert_eq!(found.hits[0].name, "set_light");
-//! assert_eq!(index.search("verwarming", &SearchOptions::default()).hits[0].name, "set_thermostat");
-//! assert_eq!(index.category("get_states"), Some("query"));
-//! assert_eq!(index.suggest("set_lights", 1), ["set_light"]);
-//! # Ok::<(), mcp_switchboard::Error>(())
-//! ```
-//!
-//! ## Curated metadata
-//!
-//! An optional JSON document adds to what the catalog says, per tool name:
-//!
-//! ```json
-//! {"tools": {
-//!   "set_light": {
-//!     "category": "control",
-//!     "tags": ["lights"],
-//!     "description": "Turn a light on or off, or dim it",
-//!     "keywords": ["lamp", "verlichting", "Lampe", "dimmen"]
-//!   }
-//! }}
-//! ```
-//!
-//! Every field is optional. `category` replaces the derived category;
-//! `description` is searched with the first sentence of the tool's own
-//! description and becomes the hit's short description; `tags` and
-//! `keywords` (strings or arrays of strings, any language) are searched
-//! with a weight close to the name's. Entries for tools not in the catalog
-//! are ignored, and so are unknown fields. A value of the wrong type is an
-//! [`ErrorKind::Shape`](crate::ErrorKind::Shape) error with its JSON
-//! Pointer.
-//!
-//! Without a curated category, one is derived: `query` for read-only tools
-//! (`readOnlyHint`, or a first verb such as get, list, search), else
-//! `create`, `update`, `delete` or `control` by the first verb of the name
-//! (`set`, `turn`, `toggle` are `control`) or of the description;
-//! `control` for tools annotated as writing; `other` when nothing tells.
-//!
-//! ## Bad input
-//!
-//! Queries are read up to their first 64 words (each cut at 40 chars);
-//! anything is accepted, and nothing panics. A query with no searchable
-//! word (empty, only punctuation or emoji, only stop-words) lists the tools
-//! by name with score 0, so that a category filter alone browses a
-//! category.
+//! Ranked tool search without an embedding model: [`ToolIndex`] says
+//! what it reads, how it ranks and what a query can ask.
 
+mod act;
 mod analyze;
 mod index;
 mod lexicon;
@@ -118,9 +16,159 @@ use crate::error::Error;
 
 /// A search index over a catalog's tools. Build it once per catalog; every
 /// search then reads precomputed postings.
+///
+/// [`ToolIndex::build`] reads every tool of a [`Catalog`] into searchable
+/// fields, each with its own weight:
+///
+/// | field | from |
+/// |---|---|
+/// | name | the name split on camelCase, `snake_case`, dots, `__` namespaces and digits |
+/// | title | `title` or `annotations.title` |
+/// | summary | the first sentence of the description, and the curated description |
+/// | keywords | curated tags and keywords |
+/// | body | the rest of the description, less mentions of other tools by name |
+/// | params | parameter names, titles and descriptions (nested ones too) |
+/// | enums | `enum` and `const` values |
+/// | category | the category and the hints `read only` and `destructive` |
+///
+/// [`ToolIndex::search`] ranks tools with BM25F (per-field length
+/// normalisation, one saturation per term), on words that are:
+///
+/// * **folded**: lower case, diacritics stripped (`Lautstärke` →
+///   `lautstarke`), split like identifiers (`HassTurnOn` → `hass turn on`);
+/// * **stemmed** with Snowball: English for the index, and English, Dutch,
+///   German and French for looking words up;
+/// * **expanded** through a small English, Dutch, German and French
+///   smart-home lexicon of words, not phrases (`lamp`, `licht`, `Lampe`,
+///   `lumière` → `light`; `verwarming`, `Heizung`, `chauffage` →
+///   `thermostat|climate|heating`), including separable verbs (`zet ...
+///   aan`, `schalte ... aus`, `einschalten` → `turn on`);
+/// * **joined** when two neighbours are one word the index or the lexicon
+///   knows (`back-up` → `backup`, `hoe laat` → `hoelaat`), and **read
+///   together** when a pair means something else: the sound switched off
+///   is muted (`Ton aus`, `geluid uit`, `coupe le son`), switched on again
+///   unmuted, started again restarted (`neu starten`, `opnieuw
+///   opstarten`), when the catalog has such a tool;
+/// * **split** when they are Dutch or German compounds
+///   (`slaapkamerlamp` → `slaapkamer` + `lamp`);
+/// * **corrected** when they are in neither the index nor the lexicon
+///   (words of 5 letters or more): the closest index terms or lexicon words
+///   within one edit, two for words of 9 chars or more, weighted down.
+///
+/// Each query word becomes a group of alternatives (the word, its lexicon
+/// synonyms, its corrections); a tool scores the best alternative of each
+/// group. A tool whose name the query names gets a bonus for the share of
+/// its name words (by idf) the query matches, so `turn off the lights`
+/// ranks `HassTurnOff` above a script whose description turns lights off.
+/// A query that is exactly a tool's name (ignoring case and separators:
+/// `set light` finds `set_light`) puts that tool first. Ties are broken by
+/// name, so results are the same on every platform and every run.
+///
+/// ## What the query asks for
+///
+/// A query also says what kind of act it wants, and each tool what it
+/// does. The query is a **question** about the state of things (`is the
+/// garage door still open?`, `hoe warm is het boven?`, `Sind noch Fenster
+/// offen?`, `quelle heure est-il ?`), a request to **read** (`list my
+/// scenes`, `toon het logboek`), or a command to **change**, **create** or
+/// **delete** (`turn off the lights`, `maak een back-up`, `lösche die
+/// Szene`). That is read from the form of the sentence: question words,
+/// a verb first that only asks (`is`, `staat`, `läuft`), a conjugated
+/// Dutch or German verb first with its subject (`wordt er ... gemeten`,
+/// `öffnet sich das Rollo`), a question mark, a modal that makes a question
+/// a request (`can you`, `kun je`, `kannst du`, `peux-tu`), `tell me if`;
+/// and from the verb: first, last for a Dutch or German infinitive, or a
+/// separable verb (`make a` and `maak een` create).
+///
+/// A tool's acts are derived from its catalog entry, never listed per tool:
+/// `readOnlyHint`, the verbs of its name and title (`get`, `list`, `set`,
+/// `create`, `delete`, ...; a noun that is also a verb, as `list` in
+/// `HassListAddItem`, gives way to the real verb), the first verb of its
+/// description, `destructiveHint`, and when nothing else tells, whether a
+/// parameter holds a value to write. A tool's score is multiplied by how
+/// its acts fit the query's: a question is rarely answered by a tool that
+/// only writes, a command never by one that only reads.
+///
+/// A question also brings what it implies: the current state (`state`,
+/// `status`, `current`: the words of the tools that report it), or the
+/// history when it is about times gone by (`yesterday`, `vannacht`,
+/// `gestern`), or debugging and traces when it asks why. In a question, the
+/// words that would change something describe the state asked about (`is
+/// the door open`, `what is it set to`) and weigh less. A word nobody knows
+/// that is the only object of a command or a question is taken for a
+/// device's name (`zet de koffiezetter aan`).
+///
+/// Everything a search reads is computed by `build`: per-term postings
+/// with the BM25F impact of every (term, tool) pair, idf, each tool's
+/// acts, a name-order permutation for tie-breaking and term lengths for
+/// typo search. A search reads each query word once (stem, lexicon,
+/// act), looks it up in hash maps, adds postings into one score array and
+/// sorts only the hits it returns; typo search only looks at terms of a
+/// reachable length with a compatible letter set.
+///
+/// ```
+/// use mcp_switchboard::{Catalog, SearchOptions, ToolIndex};
+///
+/// let catalog = Catalog::parse(br#"[
+///   {"name": "set_light", "description": "Turn a light on or off, or dim it."},
+///   {"name": "set_thermostat", "description": "Set the target temperature."},
+///   {"name": "get_states", "description": "Get current device states.",
+///    "annotations": {"readOnlyHint": true}}
+/// ]"#)?;
+/// let index = ToolIndex::build(&catalog, None)?;
+/// let found = index.search("lamp aan", &SearchOptions::default());
+/// assert_eq!(found.hits[0].name, "set_light");
+/// assert_eq!(index.search("verwarming", &SearchOptions::default()).hits[0].name, "set_thermostat");
+/// assert_eq!(index.category("get_states"), Some("query"));
+/// // a question about the state, a command: the same words, other tools
+/// assert_eq!(index.search("is the light on?", &SearchOptions::default()).hits[0].name, "get_states");
+/// assert_eq!(index.search("turn the light on", &SearchOptions::default()).hits[0].name, "set_light");
+/// assert_eq!(index.suggest("set_lights", 1), ["set_light"]);
+/// # Ok::<(), mcp_switchboard::Error>(())
+/// ```
+///
+/// ## Curated metadata
+///
+/// An optional JSON document adds to what the catalog says, per tool name:
+///
+/// ```json
+/// {"tools": {
+///   "set_light": {
+///     "category": "control",
+///     "tags": ["lights"],
+///     "description": "Turn a light on or off, or dim it",
+///     "keywords": ["lamp", "verlichting", "Lampe", "dimmen"]
+///   }
+/// }}
+/// ```
+///
+/// Every field is optional. `category` replaces the derived category;
+/// `description` is searched with the first sentence of the tool's own
+/// description and becomes the hit's short description; `tags` and
+/// `keywords` (strings or arrays of strings, any language) are searched
+/// with a weight close to the name's. Entries for tools not in the catalog
+/// are ignored, and so are unknown fields. A value of the wrong type is an
+/// [`ErrorKind::Shape`](crate::ErrorKind::Shape) error with its JSON
+/// Pointer.
+///
+/// Without a curated category, one is derived: `query` for read-only tools
+/// (`readOnlyHint`, or a first verb such as get, list, search), else
+/// `create`, `update`, `delete` or `control` by the first verb of the name
+/// (`set`, `turn`, `toggle` are `control`) or of the description;
+/// `control` for tools annotated as writing; `other` when nothing tells.
+///
+/// ## Bad input
+///
+/// Queries are read up to their first 64 words (each cut at 40 chars);
+/// anything is accepted, and nothing panics. A query with no searchable
+/// word (empty, only punctuation or emoji, only stop-words) lists the tools
+/// by name with score 0, so that a category filter alone browses a
+/// category.
 #[derive(Debug, Clone)]
 pub struct ToolIndex {
     docs: Vec<index::Doc>,
+    /// What each tool does (see `act`), one byte a tool.
+    acts: Vec<u8>,
     /// The categories, numbered (each tool has the number of its own).
     categories: Strings,
     /// The index terms, numbered.
@@ -221,7 +269,7 @@ pub struct Hit {
 
 impl ToolIndex {
     /// Indexes every tool of `catalog`, with optional curated metadata (see
-    /// the [module docs](self) for its shape). Fails only when the metadata
+    /// [`ToolIndex`] for its shape). Fails only when the metadata
     /// has the wrong shape.
     pub fn build(catalog: &Catalog, meta: Option<&serde_json::Value>) -> Result<ToolIndex, Error> {
         index::build(catalog, meta)

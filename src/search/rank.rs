@@ -2,12 +2,13 @@
 //! lexicon expansion, its compound parts, its typo corrections); each group
 //! adds its best alternative's BM25F score to every tool it matches.
 
+use super::act::{self, QueryAct};
 use super::analyze::{
     desc, edit_distance, fold, guess_lang, halves, is_determiner, is_number, is_stopword, key,
     letter_mask, split_compound, undesc, words, Lang, Stemmers,
 };
 use super::index::name_key;
-use super::lexicon::{Expansion, Lexicon};
+use super::lexicon::{is_again, Expansion, Lexicon, OFF, ON, SOUND, START};
 use super::{Hit, SearchOptions, SearchResults, ToolIndex};
 
 /// Words of a query read, at most.
@@ -29,6 +30,24 @@ const MODIFIER_WEIGHT: f32 = 0.5;
 /// Score added to a tool whose whole name the query names (a share of it
 /// for part of the name).
 const NAME_BONUS: f32 = 2.0;
+/// Weight of what a question about the present implies: the current
+/// state (`state`, `current`, `status`).
+const STATE_WEIGHT: f32 = 0.8;
+/// Weight, in a question, of the words that would change something: they
+/// describe the state asked about.
+const QUESTION_STATE_WEIGHT: f32 = 0.4;
+/// Weight of what a question why implies: debugging, traces.
+const WHY_WEIGHT: f32 = 0.8;
+/// Weight of `device` for a word nobody knows in a command or a question.
+const UNKNOWN_WEIGHT: f32 = 0.5;
+/// Weight of what a question about the past implies: the history.
+const PAST_WEIGHT: f32 = 0.6;
+/// Score factors by how a tool's acts fit the query's (see [`act_fit`]).
+const FIT_READ: f32 = 1.3;
+const MISFIT_READ: f32 = 0.6;
+const MISFIT_CHANGE: f32 = 0.5;
+const FIT_CREATE_DELETE: f32 = 1.3;
+const MISFIT_OTHER: f32 = 0.7;
 
 /// Alternative terms with their weights; a tool scores its best one.
 type Group = Vec<(u32, f32)>;
@@ -44,6 +63,12 @@ fn sort_terms(g: &mut Group) {
             g.push((t, undesc(w)));
         }
     }
+}
+
+/// A query word read once: its English stem and lexicon expansion.
+struct Read<'l> {
+    en: String,
+    exp: Option<&'l Expansion>,
 }
 
 struct Query<'a> {
@@ -73,19 +98,38 @@ impl Query<'_> {
         }
     }
 
+    /// A word's English stem and lexicon expansion.
+    fn read(&self, w: &str) -> Read<'static> {
+        let en = self.stemmers.stem(Lang::En, w);
+        let exp = self
+            .lex
+            .separable_joined(w)
+            .or_else(|| self.lex.lookup_lazy(w, &en, &self.stemmers));
+        Read { en, exp }
+    }
+
     /// The terms of one word from the index and the lexicon: `group` gets
     /// the word's own term and single-group expansions, `extra` the groups
     /// of a multi-word expansion (`aanzetten` → `turn`, `on`). Returns
     /// whether the lexicon knew the word.
     fn lookup(&self, w: &str, weight: f32, group: &mut Group, extra: &mut Vec<Group>) -> bool {
+        let read = self.read(w);
+        self.lookup_read(w, &read, weight, group, extra)
+    }
+
+    /// [`Query::lookup`] of a word already read.
+    fn lookup_read(
+        &self,
+        w: &str,
+        read: &Read<'_>,
+        weight: f32,
+        group: &mut Group,
+        extra: &mut Vec<Group>,
+    ) -> bool {
         let s = &self.stemmers;
-        let en = s.stem(Lang::En, w);
-        let exp = self
-            .lex
-            .separable_joined(w)
-            .or_else(|| self.lex.lookup_lazy(w, &en, s));
+        let (en, exp) = (&read.en, read.exp);
         if !exp.is_some_and(|e| e.replace) {
-            if let Some(t) = self.index.terms.find(&en) {
+            if let Some(t) = self.index.terms.find(en) {
                 group.push((t, weight));
             } else if let Some(t) = self.index.terms.find(w) {
                 group.push((t, weight));
@@ -119,15 +163,20 @@ impl Query<'_> {
     /// Adds one query word: its own terms, else its compound parts, else
     /// its closest corrections.
     fn add_word(&mut self, w: &str) {
+        let read = self.read(w);
+        self.add_word_weighted(w, &read, 1.0);
+    }
+
+    /// Adds the terms of a lexicon word at a weight.
+    fn add_implied(&mut self, word: &str, weight: f32) {
+        let en = self.stemmers.stem(Lang::En, word);
         let mut group = Group::new();
         let mut extra = Vec::new();
-        let known = self.lookup(w, 1.0, &mut group, &mut extra);
-        if group.is_empty() && extra.is_empty() && !known {
-            self.compound(w, &mut group, &mut extra);
+        if let Some(t) = self.index.terms.find(&en) {
+            group.push((t, weight));
         }
-        if group.is_empty() && extra.is_empty() && !known && self.typo_words < MAX_TYPO_WORDS {
-            self.typo_words += 1;
-            self.typo(w, &mut group, &mut extra);
+        if let Some(exp) = self.lex.lookup_lazy(word, &en, &self.stemmers) {
+            self.expand(exp, weight, &mut group, &mut extra);
         }
         self.push(group);
         for e in extra {
@@ -135,7 +184,28 @@ impl Query<'_> {
         }
     }
 
-    fn compound(&self, w: &str, group: &mut Group, extra: &mut Vec<Group>) {
+    /// [`Query::add_word`] with a weight; says whether the word was found
+    /// (in the index or the lexicon, whole, in parts or corrected).
+    fn add_word_weighted(&mut self, w: &str, read: &Read<'_>, weight: f32) -> bool {
+        let mut group = Group::new();
+        let mut extra = Vec::new();
+        let known = self.lookup_read(w, read, weight, &mut group, &mut extra);
+        if group.is_empty() && extra.is_empty() && !known {
+            self.compound(w, weight, &mut group, &mut extra);
+        }
+        if group.is_empty() && extra.is_empty() && !known && self.typo_words < MAX_TYPO_WORDS {
+            self.typo_words += 1;
+            self.typo(w, weight, &mut group, &mut extra);
+        }
+        let found = known || !group.is_empty() || !extra.is_empty();
+        self.push(group);
+        for e in extra {
+            self.push(e);
+        }
+        found
+    }
+
+    fn compound(&self, w: &str, weight: f32, group: &mut Group, extra: &mut Vec<Group>) {
         let known = |part: &str| {
             self.lex.knows(part)
                 || self.index.surfaces.contains(part)
@@ -146,9 +216,9 @@ impl Query<'_> {
         };
         let last = parts.len() - 1;
         for (i, part) in parts.iter().enumerate() {
-            let weight = if i == last { 1.0 } else { MODIFIER_WEIGHT };
+            let part_weight = if i == last { 1.0 } else { MODIFIER_WEIGHT };
             let mut g = Group::new();
-            self.lookup(part, weight, &mut g, extra);
+            self.lookup(part, weight * part_weight, &mut g, extra);
             if i == last {
                 group.append(&mut g);
             } else {
@@ -159,7 +229,7 @@ impl Query<'_> {
 
     /// Corrections within one edit (two for words of 9 chars or more) among
     /// the index's terms and the lexicon's words.
-    fn typo(&self, w: &str, group: &mut Group, extra: &mut Vec<Group>) {
+    fn typo(&self, w: &str, scale: f32, group: &mut Group, extra: &mut Vec<Group>) {
         let len = w.chars().count();
         if len < 5 || !w.chars().all(char::is_alphabetic) {
             return;
@@ -227,7 +297,7 @@ impl Query<'_> {
             if d == 0 || d > best || taken.len() >= MAX_TYPO_CANDIDATES {
                 continue;
             }
-            let weight = TYPO_WEIGHT.get(d - 1).copied().unwrap_or(0.0);
+            let weight = scale * TYPO_WEIGHT.get(d - 1).copied().unwrap_or(0.0);
             if hi & 1 == 0 {
                 let term = self.index.terms.get(id);
                 if !taken.contains(&term) {
@@ -237,7 +307,12 @@ impl Query<'_> {
             } else if let Some(word) = self.lex.key_at(id as usize) {
                 if !taken.contains(&word) {
                     taken.push(word);
-                    let stems = [word.to_string(), String::new(), String::new()];
+                    let stems = [
+                        word.to_string(),
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                    ];
                     if let Some(exp) = self.lex.lookup(word, &stems) {
                         self.expand(exp, weight, group, extra);
                     }
@@ -271,11 +346,42 @@ fn lone_particle(
     }
 }
 
-/// Reads a query into term groups; also says whether it had any word to
-/// search for (a query of stop-words has none; one of unknown words has).
-fn analyze(index: &ToolIndex, query: &str) -> (Vec<Group>, bool) {
+/// A query read for ranking: its term groups, whether it had any word to
+/// search for (a query of stop-words has none; one of unknown words has),
+/// and what it asks for.
+struct Analysis {
+    groups: Vec<Group>,
+    searchable: bool,
+    act: QueryAct,
+}
+
+/// Joins two neighbouring words that the index or the lexicon knows as
+/// one (`back-up` → `backup`, `hoe laat` → `hoelaat`).
+fn join_words(index: &ToolIndex, lex: &Lexicon, words: &mut Vec<String>) {
+    let mut joined = String::new();
+    let mut i = 0;
+    while i + 1 < words.len() {
+        joined.clear();
+        joined.push_str(&words[i]);
+        joined.push_str(&words[i + 1]);
+        let known = joined.len() >= 6
+            && (lex.knows(&joined)
+                || (index.surfaces.contains(&joined)
+                    && !is_stopword(&words[i])
+                    && !is_stopword(&words[i + 1])));
+        if known {
+            words[i].clone_from(&joined);
+            words.remove(i + 1);
+        }
+        i += 1;
+    }
+}
+
+/// Reads a query into term groups and its act.
+fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     let lex = Lexicon::get();
-    let words = words(query, MAX_QUERY_WORDS);
+    let mut words = words(query, MAX_QUERY_WORDS);
+    join_words(index, lex, &mut words);
     let lang = guess_lang(&words);
     let mut q = Query {
         index,
@@ -286,10 +392,10 @@ fn analyze(index: &ToolIndex, query: &str) -> (Vec<Group>, bool) {
     };
     let n = words.len();
     let mut consumed = vec![false; n];
-    let mut searchable = false;
     let next_of = |i: usize| words.get(i + 1).map(String::as_str);
     // separable verbs written apart: the particle usually comes last, its
     // verb before it
+    let mut pairs: Vec<(usize, usize, &Expansion)> = Vec::new();
     for i in (0..n).rev() {
         let Some(p) = words.get(i) else { continue };
         if consumed[i]
@@ -306,38 +412,206 @@ fn analyze(index: &ToolIndex, query: &str) -> (Vec<Group>, bool) {
             .or_else(|| (0..n).filter(|&j| j != i).find(|&j| takes(j)));
         if let Some(j) = verb {
             if let Some(exp) = lex.separable_pair(p, &words[j]) {
-                let mut group = Group::new();
-                let mut extra = Vec::new();
-                q.expand(exp, 1.0, &mut group, &mut extra);
-                q.push(group);
-                for e in extra {
-                    q.push(e);
-                }
+                pairs.push((i, j, exp));
             }
             consumed[i] = true;
             consumed[j] = true;
         }
     }
-    for (i, w) in words.iter().enumerate() {
-        if consumed[i] {
-            continue;
-        }
-        let last = words[i + 1..].iter().all(|w| is_stopword(w));
-        if let Some(reading) = lone_particle(w, next_of(i), last, lang) {
-            if let Some(word) = reading {
-                q.add_word(word);
-                searchable = true;
+    // how each word is read: a lone particle as the word it stands for
+    // (or nothing), any other word as itself
+    let reading: Vec<Option<&str>> = (0..n)
+        .map(|i| {
+            let w = words[i].as_str();
+            let last = words[i + 1..].iter().all(|w| is_stopword(w));
+            match lone_particle(w, next_of(i), last, lang) {
+                Some(r) => r,
+                None => Some(w),
             }
-            continue;
+        })
+        .collect();
+    let particle = (0..n).any(|i| {
+        !consumed[i] && reading[i].is_some_and(|r| r != words[i] && matches!(r, "on" | "off"))
+    });
+    // the act: a separable verb or a lone `on`/`off` commands
+    let command = pairs
+        .iter()
+        .map(|&(_, _, e)| if e.act != 0 { e.act } else { act::CHANGE })
+        .next()
+        .unwrap_or(if particle { act::CHANGE } else { 0 });
+    // each word read once: its stem, expansion and act as a verb
+    // (function words, numbers and single letters are not read: they are
+    // never searched for, and never a verb or a sense)
+    let reads: Vec<Option<Read<'static>>> = (0..n)
+        .map(|i| match reading[i] {
+            Some(w) if !(consumed[i] || is_number(w) || w.len() < 2 || is_stopword(w)) => {
+                Some(q.read(w))
+            }
+            _ => None,
+        })
+        .collect();
+    let verb_at = |i: usize| -> u8 {
+        match (reading[i], &reads[i]) {
+            (Some(w), Some(r)) => lex.verb_act_read(w, &r.en, r.exp),
+            _ => 0,
         }
-        if is_number(w) || w.chars().count() < 2 || is_stopword(w) {
-            continue;
+    };
+    let verb = |w: &str| match words.iter().position(|x| x == w) {
+        Some(i) if reading[i] == Some(w) && reads[i].is_some() => verb_at(i),
+        _ if is_stopword(w) => 0,
+        _ => lex.verb_act(w, &q.stemmers.stem(Lang::En, w), &q.stemmers),
+    };
+    let question_mark = query.contains('?');
+    let known = |w: &str| {
+        lex.knows(w) || index.terms.contains(&q.stemmers.stem(Lang::En, w)) || is_stopword(w)
+    };
+    let act = act::query_act(&words, lang, question_mark, command, &verb, &known);
+    // English `on` and `off` switch something when they follow a verb or end
+    // the query (`turn off the sound`, `sound off`), not in `on the TV`
+    let switched = |i: usize| i + 1 == n || i.checked_sub(1).is_some_and(|p| verb(&words[p]) != 0);
+    let senses_of = |i: usize| -> u8 {
+        match reading[i] {
+            Some("on") if switched(i) || reading[i] != Some(words[i].as_str()) => ON,
+            Some("off") if switched(i) || reading[i] != Some(words[i].as_str()) => OFF,
+            Some("on" | "off") => 0,
+            Some(_) => reads[i]
+                .as_ref()
+                .and_then(|r| r.exp)
+                .map_or(0, |e| e.senses),
+            None => 0,
         }
+    };
+    let senses: Vec<u8> = (0..n)
+        .map(|i| if consumed[i] { 0 } else { senses_of(i) })
+        .collect();
+    // words read together: the sound switched off is muted, on unmuted;
+    // started again is restarted
+    let mut dropped = vec![false; n];
+    let mut dropped_pairs = vec![false; pairs.len()];
+    let mut combined: Vec<&str> = Vec::new();
+    let has_term = |w: &str| index.terms.contains(&q.stemmers.stem(Lang::En, w));
+    let mut combine = |with: u8, first: &dyn Fn(usize) -> bool, word: &'static str| {
+        let Some(a) = (0..n).find(|&i| first(i)) else {
+            return;
+        };
+        let by_word = (0..n).find(|&i| i != a && senses[i] & with != 0 && !dropped[i]);
+        let by_pair = (0..pairs.len()).find(|&k| pairs[k].2.senses & with != 0);
+        if (by_word.is_none() && by_pair.is_none()) || !has_term(word) {
+            return;
+        }
+        dropped[a] = true;
+        match by_word {
+            Some(i) => dropped[i] = true,
+            None => {
+                if let Some(k) = by_pair {
+                    dropped_pairs[k] = true;
+                }
+            }
+        }
+        combined.push(word);
+    };
+    let sound = |i: usize| senses[i] & SOUND != 0;
+    combine(OFF, &sound, "mute");
+    combine(ON, &sound, "unmute");
+    combine(START, &|i| !consumed[i] && is_again(&words[i]), "restart");
+    for (k, &(_, _, exp)) in pairs.iter().enumerate() {
+        if !dropped_pairs[k] {
+            let mut group = Group::new();
+            let mut extra = Vec::new();
+            q.expand(exp, 1.0, &mut group, &mut extra);
+            q.push(group);
+            for e in extra {
+                q.push(e);
+            }
+        }
+    }
+    let mut searchable = !pairs.is_empty();
+    for w in combined {
         q.add_word(w);
         searchable = true;
     }
-    let searchable = searchable || consumed.iter().any(|&c| c);
-    (q.groups, searchable)
+    let commands = act.act != 0 && act.act != act::READ;
+    let (mut unknown, mut object) = (false, false);
+    for i in 0..n {
+        if consumed[i] || dropped[i] {
+            continue;
+        }
+        let Some(w) = reading[i] else { continue };
+        // Dutch `weer` is `again` in a command (`zet de tv weer aan`)
+        if commands && w == "weer" {
+            continue;
+        }
+        let particle = w != words[i];
+        if !particle && (is_number(w) || w.chars().count() < 2 || is_stopword(w)) {
+            continue;
+        }
+        // in a question, what would change something describes the state
+        // asked about (`is the door open`, `what is it set to`)
+        let verb = verb_at(i);
+        let weight =
+            if act.question && (particle || matches!(w, "on" | "off") || verb & !act::READ != 0) {
+                QUESTION_STATE_WEIGHT
+            } else {
+                1.0
+            };
+        let Some(read) = &reads[i] else { continue };
+        let found = q.add_word_weighted(w, read, weight);
+        unknown |= !found && w.chars().count() >= 3 && w.chars().all(char::is_alphabetic);
+        object |= found && !particle && verb == 0;
+        searchable = true;
+    }
+    // a name nobody knows, the only object of a command or a question
+    // about the home, is most likely a device's (`zet de koffiezetter aan`)
+    if unknown && !object && (act.question || act.act == act::CHANGE) {
+        q.add_implied("device", UNKNOWN_WEIGHT);
+    }
+    // what a question implies: the current state, or the history
+    if act.past && act.act == act::READ {
+        q.add_implied("history", PAST_WEIGHT);
+    }
+    if act.why {
+        q.add_implied("debug", WHY_WEIGHT);
+    } else if act.question {
+        let now: &[&[&str]] = if act.past {
+            &[&["state", "status"]]
+        } else {
+            &[&["state", "status"], &["current"]]
+        };
+        for alts in now {
+            let group = alts
+                .iter()
+                .filter_map(|w| index.terms.find(w))
+                .map(|t| (t, STATE_WEIGHT))
+                .collect();
+            q.push(group);
+        }
+    }
+    Analysis {
+        groups: q.groups,
+        searchable,
+        act,
+    }
+}
+
+/// How well a tool's acts fit a query's: a command is rarely answered by a
+/// tool that only reads, a question rarely by one that only writes.
+fn act_fit(query: QueryAct, tool: u8) -> f32 {
+    use act::{CHANGE, CREATE, DELETE, READ};
+    if query.act == 0 || tool == 0 {
+        return 1.0;
+    }
+    let has = |a: u8| tool & a != 0;
+    match query.act {
+        READ if has(READ) => FIT_READ,
+        READ => MISFIT_READ,
+        CHANGE if has(CHANGE) => 1.0,
+        CHANGE if has(READ) && !has(CREATE | DELETE) => MISFIT_CHANGE,
+        CHANGE if has(CREATE) => 1.0,
+        CREATE if has(CREATE) => FIT_CREATE_DELETE,
+        DELETE if has(DELETE) => FIT_CREATE_DELETE,
+        CREATE | DELETE if has(CHANGE) => 1.0,
+        _ => MISFIT_OTHER,
+    }
 }
 
 /// The tool whose name the query is, ignoring case, diacritics and
@@ -365,7 +639,11 @@ fn exact(index: &ToolIndex, query: &str) -> Option<u32> {
 }
 
 pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> SearchResults {
-    let (groups, searchable) = analyze(index, query);
+    let Analysis {
+        groups,
+        searchable,
+        act,
+    } = analyze(index, query);
     let n = index.docs.len();
     let mut scores = vec![0f32; n];
     let mut best = vec![0f32; n];
@@ -409,6 +687,13 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
         touched.clear();
     }
     name_bonus(index, &groups, &mut scores);
+    if act.act != 0 {
+        for (s, &acts) in scores.iter_mut().zip(&index.acts) {
+            if *s > 0.0 {
+                *s *= act_fit(act, acts);
+            }
+        }
+    }
     // which categories the filter takes, folded once each
     let wanted: Option<Vec<bool>> = opts.category.as_deref().map(|c| {
         let c = fold(c);
@@ -476,8 +761,13 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
 /// `HassTurnOff` more than about a script whose description turns things
 /// off.
 fn name_bonus(index: &ToolIndex, groups: &[Group], scores: &mut [f32]) {
-    let mut terms: Vec<(u32, f32)> = groups.iter().flatten().copied().collect();
-    sort_terms(&mut terms);
+    // each query term's weight (at most 1), by term: one load a name word
+    let mut weight = vec![0f32; index.terms.len()];
+    for &(t, w) in groups.iter().flatten() {
+        if let Some(x) = weight.get_mut(t as usize) {
+            *x = x.max(w.min(1.0));
+        }
+    }
     let mut start = 0;
     for (score, &end) in scores.iter_mut().zip(&index.name_ends) {
         let name = index
@@ -492,9 +782,7 @@ fn name_bonus(index: &ToolIndex, groups: &[Group], scores: &mut [f32]) {
         for &t in name {
             let idf = index.idf.get(t as usize).copied().unwrap_or(0.0);
             all += idf;
-            if let Ok(i) = terms.binary_search_by_key(&t, |x| x.0) {
-                hit += idf * terms.get(i).map_or(0.0, |x| x.1.min(1.0));
-            }
+            hit += idf * weight.get(t as usize).copied().unwrap_or(0.0);
         }
         if all > 0.0 {
             let share = hit / all;

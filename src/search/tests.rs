@@ -289,6 +289,18 @@ fn bad_queries_never_panic() {
         "\u{202e}thgil",
         "aan uit an aus ein auf zu toe",
         "zet aan aan aan",
+        // the act and the words read together
+        "? ? ?",
+        "is",
+        "the the the ?",
+        "make a",
+        "can you",
+        "Ton Ton aus aus an",
+        "neu neu starten starten opnieuw",
+        "why why why",
+        "sich",
+        "wordt er",
+        "hoe laat hoe laat",
     ];
     for q in queries {
         let r = i.search(q, &SearchOptions::new().with_limit(5));
@@ -339,4 +351,34 @@ fn names_of_every_shape_are_searchable() {
     assert_eq!(top(&i, "tools list"), "admin.tools.list");
     assert_eq!(top(&i, "http server"), "HTTPServer2go");
     assert_eq!(top(&i, "kebab case"), "kebab-case-name");
+}
+
+#[test]
+fn questions_read_and_commands_change() {
+    // the same words; what each tool does is read from its name, its
+    // annotations or its parameters, never from a list of tools
+    let i = ToolIndex::build(
+        &catalog(json!([
+            {"name": "fetch_climate", "description": "Temperature and humidity of a room."},
+            {"name": "climate_target", "description": "Temperature of a room's thermostat.",
+             "inputSchema": {"type": "object", "properties": {"value": {"type": "number"}}}},
+            {"name": "door_report", "description": "Which doors are open.",
+             "annotations": {"readOnlyHint": true}},
+            {"name": "door_motor", "description": "Open or close a door.",
+             "annotations": {"readOnlyHint": false}}
+        ])),
+        None,
+    )
+    .unwrap();
+    for (q, want) in [
+        ("how warm is it in the kitchen?", "fetch_climate"),
+        ("what is the thermostat set to", "fetch_climate"),
+        ("set the thermostat to 21 degrees", "climate_target"),
+        ("is the front door open?", "door_report"),
+        ("staat de voordeur open", "door_report"),
+        ("open the front door", "door_motor"),
+        ("doe de voordeur open", "door_motor"),
+    ] {
+        assert_eq!(top(&i, q), want, "{q}");
+    }
 }

@@ -6,7 +6,8 @@ usage: baseline_bm25.py TASKS.json OUT.json
 
 TASKS.json is written by `cargo run --example search_eval -- emit`; OUT.json
 maps each query id to the names of its top 10 tools (tools with a score
-above 0, best first, ties by name).
+above 0, best first, ties by name; only tools in the query's `allow` list
+when it has one: a category filter).
 """
 import json
 import sys
@@ -27,7 +28,12 @@ def main() -> None:
         model, names = models[q["catalog"]]
         scores = model.get_scores(q["text"].lower().split())
         order = sorted(range(len(names)), key=lambda i: (-scores[i], names[i]))
-        out[q["id"]] = [names[i] for i in order if scores[i] > 0][:10]
+        allow = set(q["allow"]) if "allow" in q else None
+        out[q["id"]] = [
+            names[i]
+            for i in order
+            if scores[i] > 0 and (allow is None or names[i] in allow)
+        ][:10]
     with open(out_path, "w", encoding="utf-8") as f:
         json.dump(out, f)
 

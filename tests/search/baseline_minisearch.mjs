@@ -6,7 +6,8 @@
 //
 // MiniSearch comes from the project's node_modules (a devDependency).
 // OUT.json maps each query id to the names of its top 10 tools, in
-// MiniSearch's order.
+// MiniSearch's order (only tools in the query's `allow` list, when it has
+// one: a category filter).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -23,6 +24,11 @@ for (const [catalog, docs] of Object.entries(tasks.catalogs)) {
 const out = {};
 for (const q of tasks.queries) {
   const { ms, names } = indexes.get(q.catalog);
-  out[q.id] = ms.search(q.text).slice(0, 10).map((r) => names[r.id]);
+  const allow = q.allow ? new Set(q.allow) : null;
+  out[q.id] = ms
+    .search(q.text)
+    .map((r) => names[r.id])
+    .filter((n) => !allow || allow.has(n))
+    .slice(0, 10);
 }
 writeFileSync(outPath, JSON.stringify(out));

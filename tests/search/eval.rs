@@ -10,6 +10,7 @@
 //! CATALOG=github search_eval bench       on the wasm benchmark's catalog (GitHub's, repeated)
 //! search_eval dump OUT.tsv               every query's top 10 with scores (diff two builds)
 //! search_eval memory                     heap bytes of parse, build peak and index at 1,000 and 10,000 tools
+//! search_eval query CATALOG "a query"      that query's top 10 with scores (CATALOG: an alias such as ha-mcp)
 //! FAIL_K=1 search_eval report DIR --failures   misses at rank 1 instead of 3
 //! ```
 //!
@@ -26,17 +27,49 @@ use std::time::Instant;
 use mcp_switchboard::{Catalog, SearchOptions, ToolIndex};
 use serde_json::{json, Value};
 
-const CATALOGS: [&str; 5] = [
+const CATALOGS: [&str; 6] = [
     "home-assistant-2025.4.tools-list.json",
     "home-assistant-2026.11.tools-list.json",
     "homey-ai-chat-control-2.2.1.tools-list.json",
     "homey-mcp-server-verdier.tools-list.json",
     "github-mcp-server.tools-list.json",
+    "ha-mcp-8.7.0.tools-list.json",
 ];
-const OWN_QUERIES: [&str; 3] = [
+/// The short names query sets use for the catalogs (`homey-pd`: the Homey
+/// catalog with the categories of its progressive-disclosure plan as
+/// curated metadata).
+const ALIASES: [(&str, &str); 7] = [
+    ("ha-2025.4", "home-assistant-2025.4.tools-list.json"),
+    ("ha-2026.11", "home-assistant-2026.11.tools-list.json"),
+    ("homey", "homey-ai-chat-control-2.2.1.tools-list.json"),
+    ("homey-pd", "homey-ai-chat-control-2.2.1.tools-list.json"),
+    ("verdier", "homey-mcp-server-verdier.tools-list.json"),
+    ("github", "github-mcp-server.tools-list.json"),
+    ("ha-mcp", "ha-mcp-8.7.0.tools-list.json"),
+];
+/// The progressive-disclosure plan whose categories `homey-pd` uses.
+const PD_PLAN: &str = "homey-ai-chat-control.progressive-disclosure.json";
+/// The query sets written for this project: the short queries (one catalog
+/// per file) and the sets with a catalog per query.
+const OWN_QUERIES: [&str; 7] = [
     "home-assistant-queries.json",
     "homey-queries.json",
     "github-queries.json",
+    "state-questions.json",
+    "sentences.json",
+    "ha-mcp-queries.json",
+    "homey-pd-queries.json",
+];
+/// Home Assistant intents that no catalog has as a tool but whose
+/// sentences the catalogs answer with another tool: questions about the
+/// current state (and the weather) with the live-context tool, questions
+/// about the time and date with the date-time tool (2026.11 only).
+const STATE_INTENTS: [(&str, &str); 5] = [
+    ("HassGetState", "GetLiveContext"),
+    ("HassClimateGetTemperature", "GetLiveContext"),
+    ("HassGetWeather", "GetLiveContext"),
+    ("HassGetCurrentTime", "GetDateTime"),
+    ("HassGetCurrentDate", "GetDateTime"),
 ];
 const SYSTEMS: [&str; 4] = ["ours", "substring", "bm25okapi", "minisearch"];
 
@@ -75,8 +108,12 @@ static ALLOC: Counting = Counting;
 
 struct Query {
     id: String,
-    dataset: &'static str,
+    dataset: String,
     catalog: &'static str,
+    /// Indexed with the progressive-disclosure categories as metadata.
+    pd: bool,
+    /// The category filter, if any.
+    category: Option<String>,
     lang: String,
     text: String,
     /// Acceptable tools; the first is the one the query is scored under.
@@ -129,30 +166,55 @@ fn load_catalogs() -> BTreeMap<&'static str, Catalog> {
 fn load_queries(catalogs: &BTreeMap<&'static str, Catalog>) -> Vec<Query> {
     let mut out = Vec::new();
     let sentences = read_json(&corpus().join("ha-intents-sentences.json"));
-    for (dataset, catalog) in [
-        ("HA sentences / HA 2025.4", CATALOGS[0]),
-        ("HA sentences / HA 2026.11", CATALOGS[1]),
+    for (dataset, state_dataset, catalog) in [
+        (
+            "HA sentences / HA 2025.4",
+            "HA state sentences / HA 2025.4",
+            CATALOGS[0],
+        ),
+        (
+            "HA sentences / HA 2026.11",
+            "HA state sentences / HA 2026.11",
+            CATALOGS[1],
+        ),
     ] {
         let names: Vec<&str> = catalogs[catalog].tools().iter().map(|t| t.name()).collect();
+        // 2025.4 names tools by intent; 2026.11 as <domain>__<intent>
+        let tool_of = |intent: &str| {
+            let suffix = format!("__{intent}");
+            names
+                .iter()
+                .find(|n| **n == intent || n.ends_with(&suffix))
+                .map(|n| n.to_string())
+        };
         for lang in ["en", "nl", "de"] {
             let list = sentences["sentences"][lang].as_array().expect("sentences");
             for s in list {
                 let (Some(text), Some(intent)) = (s["text"].as_str(), s["intent"].as_str()) else {
                     continue;
                 };
-                // 2025.4 names tools by intent; 2026.11 as <domain>__<intent>
-                let suffix = format!("__{intent}");
-                let Some(tool) = names.iter().find(|n| **n == intent || n.ends_with(&suffix))
-                else {
-                    continue;
+                let (set, tool) = match tool_of(intent) {
+                    Some(tool) => (dataset, tool),
+                    None => {
+                        let answer = STATE_INTENTS
+                            .iter()
+                            .find(|(i, _)| *i == intent)
+                            .and_then(|(_, tool)| tool_of(tool));
+                        match answer {
+                            Some(tool) => (state_dataset, tool),
+                            None => continue,
+                        }
+                    }
                 };
                 out.push(Query {
                     id: String::new(),
-                    dataset,
+                    dataset: set.into(),
                     catalog,
+                    pd: false,
+                    category: None,
                     lang: lang.into(),
                     text: text.into(),
-                    expect: vec![tool.to_string()],
+                    expect: vec![tool],
                     split: split_of(text),
                 });
             }
@@ -160,31 +222,53 @@ fn load_queries(catalogs: &BTreeMap<&'static str, Catalog>) -> Vec<Query> {
     }
     for file in OWN_QUERIES {
         let set = read_json(&root().join("tests/search").join(file));
-        let catalog_name = set["catalog"].as_str().expect("catalog");
-        let catalog = *CATALOGS
-            .iter()
-            .find(|c| **c == catalog_name)
-            .expect("known catalog");
-        let dataset: &'static str = match file {
+        // one catalog for the file (by file name), or one per query (by alias)
+        let file_catalog = set["catalog"].as_str().map(|name| {
+            *CATALOGS
+                .iter()
+                .find(|c| **c == name)
+                .expect("known catalog")
+        });
+        let dataset = match file {
             "home-assistant-queries.json" => "short queries / HA 2025.4",
             "homey-queries.json" => "short queries / Homey",
-            _ => "short queries / GitHub",
+            "github-queries.json" => "short queries / GitHub",
+            _ => set["dataset"].as_str().expect("dataset"),
         };
         for q in set["queries"].as_array().expect("queries") {
             let text = q["text"].as_str().expect("text").to_string();
+            let alias = q["catalog"].as_str();
+            let catalog = file_catalog.unwrap_or_else(|| {
+                let alias = alias.expect("a catalog for the file or the query");
+                ALIASES
+                    .iter()
+                    .find(|(a, _)| *a == alias)
+                    .unwrap_or_else(|| panic!("{file}: unknown catalog {alias}"))
+                    .1
+            });
+            let expect: Vec<String> = q["expect"]
+                .as_array()
+                .expect("expect")
+                .iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect();
+            let names: Vec<&str> = catalogs[catalog].tools().iter().map(|t| t.name()).collect();
+            for e in &expect {
+                assert!(
+                    names.contains(&e.as_str()),
+                    "{file}: {e} is not in {catalog}"
+                );
+            }
             out.push(Query {
                 id: String::new(),
-                dataset,
+                dataset: dataset.into(),
                 catalog,
+                pd: alias == Some("homey-pd"),
+                category: q["category"].as_str().map(String::from),
                 lang: q["lang"].as_str().expect("lang").into(),
                 split: split_of(&text),
                 text,
-                expect: q["expect"]
-                    .as_array()
-                    .expect("expect")
-                    .iter()
-                    .filter_map(|v| v.as_str().map(String::from))
-                    .collect(),
+                expect,
             });
         }
     }
@@ -192,8 +276,10 @@ fn load_queries(catalogs: &BTreeMap<&'static str, Catalog>) -> Vec<Query> {
         for t in cat.tools() {
             out.push(Query {
                 id: String::new(),
-                dataset: "exact names / all catalogs",
+                dataset: "exact names / all catalogs".into(),
                 catalog,
+                pd: false,
+                category: None,
                 lang: "-".into(),
                 text: t.name().into(),
                 expect: vec![t.name().into()],
@@ -205,6 +291,22 @@ fn load_queries(catalogs: &BTreeMap<&'static str, Catalog>) -> Vec<Query> {
         q.id = format!("q{i}");
     }
     out
+}
+
+/// The progressive-disclosure plan's categories as search metadata.
+fn pd_meta() -> Value {
+    let pd = read_json(&corpus().join(PD_PLAN));
+    let mut tools = serde_json::Map::new();
+    if let Some(cats) = pd["discoverable_categories"].as_object() {
+        for (category, names) in cats {
+            for n in names.as_array().into_iter().flatten() {
+                if let Some(n) = n.as_str() {
+                    tools.insert(n.into(), json!({ "category": category }));
+                }
+            }
+        }
+    }
+    json!({ "tools": tools })
 }
 
 /// The text the baselines search: name, title, description, parameter
@@ -252,7 +354,7 @@ fn doc_text(tool: &mcp_switchboard::Tool) -> String {
 
 fn emit(out: &Path) {
     let catalogs = load_catalogs();
-    let queries = load_queries(&catalogs);
+    let (queries, indexes) = indexed(&catalogs);
     let docs: serde_json::Map<String, Value> = catalogs
         .iter()
         .map(|(&c, cat)| {
@@ -266,7 +368,14 @@ fn emit(out: &Path) {
         .collect();
     let qs: Vec<Value> = queries
         .iter()
-        .map(|q| json!({"id": q.id, "catalog": q.catalog, "text": q.text}))
+        .map(|q| {
+            let mut task = json!({"id": q.id, "catalog": q.catalog, "text": q.text});
+            // a category filter: the baselines rank only the tools in it
+            if q.category.is_some() {
+                task["allow"] = json!(indexes.allowed(q, &catalogs[q.catalog]));
+            }
+            task
+        })
         .collect();
     let doc = json!({"catalogs": docs, "queries": qs});
     if let Some(parent) = out.parent() {
@@ -306,9 +415,12 @@ struct Metrics {
 
 /// Recall@1/3/5 and MRR, averaged per tool, then over tools.
 fn macro_metrics(items: &[(&Query, usize)]) -> Metrics {
-    let mut by_tool: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    let mut by_tool: BTreeMap<(&str, &str), Vec<usize>> = BTreeMap::new();
     for (q, r) in items {
-        by_tool.entry(q.expect[0].as_str()).or_default().push(*r);
+        by_tool
+            .entry((q.catalog, q.expect[0].as_str()))
+            .or_default()
+            .push(*r);
     }
     let mut m = Metrics {
         queries: items.len(),
@@ -338,26 +450,67 @@ fn macro_metrics(items: &[(&Query, usize)]) -> Metrics {
     m
 }
 
-/// The queries over `catalogs`, an index per catalog, and top-10 options.
-fn indexed(
-    catalogs: &BTreeMap<&'static str, Catalog>,
-) -> (Vec<Query>, BTreeMap<&'static str, ToolIndex>, SearchOptions) {
+/// An index per catalog, and the Homey catalog's with the
+/// progressive-disclosure categories.
+struct Indexes {
+    plain: BTreeMap<&'static str, ToolIndex>,
+    pd: ToolIndex,
+}
+
+impl Indexes {
+    fn of(&self, q: &Query) -> &ToolIndex {
+        if q.pd {
+            &self.pd
+        } else {
+            &self.plain[q.catalog]
+        }
+    }
+
+    /// The query's top `limit` tools, with the query's category filter.
+    fn search(&self, q: &Query, limit: usize) -> mcp_switchboard::SearchResults {
+        let mut opts = SearchOptions::new().with_limit(limit);
+        if let Some(c) = &q.category {
+            opts = opts.with_category(c.clone());
+        }
+        self.of(q).search(&q.text, &opts)
+    }
+
+    /// The tools the query's category filter lets through.
+    fn allowed(&self, q: &Query, catalog: &Catalog) -> Vec<String> {
+        let index = self.of(q);
+        catalog
+            .tools()
+            .iter()
+            .map(|t| t.name())
+            .filter(|n| match &q.category {
+                Some(c) => index.category(n).is_some_and(|k| k.eq_ignore_ascii_case(c)),
+                None => true,
+            })
+            .map(String::from)
+            .collect()
+    }
+}
+
+/// The queries over `catalogs` and their indexes.
+fn indexed(catalogs: &BTreeMap<&'static str, Catalog>) -> (Vec<Query>, Indexes) {
     let queries = load_queries(catalogs);
-    let indexes = catalogs
+    let plain = catalogs
         .iter()
         .map(|(&c, cat)| (c, ToolIndex::build(cat, None).expect("index")))
         .collect();
-    (queries, indexes, SearchOptions::new().with_limit(10))
+    let homey = &catalogs[ALIASES[3].1];
+    let pd = ToolIndex::build(homey, Some(&pd_meta())).expect("index");
+    (queries, Indexes { plain, pd })
 }
 
 fn report(dir: &Path, failures: bool) {
     let catalogs = load_catalogs();
-    let (queries, indexes, opts) = indexed(&catalogs);
+    let (queries, indexes) = indexed(&catalogs);
     let mut systems: BTreeMap<&str, HashMap<String, Vec<String>>> = BTreeMap::new();
     let ours: HashMap<String, Vec<String>> = queries
         .iter()
         .map(|q| {
-            let r = indexes[q.catalog].search(&q.text, &opts);
+            let r = indexes.search(q, 10);
             (q.id.clone(), r.hits.into_iter().map(|h| h.name).collect())
         })
         .collect();
@@ -379,8 +532,10 @@ fn report(dir: &Path, failures: bool) {
         .iter()
         .map(|q| {
             let needle = q.text.to_lowercase();
+            let allowed = indexes.allowed(q, &catalogs[q.catalog]);
             let hits = texts[q.catalog]
                 .iter()
+                .filter(|(n, _)| allowed.contains(n))
                 .filter(|(_, text)| !needle.is_empty() && text.contains(&needle))
                 .map(|(n, _)| n.clone())
                 .take(10)
@@ -422,13 +577,19 @@ fn report(dir: &Path, failures: bool) {
         .map(|(&s, r)| (s, ranks(&queries, r)))
         .collect();
 
-    let mut groups: Vec<(&str, String)> = Vec::new();
+    // rows by data set (in the order they are read), then language
+    let mut datasets: Vec<&str> = Vec::new();
+    let mut groups: Vec<(String, String)> = Vec::new();
     for q in &queries {
-        let key = (q.dataset, q.lang.clone());
+        if !datasets.contains(&q.dataset.as_str()) {
+            datasets.push(&q.dataset);
+        }
+        let key = (q.dataset.clone(), q.lang.clone());
         if !groups.contains(&key) {
             groups.push(key);
         }
     }
+    groups.sort_by_key(|(d, _)| datasets.iter().position(|x| x == d));
     let f = |x: f64| format!("{x:.3}");
     let mut out = String::new();
     out.push_str("Recall@k and MRR, macro-averaged per tool. A = tuned-on half, B = held-out half (split by a hash of the query text).\n\n");
@@ -485,8 +646,8 @@ fn report(dir: &Path, failures: bool) {
         let r = &all_ranks["ours"];
         for (q, &rank) in queries.iter().zip(r) {
             if q.split == 'A' && (rank == 0 || rank > k) {
-                let top: Vec<String> = indexes[q.catalog]
-                    .search(&q.text, &SearchOptions::new().with_limit(3))
+                let top: Vec<String> = indexes
+                    .search(q, 3)
                     .hits
                     .iter()
                     .map(|h| format!("{} {:.2}", h.name, h.score))
@@ -592,14 +753,38 @@ fn bench() {
     );
 }
 
+/// One query's top 10 on the catalog with this alias.
+fn query(alias: &str, text: &str) {
+    let catalogs = load_catalogs();
+    let (_, indexes) = indexed(&catalogs);
+    let Some(&(_, catalog)) = ALIASES.iter().find(|(a, _)| *a == alias) else {
+        eprintln!("unknown catalog {alias}");
+        std::process::exit(2);
+    };
+    let q = Query {
+        id: String::new(),
+        dataset: String::new(),
+        catalog,
+        pd: alias == "homey-pd",
+        category: None,
+        lang: String::new(),
+        text: text.into(),
+        expect: Vec::new(),
+        split: 'A',
+    };
+    for h in indexes.search(&q, 10).hits {
+        println!("{:8.4}  {}  [{}]", h.score, h.name, h.category);
+    }
+}
+
 /// Every query's top 10 (name and score), one query a line, to compare the
 /// rankings of two builds with `diff`.
 fn dump(out: &Path) {
     let catalogs = load_catalogs();
-    let (queries, indexes, opts) = indexed(&catalogs);
+    let (queries, indexes) = indexed(&catalogs);
     let mut text = String::new();
     for q in &queries {
-        let r = indexes[q.catalog].search(&q.text, &opts);
+        let r = indexes.search(q, 10);
         let hits: Vec<String> = r
             .hits
             .iter()
@@ -685,9 +870,13 @@ fn main() {
                 .map_or("target/search-eval/dump.tsv", String::as_str),
         )),
         Some("memory") => memory(),
+        Some("query") => query(
+            args.get(1).map_or("", String::as_str),
+            args.get(2).map_or("", String::as_str),
+        ),
         _ => {
             eprintln!(
-                "usage: search_eval emit TASKS.json | report DIR [--failures] | bench | dump OUT.tsv | memory"
+                "usage: search_eval emit TASKS.json | report DIR [--failures] | bench | dump OUT.tsv | memory | query CATALOG TEXT"
             );
             std::process::exit(2);
         }
