@@ -109,7 +109,7 @@ test('the package manifest whitelists what ships and the wasm fits the budget', 
 
 test('the TypeScript declarations name the API types', () => {
   const dts = readFileSync(join(root, 'pkg/node/mcp_switchboard.d.ts'), 'utf8');
-  for (const needle of ['export function convert(catalog: CatalogInput, opts: ConvertOptions): Conversion;', 'export interface ReportEntry', 'export type DialectName', 'export function lint(catalog: CatalogInput): LintReport;']) {
+  for (const needle of ['export function convert<D extends DialectName>(catalog: CatalogInput, options: ConvertOptions<D>): Conversion<D>;', 'export interface ReportEntry', 'export type DialectName', 'export function lint(catalog: CatalogInput): LintReport;']) {
     assert.ok(dts.includes(needle), needle);
   }
 });
