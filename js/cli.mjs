@@ -8,7 +8,7 @@ const USAGE = `usage:
   mcp-switchboard convert --to <dialect> [--strict] [FILE|-]
   mcp-switchboard lint [FILE|-]
   mcp-switchboard calls --from <dialect> --catalog FILE [RESPONSE|-]
-  mcp-switchboard validate --catalog FILE --tool NAME [ARGS|-]
+  mcp-switchboard validate --catalog FILE --tool NAME [ARGS|FILE|-]
   mcp-switchboard search --catalog FILE [--meta FILE] [--category C] [--limit K] QUERY
   mcp-switchboard budget --catalog FILE [--to DIALECT]
   mcp-switchboard serve [--port P] [--host H] [--token T] [--stdio]
@@ -16,10 +16,12 @@ const USAGE = `usage:
         [--mode all|hybrid|meta|auto] [--page-size N] [--timeout SECONDS] [--meta FILE]
         [--allow A,B] [--deny A,B] [--read-only] [--no-destructive] [--origin O,P] [--max-body BYTES]
   mcp-switchboard dialects
+  mcp-switchboard --version
 dialects: ${sb.dialects().join(', ')}
 FILE is a tools/list response, its result, an array of tools, or several pages; - or nothing reads stdin.
 RESPONSE is a model response in the dialect's own shape (plain text for prompted).
-validate exits 1 when the arguments do not fit the tool's schema.
+ARGS is the arguments as inline JSON ('{"on": true}'), or a FILE holding them; validate exits 1
+when they do not fit the tool's schema.
 serve runs an MCP server (Streamable HTTP at http://HOST:PORT/mcp, or stdio) until SIGINT or SIGTERM;
 tokens may also come from MCP_SWITCHBOARD_TOKEN and MCP_SWITCHBOARD_UPSTREAM_TOKEN.`;
 
@@ -95,7 +97,9 @@ const commands = {
     const { tools } = sb.readCatalog(readInput(flags.catalog));
     const tool = tools.find((t) => t.name === flags.tool);
     if (!tool) throw new UsageError(`no tool named ${JSON.stringify(flags.tool)} in ${flags.catalog}`);
-    const args = Buffer.from(readInput(rest[0])).toString('utf8');
+    // inline JSON (an object or an array) as it is, anything else names a file
+    const inline = rest[0] !== undefined && /^\s*[{[]/.test(rest[0]);
+    const args = inline ? rest[0] : Buffer.from(readInput(rest[0])).toString('utf8');
     const result = sb.validateArguments(tool, args);
     print(result);
     if (!result.valid) process.exitCode = 1;
@@ -166,9 +170,7 @@ Object.assign(commands, {
       const { serveStdio } = await import('./stdio.mjs');
       log(`serving ${source.label} (${tools} tools) on stdio`);
       const server = serveStdio({ source, engine, timeoutMs, log });
-      const stop = () => server.close();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      stopped().then(() => server.close());
       await server.done;
       await source.close?.();
       return;
@@ -187,15 +189,31 @@ Object.assign(commands, {
       throw e;
     });
     log(`serving ${source.label} (${tools} tools, mode ${flags.mode ?? 'all'}) at ${gateway.url}`);
-    await new Promise((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await stopped();
     await gateway.close();
     await source.close?.();
     log('stopped');
   },
 });
+
+/**
+ * Resolves when serve is asked to stop: SIGINT, SIGTERM or SIGHUP, or, when
+ * started by npm exec (npx), once that process is gone (npm does not pass
+ * its own termination on). A stop that takes over 10 s ends the process.
+ */
+function stopped() {
+  return new Promise((resolve) => {
+    const stop = () => {
+      setTimeout(() => process.exit(1), 10_000).unref();
+      resolve();
+    };
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, stop);
+    if (process.env.npm_command === 'exec') {
+      const parent = process.ppid;
+      setInterval(() => process.ppid !== parent && stop(), 500).unref();
+    }
+  });
+}
 
 /** The tool source serve was asked for. */
 async function toolSource(flags, timeoutMs, log) {
@@ -226,6 +244,10 @@ const [command, ...argv] = process.argv.slice(2);
 try {
   if (command === '--help' || command === '-h' || command === 'help') {
     console.log(USAGE);
+    process.exit(0);
+  }
+  if (command === '--version' || command === '-v') {
+    console.log(sb.version());
     process.exit(0);
   }
   if (!command) {
