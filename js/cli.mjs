@@ -198,21 +198,48 @@ Object.assign(commands, {
 
 /**
  * Resolves when serve is asked to stop: SIGINT, SIGTERM or SIGHUP, or, when
- * started by npm exec (npx), once that process is gone (npm does not pass
- * its own termination on). A stop that takes over 10 s ends the process.
+ * started by npm exec (npx), once npm is gone (it does not always pass its
+ * own termination on to the command it runs through a shell). A stop that
+ * takes over 10 s ends the process.
  */
 function stopped() {
   return new Promise((resolve) => {
+    let stopping = false;
     const stop = () => {
+      if (stopping) return;
+      stopping = true;
       setTimeout(() => process.exit(1), 10_000).unref();
       resolve();
     };
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, stop);
     if (process.env.npm_command === 'exec') {
-      const parent = process.ppid;
-      setInterval(() => process.ppid !== parent && stop(), 500).unref();
+      const gone = () => process.ppid !== starter.parent || (starter.npm > 1 && !alive(starter.npm));
+      setInterval(() => gone() && stop(), 500).unref();
     }
   });
+}
+
+/** Who started this process (npm, then the shell it runs commands through), read at once. */
+const starter = { parent: process.ppid, npm: parentOf(process.ppid) };
+
+/** The parent of a process, where /proc tells it (Linux); undefined elsewhere. */
+function parentOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a process exists. */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
 }
 
 /** The tool source serve was asked for. */
