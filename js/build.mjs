@@ -101,6 +101,8 @@ for (const c of sig.classes) {
     if (n !== m.params.length) throw new Error(`${c.name}.${m.name} takes ${n} arguments but is declared with ${m.params.length}`);
   }
 }
+// the generated methods tell a freed object by wasm-bindgen's pointer field
+if (new glue.SseParser().__wbg_ptr === undefined) throw new Error('wasm-bindgen objects no longer carry __wbg_ptr: update js/checked-api.mjs');
 const limit = glue.__inputLimit();
 
 // the checked API (ESM), and the same with the glue as one CommonJS file
@@ -113,6 +115,7 @@ await build({
   format: 'cjs',
   platform: 'neutral',
   target: 'node18',
+  keepNames: true,
   logLevel: 'warning',
   banner: { js: '// The checked API and wasm-bindgen\'s glue as CommonJS (esbuild of slim.mjs and lib/glue.mjs).' },
 });

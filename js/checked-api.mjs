@@ -155,9 +155,10 @@ function arg(v, mask, where, name) {
   if (k === 128 && v.byteLength > LIMIT) throw error(RangeError, 'limit', \`\${where}: \${name} is \${v.byteLength} bytes long; the limit is \${LIMIT}\`);
 }
 
-/** Checks that a method is called on an object of its class. */
-function self(obj, Class, where) {
-  if (!(obj instanceof Class)) throw error(TypeError, 'usage', \`\${where} must be called on a \${Class.name}\`);
+/** Checks that a method is called on a live object of its class (wasm-bindgen's \`__wbg_ptr\` is 0 once freed). */
+function self(obj, Class, name, where) {
+  if (!(obj instanceof Class)) throw error(TypeError, 'usage', \`\${where} must be called on \${/^[AEIOU]/.test(name) ? 'an' : 'a'} \${name}\`);
+  if (obj.__wbg_ptr === 0) throw error(Error, 'usage', \`\${where}: this \${name} was freed\`);
 }
 
 let ready = false;
@@ -173,11 +174,11 @@ function loaded(where) {
  * promise of one, its bytes, or a compiled WebAssembly.Module.
  */
 export async function init(source) {
+  if (source !== undefined) arg(source, 1 | 32 | 128, 'init()', 'source');
   if (ready) return;
-  if (source === undefined || source === null) {
-    throw error(TypeError, 'usage', "init(): give the wasm: its URL (e.g. new URL('mcp-switchboard/mcp_switchboard_bg.wasm', import.meta.url) through a bundler), a Response, its bytes or a WebAssembly.Module");
+  if (source === undefined) {
+    throw error(TypeError, 'usage', 'init(): give the wasm: its URL, a fetch() Response, its bytes or a WebAssembly.Module (the file is mcp-switchboard/mcp_switchboard_bg.wasm)');
   }
-  arg(source, 1 | 32 | 128, 'init()', 'source');
   loading ??= glueInit({ module_or_path: source }).finally(() => { loading = undefined; });
   await loading;
   ready = true;
@@ -185,8 +186,8 @@ export async function init(source) {
 
 /** Loads the WebAssembly module from its bytes or a compiled WebAssembly.Module, at once; later calls do nothing. */
 export function initSync(source) {
-  if (ready) return;
   arg(source, 32 | 128, 'initSync()', 'source');
+  if (ready) return;
   if (loading) throw error(Error, 'usage', 'initSync(): init() is loading the module already; await it');
   glueInitSync({ module: source });
   ready = true;
@@ -233,13 +234,14 @@ export function apiModule(sig, { glue, limit }) {
       const where = `${c.name}.${m.name}()`;
       lines.push(
         `  ${m.name}(${vars(m.params)}) {`,
-        `    self(this, ${c.name}, '${where}');`,
+        `    self(this, ${c.name}, '${c.name}', '${where}');`,
         ...checks(m.params, where).map((l) => `  ${l}`),
         `    return super.${m.name}(${vars(m.params)});`,
         '  }',
       );
     }
-    lines.push('}', '');
+    // free() twice does nothing
+    lines.push('  free() {', '    if (this.__wbg_ptr !== 0) super.free();', '  }', '}', '');
   }
   return lines.join('\n');
 }
@@ -251,13 +253,17 @@ export function exportNames(sig) {
 
 /** Declarations of init() and initSync(), for the published types. */
 export const INIT_TYPES = `
+/** The instances of a global class, where the environment declares it (the DOM lib, @types/node), else never. */
+type GlobalInstance<K extends string> = typeof globalThis extends { [k in K]: abstract new (...args: never[]) => infer T } ? T : never;
+/** A compiled WebAssembly.Module, where the environment declares it. */
+type WasmModule = typeof globalThis extends { WebAssembly: { Module: abstract new (...args: never[]) => infer M } } ? M : never;
 /** Where init() takes the wasm from: its URL (or a path fetch() takes), a fetch() Response or a promise of one, its bytes, or a compiled WebAssembly.Module. */
-export type WasmSource = string | URL | Request | Response | PromiseLike<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+export type WasmSource = string | GlobalInstance<"URL"> | GlobalInstance<"Request"> | GlobalInstance<"Response"> | PromiseLike<GlobalInstance<"Response">> | ArrayBuffer | ArrayBufferView | WasmModule;
 /**
  * Loads the WebAssembly module; later calls do nothing. Needed only with \`mcp-switchboard/slim\`: the
  * other entries load the module when they are imported (in Node at once, elsewhere with top-level await).
  */
 export function init(source: WasmSource): Promise<void>;
 /** Loads the WebAssembly module from its bytes or a compiled WebAssembly.Module, at once; later calls do nothing. */
-export function initSync(source: ArrayBuffer | ArrayBufferView | WebAssembly.Module): void;
+export function initSync(source: ArrayBuffer | ArrayBufferView | WasmModule): void;
 `;

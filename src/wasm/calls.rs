@@ -1,5 +1,6 @@
 //! Model calls in, tool results out.
 
+use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -58,6 +59,8 @@ export interface Call {
 }
 /** A model turn: its calls, its text, and the history items for it (`A`: see AssistantItem). */
 export interface ModelTurn<D extends DialectName = DialectName, A = AssistantItem<D>> {
+  /** The dialect the response was read in; formatResults() takes the turn in that dialect only. */
+  dialect: D;
   calls: Call[];
   text: string;
   assistant: A[];
@@ -70,8 +73,10 @@ export type NamesInput = { [dialectName: string]: string } | { names: { [dialect
  * original schemas.
  */
 export function parseCalls<D extends DialectName, R extends string | object>(dialect: D, response: R, names: NamesInput, catalog?: CatalogInput): ModelTurn<D, AssistantItem<D, R>>;
+/** `D`, not inferred from where it is used (so a turn of another dialect is an error, not a union). */
+type Given<D> = [D][D extends unknown ? 0 : never];
 /** Writes MCP results as conversation items: append `assistant`, then `results`, to the history. */
-export function formatResults<D extends DialectName, A>(dialect: D, turn: ModelTurn<D, A>, results: readonly ToolOutcome[] | { [callId: string]: ToolOutcome }): { assistant: A[]; results: ResultItem<D>[] };
+export function formatResults<D extends DialectName, A>(dialect: D, turn: ModelTurn<Given<D>, A>, results: readonly ToolOutcome[] | { [callId: string]: ToolOutcome }): { assistant: A[]; results: ResultItem<D>[] };
 /** A tool handler's return value as a CallToolResult: one already (a `content` array) passes unchanged, anything else becomes toolSuccess() of it. */
 export function asToolResult<T>(value: T): T extends { content: readonly unknown[] } ? T : ToolSuccess;
 "#;
@@ -100,7 +105,18 @@ pub fn parse_calls_js(
     };
     let turn =
         parse_calls(dialect, &response, &names, catalog.as_ref()).map_err(|e| js_error(&e))?;
-    to_js(&turn)
+    to_js(&TurnOut {
+        dialect: dialect.as_str(),
+        turn: &turn,
+    })
+}
+
+/// A model turn as JS gets it: with the dialect it was read in.
+#[derive(Serialize)]
+struct TurnOut<'a> {
+    dialect: &'static str,
+    #[serde(flatten)]
+    turn: &'a ModelTurn,
 }
 
 /// Writes MCP results as conversation items (declared in [`TYPES`]).
@@ -111,7 +127,15 @@ pub fn format_results_js(
     results: JsValue,
 ) -> Result<JsValue, JsValue> {
     let dialect = read_dialect(dialect)?;
-    let turn: ModelTurn = serde_json::from_value(read_value(&turn, "the turn")?)
+    let turn = read_value(&turn, "the turn")?;
+    if let Some(read_as) = turn.get("dialect").and_then(Value::as_str) {
+        if read_as != dialect.as_str() {
+            return Err(usage(&format!(
+                "the turn was read as {read_as}; write its results as {read_as} too"
+            )));
+        }
+    }
+    let turn: ModelTurn = serde_json::from_value(turn)
         .map_err(|e| usage(&format!("the turn is not a parseCalls result: {e}")))?;
     let results = read_value(&results, "results")?;
     let items = format_results(dialect, &turn, &results).map_err(|e| js_error(&e))?;
