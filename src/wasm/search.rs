@@ -10,7 +10,7 @@ use super::{js_error, read_catalog, read_dialect, read_value, to_js};
 const TYPES: &'static str = r#"
 /** Curated search metadata, merged over what is derived from the tools. */
 export interface SearchMetadata {
-  tools: { [toolName: string]: { category?: string; tags?: string[]; description?: string; keywords?: string[] } };
+  tools: { [toolName: string]: { category?: string; tags?: string | string[]; description?: string; keywords?: string | string[] } };
 }
 /** One search hit. */
 export interface Hit { name: string; score: number; category: string; description: string }
