@@ -151,6 +151,16 @@ test('parseCalls, validateArguments and formatResults through the package', () =
   assert.match(v.message, /deviceId/);
   assert.match(v.message, /\/state/);
   assert.throws(() => esm.parseCalls('gemini', '{broken', conv), (e) => e.code === 'json');
+  // a turn keeps its dialect, and its results are written in that dialect only
+  const turn = esm.parseCalls('gemini', response, conv, catalog);
+  assert.equal(turn.dialect, 'gemini');
+  assert.throws(() => esm.formatResults('anthropic', turn, [null, null]), (e) => e.code === 'usage' && /read as gemini/.test(e.message));
+  // wrong argument types are TypeErrors that name the argument; the module goes on
+  assert.throws(() => esm.validateArguments(42, {}), (e) => e instanceof TypeError && e.code === 'usage' && /tool must be a string or an object, not a number/.test(e.message));
+  // a symbol is a value of the type `unknown` the arguments have, but it has no JSON form
+  assert.throws(() => esm.validateArguments(tool, Symbol('x')), (e) => !(e instanceof TypeError) && e.code === 'usage');
+  assert.throws(() => new esm.Engine(catalog).handle({}), (e) => e instanceof TypeError && /message must be a string, not an object/.test(e.message));
+  assert.equal(esm.validateArguments(tool, { deviceId: 'a', state: 'on' }).valid, true);
   assert.deepEqual(esm.toolFailure('not found', { deviceId: 'x' }).structuredContent, { success: false, deviceId: 'x', error: 'not found' });
   assert.equal(esm.toolException('boom').isError, true);
   // result helpers: text and structuredContent agree, the flag comes first
