@@ -70,7 +70,7 @@ const declared = join(tmp, 'api.d.ts');
 writeFileSync(
   declared,
   readFileSync(join(tmp, 'node/mcp_switchboard.d.ts'), 'utf8')
-    .replace(/^\/\* (tslint|eslint)-disable \*\/\n/gm, '')
+    .replace(/^\/\* (tslint:disable|eslint-disable) \*\/\n/gm, '')
     .replace(/^ *\[Symbol\.dispose\]\(\): void;\n/gm, ''),
 );
 const sig = readSignatures(declared);

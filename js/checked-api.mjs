@@ -240,8 +240,9 @@ export function apiModule(sig, { glue, limit }) {
         '  }',
       );
     }
-    // free() twice does nothing
-    lines.push('  free() {', '    if (this.__wbg_ptr !== 0) super.free();', '  }', '}', '');
+    // free() twice does nothing, and `using` frees the same way
+    lines.push('  free() {', '    if (this.__wbg_ptr !== 0) super.free();', '  }', '}');
+    lines.push(`if (Symbol.dispose) ${c.name}.prototype[Symbol.dispose] = ${c.name}.prototype.free;`, '');
   }
   return lines.join('\n');
 }

@@ -159,6 +159,7 @@ for (const c of classes) {
     assert.throws(() => Class.prototype[m.name].call({}, ...ok), (e) => e instanceof TypeError && e.code === 'usage');
     obj.free();
     obj.free();
+    if (Symbol.dispose) obj[Symbol.dispose]();
     assert.throws(() => obj[m.name](...ok), (e) => e.code === 'usage' && /freed/.test(e.message));
   }
 }
