@@ -54,6 +54,7 @@ const wasm = join(root, 'target/wasm32-unknown-unknown/release/mcp_switchboard.w
 // wasm-bindgen: the web target's glue (ESM, loaded by init()) and, from the
 // nodejs target, the declarations of the API alone
 const tmp = mkdtempSync(join(tmpdir(), 'switchboard-build-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 run('wasm-bindgen', ['--target', 'web', '--omit-default-module-path', '--out-dir', join(tmp, 'web'), wasm]);
 run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', join(tmp, 'node'), wasm]);
 
@@ -214,7 +215,6 @@ const manifest = {
   keywords: ['mcp', 'model-context-protocol', 'llm', 'gemini', 'openai', 'anthropic', 'tool-calling', 'json-schema', 'wasm'],
 };
 write('package.json', JSON.stringify(manifest, null, 2) + '\n');
-rmSync(tmp, { recursive: true, force: true });
 
 const bytes = readFileSync(wasmFile);
 console.log(`pkg/ built: wasm ${(bytes.length / 1024).toFixed(0)} KB, ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(0)} KB gzipped`);
