@@ -1,17 +1,32 @@
 #!/usr/bin/env node
 // Builds the npm package into pkg/: the wasm module (cargo + wasm-bindgen,
-// then wasm-opt from npm's binaryen when installed), the Node (CommonJS and
-// ESM) and browser entries, the CLI and the package manifest.
+// then wasm-opt from npm's binaryen), the checked JS API derived from the
+// module's TypeScript declarations (js/checked-api.mjs), the entries for
+// Node (CommonJS and ESM, one instance), browsers and bundlers (top-level
+// await) and explicit loading (slim), the CLI and the manifest.
+//
+// pkg/
+//   mcp_switchboard_bg.wasm  the module, once
+//   slim.mjs  slim.cjs       the checked API; init()/initSync() load the module
+//   index.cjs                Node require(): loads the module at once
+//   index.mjs                Node import: the same instance as index.cjs
+//   browser.mjs              everything else: loads the module with top-level await
+//   lib/glue.mjs             wasm-bindgen's glue (imported by slim.mjs; slim.cjs bundles it)
+//   *.d.mts *.d.cts          the declarations (slim.d.mts and slim.d.cts in full)
+//   cli.mjs + the gateway modules, examples/, README.md (js/README.npm.md), LICENSE
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+
+import { INIT_TYPES, apiModule, exportNames, readSignatures } from './checked-api.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = join(root, 'pkg');
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+const write = (file, text, mode) => writeFileSync(join(pkg, file), text, mode ? { mode } : undefined);
 
 const cargoToml = readFileSync(join(root, 'Cargo.toml'), 'utf8');
 const version = cargoToml.match(/^version = "([^"]+)"/m)[1];
@@ -26,75 +41,180 @@ if (haveBindgen !== wantBindgen) {
   console.error(`wasm-bindgen ${wantBindgen} is needed (found ${haveBindgen || 'none'}): cargo install wasm-bindgen-cli --version ${wantBindgen}`);
   process.exit(1);
 }
+const wasmOpt = join(root, 'node_modules/.bin/wasm-opt');
+const esbuild = join(root, 'node_modules/esbuild/lib/main.js');
+if (!existsSync(wasmOpt) || !existsSync(esbuild)) {
+  console.error('node_modules is missing binaryen or esbuild: run npm ci');
+  process.exit(1);
+}
 
 run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown']);
 const wasm = join(root, 'target/wasm32-unknown-unknown/release/mcp_switchboard.wasm');
 
+// wasm-bindgen: the web target's glue (ESM, loaded by init()) and, from the
+// nodejs target, the declarations of the API alone
+const tmp = mkdtempSync(join(tmpdir(), 'switchboard-build-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+run('wasm-bindgen', ['--target', 'web', '--omit-default-module-path', '--out-dir', join(tmp, 'web'), wasm]);
+run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', join(tmp, 'node'), wasm]);
+
 rmSync(pkg, { recursive: true, force: true });
-mkdirSync(pkg, { recursive: true });
-for (const [target, dir, type] of [['nodejs', 'node', 'commonjs'], ['web', 'web', 'module']]) {
-  run('wasm-bindgen', ['--target', target, '--out-dir', join(pkg, dir), wasm]);
-  writeFileSync(join(pkg, dir, 'package.json'), JSON.stringify({ type }, null, 2) + '\n');
-}
+mkdirSync(join(pkg, 'lib'), { recursive: true });
+const wasmFile = join(pkg, 'mcp_switchboard_bg.wasm');
+// only npm's binaryen (Debian's older wasm-opt emits modules that crash on load)
+run(wasmOpt, ['-Oz', '--converge', '--strip-producers', '--strip-target-features', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', join(tmp, 'web/mcp_switchboard_bg.wasm'), '-o', wasmFile]);
+cpSync(join(tmp, 'web/mcp_switchboard.js'), join(pkg, 'lib/glue.mjs'));
 
-// wasm-opt: only npm's binaryen (Debian's older wasm-opt emits modules that crash on load)
-const wasmOpt = join(root, 'node_modules/.bin/wasm-opt');
-if (existsSync(wasmOpt)) {
-  for (const dir of ['node', 'web']) {
-    const file = join(pkg, dir, 'mcp_switchboard_bg.wasm');
-    run(wasmOpt, ['-Oz', '--converge', '--strip-producers', '--strip-target-features', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', file, '-o', file]);
+// the declarations: wasm-bindgen's, with init() and initSync(); without
+// [Symbol.dispose] (it needs a lib not every project has; free() is there)
+const declared = join(tmp, 'api.d.ts');
+writeFileSync(
+  declared,
+  readFileSync(join(tmp, 'node/mcp_switchboard.d.ts'), 'utf8')
+    .replace(/^\/\* (tslint:disable|eslint-disable) \*\/\n/gm, '')
+    .replace(/^ *\[Symbol\.dispose\]\(\): void;\n/gm, ''),
+);
+const sig = readSignatures(declared);
+const dts = [
+  '// mcp-switchboard: MCP tools for every LLM dialect. Generated from the Rust sources (src/wasm/).',
+  readFileSync(declared, 'utf8'),
+  INIT_TYPES,
+].join('\n');
+write('slim.d.mts', dts);
+write('slim.d.cts', dts);
+readSignatures(join(pkg, 'slim.d.mts'));
+
+// the module's own view: every export declared, with as many parameters as
+// declared, and the input limit the checks enforce
+const glue = await import(pathToFileURL(join(pkg, 'lib/glue.mjs')).href);
+glue.initSync({ module: readFileSync(wasmFile) });
+const declaredNames = new Set([...sig.functions.map((f) => f.name), ...sig.classes.map((c) => c.name)]);
+const glueNames = Object.keys(glue).filter((n) => !n.startsWith('__') && n !== 'default' && n !== 'initSync');
+const mismatch = [...glueNames.filter((n) => !declaredNames.has(n)), ...[...declaredNames].filter((n) => !glueNames.includes(n))];
+if (mismatch.length > 0) throw new Error(`exports and declarations differ: ${mismatch.join(', ')}`);
+for (const f of sig.functions) {
+  if (glue[f.name].length !== f.params.length) throw new Error(`${f.name} takes ${glue[f.name].length} arguments but is declared with ${f.params.length}`);
+}
+for (const c of sig.classes) {
+  if (glue[c.name].length !== c.ctor.length) throw new Error(`new ${c.name} takes ${glue[c.name].length} arguments but is declared with ${c.ctor.length}`);
+  for (const m of c.methods) {
+    const n = glue[c.name].prototype[m.name].length;
+    if (n !== m.params.length) throw new Error(`${c.name}.${m.name} takes ${n} arguments but is declared with ${m.params.length}`);
   }
-} else {
-  console.warn('node_modules/.bin/wasm-opt not found (npm ci installs it): the module is not size-optimised');
+}
+// the generated methods tell a freed object by wasm-bindgen's pointer field
+if (new glue.SseParser().__wbg_ptr === undefined) throw new Error('wasm-bindgen objects no longer carry __wbg_ptr: update js/checked-api.mjs');
+const limit = glue.__inputLimit();
+
+// the checked API (ESM), and the same with the glue as one CommonJS file
+write('slim.mjs', apiModule(sig, { glue: './lib/glue.mjs', limit }));
+const { build } = await import(pathToFileURL(esbuild).href);
+await build({
+  entryPoints: [join(pkg, 'slim.mjs')],
+  outfile: join(pkg, 'slim.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'neutral',
+  target: 'node18',
+  keepNames: true,
+  logLevel: 'warning',
+  banner: { js: '// The checked API and wasm-bindgen\'s glue as CommonJS (esbuild of slim.mjs and lib/glue.mjs).' },
+});
+
+const names = exportNames(sig);
+write(
+  'index.cjs',
+  `'use strict';
+// Node, require(): the checked API with the WebAssembly module loaded at once.
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+const api = require('./slim.cjs');
+
+/** The module's bytes: next to this file, or (in a bundle) from the installed package. */
+function wasmBytes() {
+  try {
+    return readFileSync(join(__dirname, 'mcp_switchboard_bg.wasm'));
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+    let file;
+    try {
+      file = require.resolve('mcp-switchboard/mcp_switchboard_bg.wasm');
+    } catch {
+      throw new Error(\`mcp-switchboard: mcp_switchboard_bg.wasm is neither next to \${__filename} nor installed; copy it there, or use mcp-switchboard/slim with initSync(bytes)\`);
+    }
+    return readFileSync(file);
+  }
 }
 
-// Node ESM entry: the CommonJS module's exports, by name
-const require = createRequire(import.meta.url);
-const names = Object.keys(require(join(pkg, 'node/mcp_switchboard.js'))).filter((n) => !n.startsWith('__'));
-writeFileSync(
-  join(pkg, 'index.mjs'),
-  `import { createRequire } from 'node:module';\nconst m = createRequire(import.meta.url)('./node/mcp_switchboard.js');\nexport const { ${names.join(', ')} } = m;\n`,
+api.initSync(wasmBytes());
+module.exports = api;
+`,
 );
-writeFileSync(join(pkg, 'index.cjs'), "module.exports = require('./node/mcp_switchboard.js');\n");
-writeFileSync(join(pkg, 'index.d.ts'), "export * from './node/mcp_switchboard.js';\n");
-writeFileSync(
-  join(pkg, 'browser.mjs'),
-  `import init from './web/mcp_switchboard.js';\nawait init({ module_or_path: new URL('./web/mcp_switchboard_bg.wasm', import.meta.url) });\nexport * from './web/mcp_switchboard.js';\n`,
+write(
+  'index.mjs',
+  `// Node, import: the same module instance as require('mcp-switchboard').
+import api from './index.cjs';
+
+export const { ${names.join(', ')} } = api;
+`,
 );
-writeFileSync(join(pkg, 'browser.d.ts'), "export * from './web/mcp_switchboard.js';\n");
+write(
+  'browser.mjs',
+  `// Browsers, workers and bundlers: the checked API with the WebAssembly module
+// loaded by top-level await, from the file next to this one (bundlers that
+// understand new URL(..., import.meta.url), such as Vite and webpack 5, emit
+// it as an asset). Without top-level await, use mcp-switchboard/slim.
+import { init } from './slim.mjs';
+
+await init(new URL('./mcp_switchboard_bg.wasm', import.meta.url));
+
+export * from './slim.mjs';
+`,
+);
+write('index.d.mts', "export * from './slim.mjs';\n");
+write('browser.d.mts', "export * from './slim.mjs';\n");
+write('index.d.cts', "export * from './slim.cjs';\n");
+
 // the CLI and the modules it loads (the MCP gateway), importing the package from beside them
-const shell = ['dispatch.mjs', 'gateway.mjs', 'stdio.mjs', 'upstream.mjs', 'demo-home.mjs', 'conformance-fixtures.mjs'];
+const shell = ['dispatch.mjs', 'gateway.mjs', 'stdio.mjs', 'upstream.mjs', 'demo-home.mjs'];
 for (const file of ['cli.mjs', ...shell]) {
   const text = readFileSync(join(root, 'js', file), 'utf8').replaceAll("'../pkg/index.mjs'", "'./index.mjs'");
-  writeFileSync(join(pkg, file), text, file === 'cli.mjs' ? { mode: 0o755 } : undefined);
+  write(file, text, file === 'cli.mjs' ? 0o755 : undefined);
 }
 cpSync(join(root, 'js/examples'), join(pkg, 'examples'), { recursive: true });
-cpSync(join(root, 'README.md'), join(pkg, 'README.md'));
+cpSync(join(root, 'js/README.npm.md'), join(pkg, 'README.md'));
+cpSync(join(root, 'LICENSE'), join(pkg, 'LICENSE'));
 
+const types = (file) => ({ types: `./${file.replace(/\.(c|m)js$/, '.d.$1ts')}`, default: `./${file}` });
 const manifest = {
   name: 'mcp-switchboard',
   version,
-  description: 'MCP tools for every LLM dialect (Gemini, OpenAI, Anthropic, VS Code, prompted): schema lowering with a loss report, in WebAssembly.',
+  description: 'MCP tools for every LLM dialect (Gemini, OpenAI, Anthropic, VS Code, prompted): schema lowering with a loss report, tool calls and results, tool search and an MCP engine, in WebAssembly.',
   license: 'MIT',
+  repository: { type: 'git', url: 'git+https://github.com/mcp-switchboard/mcp-switchboard.git' },
+  homepage: 'https://github.com/mcp-switchboard/mcp-switchboard#readme',
+  bugs: 'https://github.com/mcp-switchboard/mcp-switchboard/issues',
+  type: 'commonjs',
   main: './index.cjs',
-  module: './browser.mjs',
-  types: './index.d.ts',
+  types: './index.d.cts',
+  // TypeScript's node10 resolution knows no exports map
+  typesVersions: { '*': { slim: ['./slim.d.cts'] } },
   exports: {
     '.': {
-      browser: { types: './browser.d.ts', default: './browser.mjs' },
-      node: { types: './index.d.ts', import: './index.mjs', require: './index.cjs' },
-      types: './browser.d.ts',
-      default: './browser.mjs',
+      node: { import: types('index.mjs'), require: types('index.cjs') },
+      default: types('browser.mjs'),
     },
+    './slim': { import: types('slim.mjs'), require: types('slim.cjs') },
+    './mcp_switchboard_bg.wasm': './mcp_switchboard_bg.wasm',
     './package.json': './package.json',
   },
-  bin: { 'mcp-switchboard': './cli.mjs' },
-  files: ['index.cjs', 'index.mjs', 'index.d.ts', 'browser.mjs', 'browser.d.ts', 'cli.mjs', ...shell, 'node/', 'web/', 'examples/', 'README.md'],
+  bin: { 'mcp-switchboard': 'cli.mjs' },
+  files: ['*.mjs', '*.cjs', '*.d.mts', '*.d.cts', 'lib/', 'mcp_switchboard_bg.wasm', 'examples/'],
   engines: { node: '>=18' },
-  sideEffects: ['./browser.mjs'],
-  keywords: ['mcp', 'llm', 'gemini', 'openai', 'anthropic', 'json-schema', 'wasm'],
+  sideEffects: ['./index.cjs', './index.mjs', './browser.mjs', './cli.mjs'],
+  keywords: ['mcp', 'model-context-protocol', 'llm', 'gemini', 'openai', 'anthropic', 'tool-calling', 'json-schema', 'wasm'],
 };
-writeFileSync(join(pkg, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+write('package.json', JSON.stringify(manifest, null, 2) + '\n');
 
-const size = readFileSync(join(pkg, 'node/mcp_switchboard_bg.wasm'));
-console.log(`pkg/ built: wasm ${(size.length / 1024).toFixed(0)} KB, ${(gzipSync(size, { level: 9 }).length / 1024).toFixed(0)} KB gzipped`);
+const bytes = readFileSync(wasmFile);
+console.log(`pkg/ built: wasm ${(bytes.length / 1024).toFixed(0)} KB, ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(0)} KB gzipped`);

@@ -8,7 +8,7 @@ const USAGE = `usage:
   mcp-switchboard convert --to <dialect> [--strict [--strict-tools A,B]] [FILE|-]
   mcp-switchboard lint [FILE|-]
   mcp-switchboard calls --from <dialect> --catalog FILE [RESPONSE|-]
-  mcp-switchboard validate --catalog FILE --tool NAME [ARGS|-]
+  mcp-switchboard validate --catalog FILE --tool NAME [ARGS|FILE|-]
   mcp-switchboard search --catalog FILE [--meta FILE] [--category C] [--limit K] QUERY
   mcp-switchboard budget --catalog FILE [--to DIALECT]
   mcp-switchboard serve [--port P] [--host H] [--token T] [--stdio]
@@ -16,10 +16,12 @@ const USAGE = `usage:
         [--mode all|hybrid|meta|auto] [--page-size N] [--timeout SECONDS] [--meta FILE]
         [--allow A,B] [--deny A,B] [--read-only] [--no-destructive] [--origin O,P] [--max-body BYTES]
   mcp-switchboard dialects
+  mcp-switchboard --version
 dialects: ${sb.dialects().join(', ')}
 FILE is a tools/list response, its result, an array of tools, or several pages; - or nothing reads stdin.
 RESPONSE is a model response in the dialect's own shape (plain text for prompted).
-validate exits 1 when the arguments do not fit the tool's schema.
+ARGS is the arguments as inline JSON ('{"on": true}'), or a FILE holding them; validate exits 1
+when they do not fit the tool's schema.
 serve runs an MCP server (Streamable HTTP at http://HOST:PORT/mcp, or stdio) until SIGINT or SIGTERM;
 tokens may also come from MCP_SWITCHBOARD_TOKEN and MCP_SWITCHBOARD_UPSTREAM_TOKEN.`;
 
@@ -97,7 +99,9 @@ const commands = {
     const { tools } = sb.readCatalog(readInput(flags.catalog));
     const tool = tools.find((t) => t.name === flags.tool);
     if (!tool) throw new UsageError(`no tool named ${JSON.stringify(flags.tool)} in ${flags.catalog}`);
-    const args = Buffer.from(readInput(rest[0])).toString('utf8');
+    // inline JSON (an object or an array) as it is, anything else names a file
+    const inline = rest[0] !== undefined && /^\s*[{[]/.test(rest[0]);
+    const args = inline ? rest[0] : Buffer.from(readInput(rest[0])).toString('utf8');
     const result = sb.validateArguments(tool, args);
     print(result);
     if (!result.valid) process.exitCode = 1;
@@ -168,9 +172,7 @@ Object.assign(commands, {
       const { serveStdio } = await import('./stdio.mjs');
       log(`serving ${source.label} (${tools} tools) on stdio`);
       const server = serveStdio({ source, engine, timeoutMs, log });
-      const stop = () => server.close();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      stopped().then(() => server.close());
       await server.done;
       await source.close?.();
       return;
@@ -189,15 +191,58 @@ Object.assign(commands, {
       throw e;
     });
     log(`serving ${source.label} (${tools} tools, mode ${flags.mode ?? 'all'}) at ${gateway.url}`);
-    await new Promise((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await stopped();
     await gateway.close();
     await source.close?.();
     log('stopped');
   },
 });
+
+/**
+ * Resolves when serve is asked to stop: SIGINT, SIGTERM or SIGHUP, or, when
+ * started by npm exec (npx), once npm is gone (it does not always pass its
+ * own termination on to the command it runs through a shell). A stop that
+ * takes over 10 s ends the process.
+ */
+function stopped() {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      setTimeout(() => process.exit(1), 10_000).unref();
+      resolve();
+    };
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, stop);
+    if (process.env.npm_command === 'exec') {
+      const gone = () => process.ppid !== starter.parent || (starter.npm > 1 && !alive(starter.npm));
+      setInterval(() => gone() && stop(), 500).unref();
+    }
+  });
+}
+
+/** Who started this process (npm, then the shell it runs commands through), read at once. */
+const starter = { parent: process.ppid, npm: parentOf(process.ppid) };
+
+/** The parent of a process, where /proc tells it (Linux); undefined elsewhere. */
+function parentOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a process exists. */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
 
 /** The tool source serve was asked for. */
 async function toolSource(flags, timeoutMs, log) {
@@ -228,6 +273,10 @@ const [command, ...argv] = process.argv.slice(2);
 try {
   if (command === '--help' || command === '-h' || command === 'help') {
     console.log(USAGE);
+    process.exit(0);
+  }
+  if (command === '--version' || command === '-v') {
+    console.log(sb.version());
     process.exit(0);
   }
   if (!command) {

@@ -152,7 +152,7 @@ fn anthropic_mixed_text_and_tool_use() {
     assert_eq!(turn.text, "Let me check.");
     assert_eq!(turn.assistant[0]["content"][0]["type"], "thinking");
     let results = json!({
-        "toolu_02": {"content": [{"type": "text", "text": "set"}]},
+        "toolu_02": {"content": [{"type": "text", "text": "set"}, {"type": "image", "mimeType": "image/svg+xml", "data": "PHN2Zy8+"}]},
         "toolu_01": {"content": [{"type": "text", "text": "21°C"}, {"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="}], "isError": false}
     });
     let out = format_results(Dialect::Anthropic, &turn, &results).unwrap();
@@ -163,6 +163,11 @@ fn anthropic_mixed_text_and_tool_use() {
         json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}})
     );
     assert!(blocks[0].get("is_error").is_none());
+    // Anthropic takes JPEG, PNG, GIF and WebP images; an SVG stays a line of text
+    assert_eq!(
+        blocks[1]["content"],
+        json!([{"type": "text", "text": "set\n[image: image/svg+xml, 6 bytes]"}])
+    );
 }
 
 #[test]

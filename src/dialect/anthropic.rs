@@ -241,6 +241,9 @@ pub(crate) fn read_calls(
     ))
 }
 
+/// The image media types Anthropic's `base64` image source accepts.
+const IMAGE_TYPES: &[&str] = &["image/jpeg", "image/png", "image/gif", "image/webp"];
+
 /// One user message with a `tool_result` block per call (text and image
 /// content, `is_error` on failures).
 pub(crate) fn write_results(turn: &ModelTurn, outcomes: &[Outcome]) -> Vec<Value> {
@@ -254,7 +257,9 @@ pub(crate) fn write_results(turn: &ModelTurn, outcomes: &[Outcome]) -> Vec<Value
             if !text.is_empty() || out.images.is_empty() {
                 content.push(json!({"type": "text", "text": if text.is_empty() { "(no output)".to_string() } else { text }}));
             }
-            for (mime, data) in &out.images {
+            // the media types the Messages API takes; other images stay as
+            // the `[image: ...]` line of the text
+            for (mime, data) in out.images.iter().filter(|(m, _)| IMAGE_TYPES.contains(&m.as_str())) {
                 content.push(json!({"type": "image", "source": {"type": "base64", "media_type": mime, "data": data}}));
             }
             let mut b = Map::new();

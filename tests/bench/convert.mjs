@@ -31,7 +31,7 @@ import { gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpusFile = join(root, '..', 'shared', 'corpus', 'github-mcp-server.tools-list.json');
-const wasmFile = join(root, 'pkg', 'node', 'mcp_switchboard_bg.wasm');
+const wasmFile = join(root, 'pkg', 'mcp_switchboard_bg.wasm');
 const pkgEntry = join(root, 'pkg', 'index.mjs');
 
 // ---------------------------------------------------------------- options
@@ -282,7 +282,7 @@ for (const c of contenders) {
 lines.push('');
 lines.push(`| wasm package | value |`);
 lines.push('|---|---:|');
-lines.push(`| \`pkg/node/mcp_switchboard_bg.wasm\` raw | ${wasmBytes.length.toLocaleString('en-US')} B (${kib(wasmBytes.length)}) |`);
+lines.push(`| \`pkg/mcp_switchboard_bg.wasm\` raw | ${wasmBytes.length.toLocaleString('en-US')} B (${kib(wasmBytes.length)}) |`);
 lines.push(`| same, gzip -9 | ${wasmGzip.toLocaleString('en-US')} B (${kib(wasmGzip)}) |`);
 lines.push(`| cold \`node\` importing \`node:fs\` only (median of ${COLD}) | ${f1(coldBaseline)} ms |`);
 lines.push(`| cold \`node\` importing \`pkg/index.mjs\` too (median of ${COLD}) | ${f1(coldWasm)} ms (${sign(coldWasm - coldBaseline)} ms) |`);

@@ -1,7 +1,7 @@
 // The built npm package (pkg/) under Node: both module systems, the typed
 // API, errors, the browser build's module, and the size budget.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -93,28 +93,37 @@ test('lint reports per tool and per dialect', () => {
   assert.ok(r.tools.every((t) => t.tokens['openai+strict'] > 0));
 });
 
-test('the browser build initialises from bytes and converts', async () => {
-  const web = await import('../../pkg/web/mcp_switchboard.js');
-  web.initSync({ module: readFileSync(join(root, 'pkg/web/mcp_switchboard_bg.wasm')) });
-  const out = web.convert(readFileSync(example, 'utf8'), { to: 'anthropic' });
+test('the slim entry loads the module from bytes, once', async () => {
+  const slim = await import('../../pkg/slim.mjs');
+  assert.throws(() => slim.convert('[]', { to: 'gemini' }), (e) => e.code === 'usage' && /init\(\)/.test(e.message));
+  const bytes = readFileSync(join(root, 'pkg/mcp_switchboard_bg.wasm'));
+  slim.initSync(bytes);
+  slim.initSync(bytes);
+  await slim.init(bytes);
+  const out = slim.convert(readFileSync(example, 'utf8'), { to: 'anthropic' });
   assert.equal(out.tools.length, 8);
 });
 
-test('the package manifest whitelists what ships and the wasm fits the budget', () => {
+test('the package ships the module once, a license, and no test fixtures', () => {
   const manifest = JSON.parse(readFileSync(join(root, 'pkg/package.json'), 'utf8'));
-  assert.deepEqual(Object.keys(manifest.exports['.']).sort(), ['browser', 'default', 'node', 'types']);
-  assert.ok(manifest.files.includes('node/') && manifest.files.includes('web/'));
-  assert.equal(manifest.bin['mcp-switchboard'], './cli.mjs');
-  const wasm = readFileSync(join(root, 'pkg/node/mcp_switchboard_bg.wasm'));
+  assert.deepEqual(Object.keys(manifest.exports), ['.', './slim', './mcp_switchboard_bg.wasm', './package.json']);
+  assert.deepEqual(Object.keys(manifest.exports['.']), ['node', 'default']);
+  assert.equal(manifest.bin['mcp-switchboard'], 'cli.mjs');
+  for (const f of ['LICENSE', 'README.md', 'mcp_switchboard_bg.wasm', 'cli.mjs', 'gateway.mjs']) assert.ok(existsSync(join(root, 'pkg', f)), f);
+  assert.ok(!existsSync(join(root, 'pkg/conformance-fixtures.mjs')));
+  assert.doesNotMatch(readFileSync(join(root, 'pkg/README.md'), 'utf8'), /make test/);
+  const wasm = readFileSync(join(root, 'pkg/mcp_switchboard_bg.wasm'));
   const gz = gzipSync(wasm, { level: 9 }).length;
   assert.ok(gz <= 420 * 1024, `wasm is ${gz} bytes gzipped; the budget is 420 KB`);
 });
 
 test('the TypeScript declarations name the API types', () => {
-  const dts = readFileSync(join(root, 'pkg/node/mcp_switchboard.d.ts'), 'utf8');
-  for (const needle of ['export function convert(catalog: CatalogInput, opts: ConvertOptions): Conversion;', 'export interface ReportEntry', 'export type DialectName', 'export function lint(catalog: CatalogInput): LintReport;']) {
+  const dts = readFileSync(join(root, 'pkg/slim.d.mts'), 'utf8');
+  for (const needle of ['export function convert<D extends DialectName>(catalog: CatalogInput, options: ConvertOptions<D>): Conversion<D>;', 'export interface ReportEntry', 'export type DialectName', 'export function lint(catalog: CatalogInput): LintReport;', 'constructor(catalog: CatalogInput, options?: EngineOptions | null);']) {
     assert.ok(dts.includes(needle), needle);
   }
+  // no `any` anywhere in a type
+  assert.doesNotMatch(dts.replace(/\/\*\*[\s\S]*?\*\//g, ''), /\bany\b/);
 });
 
 test('parseCalls, validateArguments and formatResults through the package', () => {
@@ -145,6 +154,16 @@ test('parseCalls, validateArguments and formatResults through the package', () =
   assert.match(v.message, /deviceId/);
   assert.match(v.message, /\/state/);
   assert.throws(() => esm.parseCalls('gemini', '{broken', conv), (e) => e.code === 'json');
+  // a turn keeps its dialect, and its results are written in that dialect only
+  const turn = esm.parseCalls('gemini', response, conv, catalog);
+  assert.equal(turn.dialect, 'gemini');
+  assert.throws(() => esm.formatResults('anthropic', turn, [null, null]), (e) => e.code === 'usage' && /read as gemini/.test(e.message));
+  // wrong argument types are TypeErrors that name the argument; the module goes on
+  assert.throws(() => esm.validateArguments(42, {}), (e) => e instanceof TypeError && e.code === 'usage' && /tool must be a string or an object, not a number/.test(e.message));
+  // a symbol is a value of the type `unknown` the arguments have, but it has no JSON form
+  assert.throws(() => esm.validateArguments(tool, Symbol('x')), (e) => !(e instanceof TypeError) && e.code === 'usage');
+  assert.throws(() => new esm.Engine(catalog).handle({}), (e) => e instanceof TypeError && /message must be a string, not an object/.test(e.message));
+  assert.equal(esm.validateArguments(tool, { deviceId: 'a', state: 'on' }).valid, true);
   assert.deepEqual(esm.toolFailure('not found', { deviceId: 'x' }).structuredContent, { success: false, deviceId: 'x', error: 'not found' });
   assert.equal(esm.toolException('boom').isError, true);
   // result helpers: text and structuredContent agree, the flag comes first

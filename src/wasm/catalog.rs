@@ -1,0 +1,150 @@
+//! Reading, converting and linting catalogs.
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use tsify::{Ts, Tsify};
+use wasm_bindgen::prelude::*;
+
+use super::{js_error, read_catalog, read_dialect, to_js, usage};
+use crate::{convert as convert_catalog, lint as lint_catalog, Catalog, Dialect, Options};
+
+#[wasm_bindgen(typescript_custom_section)]
+const DIALECT_TYPES: &'static str = include_str!("dialects.ts");
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** A catalog: a tools/list response, its result, an array of tools, one tool, or several pages; as JSON text, UTF-8 bytes or a parsed value. */
+export type CatalogInput = string | Uint8Array | object;
+/** What a conversion did to a keyword or a tool. "narrowed": some calls valid for the tool cannot be made through the dialect. */
+export type Action = "dropped" | "rewritten" | "described" | "added" | "renamed" | "skipped" | "not_strict" | "narrowed";
+/** One entry of the loss report. */
+export interface ReportEntry {
+  /** The MCP tool name, when the entry concerns a tool. */
+  tool: string | null;
+  /** JSON Pointer into the input document. */
+  pointer: string;
+  keyword: string;
+  action: Action;
+  detail: string;
+}
+/** The result of convert(): the dialect's tools, the name map and the loss report. */
+export type Conversion<D extends DialectName = DialectName> = D extends DialectName
+  ? {
+      dialect: D;
+      /** Items exactly as they go into the request's tools array. */
+      tools: DialectTool<D>[];
+      /** Dialect tool name → MCP tool name. */
+      names: { [dialectName: string]: string };
+      report: ReportEntry[];
+    } & DialectTypes[D]["extra"]
+  : never;
+/** Converts a catalog to one dialect; a tool that cannot be converted is left out and reported. */
+export function convert<D extends DialectName>(catalog: CatalogInput, options: ConvertOptions<D>): Conversion<D>;
+/** One lint finding. */
+export interface Finding {
+  severity: "info" | "warning" | "error";
+  /** The dialect concerned, when only some are. */
+  dialect?: string;
+  pointer: string;
+  message: string;
+}
+/** The result of lint(). */
+export interface LintReport {
+  tools: { name: string; findings: Finding[]; tokens: { [dialect: string]: number } }[];
+  totals: { [dialect: string]: number };
+  catalog: ReportEntry[];
+}
+/** An MCP tool as read from a catalog: every field kept. */
+export type McpTool = {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: { [hint: string]: unknown };
+  [field: string]: unknown;
+};
+"#;
+
+/// Options for `convert`.
+#[derive(Deserialize, Tsify)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[tsify(type_params = "D extends DialectName = DialectName")]
+pub struct ConvertOptions {
+    /// The dialect to convert to.
+    #[tsify(type = "D")]
+    to: String,
+    /// Strict mode (openai, openai-responses, anthropic); a tool that cannot be strict is sent without it, with a report entry.
+    #[serde(default)]
+    strict: bool,
+    /// With strict: the tools that may be strict (MCP names), most wanted first; the others are sent without it. Default: every tool (for Anthropic's per-request limits, in catalog order, tools with parameters first).
+    #[serde(default)]
+    #[tsify(optional)]
+    strict_tools: Option<Vec<String>>,
+}
+
+/// Converts a catalog to one dialect (declared in [`TYPES`]: its
+/// TypeScript signature is generic over the dialect).
+#[wasm_bindgen(js_name = convert, skip_typescript)]
+pub fn convert_js(catalog: JsValue, options: Ts<ConvertOptions>) -> Result<JsValue, JsValue> {
+    let o = ConvertOptions::from_js(options.js_value())
+        .map_err(|e| usage(&format!("bad convert options: {e}")))?;
+    let dialect = read_dialect(&o.to)?;
+    let catalog = read_catalog(&catalog)?;
+    let options = match o.strict_tools {
+        Some(names) => Options::strict(o.strict).with_strict_tools(names),
+        None => Options::strict(o.strict),
+    };
+    to_js(&convert_catalog(&catalog, dialect, &options))
+}
+
+/// Converts a catalog given as JSON text and returns JSON text: the fast
+/// path when both ends are strings.
+#[wasm_bindgen(js_name = convertJson)]
+pub fn convert_json(
+    catalog: &str,
+    #[wasm_bindgen(unchecked_param_type = "DialectName")] dialect: &str,
+    strict: Option<bool>,
+) -> Result<String, JsValue> {
+    let dialect = read_dialect(dialect)?;
+    let catalog = Catalog::parse(catalog.as_bytes()).map_err(|e| js_error(&e))?;
+    Ok(
+        convert_catalog(&catalog, dialect, &Options::strict(strict.unwrap_or(false)))
+            .to_json_string(),
+    )
+}
+
+/// Lints every tool of a catalog against every dialect: findings per tool
+/// and estimated token costs.
+#[wasm_bindgen(js_name = lint, unchecked_return_type = "LintReport")]
+pub fn lint_js(
+    #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
+) -> Result<JsValue, JsValue> {
+    let catalog = read_catalog(&catalog)?;
+    to_js(&lint_catalog(&catalog))
+}
+
+/// Reads a catalog: `{tools, report, nextCursor}` with every tool's fields
+/// kept and malformed tools reported.
+#[wasm_bindgen(
+    js_name = readCatalog,
+    unchecked_return_type = "{ tools: McpTool[]; report: ReportEntry[]; nextCursor: string | null }"
+)]
+pub fn read_catalog_js(
+    #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
+) -> Result<JsValue, JsValue> {
+    let catalog = read_catalog(&catalog)?;
+    let tools: Vec<&Map<String, Value>> = catalog.tools().iter().map(|t| t.as_map()).collect();
+    to_js(
+        &serde_json::json!({"tools": tools, "report": catalog.report(), "nextCursor": catalog.next_cursor()}),
+    )
+}
+
+/// The dialect names accepted by `convert`.
+#[wasm_bindgen(unchecked_return_type = "DialectName[]")]
+pub fn dialects() -> Vec<JsValue> {
+    Dialect::ALL
+        .iter()
+        .map(|d| JsValue::from_str(d.as_str()))
+        .collect()
+}

@@ -1,0 +1,203 @@
+//! The WebAssembly facade: the only module that knows about JavaScript.
+//!
+//! Inputs arrive as a string, a `Uint8Array` (bytes, checked for UTF-8 in
+//! Rust) or a plain value (serialised with `JSON.stringify`); outputs leave
+//! as plain objects (JSON text parsed by `JSON.parse`). Failures throw an
+//! `Error` whose `code` is the [`ErrorKind`] code and whose `pointer` is the
+//! JSON Pointer of the offending value.
+//!
+//! One file per area: `catalog` (reading, converting, linting), `calls`
+//! (model calls and tool results), `validate`, `search` (the tool index and
+//! token budgets), `engine` (the MCP engine), `http` (the gateway's HTTP
+//! rules) and `client` (the upstream client's decisions).
+//!
+//! # Declaring an export
+//!
+//! The TypeScript declarations of this module are the one description of
+//! the JS API. The npm build (`js/build.mjs`) derives from them the checks
+//! that run on every argument before a call enters the module, so a value
+//! of the wrong type is a `TypeError` (code `"usage"`) and never reaches
+//! the glue code, where it would trap. So:
+//!
+//! * a parameter is a `&str`, a number, a `bool`, an `Option` of those, or
+//!   a `JsValue` given its TypeScript type with `unchecked_param_type`
+//!   (`unchecked_optional_param_type` when it may be left out);
+//! * an options object is a struct deriving `Deserialize` and `Tsify`, so
+//!   its decoding and its TypeScript interface come from the same fields;
+//!   it is taken as `Option<Ts<T>>` and read with [`options`];
+//! * a function whose TypeScript signature is generic over the dialect is
+//!   marked `skip_typescript` and declared in its area's TypeScript text
+//!   (`typescript_custom_section`) next to it;
+//! * outputs are declared in the area's TypeScript text, or derived with
+//!   `Tsify` where this module builds them; the consumer test
+//!   (`tests/js/consumer.test.mjs`) compiles real outputs against the
+//!   declarations with `tsc --strict`, and the dialect items against the
+//!   model SDKs' own types.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use tsify::{Ts, Tsify};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::{Catalog, Dialect, Error, ErrorKind, Limits};
+
+mod calls;
+mod catalog;
+mod client;
+mod engine;
+mod http;
+mod search;
+mod validate;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** An error thrown by this package: `code` says what kind, `pointer` where (a JSON Pointer into the input, or ""). A wrong argument type is a `TypeError` with code "usage". */
+export interface SwitchboardError extends Error {
+  code: "json" | "shape" | "upstream" | "limit" | "usage";
+  pointer: string;
+}
+/** Any JSON Schema, as an object. */
+export type JsonSchema = { [keyword: string]: unknown };
+"#;
+
+/// Turns a crate error into a thrown JS `Error` with `code` and `pointer`.
+pub(crate) fn js_error(e: &Error) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    let obj: &JsValue = err.as_ref();
+    let _ = js_sys::Reflect::set(obj, &"code".into(), &e.kind().code().into());
+    let _ = js_sys::Reflect::set(obj, &"pointer".into(), &e.pointer().into());
+    err.into()
+}
+
+/// A usage error (code `"usage"`) with `msg`.
+pub(crate) fn usage(msg: &str) -> JsValue {
+    js_error(&Error::new(ErrorKind::Usage, "", msg))
+}
+
+/// The most characters (or bytes) of text one input may carry into the
+/// module: the catalog reader's default limit.
+fn input_limit() -> usize {
+    Limits::default().max_input_bytes
+}
+
+/// [`input_limit`] for the npm build, which checks strings and byte arrays
+/// against it before they are copied into the module.
+#[wasm_bindgen(js_name = "__inputLimit", skip_typescript)]
+pub fn input_limit_js() -> f64 {
+    input_limit() as f64
+}
+
+/// The error for `what` when it holds more than [`input_limit`].
+fn too_large(what: &str, len: usize) -> JsValue {
+    js_error(&Error::new(
+        ErrorKind::Limit,
+        "",
+        format!(
+            "{what} is {len} characters long; the limit is {}",
+            input_limit()
+        ),
+    ))
+}
+
+/// A JS string as Rust text, refused before copying when past the limit.
+fn string_of(s: &JsValue, what: &str) -> Result<String, JsValue> {
+    let len = s.unchecked_ref::<js_sys::JsString>().length() as usize;
+    if len > input_limit() {
+        return Err(too_large(what, len));
+    }
+    Ok(s.as_string().unwrap_or_default())
+}
+
+/// `JSON.stringify(input)` as Rust text: `None` for a value with no JSON
+/// form (`undefined`, a function, a symbol).
+pub(crate) fn stringify(input: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
+    let text = js_sys::JSON::stringify(input).map_err(|_| {
+        usage(&format!(
+            "{what} cannot be turned into JSON (is it cyclic, or does it hold a BigInt?)"
+        ))
+    })?;
+    if !text.is_string() {
+        return Ok(None);
+    }
+    string_of(&text, what).map(Some)
+}
+
+/// JSON text: a string as it is, any other value written by
+/// `JSON.stringify` (`undefined` as `null`).
+pub(crate) fn read_text(input: &JsValue, what: &str) -> Result<String, JsValue> {
+    if input.is_string() {
+        return string_of(input, what);
+    }
+    if input.is_undefined() {
+        return Ok("null".to_string());
+    }
+    stringify(input, what)?.ok_or_else(|| {
+        usage(&format!(
+            "{what} cannot be turned into JSON (a function or a symbol has no JSON form)"
+        ))
+    })
+}
+
+/// An error for text in `what` that is not JSON.
+pub(crate) fn json_error(e: &Error, what: &str) -> JsValue {
+    js_error(&Error::new(
+        e.kind(),
+        "",
+        format!("{what}: {}", e.message()),
+    ))
+}
+
+/// A JSON value from JSON text or a plain value.
+pub(crate) fn read_value(input: &JsValue, what: &str) -> Result<Value, JsValue> {
+    let text = read_text(input, what)?;
+    serde_json::from_str(&text).map_err(|e| json_error(&Error::json(&e), what))
+}
+
+/// Reads a catalog from a string, bytes or a plain value.
+pub(crate) fn read_catalog(input: &JsValue) -> Result<Catalog, JsValue> {
+    if let Some(bytes) = input.dyn_ref::<js_sys::Uint8Array>() {
+        let len = bytes.length() as usize;
+        if len > input_limit() {
+            return Err(too_large("the catalog", len));
+        }
+        return Catalog::parse(&bytes.to_vec()).map_err(|e| js_error(&e));
+    }
+    if input.is_string() || input.is_object() {
+        let text = read_text(input, "the catalog")?;
+        return Catalog::parse(text.as_bytes()).map_err(|e| js_error(&e));
+    }
+    Err(usage(
+        "the catalog must be a JSON string, a Uint8Array or an object",
+    ))
+}
+
+/// An options object decoded into its struct; absent (`undefined` or
+/// `null`) gives the defaults.
+pub(crate) fn options<T>(value: Option<Ts<T>>, what: &str) -> Result<T, JsValue>
+where
+    T: Tsify + DeserializeOwned + Default,
+{
+    match value {
+        None => Ok(T::default()),
+        Some(v) => T::from_js(v.js_value()).map_err(|e| usage(&format!("bad {what}: {e}"))),
+    }
+}
+
+/// A dialect by name.
+pub(crate) fn read_dialect(d: &str) -> Result<Dialect, JsValue> {
+    d.parse().map_err(|e: Error| js_error(&e))
+}
+
+/// Serialises a value to a JS object through JSON text (fast for large outputs).
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value).map_err(|e| usage(&e.to_string()))?;
+    js_sys::JSON::parse(&text)
+}
+
+/// The package version.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

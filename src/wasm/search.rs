@@ -1,0 +1,113 @@
+//! The tool search index and the token budget per disclosure mode.
+
+use serde::Deserialize;
+use tsify::{Ts, Tsify};
+use wasm_bindgen::prelude::*;
+
+use super::{js_error, read_catalog, read_dialect, read_value, to_js};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = r#"
+/** Curated search metadata, merged over what is derived from the tools. */
+export interface SearchMetadata {
+  tools: { [toolName: string]: { category?: string; tags?: string | string[]; description?: string; keywords?: string | string[] } };
+}
+/** One search hit. */
+export interface Hit { name: string; score: number; category: string; description: string }
+/** search() results: the total number of matches and the top hits. */
+export interface SearchResults { total: number; hits: Hit[] }
+/** budget() result: estimated tokens of the tool list per disclosure mode. */
+export interface Budget { dialect: DialectName | "mcp"; all: number; hybrid: number; meta: number; core: string[] }
+"#;
+
+/// Options for `ToolIndex.search`.
+#[derive(Deserialize, Default, Tsify)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchOptions {
+    /// The most hits returned (default 10).
+    limit: Option<usize>,
+    /// Only tools of this category.
+    category: Option<String>,
+}
+
+/// Options for `budget`.
+#[derive(Deserialize, Default, Tsify)]
+#[serde(default, deny_unknown_fields)]
+pub struct BudgetOptions {
+    /// Count the list converted to this dialect (default: as MCP `tools/list` JSON).
+    #[tsify(type = "DialectName")]
+    to: Option<String>,
+    /// The core tools of hybrid mode (default: chosen from the catalog).
+    core: Option<Vec<String>>,
+}
+
+/// A ranked tool search index.
+#[wasm_bindgen(js_name = ToolIndex)]
+pub struct JsToolIndex {
+    inner: crate::ToolIndex,
+}
+
+#[wasm_bindgen(js_class = ToolIndex)]
+impl JsToolIndex {
+    /// Indexes a catalog, with optional curated metadata.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SearchMetadata | null")] metadata: JsValue,
+    ) -> Result<JsToolIndex, JsValue> {
+        let catalog = read_catalog(&catalog)?;
+        let meta = if metadata.is_undefined() || metadata.is_null() {
+            None
+        } else {
+            Some(read_value(&metadata, "metadata")?)
+        };
+        let inner = crate::ToolIndex::build(&catalog, meta.as_ref()).map_err(|e| js_error(&e))?;
+        Ok(JsToolIndex { inner })
+    }
+
+    /// Ranks the tools for a query.
+    #[wasm_bindgen(unchecked_return_type = "SearchResults")]
+    pub fn search(
+        &self,
+        query: &str,
+        options: Option<Ts<SearchOptions>>,
+    ) -> Result<JsValue, JsValue> {
+        let o: SearchOptions = super::options(options, "search options")?;
+        let mut opts = crate::SearchOptions::new();
+        if let Some(l) = o.limit {
+            opts = opts.with_limit(l);
+        }
+        if let Some(c) = o.category {
+            opts = opts.with_category(c);
+        }
+        to_js(&self.inner.search(query, &opts))
+    }
+
+    /// The closest tool names to an unknown one, at most `k`.
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn suggest(&self, name: &str, k: u32) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.suggest(name, k as usize))
+    }
+
+    /// Number of tools indexed.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> usize {
+        self.inner.len()
+    }
+}
+
+/// Estimated tokens of the tool list per disclosure mode, as MCP JSON or in a dialect.
+#[wasm_bindgen(js_name = budget, unchecked_return_type = "Budget")]
+pub fn budget_js(
+    #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
+    options: Option<Ts<BudgetOptions>>,
+) -> Result<JsValue, JsValue> {
+    let catalog = read_catalog(&catalog)?;
+    let o: BudgetOptions = super::options(options, "budget options")?;
+    let dialect = o.to.as_deref().map(read_dialect).transpose()?;
+    let d = crate::Disclosure {
+        core: o.core,
+        ..crate::Disclosure::default()
+    };
+    to_js(&crate::budget(&catalog, dialect, &d))
+}

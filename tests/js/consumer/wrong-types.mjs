@@ -1,0 +1,176 @@
+// Calls every export of the installed package with arguments of the wrong
+// type, one argument at a time, and checks that each call throws a typed
+// error (a TypeError with code "usage" naming the argument when the type is
+// wrong, code "limit" for a string past the input limit) and never traps,
+// and that the module still works after every call.
+// Usage: node wrong-types.mjs SIGNATURES.json esm|cjs
+// SIGNATURES.json is what js/checked-api.mjs reads from the declarations
+// ({functions, classes, limit}); every declared export needs a sample below.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const [file, mode] = process.argv.slice(2);
+const { functions, classes, limit, kinds } = JSON.parse(readFileSync(file, 'utf8'));
+const sb = mode === 'cjs' ? createRequire(import.meta.url)('mcp-switchboard') : await import('mcp-switchboard');
+
+const catalog = '[{"name": "set_light", "description": "Sets a light", "inputSchema": {"type": "object", "properties": {"on": {"type": "boolean"}}, "required": ["on"]}}]';
+const tool = JSON.parse(catalog)[0];
+const conversion = sb.convert(catalog, { to: 'openai' });
+const response = { choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'set_light', arguments: '{"on": true}' } }] } }] };
+const turn = sb.parseCalls('openai', response, conversion, catalog);
+const baseline = JSON.stringify(sb.convert(catalog, { to: 'gemini' }));
+
+/** Valid arguments for every export. */
+const SAMPLES = {
+  convert: () => [catalog, { to: 'gemini' }],
+  convertJson: () => [catalog, 'gemini', false],
+  lint: () => [catalog],
+  readCatalog: () => [catalog],
+  dialects: () => [],
+  version: () => [],
+  parseCalls: () => ['openai', response, conversion, catalog],
+  formatResults: () => ['openai', turn, [sb.toolSuccess({ ok: 1 })]],
+  validateArguments: () => [tool, { on: true }],
+  toolSuccess: () => [{ a: 1 }],
+  toolFailure: () => ['no', { id: 1 }],
+  toolException: () => ['boom'],
+  asToolResult: () => [{ a: 1 }],
+  asToolResultJson: () => [{ a: 1 }],
+  budget: () => [catalog, { to: 'openai' }],
+  classifyReply: () => [200, 'application/json', false, true],
+  readReply: () => ['{"jsonrpc": "2.0", "id": 1, "result": {}}', 'application/json'],
+  resultFor: () => [[{ jsonrpc: '2.0', id: 1, result: { ok: true } }], 1],
+  readLegacyEvent: () => [{ event: 'endpoint', data: '/messages' }],
+  'new Engine': () => [catalog, { mode: 'all' }],
+  'Engine.handle': () => ['{"jsonrpc": "2.0", "id": 1, "method": "ping"}'],
+  'Engine.drain': () => [],
+  'Engine.complete': () => [1, sb.toolSuccess({})],
+  'Engine.fail': () => [1, 'failed'],
+  'Engine.setCatalog': () => [catalog],
+  'Engine.setMode': () => ['hybrid'],
+  'new ToolIndex': () => [catalog, { tools: {} }],
+  'ToolIndex.search': () => ['light', { limit: 2 }],
+  'ToolIndex.suggest': () => ['set_ligth', 1],
+  'new Validator': () => [catalog],
+  'Validator.validate': () => ['set_light', { on: true }],
+  'new HttpGate': () => ['127.0.0.1', null, { maxBody: 1000 }],
+  'HttpGate.checkRequest': () => ['POST', '/mcp', { 'content-type': 'application/json' }, false],
+  'HttpGate.checkBody': () => ['{}', false],
+  'HttpGate.checkBodySize': () => [10],
+  'HttpGate.outcome': () => ['ended'],
+  'new SseParser': () => [],
+  'SseParser.push': () => ['data: x\n\n'],
+  'new ClientSession': () => [],
+  'ClientSession.initialize': () => ['client', '1.0'],
+  'ClientSession.initialized': () => [],
+  'ClientSession.setSessionId': () => ['s1'],
+  'ClientSession.setProtocolVersion': () => ['2025-06-18'],
+  'ClientSession.headers': () => ['token'],
+  'ClientSession.listTools': () => [null],
+  'ClientSession.callTool': () => ['set_light', { on: true }],
+};
+
+const huge = 'x'.repeat(limit + 1);
+const WRONG = [
+  ['undefined', undefined],
+  ['null', null],
+  ['a number', 42],
+  ['a boolean', true],
+  ['an object', { a: 1 }],
+  ['an array', [1]],
+  ['a symbol', Symbol('s')],
+  ['a function', () => 1],
+  ['a bigint', 1n],
+  ['a huge string', huge],
+];
+const CODES = new Set(['json', 'shape', 'upstream', 'limit', 'usage']);
+
+function kind(v) {
+  if (v === null) return kinds.null;
+  if (Array.isArray(v)) return kinds.array;
+  if (v instanceof Uint8Array) return kinds.bytes;
+  return kinds[typeof v];
+}
+
+let calls = 0;
+const failures = [];
+
+/** Runs one call; checks what it threw against what the argument's type allows. */
+function attempt(label, call, param, value) {
+  calls += 1;
+  try {
+    call();
+    if (param && !(param.mask & kind(value))) failures.push(`${label}: no TypeError`);
+    if (value === huge && param) failures.push(`${label}: no limit error`);
+  } catch (e) {
+    if (!(e instanceof Error) || !CODES.has(e.code) || typeof e.pointer !== 'string') {
+      failures.push(`${label}: threw ${e?.constructor?.name}: ${e?.message} (code ${e?.code})`);
+    } else if (param && !(param.mask & kind(value))) {
+      if (!(e instanceof TypeError) || e.code !== 'usage' || !e.message.includes(param.name)) failures.push(`${label}: ${e.constructor.name} ${e.code}: ${e.message}`);
+    } else if (param && value === huge && e.code !== 'limit') {
+      failures.push(`${label}: ${e.code}: ${e.message}`);
+    }
+  }
+  // the module still works
+  assert.equal(JSON.stringify(sb.convert(catalog, { to: 'gemini' })), baseline, `after ${label}`);
+}
+
+const sample = (name) => {
+  assert.ok(SAMPLES[name], `no sample arguments for ${name}: add them to tests/js/consumer/wrong-types.mjs`);
+  return SAMPLES[name]();
+};
+
+for (const f of functions) {
+  const ok = sample(f.name);
+  attempt(`${f.name}(sample)`, () => sb[f.name](...ok));
+  f.params.forEach((p, i) => {
+    for (const [what, value] of WRONG) {
+      const args = [...ok];
+      args[i] = value;
+      attempt(`${f.name}() with ${p.name} = ${what}`, () => sb[f.name](...args), p, value);
+    }
+  });
+}
+
+for (const c of classes) {
+  const Class = sb[c.name];
+  const ctorArgs = sample(`new ${c.name}`);
+  c.ctor.forEach((p, i) => {
+    for (const [what, value] of WRONG) {
+      const args = [...ctorArgs];
+      args[i] = value;
+      attempt(`new ${c.name}() with ${p.name} = ${what}`, () => new Class(...args).free(), p, value);
+    }
+  });
+  for (const m of c.methods) {
+    const obj = new Class(...ctorArgs);
+    const ok = sample(`${c.name}.${m.name}`);
+    attempt(`${c.name}.${m.name}(sample)`, () => obj[m.name](...ok));
+    m.params.forEach((p, i) => {
+      for (const [what, value] of WRONG) {
+        const args = [...ok];
+        args[i] = value;
+        attempt(`${c.name}.${m.name}() with ${p.name} = ${what}`, () => obj[m.name](...args), p, value);
+      }
+    });
+    // the object itself still works, on another object it is refused, freed it says so
+    attempt(`${c.name}.${m.name}(sample) again`, () => obj[m.name](...ok));
+    assert.throws(() => Class.prototype[m.name].call({}, ...ok), (e) => e instanceof TypeError && e.code === 'usage');
+    obj.free();
+    obj.free();
+    if (Symbol.dispose) obj[Symbol.dispose]();
+    assert.throws(() => obj[m.name](...ok), (e) => e.code === 'usage' && /freed/.test(e.message));
+  }
+}
+
+// an object whose JSON passes the limit is refused before it is copied
+assert.throws(() => sb.convert({ tools: [{ name: 'x', description: huge }] }, { to: 'gemini' }), (e) => e.code === 'limit');
+// cyclic and BigInt-holding values cannot be JSON
+const cyclic = {};
+cyclic.self = cyclic;
+assert.throws(() => sb.lint(cyclic), (e) => e.code === 'usage');
+assert.throws(() => sb.toolSuccess({ n: 1n }), (e) => e.code === 'usage');
+
+assert.deepEqual(failures, [], failures.join('\n'));
+console.log(`ok: ${calls} calls`);
