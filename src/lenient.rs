@@ -8,16 +8,25 @@ use serde_json::{Map, Number, Value};
 /// Deepest nesting read.
 const MAX_DEPTH: usize = 64;
 
+/// Most JSON values (nodes at any depth) built from one text: past it the
+/// scan stops with what it found. A model's tool calls are a few dozen
+/// nodes; prose made of `{}` by the million is not a reason to build
+/// millions of maps.
+pub(crate) const MAX_NODES: usize = 65_536;
+
 /// Every JSON value found in `text`, in order: first the contents of fenced
-/// code blocks, then (if there were none) bare objects and arrays.
+/// code blocks, then (if there were none) bare objects and arrays. At most
+/// [`MAX_NODES`] values are built in all.
 pub(crate) fn find_values(text: &str) -> Vec<Value> {
     let fenced = fenced_blocks(text);
     let mut out = Vec::new();
+    let mut nodes = MAX_NODES;
     for block in &fenced {
-        out.extend(scan(block));
+        scan(block, &mut nodes, &mut out);
     }
     if out.is_empty() {
-        out.extend(scan(text));
+        nodes = MAX_NODES;
+        scan(text, &mut nodes, &mut out);
     }
     out
 }
@@ -45,16 +54,20 @@ fn fenced_blocks(text: &str) -> Vec<&str> {
     out
 }
 
-/// Bare top-level objects and arrays in `text`, left to right.
-fn scan(text: &str) -> Vec<Value> {
+/// Bare top-level objects and arrays in `text`, left to right, into `out`,
+/// building at most `nodes` values.
+fn scan(text: &str, nodes: &mut usize, out: &mut Vec<Value>) {
     let bytes = text.as_bytes();
-    let mut out = Vec::new();
     let mut i = 0;
     // failed attempts re-read text; cap the re-reading so the scan stays linear
     let mut budget = bytes.len().saturating_mul(4).saturating_add(1 << 20);
-    while i < bytes.len() {
+    while i < bytes.len() && *nodes > 0 {
         if matches!(bytes.get(i), Some(b'{') | Some(b'[')) {
-            let mut p = Parser { s: text, i };
+            let mut p = Parser {
+                s: text,
+                i,
+                nodes: &mut *nodes,
+            };
             match p.value(0) {
                 Some(v) if v.is_object() || v.is_array() => {
                     out.push(v);
@@ -72,15 +85,16 @@ fn scan(text: &str) -> Vec<Value> {
         }
         i += 1;
     }
-    out
 }
 
-struct Parser<'a> {
+struct Parser<'a, 'n> {
     s: &'a str,
     i: usize,
+    /// Values that may still be built.
+    nodes: &'n mut usize,
 }
 
-impl Parser<'_> {
+impl Parser<'_, '_> {
     fn peek(&self) -> Option<u8> {
         self.s.as_bytes().get(self.i).copied()
     }
@@ -96,9 +110,10 @@ impl Parser<'_> {
     }
 
     fn value(&mut self, depth: usize) -> Option<Value> {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || *self.nodes == 0 {
             return None;
         }
+        *self.nodes -= 1;
         self.ws();
         match self.peek()? {
             b'{' => self.object(depth),
@@ -292,5 +307,17 @@ mod tests {
             find_values("{\"s\": \"\\u00e9\\n\"}"),
             vec![json!({"s": "é\n"})]
         );
+    }
+
+    #[test]
+    fn values_built_are_bounded() {
+        let found = find_values(&"{}".repeat(200_000));
+        assert_eq!(found.len(), MAX_NODES);
+        let one = format!("[{}]", "{},".repeat(200_000));
+        // the array is cut short: nothing is returned for it
+        assert!(find_values(&one).is_empty());
+        // a call after a little prose is still found
+        let t = format!("{} {{\"name\": \"a\"}}", "{}".repeat(100));
+        assert_eq!(find_values(&t).last(), Some(&json!({"name": "a"})));
     }
 }

@@ -124,7 +124,9 @@ mod validate;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
-pub use call::{tools_call_request, Call, ModelTurn};
+pub use call::{
+    tools_call_request, Call, ModelTurn, MAX_ARGUMENT_BYTES, MAX_CALLS, MAX_SIGNATURE_BYTES,
+};
 pub use catalog::{Catalog, Limits, Tool};
 pub use dialect::{convert, format_results, parse_calls, Conversion, Dialect, Options};
 pub use engine::http;

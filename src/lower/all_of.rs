@@ -161,8 +161,10 @@ fn merge_required(map: &mut Map<String, Value>, add: Value) {
         .entry("required")
         .or_insert_with(|| Value::Array(Vec::new()));
     if let Value::Array(req) = req {
+        // a set of what is there: merging long lists stays linear
+        let mut have: std::collections::HashSet<Value> = req.iter().cloned().collect();
         for name in add {
-            if !req.contains(&name) {
+            if have.insert(name.clone()) {
                 req.push(name);
             }
         }

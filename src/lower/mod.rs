@@ -52,6 +52,10 @@ pub(crate) fn keywords_portable() -> &'static [&'static str] {
 pub(crate) const MAX_DEPTH: usize = 40;
 /// Most schema nodes produced for one tool (guards against `$ref` fan-out).
 pub(crate) const MAX_NODES: usize = 50_000;
+/// Most bytes of names, strings and report text produced for one tool's
+/// schema: `$ref` fan-out over long names (or deep pointers in the report)
+/// would otherwise fill megabytes per node.
+pub(crate) const MAX_BYTES: usize = 8 * 1024 * 1024;
 
 /// How a dialect wants `$ref`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -385,6 +389,8 @@ pub(crate) struct Cx<'a> {
     pub report: Vec<ReportEntry>,
     pub ref_stack: Vec<String>,
     nodes: usize,
+    /// Bytes produced so far (see [`MAX_BYTES`]).
+    bytes: usize,
     exhausted: bool,
     pub not_strict: Vec<(String, String)>,
 }
@@ -415,12 +421,16 @@ impl<'a> Cx<'a> {
         if !keyword.is_empty() {
             pointer::push_token(&mut pointer, keyword);
         }
+        let detail = detail.into();
+        self.bytes = self
+            .bytes
+            .saturating_add(pointer.len() + detail.len() + self.tool.len() + 64);
         self.report.push(ReportEntry {
             tool: Some(self.tool.to_string()),
             pointer,
             keyword: keyword.to_string(),
             action,
-            detail: detail.into(),
+            detail,
         });
     }
 }
@@ -444,6 +454,7 @@ pub(crate) fn lower(
         report: Vec::new(),
         ref_stack: Vec::new(),
         nodes: 0,
+        bytes: 0,
         exhausted: false,
         not_strict: Vec::new(),
     };
@@ -461,7 +472,7 @@ pub(crate) fn lower(
             ErrorKind::Limit,
             base,
             format!(
-                "the schema expands to more than {MAX_NODES} nodes (through $ref); not converted"
+                "the schema expands to more than {MAX_NODES} nodes or {MAX_BYTES} bytes (through $ref); not converted"
             ),
         ));
     }
@@ -476,7 +487,7 @@ pub(crate) fn lower(
 /// is over them.
 fn limit(cx: &mut Cx<'_>, at: &At<'_>, depth: usize) -> Option<Value> {
     cx.nodes += 1;
-    if cx.nodes > MAX_NODES {
+    if cx.nodes > MAX_NODES || cx.bytes > MAX_BYTES {
         cx.exhausted = true;
         return Some(Value::Object(Map::new()));
     }
@@ -492,6 +503,21 @@ fn limit(cx: &mut Cx<'_>, at: &At<'_>, depth: usize) -> Option<Value> {
     None
 }
 
+/// What copying a node's own members costs: names, strings, and lists of
+/// strings (`enum`, `required`); subschemas are counted when walked.
+fn shallow_bytes(m: &Map<String, Value>) -> usize {
+    m.iter()
+        .map(|(k, v)| {
+            k.len()
+                + match v {
+                    Value::String(s) => s.len(),
+                    Value::Array(a) => a.iter().map(|x| x.as_str().map_or(16, str::len)).sum(),
+                    _ => 16,
+                }
+        })
+        .sum()
+}
+
 /// Lowers one schema node. `None` means the node admits no value (`false`)
 /// and the parent should drop it.
 pub(crate) fn walk<'a: 'b, 'b>(
@@ -502,6 +528,9 @@ pub(crate) fn walk<'a: 'b, 'b>(
 ) -> Option<Value> {
     if let Some(cut) = limit(cx, at, depth) {
         return Some(cut);
+    }
+    if let Value::Object(m) = value {
+        cx.bytes = cx.bytes.saturating_add(shallow_bytes(m));
     }
     let map = match value {
         Value::Object(m) => Obj::borrowed(m),

@@ -102,15 +102,19 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
                 .unwrap_or_default();
             common = Some(match common {
                 None => req,
-                Some(c) => c.into_iter().filter(|n| req.contains(n)).collect(),
+                Some(c) => {
+                    let req: std::collections::HashSet<&Value> = req.iter().collect();
+                    c.into_iter().filter(|n| req.contains(n)).collect()
+                }
             });
         }
         root.insert(kw!("properties"), Value::Object(props));
         if let Some(common) = common.filter(|c| !c.is_empty()) {
             let req = root.or_insert(kw!("required"), Value::Array(Vec::new()));
             if let Some(Value::Array(req)) = req {
+                let mut have: std::collections::HashSet<Value> = req.iter().cloned().collect();
                 for n in common {
-                    if !req.contains(&n) {
+                    if have.insert(n.clone()) {
                         req.push(n);
                     }
                 }

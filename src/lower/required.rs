@@ -23,12 +23,14 @@ pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     };
     let props = node.map.get(kw!("properties")).and_then(Value::as_object);
     let mut kept: Vec<&str> = Vec::with_capacity(names.len());
+    // duplicates are found by hashing: a list of many names stays linear
+    let mut seen = std::collections::HashSet::with_capacity(names.len());
     let mut missing = Vec::new();
     let mut bad = 0;
     for n in names {
         match n.as_str() {
             None => bad += 1,
-            Some(s) if kept.contains(&s) => {}
+            Some(s) if !seen.insert(s) => {}
             Some(s) if props.is_some_and(|p| p.contains_key(s)) => kept.push(s),
             Some(s) => missing.push(s),
         }
