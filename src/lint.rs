@@ -78,8 +78,13 @@ fn variants() -> Vec<(String, Dialect, bool)> {
 /// report entries (so linting each tool does not scan every other tool's).
 struct Run<'c> {
     label: &'c str,
-    items: HashMap<&'c str, &'c Value>,
-    report: HashMap<&'c str, Vec<&'c ReportEntry>>,
+    conv: &'c Conversion,
+    /// Dialect name → declaration.
+    items: HashMap<String, usize>,
+    list: Vec<&'c Value>,
+    /// MCP tool name → its entries in `groups`.
+    report: HashMap<String, usize>,
+    groups: Vec<Vec<&'c ReportEntry>>,
 }
 
 impl<'c> Run<'c> {
@@ -95,26 +100,53 @@ impl<'c> Run<'c> {
             _ => conv.tools.iter().collect(),
         };
         let mut items = HashMap::new();
-        for item in list {
+        for (i, item) in list.iter().enumerate() {
             let n = item
                 .get("name")
                 .or_else(|| item.get("function").and_then(|f| f.get("name")))
                 .and_then(Value::as_str);
-            if let Some(mcp) = n.and_then(|n| conv.names.mcp_name(n)) {
-                items.entry(mcp).or_insert(item);
+            if let Some(n) = n {
+                items.entry(n.to_string()).or_insert(i);
             }
         }
-        let mut report: HashMap<&str, Vec<&ReportEntry>> = HashMap::new();
+        let mut report: HashMap<String, usize> = HashMap::new();
+        let mut groups: Vec<Vec<&ReportEntry>> = Vec::new();
         for e in &conv.report {
             if let Some(t) = e.tool.as_deref() {
-                report.entry(t).or_default().push(e);
+                let g = *report.entry(t.to_string()).or_insert_with(|| {
+                    groups.push(Vec::new());
+                    groups.len() - 1
+                });
+                if let Some(group) = groups.get_mut(g) {
+                    group.push(e);
+                }
             }
         }
         Run {
             label,
+            conv,
             items,
+            list,
             report,
+            groups,
         }
+    }
+
+    /// The declaration of an MCP tool.
+    fn item(&self, mcp: &str) -> Option<&'c Value> {
+        let name = self.conv.names.dialect_name(mcp)?;
+        self.items
+            .get(name)
+            .and_then(|&i| self.list.get(i))
+            .copied()
+    }
+
+    /// The report entries of an MCP tool.
+    fn entries(&self, mcp: &str) -> &[&'c ReportEntry] {
+        self.report
+            .get(mcp)
+            .and_then(|&g| self.groups.get(g))
+            .map_or(&[], Vec::as_slice)
     }
 }
 
@@ -183,7 +215,7 @@ fn lint_tool(tool: &Tool, runs: &[Run<'_>]) -> ToolLint {
     let mut tokens = BTreeMap::new();
     for run in runs {
         let label = run.label.to_string();
-        if let Some(item) = run.items.get(tool.name()) {
+        if let Some(item) = run.item(tool.name()) {
             tokens.insert(label.clone(), estimate_tokens(&item.to_string()));
         } else {
             findings.push(Finding {
@@ -193,11 +225,7 @@ fn lint_tool(tool: &Tool, runs: &[Run<'_>]) -> ToolLint {
                 message: "the tool could not be converted; see the conversion report".into(),
             });
         }
-        let entries = run
-            .report
-            .get(tool.name())
-            .map(Vec::as_slice)
-            .unwrap_or(&[]);
+        let entries = run.entries(tool.name());
         let mine: Vec<&ReportEntry> = entries
             .iter()
             .copied()

@@ -727,11 +727,15 @@ pub struct JsSseParser {
 
 #[wasm_bindgen(js_class = SseParser)]
 impl JsSseParser {
-    /// A parser with nothing buffered.
+    /// A parser with nothing buffered, refusing events over `maxEvent`
+    /// bytes (default 16 MiB).
     #[wasm_bindgen(constructor)]
-    pub fn new() -> JsSseParser {
+    pub fn new(max_event: Option<f64>) -> JsSseParser {
         JsSseParser {
-            inner: crate::client::SseParser::new(),
+            inner: match max_event {
+                Some(n) => crate::client::SseParser::with_limit(millis(n) as usize),
+                None => crate::client::SseParser::new(),
+            },
         }
     }
 
@@ -749,7 +753,42 @@ impl JsSseParser {
 
 impl Default for JsSseParser {
     fn default() -> Self {
-        JsSseParser::new()
+        JsSseParser::new(None)
+    }
+}
+
+/// An upstream reply body read chunk by chunk under a size limit.
+#[wasm_bindgen(js_name = ReplyBody)]
+pub struct JsReplyBody {
+    inner: crate::client::ReplyBody,
+}
+
+#[wasm_bindgen(js_class = ReplyBody)]
+impl JsReplyBody {
+    /// An empty body refusing more than `maxBytes` (default 2 MiB).
+    #[wasm_bindgen(constructor)]
+    pub fn new(max_bytes: Option<f64>) -> JsReplyBody {
+        let limit = max_bytes.map_or(crate::client::DEFAULT_MAX_REPLY, |n| millis(n) as usize);
+        JsReplyBody {
+            inner: crate::client::ReplyBody::new(limit),
+        }
+    }
+
+    /// Adds a chunk; throws (code "limit") past the limit.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsValue> {
+        self.inner.push(chunk).map_err(|e| js_error(&e))
+    }
+
+    /// Bytes read so far.
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// The JSON-RPC messages of the whole body (JSON or an SSE stream).
+    #[wasm_bindgen(unchecked_return_type = "object[]")]
+    pub fn messages(&self, content_type: &str) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.messages(content_type).map_err(|e| js_error(&e))?)
     }
 }
 
@@ -841,30 +880,79 @@ impl Default for JsClientSession {
     }
 }
 
-/// The Streamable HTTP transport rules: who may talk to the gateway and
-/// what each request means.
+/// The Streamable HTTP transport rules: who may talk to the gateway, what
+/// each request means, and the session table (see `http::Gate`).
 #[wasm_bindgen(js_name = HttpGate)]
 pub struct JsHttpGate {
-    policy: crate::http::HttpPolicy,
+    gate: crate::http::Gate,
     /// `HEADERS_READ` as JS strings, made once (not per request).
     header_names: Vec<JsValue>,
 }
 
 #[wasm_bindgen(typescript_custom_section)]
 const HTTP_TYPES: &'static str = r#"
-/** HttpGate options. */
-export interface HttpGateOptions { origins?: string[]; maxBody?: number; path?: string }
+/** HttpGate options (defaults sized for a small hub). */
+export interface HttpGateOptions {
+  origins?: string[];
+  /** Largest request body in bytes (default 1 MiB). */
+  maxBody?: number;
+  path?: string;
+  /** Most sessions at once (default 64); the least recently used idle one makes room. */
+  maxSessions?: number;
+  /** A session idle this long expires (default 600000 ms). */
+  sessionIdleMs?: number;
+  /** Notification streams per session (default 2). */
+  maxStreams?: number;
+  /** Requests in progress per session (default 16). */
+  maxInflight?: number;
+  /** Time for a request's headers (default 10000 ms) and for the whole request (default 30000 ms). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** Open connections at once (default 256). */
+  maxConnections?: number;
+}
 /** What to do with a request. */
 export type HttpAction =
   | { action: "reject"; status: number; headers: [string, string][]; message: string }
   | { action: "read"; maxBody: number; sse: boolean }
   | { action: "stream" }
   | { action: "end" };
+/** HttpGate.request(): the action, and the sessions to close now. */
+export type GateVerdict = HttpAction & { close: string[] };
 /** What a POST body is: make a session first, answer 202, reply with the engine's output, or refuse. */
 export type BodyAction = "too-large" | "new-session" | "reply" | "accepted" | "no-session";
 /** Exchanges the transport ends without the engine. */
 export type HttpOutcome = "too-large" | "no-session" | "accepted" | "cancelled" | "ended";
+/** The limits the host applies to its server. */
+export interface GateLimits { maxBody: number; headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number; sessionIdleMs: number; maxSessions: number }
 "#;
+
+/// A decision as the plain object `HttpAction` describes.
+fn decision_json(d: crate::http::HttpDecision) -> Value {
+    use crate::http::HttpDecision;
+    match d {
+        HttpDecision::Reject {
+            status,
+            headers,
+            message,
+        } => serde_json::json!({"action": "reject", "status": status, "headers": headers, "message": message}),
+        HttpDecision::ReadBody { max_body, sse } => {
+            serde_json::json!({"action": "read", "maxBody": max_body, "sse": sse})
+        }
+        HttpDecision::OpenStream => serde_json::json!({"action": "stream"}),
+        HttpDecision::EndSession => serde_json::json!({"action": "end"}),
+    }
+}
+
+/// Milliseconds from JS (`Date.now()`, `performance.now()`) as a clock
+/// reading: negative or not a number reads as 0.
+fn millis(ms: f64) -> u64 {
+    if ms.is_finite() && ms > 0.0 {
+        ms as u64
+    } else {
+        0
+    }
+}
 
 #[wasm_bindgen(js_class = HttpGate)]
 impl JsHttpGate {
@@ -882,6 +970,13 @@ impl JsHttpGate {
             origins: Vec<String>,
             max_body: Option<usize>,
             path: Option<String>,
+            max_sessions: Option<usize>,
+            session_idle_ms: Option<u64>,
+            max_streams: Option<usize>,
+            max_inflight: Option<usize>,
+            headers_timeout_ms: Option<u64>,
+            request_timeout_ms: Option<u64>,
+            max_connections: Option<usize>,
         }
         let o: In = if options.is_undefined() || options.is_null() {
             In::default()
@@ -889,42 +984,56 @@ impl JsHttpGate {
             serde_wasm_bindgen::from_value(options)
                 .map_err(|e| usage(&format!("bad gate options: {e}")))?
         };
-        let mut policy =
-            crate::http::HttpPolicy::for_host(host, token).map_err(|e| js_error(&e))?;
-        policy.origins = o.origins;
+        let mut policy = crate::http::HttpPolicy::for_host(host, token)
+            .map_err(|e| js_error(&e))?
+            .with_origins(o.origins);
         if let Some(m) = o.max_body {
-            policy.max_body = m;
+            policy = policy.with_max_body(m);
         }
         if let Some(p) = o.path {
-            policy.path = p;
+            policy = policy.with_path(p);
+        }
+        if let Some(n) = o.max_sessions {
+            policy = policy.with_max_sessions(n);
+        }
+        if let Some(ms) = o.session_idle_ms {
+            policy = policy.with_session_idle_ms(ms);
+        }
+        if let Some(n) = o.max_streams {
+            policy = policy.with_max_streams(n);
+        }
+        if let Some(n) = o.max_inflight {
+            policy = policy.with_max_inflight(n);
+        }
+        let headers = o.headers_timeout_ms.unwrap_or(policy.headers_timeout_ms);
+        let request = o.request_timeout_ms.unwrap_or(policy.request_timeout_ms);
+        policy = policy.with_timeouts(headers, request);
+        if let Some(n) = o.max_connections {
+            policy = policy.with_max_connections(n);
         }
         let header_names = crate::http::HEADERS_READ
             .iter()
             .map(|h| JsValue::from_str(h))
             .collect();
         Ok(JsHttpGate {
-            policy,
+            gate: crate::http::Gate::new(policy),
             header_names,
         })
     }
 
-    /// Decides on a request from its method, path and headers (an object of
-    /// lower-case header name → value, as Node gives them).
-    #[wasm_bindgen(js_name = checkRequest, unchecked_return_type = "HttpAction")]
-    pub fn check_request(
+    /// The request as the rules see it: only the headers they read cross
+    /// into wasm, looked up by their lower-case names (as Node gives them).
+    fn http_request(
         &self,
         method: &str,
         path: &str,
-        #[wasm_bindgen(unchecked_param_type = "Record<string, string | string[] | undefined>")]
-        headers: JsValue,
+        headers: &JsValue,
         session_known: bool,
-    ) -> Result<JsValue, JsValue> {
-        // only the headers the rules read cross into wasm, looked up by
-        // their lower-case names (as Node gives them)
+    ) -> Result<crate::http::HttpRequest, JsValue> {
         let mut list = Vec::new();
         if headers.is_object() {
             for (name, key) in crate::http::HEADERS_READ.iter().zip(&self.header_names) {
-                let v = js_sys::Reflect::get(&headers, key)?;
+                let v = js_sys::Reflect::get(headers, key)?;
                 // a string, or (rarely) an array of them: the first counts
                 let v = v.as_string().or_else(|| {
                     js_sys::Array::is_array(&v)
@@ -938,33 +1047,112 @@ impl JsHttpGate {
         } else if !headers.is_undefined() && !headers.is_null() {
             return Err(usage("headers must be an object of header name → value"));
         }
-        let req = crate::http::HttpRequest {
+        Ok(crate::http::HttpRequest {
             method: method.to_ascii_uppercase(),
             path: path.split('?').next().unwrap_or("").to_string(),
             headers: list,
             session_known,
-        };
-        let v = match crate::http::check_request(&req, &self.policy) {
-            crate::http::HttpDecision::Reject {
-                status,
-                headers,
-                message,
-            } => {
-                serde_json::json!({"action": "reject", "status": status, "headers": headers, "message": message})
-            }
-            crate::http::HttpDecision::ReadBody { max_body, sse } => {
-                serde_json::json!({"action": "read", "maxBody": max_body, "sse": sse})
-            }
-            crate::http::HttpDecision::OpenStream => serde_json::json!({"action": "stream"}),
-            crate::http::HttpDecision::EndSession => serde_json::json!({"action": "end"}),
-        };
+        })
+    }
+
+    /// Decides on a request from its method, path and headers (an object of
+    /// lower-case header name → value, as Node gives them), without the
+    /// session table: `sessionKnown` says whether its session is live.
+    #[wasm_bindgen(js_name = checkRequest, unchecked_return_type = "HttpAction")]
+    pub fn check_request(
+        &self,
+        method: &str,
+        path: &str,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, string | string[] | undefined>")]
+        headers: JsValue,
+        session_known: bool,
+    ) -> Result<JsValue, JsValue> {
+        let req = self.http_request(method, path, &headers, session_known)?;
+        to_js(&decision_json(crate::http::check_request(
+            &req,
+            self.gate.policy(),
+        )))
+    }
+
+    /// Decides on a request with the session table, at time `nowMs`: the
+    /// action, and `close`, the sessions to close now (expired or ended).
+    /// A POST in a session is in progress until `finished`, a stream
+    /// until `streamClosed`.
+    #[wasm_bindgen(unchecked_return_type = "GateVerdict")]
+    pub fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        #[wasm_bindgen(unchecked_param_type = "Record<string, string | string[] | undefined>")]
+        headers: JsValue,
+        now_ms: f64,
+    ) -> Result<JsValue, JsValue> {
+        let req = self.http_request(method, path, &headers, false)?;
+        let verdict = self.gate.request(&req, millis(now_ms));
+        let mut v = decision_json(verdict.decision);
+        if let Value::Object(m) = &mut v {
+            m.insert("close".into(), serde_json::json!(verdict.close));
+        }
         to_js(&v)
+    }
+
+    /// Enters a new session (an id the host made up) for an `initialize`:
+    /// `{action: "open", close}` with the sessions to close to make room,
+    /// or a 503 rejection when every session is busy.
+    #[wasm_bindgen(js_name = openSession, unchecked_return_type = "{ action: \"open\"; close: string[] } | HttpAction")]
+    pub fn open_session(&mut self, id: &str, now_ms: f64) -> Result<JsValue, JsValue> {
+        match self.gate.open_session(id, millis(now_ms)) {
+            Ok(close) => to_js(&serde_json::json!({"action": "open", "close": close})),
+            Err(d) => to_js(&decision_json(d)),
+        }
+    }
+
+    /// A request's exchange on session `id` ended.
+    pub fn finished(&mut self, id: &str, now_ms: f64) {
+        self.gate.finished(id, millis(now_ms));
+    }
+
+    /// A notification stream of session `id` closed.
+    #[wasm_bindgen(js_name = streamClosed)]
+    pub fn stream_closed(&mut self, id: &str, now_ms: f64) {
+        self.gate.stream_closed(id, millis(now_ms));
+    }
+
+    /// Forgets a session the host closed by itself.
+    pub fn remove(&mut self, id: &str) -> bool {
+        self.gate.remove(id)
+    }
+
+    /// The sessions expired by `nowMs`, removed from the table: close them.
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn sweep(&mut self, now_ms: f64) -> Result<JsValue, JsValue> {
+        to_js(&self.gate.sweep(millis(now_ms)))
+    }
+
+    /// Sessions in the table.
+    #[wasm_bindgen(getter)]
+    pub fn sessions(&self) -> usize {
+        self.gate.len()
+    }
+
+    /// The limits the host applies to its server (timeouts, connections).
+    #[wasm_bindgen(getter, unchecked_return_type = "GateLimits")]
+    pub fn limits(&self) -> Result<JsValue, JsValue> {
+        let p = self.gate.policy();
+        to_js(&serde_json::json!({
+            "maxBody": p.max_body,
+            "headersTimeoutMs": p.headers_timeout_ms,
+            "requestTimeoutMs": p.request_timeout_ms,
+            "maxConnections": p.max_connections,
+            "sessionIdleMs": p.session_idle_ms,
+            "maxSessions": p.max_sessions,
+        }))
     }
 
     /// Decides on a POST body once read.
     #[wasm_bindgen(js_name = checkBody, unchecked_return_type = "BodyAction")]
     pub fn check_body(&self, body: &str, has_session: bool) -> String {
-        match crate::http::check_body(body, has_session, &self.policy) {
+        match crate::http::check_body(body, has_session, self.gate.policy()) {
             crate::http::BodyDecision::TooLarge => "too-large",
             crate::http::BodyDecision::NewSession => "new-session",
             crate::http::BodyDecision::Message {
@@ -979,18 +1167,12 @@ impl JsHttpGate {
     }
 
     /// Checks the bytes of a body read so far: a 413 rejection past the
-    /// limit, `null` otherwise.
+    /// limit (closing the connection), `null` otherwise.
     #[wasm_bindgen(js_name = checkBodySize, unchecked_return_type = "HttpAction | null")]
     pub fn check_body_size(&self, bytes: f64) -> Result<JsValue, JsValue> {
-        match crate::http::check_body_size(bytes as usize, &self.policy) {
-            Some(crate::http::HttpDecision::Reject {
-                status,
-                headers,
-                message,
-            }) => to_js(
-                &serde_json::json!({"action": "reject", "status": status, "headers": headers, "message": message}),
-            ),
-            _ => Ok(JsValue::NULL),
+        match crate::http::check_body_size(millis(bytes) as usize, self.gate.policy()) {
+            Some(d) => to_js(&decision_json(d)),
+            None => Ok(JsValue::NULL),
         }
     }
 
@@ -1009,7 +1191,7 @@ impl JsHttpGate {
             "ended" => Outcome::Ended,
             other => return Err(usage(&format!("unknown outcome {other:?}"))),
         };
-        let (status, message) = crate::http::outcome_status(o, &self.policy);
+        let (status, message) = crate::http::outcome_status(o, self.gate.policy());
         to_js(&serde_json::json!({"status": status, "message": message}))
     }
 }

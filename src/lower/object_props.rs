@@ -103,8 +103,16 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
             common = Some(match common {
                 None => req,
                 Some(c) => {
-                    let req: std::collections::HashSet<&Value> = req.iter().collect();
-                    c.into_iter().filter(|n| req.contains(n)).collect()
+                    let names: std::collections::HashSet<String> = req
+                        .iter()
+                        .filter_map(|n| n.as_str().map(str::to_owned))
+                        .collect();
+                    c.into_iter()
+                        .filter(|n| match n.as_str() {
+                            Some(s) => names.contains(s),
+                            None => req.contains(n),
+                        })
+                        .collect()
                 }
             });
         }
@@ -112,9 +120,16 @@ pub(super) fn root_object(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
         if let Some(common) = common.filter(|c| !c.is_empty()) {
             let req = root.or_insert(kw!("required"), Value::Array(Vec::new()));
             if let Some(Value::Array(req)) = req {
-                let mut have: std::collections::HashSet<Value> = req.iter().cloned().collect();
+                let mut have: std::collections::HashSet<String> = req
+                    .iter()
+                    .filter_map(|n| n.as_str().map(str::to_owned))
+                    .collect();
                 for n in common {
-                    if have.insert(n.clone()) {
+                    let new = match n.as_str() {
+                        Some(s) => have.insert(s.to_owned()),
+                        None => !req.contains(&n),
+                    };
+                    if new {
                         req.push(n);
                     }
                 }

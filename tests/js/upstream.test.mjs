@@ -72,7 +72,8 @@ describe('Streamable HTTP upstream (SSE replies, paged list, token)', () => {
 
   test('a slow upstream call times out as a tool error', async () => {
     const r = await client.callTool({ name: 'use_tool', arguments: { name: 'good_night', arguments: { delay: 1 } } });
-    assert.deepEqual(r, { content: [{ type: 'text', text: 'Error: good_night timed out after 0.5 s' }], isError: true });
+    // the message names the upstream the call waited for
+    assert.deepEqual(r, { content: [{ type: 'text', text: `Error: good_night timed out after 0.5 s waiting for upstream ${upstream.url}` }], isError: true });
   });
 
   test('an expired upstream session is initialized again', async () => {
