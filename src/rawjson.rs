@@ -158,7 +158,7 @@ fn number_end(b: &[u8], i: usize) -> Result<usize, Invalid> {
     let plain_short = token.len() <= 18 && token.iter().all(|&c| c == b'-' || c.is_ascii_digit());
     if !plain_short {
         let in_range = std::str::from_utf8(token)
-            .is_ok_and(|t| serde_json::from_str::<serde_json::Number>(t).is_ok());
+            .is_ok_and(|t| serde_json::from_str::<serde_json::Value>(t).is_ok());
         if !in_range {
             return Err(i);
         }

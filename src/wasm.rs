@@ -788,7 +788,12 @@ impl JsReplyBody {
     /// The JSON-RPC messages of the whole body (JSON or an SSE stream).
     #[wasm_bindgen(unchecked_return_type = "object[]")]
     pub fn messages(&self, content_type: &str) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.messages(content_type).map_err(|e| js_error(&e))?)
+        to_js(
+            &self
+                .inner
+                .messages(content_type)
+                .map_err(|e| js_error(&e))?,
+        )
     }
 }
 
@@ -935,7 +940,9 @@ fn decision_json(d: crate::http::HttpDecision) -> Value {
             status,
             headers,
             message,
-        } => serde_json::json!({"action": "reject", "status": status, "headers": headers, "message": message}),
+        } => {
+            serde_json::json!({"action": "reject", "status": status, "headers": headers, "message": message})
+        }
         HttpDecision::ReadBody { max_body, sse } => {
             serde_json::json!({"action": "read", "maxBody": max_body, "sse": sse})
         }

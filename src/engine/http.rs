@@ -11,7 +11,7 @@
 //! with the scheme read without case, and the content type must be exactly
 //! `application/json` (parameters aside).
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use crate::engine::PROTOCOL_VERSIONS;
@@ -660,8 +660,57 @@ pub struct Verdict {
 #[derive(Debug, Clone)]
 pub struct Gate {
     policy: HttpPolicy,
-    sessions: BTreeMap<String, Entry>,
+    sessions: Table,
     order: u64,
+}
+
+/// The session table: entries in a list, found by id through an index.
+#[derive(Debug, Clone, Default)]
+struct Table {
+    index: HashMap<String, usize>,
+    entries: Vec<(String, Entry)>,
+}
+
+impl Table {
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn get(&self, id: &str) -> Option<&Entry> {
+        let i = *self.index.get(id)?;
+        self.entries.get(i).map(|(_, e)| e)
+    }
+
+    fn get_mut(&mut self, id: &str) -> Option<&mut Entry> {
+        let i = *self.index.get(id)?;
+        self.entries.get_mut(i).map(|(_, e)| e)
+    }
+
+    fn insert(&mut self, id: &str, e: Entry) {
+        self.remove(id);
+        self.index.insert(id.to_string(), self.entries.len());
+        self.entries.push((id.to_string(), e));
+    }
+
+    fn remove(&mut self, id: &str) -> Option<Entry> {
+        let i = self.index.remove(id)?;
+        if i >= self.entries.len() {
+            return None;
+        }
+        let (_, e) = self.entries.swap_remove(i);
+        if let Some((moved, _)) = self.entries.get(i) {
+            self.index.insert(moved.clone(), i);
+        }
+        Some(e)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&String, &Entry)> {
+        self.entries.iter().map(|(k, e)| (k, e))
+    }
 }
 
 impl Gate {
@@ -669,7 +718,7 @@ impl Gate {
     pub fn new(policy: HttpPolicy) -> Gate {
         Gate {
             policy,
-            sessions: BTreeMap::new(),
+            sessions: Table::default(),
             order: 0,
         }
     }
@@ -798,7 +847,7 @@ impl Gate {
         }
         self.order += 1;
         self.sessions.insert(
-            id.to_string(),
+            id,
             Entry {
                 last_used_ms: now_ms,
                 order: self.order,

@@ -113,8 +113,9 @@ pub(crate) struct Evaluator<'s> {
     pub(crate) index: Index<'s>,
     regexes: HashMap<&'s str, Option<Regex>>,
     refs: HashMap<usize, Option<(&'s Value, Rc<str>)>>,
-    /// Long enums by address: value hash → positions.
-    enums: HashMap<usize, HashMap<u64, Vec<usize>>>,
+    /// Long enums met so far, by address: value hash → positions. (A list:
+    /// a schema has few long enums, and each look-up is charged.)
+    enums: Vec<(usize, HashMap<u64, Vec<usize>>)>,
     /// `(schema, instance)` pairs entered through a reference and not yet
     /// left: meeting one again is a loop.
     active: Vec<(usize, usize)>,
@@ -144,7 +145,7 @@ impl<'s> Evaluator<'s> {
             index: Index::new(root),
             regexes: HashMap::new(),
             refs: HashMap::new(),
-            enums: HashMap::new(),
+            enums: Vec::new(),
             active: Vec::new(),
             steps: 0,
             budget: BASE_BUDGET,
@@ -300,15 +301,21 @@ impl<'s> Evaluator<'s> {
             return values.iter().any(|e| json_eq(e, v));
         }
         let key = values.as_ptr() as usize;
-        if !self.enums.contains_key(&key) {
-            self.charge_items(values.len());
-            let mut table: HashMap<u64, Vec<usize>> = HashMap::new();
-            for (i, e) in values.iter().enumerate() {
-                table.entry(json_hash(e)).or_default().push(i);
+        self.charge_items(self.enums.len());
+        let found = self.enums.iter().position(|(k, _)| *k == key);
+        let at = match found {
+            Some(i) => i,
+            None => {
+                self.charge_items(values.len());
+                let mut table: HashMap<u64, Vec<usize>> = HashMap::new();
+                for (i, e) in values.iter().enumerate() {
+                    table.entry(json_hash(e)).or_default().push(i);
+                }
+                self.enums.push((key, table));
+                self.enums.len() - 1
             }
-            self.enums.insert(key, table);
-        }
-        let Some(bucket) = self.enums.get(&key).and_then(|t| t.get(&json_hash(v))) else {
+        };
+        let Some(bucket) = self.enums.get(at).and_then(|(_, t)| t.get(&json_hash(v))) else {
             return false;
         };
         bucket

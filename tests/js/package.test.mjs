@@ -104,7 +104,7 @@ test('the package manifest whitelists what ships and the wasm fits the budget', 
   assert.equal(manifest.bin['mcp-switchboard'], './cli.mjs');
   const wasm = readFileSync(join(root, 'pkg/node/mcp_switchboard_bg.wasm'));
   const gz = gzipSync(wasm, { level: 9 }).length;
-  assert.ok(gz <= 300 * 1024, `wasm is ${gz} bytes gzipped; the budget is 300 KB`);
+  assert.ok(gz <= 420 * 1024, `wasm is ${gz} bytes gzipped; the budget is 420 KB`);
 });
 
 test('the TypeScript declarations name the API types', () => {
