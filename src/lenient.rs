@@ -221,10 +221,29 @@ impl Parser<'_, '_> {
                         'b' => out.push('\u{8}'),
                         'f' => out.push('\u{c}'),
                         'u' => {
-                            let hex: String = (0..4)
-                                .filter_map(|_| chars.next().map(|(_, h)| h))
-                                .collect();
-                            let code = u32::from_str_radix(&hex, 16).ok()?;
+                            let hex4 = |chars: &mut std::str::CharIndices<'_>| {
+                                let hex: String = (0..4)
+                                    .filter_map(|_| chars.next().map(|(_, h)| h))
+                                    .collect();
+                                u32::from_str_radix(&hex, 16).ok()
+                            };
+                            let code = hex4(&mut chars)?;
+                            // a surrogate pair (`\ud83d\ude00`) is one character
+                            let pair = (0xD800..0xDC00).contains(&code)
+                                && chars.as_str().starts_with("\\u")
+                                && chars
+                                    .as_str()
+                                    .get(2..6)
+                                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+                                    .is_some_and(|low| (0xDC00..0xE000).contains(&low));
+                            let code = if pair {
+                                chars.next();
+                                chars.next();
+                                let low = hex4(&mut chars)?;
+                                0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                            } else {
+                                code
+                            };
                             out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
                         }
                         other => out.push(other),
@@ -248,6 +267,9 @@ impl Parser<'_, '_> {
         }
         let text = self.s.get(start..self.i)?;
         if let Ok(n) = text.parse::<i64>() {
+            return Some(Value::Number(n.into()));
+        }
+        if let Ok(n) = text.parse::<u64>() {
             return Some(Value::Number(n.into()));
         }
         let f: f64 = text.parse().ok()?;
@@ -306,6 +328,11 @@ mod tests {
         assert_eq!(
             find_values("{\"s\": \"\\u00e9\\n\"}"),
             vec![json!({"s": "é\n"})]
+        );
+        // surrogate pairs and the whole u64 range read as JSON reads them
+        assert_eq!(
+            find_values(r#"["\ud83d\ude00", "\ud83d", 18446744073709551615]"#),
+            vec![json!(["😀", "\u{fffd}", 18446744073709551615u64])]
         );
     }
 

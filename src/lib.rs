@@ -124,6 +124,10 @@ mod validate;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
+#[cfg(any(test, feature = "fuzzing"))]
+#[doc(hidden)]
+pub mod fuzzing;
+
 pub use call::{
     tools_call_request, Call, ModelTurn, MAX_ARGUMENT_BYTES, MAX_CALLS, MAX_SIGNATURE_BYTES,
 };

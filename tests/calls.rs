@@ -407,7 +407,11 @@ fn bad_responses_are_clear_errors_not_panics() {
         {"type": "tool_use", "id": "c", "name": "get_states", "input": {"zoneId": fits}}
     ]});
     let turn = parse_calls(Dialect::Anthropic, &r, &n, Some(&cat)).unwrap();
-    assert!(turn.calls[0].error.as_deref().unwrap().contains("larger than"));
+    assert!(turn.calls[0]
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("larger than"));
     assert!(turn.calls[0].request.is_none());
     assert!(turn.calls[1].error.is_none());
 }
