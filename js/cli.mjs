@@ -16,7 +16,7 @@ const USAGE = `usage:
         [--mode all|hybrid|meta|auto] [--page-size N] [--timeout SECONDS] [--meta FILE]
         [--allow A,B] [--deny A,B] [--read-only] [--no-destructive] [--origin O,P] [--max-body BYTES]
         [--max-sessions N] [--session-idle SECONDS] [--max-streams N] [--max-inflight N]
-        [--max-connections N] [--max-reply BYTES]
+        [--max-connections N] [--max-reply BYTES] [--stats SECONDS]
   mcp-switchboard dialects
 dialects: ${sb.dialects().join(', ')}
 FILE is a tools/list response, its result, an array of tools, or several pages; - or nothing reads stdin.
@@ -146,6 +146,7 @@ Object.assign(commands, {
       meta: 'value', allow: 'value', deny: 'value', 'read-only': 'bool', 'no-destructive': 'bool', origin: 'value',
       'max-body': 'value', 'conformance-fixtures': 'bool', 'max-sessions': 'value', 'session-idle': 'value',
       'max-streams': 'value', 'max-inflight': 'value', 'max-connections': 'value', 'max-reply': 'value',
+      stats: 'value',
     });
     if (rest.length > 0) throw new UsageError(`serve takes no positional arguments (got ${rest[0]})`);
     const chosen = ['demo', 'upstream', 'catalog', 'conformance-fixtures'].filter((k) => flags[k] !== undefined);
@@ -198,6 +199,12 @@ Object.assign(commands, {
       throw e;
     });
     log(`serving ${source.label} (${tools} tools, mode ${flags.mode ?? 'all'}) at ${gateway.url}`);
+    const stats = intFlag(flags, 'stats', 1);
+    if (stats) {
+      // one line now and then for operators (and the soak bench)
+      const line = () => log(`stats: ${gateway.sessions.size} sessions, ${(process.memoryUsage.rss() / 1048576).toFixed(1)} MB rss`);
+      setInterval(line, stats * 1000).unref();
+    }
     await new Promise((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
