@@ -56,6 +56,35 @@ pub(crate) const MAX_NODES: usize = 50_000;
 /// schema: `$ref` fan-out over long names (or deep pointers in the report)
 /// would otherwise fill megabytes per node.
 pub(crate) const MAX_BYTES: usize = 8 * 1024 * 1024;
+/// Below those caps, a schema may expand to this many times its own size
+/// (plus a little): real catalogs stay under 3 times, while a kilobyte of
+/// `$ref`s referring to each other twice would otherwise become megabytes.
+pub(crate) const MAX_EXPANSION: usize = 32;
+
+/// The nodes and bytes (names and strings) of a schema as written,
+/// counted up to the caps.
+fn own_size(schema: &Value) -> (usize, usize) {
+    let (mut nodes, mut bytes) = (0usize, 0usize);
+    let mut stack = vec![schema];
+    while let Some(v) = stack.pop() {
+        nodes += 1;
+        if nodes > MAX_NODES || bytes > MAX_BYTES {
+            break;
+        }
+        match v {
+            Value::String(s) => bytes += s.len(),
+            Value::Array(a) => stack.extend(a),
+            Value::Object(m) => {
+                for (k, x) in m {
+                    bytes += k.len();
+                    stack.push(x);
+                }
+            }
+            _ => bytes += 8,
+        }
+    }
+    (nodes, bytes)
+}
 
 /// How a dialect wants `$ref`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -391,6 +420,10 @@ pub(crate) struct Cx<'a> {
     nodes: usize,
     /// Bytes produced so far (see [`MAX_BYTES`]).
     bytes: usize,
+    /// This schema's limits: [`MAX_EXPANSION`] times its own size, at
+    /// most [`MAX_NODES`] and [`MAX_BYTES`].
+    max_nodes: usize,
+    max_bytes: usize,
     exhausted: bool,
     pub not_strict: Vec<(String, String)>,
 }
@@ -455,9 +488,14 @@ pub(crate) fn lower(
         ref_stack: Vec::new(),
         nodes: 0,
         bytes: 0,
+        max_nodes: 0,
+        max_bytes: 0,
         exhausted: false,
         not_strict: Vec::new(),
     };
+    let (own_nodes, own_bytes) = own_size(schema);
+    cx.max_nodes = MAX_NODES.min(256 + MAX_EXPANSION * own_nodes);
+    cx.max_bytes = MAX_BYTES.min(64 * 1024 + MAX_EXPANSION * own_bytes);
     let mut root = match schema {
         Value::Object(m) => Obj::borrowed(m),
         _ => Obj::default(),
@@ -472,7 +510,8 @@ pub(crate) fn lower(
             ErrorKind::Limit,
             base,
             format!(
-                "the schema expands to more than {MAX_NODES} nodes or {MAX_BYTES} bytes (through $ref); not converted"
+                "the schema expands (through $ref) to more than {} nodes or {} bytes, {MAX_EXPANSION} times its own size; not converted",
+                cx.max_nodes, cx.max_bytes
             ),
         ));
     }
@@ -487,7 +526,7 @@ pub(crate) fn lower(
 /// is over them.
 fn limit(cx: &mut Cx<'_>, at: &At<'_>, depth: usize) -> Option<Value> {
     cx.nodes += 1;
-    if cx.nodes > MAX_NODES || cx.bytes > MAX_BYTES {
+    if cx.nodes > cx.max_nodes || cx.bytes > cx.max_bytes {
         cx.exhausted = true;
         return Some(Value::Object(Map::new()));
     }
