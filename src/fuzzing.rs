@@ -824,17 +824,21 @@ mod tests {
 
     // The properties can fail: each checker refuses a wrong output.
 
+    /// One Anthropic `tool_use` block read against the built-in catalog.
+    fn one_call(catalog: &Catalog, block: Value) -> ModelTurn {
+        let names = convert(catalog, Dialect::Anthropic, &Options::default()).names;
+        parse_calls(Dialect::Anthropic, &json!([block]), &names, Some(catalog))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
     #[test]
     #[should_panic(expected = "has an error or a request")]
     fn a_call_with_both_an_error_and_a_request_is_caught() {
         let catalog = tools();
-        let mut turn = parse_calls(
-            Dialect::Anthropic,
-            &json!([{"type": "tool_use", "id": "a", "name": "get_states", "input": {}}]),
-            &convert(&catalog, Dialect::Anthropic, &Options::default()).names,
-            Some(&catalog),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let mut turn = one_call(
+            &catalog,
+            json!({"type": "tool_use", "id": "a", "name": "get_states", "input": {}}),
+        );
         turn.calls[0].error = Some("x".into());
         check_turn(&catalog, &turn);
     }
@@ -843,13 +847,10 @@ mod tests {
     #[should_panic(expected = "bad arguments")]
     fn a_runnable_call_with_invalid_arguments_is_caught() {
         let catalog = tools();
-        let mut turn = parse_calls(
-            Dialect::Anthropic,
-            &json!([{"type": "tool_use", "id": "a", "name": "set_light", "input": {"deviceId": "x"}}]),
-            &convert(&catalog, Dialect::Anthropic, &Options::default()).names,
-            Some(&catalog),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let mut turn = one_call(
+            &catalog,
+            json!({"type": "tool_use", "id": "a", "name": "set_light", "input": {"deviceId": "x"}}),
+        );
         turn.calls[0].arguments = json!({"dim": 500});
         check_turn(&catalog, &turn);
     }

@@ -10,9 +10,8 @@ import { once } from 'node:events';
 import { connect as tcpConnect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 
-import { connectUpstream } from '../../js/upstream.mjs';
 import { faultyUpstream } from './faulty-upstream.mjs';
-import { connect, demoGateway, initializeBody, jsonHeaders, listAll, raw, serveChild, startGateway, structured } from './gateway-helpers.mjs';
+import { connect, demoGateway, initializeBody, jsonHeaders, listAll, proxied, raw, serveChild, startGateway, structured } from './gateway-helpers.mjs';
 import { cli } from './helpers.mjs';
 
 /**
@@ -419,17 +418,14 @@ describe('hidden tools under other spellings', () => {
 });
 
 describe('upstream faults become tool errors naming the upstream', () => {
-  let upstream, source, gw, client;
+  let upstream, proxy, client;
   before(async () => {
     upstream = await faultyUpstream();
-    source = await connectUpstream(upstream.url, { timeoutMs: 2000 });
-    gw = await startGateway({ source, timeoutMs: 1000 });
-    ({ client } = await connect(gw.url));
+    proxy = await proxied(upstream.url, { timeoutMs: 2000 }, { timeoutMs: 1000 });
+    ({ client } = proxy);
   });
   after(async () => {
-    await client.close();
-    await gw.close();
-    await source.close();
+    await proxy.close();
     await upstream.close();
   });
 
