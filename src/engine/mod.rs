@@ -132,7 +132,9 @@ struct Pending {
     request_id: Value,
 }
 
-/// The MCP server state machine. See the [module docs](self).
+/// The MCP server state machine: [`Engine::handle`] takes each incoming
+/// message, [`Engine::poll_output`] gives what to send or run, and
+/// [`Engine::complete`] or [`Engine::fail`] report each invocation.
 pub struct Engine {
     config: EngineConfig,
     catalog: Catalog,

@@ -221,7 +221,7 @@ pub struct Hit {
 
 impl ToolIndex {
     /// Indexes every tool of `catalog`, with optional curated metadata (see
-    /// the [module docs](self) for its shape). Fails only when the metadata
+    /// [`ToolIndex`] for its shape). Fails only when the metadata
     /// has the wrong shape.
     pub fn build(catalog: &Catalog, meta: Option<&serde_json::Value>) -> Result<ToolIndex, Error> {
         index::build(catalog, meta)
