@@ -14,12 +14,17 @@ WASM_BINDGEN := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
 # wasm-opt emits modules that crash on load).
 export PATH := $(HOME)/.cargo/bin:$(PATH):$(CURDIR)/node_modules/.bin
 
-.PHONY: demo test tools build chromium test-rust test-wasm test-js test-conformance test-py
+CARGO_FUZZ := 0.13.2
+# libFuzzer needs nightly; without it (a CI machine that cannot fetch one)
+# the fuzz targets still run over their seeds and regressions in cargo test
+HAVE_NIGHTLY := $(shell rustup toolchain list 2>/dev/null | grep -q '^nightly' && echo yes)
+
+.PHONY: demo test tools build chromium test-rust test-wasm test-js test-conformance test-py test-fuzz soak
 
 demo: build
 	node js/demo.mjs
 
-test: build test-rust test-wasm test-js test-py
+test: build test-rust test-wasm test-js test-py test-fuzz
 
 tools:
 	rustup target add wasm32-unknown-unknown
@@ -30,6 +35,10 @@ tools:
 	npm ci --no-audit --no-fund
 	@[ -x .venv/bin/python ] || python3 -m venv .venv
 	.venv/bin/pip install -q --disable-pip-version-check -r tests/py/requirements.txt
+	@if [ "$(HAVE_NIGHTLY)" = yes ] && [ "$$(cargo fuzz --version 2>/dev/null)" != "cargo-fuzz $(CARGO_FUZZ)" ]; then \
+		echo "installing cargo-fuzz $(CARGO_FUZZ) (a few minutes, once)"; \
+		cargo install cargo-fuzz --version $(CARGO_FUZZ) --locked || echo "cargo-fuzz could not be installed: the libFuzzer runs will be skipped"; \
+	fi
 
 build: tools
 	node js/build.mjs
@@ -60,6 +69,20 @@ test-js: chromium
 	node tests/bench/gateway.mjs --quick
 	node tests/bench/validate.mjs --quick
 	node tests/bench/search.mjs --quick
+	node tests/bench/soak.mjs --quick
+
+# a short libFuzzer run of every fuzz target (5 s each) when nightly and
+# cargo-fuzz are here; fuzz/run.sh --runs 10000000 is the long run
+test-fuzz:
+	@if [ "$(HAVE_NIGHTLY)" = yes ] && cargo fuzz --version >/dev/null 2>&1; then \
+		fuzz/run.sh 5; \
+	else \
+		echo "test-fuzz: no nightly toolchain or cargo-fuzz: libFuzzer runs skipped (the targets ran over their seeds in cargo test)"; \
+	fi
+
+# the 10-minute soak of serve --demo (BENCHMARKS.md); make test runs its --quick mode
+soak: build
+	nice -n 10 node tests/bench/soak.mjs
 
 # the MCP conformance suite alone (also part of test-js)
 test-conformance:

@@ -15,6 +15,8 @@ const USAGE = `usage:
         (--demo | --upstream URL [--upstream-token T] | --catalog FILE [--handlers MODULE])
         [--mode all|hybrid|meta|auto] [--page-size N] [--timeout SECONDS] [--meta FILE]
         [--allow A,B] [--deny A,B] [--read-only] [--no-destructive] [--origin O,P] [--max-body BYTES]
+        [--max-sessions N] [--session-idle SECONDS] [--max-streams N] [--max-inflight N]
+        [--max-connections N] [--max-reply BYTES] [--stats SECONDS]
   mcp-switchboard dialects
   mcp-switchboard --version
 dialects: ${sb.dialects().join(', ')}
@@ -148,7 +150,9 @@ Object.assign(commands, {
       port: 'value', host: 'value', token: 'value', upstream: 'value', 'upstream-token': 'value', mode: 'value',
       demo: 'bool', stdio: 'bool', catalog: 'value', handlers: 'value', timeout: 'value', 'page-size': 'value',
       meta: 'value', allow: 'value', deny: 'value', 'read-only': 'bool', 'no-destructive': 'bool', origin: 'value',
-      'max-body': 'value', 'conformance-fixtures': 'bool',
+      'max-body': 'value', 'conformance-fixtures': 'bool', 'max-sessions': 'value', 'session-idle': 'value',
+      'max-streams': 'value', 'max-inflight': 'value', 'max-connections': 'value', 'max-reply': 'value',
+      stats: 'value',
     });
     if (rest.length > 0) throw new UsageError(`serve takes no positional arguments (got ${rest[0]})`);
     const chosen = ['demo', 'upstream', 'catalog', 'conformance-fixtures'].filter((k) => flags[k] !== undefined);
@@ -157,6 +161,9 @@ Object.assign(commands, {
     const log = (line) => process.stderr.write(`mcp-switchboard: ${line}\n`);
     const timeoutMs = flags.timeout === undefined ? 30_000 : Math.round(Number(flags.timeout) * 1000);
     if (!(timeoutMs > 0)) throw new UsageError('--timeout needs a number of seconds');
+    const sessionIdleMs = flags['session-idle'] === undefined ? undefined : Math.round(Number(flags['session-idle']) * 1000);
+    if (sessionIdleMs !== undefined && !(sessionIdleMs > 0)) throw new UsageError('--session-idle needs a number of seconds');
+    const maxReply = intFlag(flags, 'max-reply', 1);
     const engine = {
       mode: flags.mode,
       pageSize: intFlag(flags, 'page-size', 1),
@@ -166,7 +173,7 @@ Object.assign(commands, {
       readOnly: !!flags['read-only'],
       noDestructive: !!flags['no-destructive'],
     };
-    const source = await toolSource(flags, timeoutMs, log);
+    const source = await toolSource(flags, timeoutMs, maxReply, log);
     const tools = sb.readCatalog(source.catalog).tools.length;
     if (flags.stdio) {
       const { serveStdio } = await import('./stdio.mjs');
@@ -185,12 +192,23 @@ Object.assign(commands, {
       token: flags.token ?? process.env.MCP_SWITCHBOARD_TOKEN,
       origins: list(flags.origin),
       maxBody: intFlag(flags, 'max-body', 1),
+      maxSessions: intFlag(flags, 'max-sessions', 1),
+      sessionIdleMs,
+      maxStreams: intFlag(flags, 'max-streams', 0),
+      maxInflight: intFlag(flags, 'max-inflight', 1),
+      maxConnections: intFlag(flags, 'max-connections', 1),
     }).catch((e) => {
       source.close?.();
       if (e.code === 'EADDRINUSE' || e.code === 'EACCES' || e.code === 'EADDRNOTAVAIL') throw new UsageError(`cannot listen on ${flags.host ?? '127.0.0.1'}:${flags.port ?? 8765}: ${e.code}`);
       throw e;
     });
     log(`serving ${source.label} (${tools} tools, mode ${flags.mode ?? 'all'}) at ${gateway.url}`);
+    const stats = intFlag(flags, 'stats', 1);
+    if (stats) {
+      // one line now and then for operators (and the soak bench)
+      const line = () => log(`stats: ${gateway.sessions.size} sessions, ${(process.memoryUsage.rss() / 1048576).toFixed(1)} MB rss`);
+      setInterval(line, stats * 1000).unref();
+    }
     await stopped();
     await gateway.close();
     await source.close?.();
@@ -245,14 +263,14 @@ function alive(pid) {
 }
 
 /** The tool source serve was asked for. */
-async function toolSource(flags, timeoutMs, log) {
+async function toolSource(flags, timeoutMs, maxReply, log) {
   if (flags.demo) return (await import('./demo-home.mjs')).createDemoHome().source;
   if (flags['conformance-fixtures']) return (await import('./conformance-fixtures.mjs')).conformanceSource();
   if (flags.upstream) {
     const { connectUpstream } = await import('./upstream.mjs');
     const token = flags['upstream-token'] ?? process.env.MCP_SWITCHBOARD_UPSTREAM_TOKEN;
     try {
-      return await connectUpstream(flags.upstream, { token, timeoutMs, log });
+      return await connectUpstream(flags.upstream, { token, timeoutMs, maxReply, log });
     } catch (e) {
       throw new UsageError(e.message);
     }

@@ -9,6 +9,7 @@ import { Engine, asToolResultJson, readCatalog } from '../pkg/index.mjs';
  * @property {string} catalog the tools/list JSON text the engine serves
  * @property {(name: string, args: object, ctx: {signal: AbortSignal}) => Promise<object | string>} call runs one tool; resolves with a CallToolResult (an object or its JSON text), rejects with an Error whose message the client reads; `ctx.signal` aborts on cancellation or timeout (made when first read)
  * @property {string} [label] what the source is, for logs
+ * @property {string} [name] what a timeout waited for (e.g. "upstream http://..."), named in its message
  * @property {() => Promise<void> | void} [close]
  */
 
@@ -145,7 +146,8 @@ export class Session {
     };
     const timer = setTimeout(() => {
       abort();
-      this.#settle(id, (e) => e.fail(id, `${tool} timed out after ${formatSeconds(this.timeoutMs)}`));
+      const waitedFor = this.source.name ? ` waiting for ${this.source.name}` : '';
+      this.#settle(id, (e) => e.fail(id, `${tool} timed out after ${formatSeconds(this.timeoutMs)}${waitedFor}`));
     }, this.timeoutMs);
     this.pending.set(id, { resolve, abort, timer });
     let running;

@@ -16,7 +16,14 @@ import { Session, defined } from './dispatch.mjs';
  * @property {number} [port] default 0 (an ephemeral port)
  * @property {string} [token] bearer token every request must carry
  * @property {string[]} [origins] browser origins allowed besides localhost
- * @property {number} [maxBody] largest request body in bytes
+ * @property {number} [maxBody] largest request body in bytes (default 1 MiB)
+ * @property {number} [maxSessions] most sessions at once (default 64)
+ * @property {number} [sessionIdleMs] idle time after which a session expires (default 10 minutes)
+ * @property {number} [maxStreams] notification streams per session (default 2)
+ * @property {number} [maxInflight] requests in progress per session (default 16)
+ * @property {number} [headersTimeoutMs] time for a request's headers (default 10 s)
+ * @property {number} [requestTimeoutMs] time for a whole request (default 30 s)
+ * @property {number} [maxConnections] open connections at once (default 256)
  * @property {object} [engine] EngineOptions for every session (mode, pageSize, allow, deny, readOnly, ...)
  * @property {number} [timeoutMs] per-invocation timeout (default 30 s)
  * @property {(line: string) => void} [log]
@@ -25,11 +32,17 @@ import { Session, defined } from './dispatch.mjs';
 /**
  * Starts the gateway; resolves once it listens.
  * @param {GatewayOptions} options
- * @returns {Promise<{url: string, port: number, server: import('node:http').Server, sessions: Map<string, Session>, setCatalog: (catalog: string) => void, close: () => Promise<void>}>}
+ * @returns {Promise<{url: string, port: number, server: import('node:http').Server, sessions: Map<string, Session>, gate: HttpGate, setCatalog: (catalog: string) => void, close: () => Promise<void>}>}
  */
 export async function startGateway(options) {
-  const { source, host = '127.0.0.1', port = 0, token, origins, maxBody, engine = {}, timeoutMs = 30_000, log = () => {} } = options;
-  const gate = new HttpGate(host, token ?? null, defined({ origins, maxBody }));
+  const { source, host = '127.0.0.1', port = 0, token, engine = {}, timeoutMs = 30_000, log = () => {} } = options;
+  const { origins, maxBody, maxSessions, sessionIdleMs, maxStreams, maxInflight, headersTimeoutMs, requestTimeoutMs, maxConnections } = options;
+  const gate = new HttpGate(
+    host,
+    token ?? null,
+    defined({ origins, maxBody, maxSessions, sessionIdleMs, maxStreams, maxInflight, headersTimeoutMs, requestTimeoutMs, maxConnections }),
+  );
+  const limits = gate.limits;
   // a probe engine checks the options (mode, dialect names) up front
   new Session(source, { engine, timeoutMs }).close();
 
@@ -42,35 +55,58 @@ export async function startGateway(options) {
     return session;
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e) => {
-      log(`request failed: ${e.stack ?? e}`);
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-      res.end();
-    });
-  });
+  /** Closes the sessions the gate named (expired, ended, evicted). */
+  const closeSessions = (ids) => {
+    for (const id of ids) {
+      const s = sessions.get(id);
+      if (!s) continue;
+      sessions.delete(id);
+      endSession(s);
+    }
+  };
+
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // how often Node looks for connections past those timeouts
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
+    (req, res) => {
+      handle(req, res).catch((e) => {
+        log(`request failed: ${e.stack ?? e}`);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+        res.end();
+      });
+    },
+  );
+  server.maxConnections = limits.maxConnections;
+  // expired sessions are swept a few times per idle period (the gate also
+  // refuses an expired id the moment it is used)
+  const sweeper = setInterval(() => closeSessions(gate.sweep(Date.now())), Math.max(1000, Math.min(limits.sessionIdleMs / 4, 30_000)));
+  sweeper.unref();
 
   async function handle(req, res) {
     const sid = req.headers['mcp-session-id'];
+    const verdict = gate.request(req.method ?? '', req.url ?? '', req.headers, Date.now());
+    closeSessions(verdict.close);
     const session = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    const action = gate.checkRequest(req.method ?? '', req.url ?? '', req.headers, session !== undefined);
-    switch (action.action) {
+    switch (verdict.action) {
       case 'reject':
-        return reject(res, action);
+        return reject(res, verdict);
       case 'stream':
-        return openStream(session, req, res);
+        return openStream(sid, session, req, res);
       case 'end':
-        sessions.delete(sid);
-        endSession(session);
         return finish(res, gate.outcome('ended'));
       case 'read':
         break;
     }
+    if (session) res.once('close', () => gate.finished(sid, Date.now()));
     const body = await readBody(req, res, gate);
     if (body === null) return;
     // in a session the engine classifies the message as it reads it (the
     // size limit was enforced while the body streamed in)
-    if (session) return answer(res, session, body, action.sse, {});
+    if (session) return answer(res, session, body, verdict.sse, {});
     const kind = gate.checkBody(body, false);
     switch (kind) {
       case 'too-large':
@@ -78,15 +114,19 @@ export async function startGateway(options) {
         return finish(res, gate.outcome(kind));
       case 'new-session': {
         const id = randomUUID();
+        const opened = gate.openSession(id, Date.now());
+        if (opened.action !== 'open') return reject(res, opened);
+        closeSessions(opened.close);
         const fresh = newSession();
         sessions.set(id, fresh);
-        return answer(res, fresh, body, action.sse, { 'mcp-session-id': id });
+        res.once('close', () => gate.finished(id, Date.now()));
+        return answer(res, fresh, body, verdict.sse, { 'mcp-session-id': id });
       }
       case 'reply': {
         // no session and not JSON-RPC: a throwaway engine writes the error reply
         const once = newSession();
         try {
-          return await answer(res, once, body, action.sse, {});
+          return await answer(res, once, body, verdict.sse, {});
         } finally {
           once.close();
         }
@@ -118,14 +158,18 @@ export async function startGateway(options) {
     res.end(reply);
   }
 
-  function openStream(session, req, res) {
+  function openStream(sid, session, req, res) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.flushHeaders();
     session.streams.add(res);
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), 25_000).unref();
+    let open = true;
     const drop = () => {
+      if (!open) return;
+      open = false;
       clearInterval(keepalive);
       session.streams.delete(res);
+      gate.streamClosed(sid, Date.now());
     };
     req.on('close', drop);
     res.on('close', drop);
@@ -160,6 +204,7 @@ export async function startGateway(options) {
     port: address.port,
     server,
     sessions,
+    gate,
     /**
      * Replaces the catalog every session serves (e.g. the upstream's tools
      * changed); clients with an open GET stream get tools/list_changed.
@@ -171,8 +216,10 @@ export async function startGateway(options) {
     },
     close() {
       closing ??= (async () => {
+        clearInterval(sweeper);
         for (const [id, s] of sessions) {
           sessions.delete(id);
+          gate.remove(id);
           endSession(s);
         }
         await new Promise((resolve) => {
@@ -202,9 +249,7 @@ function readBody(req, res, gate) {
       const refusal = gate.checkBodySize(size);
       if (refusal) {
         done = true;
-        res.setHeader('connection', 'close');
         reject(res, refusal);
-        res.on('finish', () => req.destroy());
         resolve(null);
         return;
       }
@@ -223,11 +268,21 @@ function readBody(req, res, gate) {
   });
 }
 
-/** Answers with a gate rejection: its status, headers and one-line message. */
+/**
+ * Answers with a gate rejection: its status, headers and one-line message.
+ * With `Connection: close` among the headers the connection closes once
+ * the answer is sent, and a body still on its way is never read.
+ */
 function reject(res, { status, headers = [], message }) {
   const text = message ? `${message}\n` : '';
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), ...Object.fromEntries(headers) });
+  const head = Object.fromEntries(headers.map(([k, v]) => [k.toLowerCase(), v]));
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), ...head });
   res.end(text);
+  if (head.connection === 'close') {
+    // stop reading; give the answer a moment to reach the client first
+    res.req.pause();
+    res.once('finish', () => setTimeout(() => res.socket?.destroy(), 50).unref());
+  }
 }
 
 /** Ends an exchange the gate decided on without the engine. */

@@ -2,9 +2,11 @@
 // bearer token (Home Assistant's /api/mcp), falling back to the legacy
 // HTTP+SSE transport of older servers. Requests, headers, reply reading and
 // what each HTTP status means come from the package (ClientSession,
-// classifyReply, readReply, resultFor, SseParser, readLegacyEvent); this
-// module only does the fetches.
-import { ClientSession, SseParser, classifyReply, readLegacyEvent, readReply, resultFor, version } from '../pkg/index.mjs';
+// classifyReply, ReplyBody, resultFor, SseParser, readLegacyEvent); this
+// module only does the fetches. Replies are read under a size limit
+// (ReplyBody, 2 MiB by default): a larger one is a clear error, never held
+// whole.
+import { ClientSession, ReplyBody, SseParser, classifyReply, readLegacyEvent, resultFor, version } from '../pkg/index.mjs';
 import { errorText } from './dispatch.mjs';
 
 const CLIENT_NAME = 'mcp-switchboard';
@@ -16,11 +18,12 @@ const CLIENT_NAME = 'mcp-switchboard';
  * @param {object} [options]
  * @param {string} [options.token] bearer token
  * @param {number} [options.timeoutMs] per-request timeout while connecting and listing (default 30 s)
+ * @param {number} [options.maxReply] largest reply read, in bytes (default 2 MiB)
  * @param {(line: string) => void} [options.log]
  * @returns {Promise<import('./dispatch.mjs').ToolSource & {transport: string}>}
  */
-export async function connectUpstream(url, { token, timeoutMs = 30_000, log = () => {} } = {}) {
-  const client = new UpstreamClient(url, token, log);
+export async function connectUpstream(url, { token, timeoutMs = 30_000, maxReply, log = () => {} } = {}) {
+  const client = new UpstreamClient(url, token, log, maxReply);
   try {
     await client.connect(AbortSignal.timeout(timeoutMs));
     const tools = [];
@@ -32,6 +35,7 @@ export async function connectUpstream(url, { token, timeoutMs = 30_000, log = ()
     } while (cursor);
     return {
       label: `upstream ${url} (${client.transport})`,
+      name: `upstream ${url}`,
       transport: client.transport,
       catalog: JSON.stringify({ tools }),
       call: (name, args, ctx) => client.request((s) => s.callTool(name, args), ctx.signal),
@@ -44,10 +48,11 @@ export async function connectUpstream(url, { token, timeoutMs = 30_000, log = ()
 }
 
 class UpstreamClient {
-  constructor(url, token, log) {
+  constructor(url, token, log, maxReply) {
     this.url = url;
     this.token = token;
     this.log = log;
+    this.maxReply = maxReply;
     this.session = new ClientSession();
     this.transport = 'streamable-http';
     /** legacy transport: the POST endpoint, and requests waiting for their response by id */
@@ -137,13 +142,29 @@ class UpstreamClient {
     if (initializing && decision.action === 'read') this.session.setSessionId(res.headers.get('mcp-session-id'));
     switch (decision.action) {
       case 'read':
-        return { action: 'read', messages: readReply(await res.text(), ctype) };
+        return { action: 'read', messages: await this.#read(res, ctype) };
       case 'fail':
         await res.body?.cancel();
         throw new Error(decision.message);
       default:
         await res.body?.cancel();
         return { action: decision.action };
+    }
+  }
+
+  /** Reads a reply body chunk by chunk; past the limit it stops (and cancels the rest). */
+  async #read(res, ctype) {
+    const body = new ReplyBody(this.maxReply);
+    try {
+      try {
+        if (res.body) for await (const chunk of res.body) body.push(chunk);
+      } catch (e) {
+        if (e.code === 'limit') throw e;
+        throw new Error(`the reply broke off before its end (${e.cause?.code ?? e.message})`);
+      }
+      return body.messages(ctype);
+    } finally {
+      body.free();
     }
   }
 
@@ -172,7 +193,7 @@ class UpstreamClient {
 
   /** Reads the legacy stream: the endpoint, then responses routed to their requests. */
   async #pump(body, found, controller) {
-    const parser = new SseParser();
+    const parser = new SseParser(this.maxReply);
     const decoder = new TextDecoder();
     try {
       for await (const chunk of body) {

@@ -4,6 +4,8 @@
 //! MCP name through the [`NameMap`], and the MCP `tools/call` request for
 //! each), and writes MCP results back as that API's conversation items.
 
+use std::collections::HashSet;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -250,6 +252,46 @@ pub(crate) fn outcomes(turn: &ModelTurn, results: &Value) -> Result<Vec<Outcome>
         .collect())
 }
 
+/// Most calls read from one model response; later calls are listed with an
+/// error (so every call id still gets a result) but not read further.
+pub const MAX_CALLS: usize = 128;
+/// Largest arguments of one call, in bytes of JSON; larger ones make that
+/// call an error.
+pub const MAX_ARGUMENT_BYTES: usize = 256 * 1024;
+/// Largest Gemini `thoughtSignature` of one call, in bytes; a larger one
+/// makes that call an error.
+pub const MAX_SIGNATURE_BYTES: usize = 64 * 1024;
+
+/// The size of `v` written as compact JSON, counted up to `limit` (it
+/// stops there: the cost is bounded by the limit, not by `v`).
+fn json_size_up_to(v: &Value, limit: usize) -> usize {
+    let mut size = 0usize;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        size += match v {
+            Value::Null => 4,
+            Value::Bool(b) => 4 + usize::from(!b),
+            Value::Number(_) => 8,
+            Value::String(s) => s.len() + 2,
+            Value::Array(a) => {
+                stack.extend(a);
+                a.len() + 1
+            }
+            Value::Object(m) => {
+                for (k, x) in m {
+                    size += k.len() + 3;
+                    stack.push(x);
+                }
+                2
+            }
+        };
+        if size > limit {
+            return size;
+        }
+    }
+    size
+}
+
 /// Builds calls from `(id, name, arguments)` triples read by a dialect:
 /// maps names, checks arguments, validates them against the catalog when
 /// one is given, and writes the `tools/call` request.
@@ -257,7 +299,7 @@ pub(crate) struct CallBuilder<'a> {
     names: &'a NameMap,
     catalog: Option<&'a Catalog>,
     calls: Vec<Call>,
-    seen_ids: Vec<String>,
+    seen_ids: HashSet<String>,
 }
 
 /// Arguments as the model sent them.
@@ -276,7 +318,7 @@ impl<'a> CallBuilder<'a> {
             names,
             catalog,
             calls: Vec::new(),
-            seen_ids: Vec::new(),
+            seen_ids: HashSet::new(),
         }
     }
 
@@ -291,7 +333,7 @@ impl<'a> CallBuilder<'a> {
         let n = self.calls.len();
         let mut error = None;
         let (id, from_model) = match id.filter(|s| !s.is_empty()) {
-            Some(i) if self.seen_ids.iter().any(|s| s == i) => {
+            Some(i) if self.seen_ids.contains(i) => {
                 error = Some(format!(
                     "the id {i:?} is used by an earlier call in the same turn"
                 ));
@@ -300,7 +342,48 @@ impl<'a> CallBuilder<'a> {
             Some(i) => (i.to_string(), true),
             None => (format!("call_{n}"), false),
         };
-        self.seen_ids.push(id.clone());
+        self.seen_ids.insert(id.clone());
+        if n >= MAX_CALLS {
+            // listed so that its id gets an (error) result, but not read
+            self.calls.push(Call {
+                id,
+                id_from_model: from_model,
+                name: name.to_string(),
+                dialect_name: name.to_string(),
+                arguments: Value::Object(Map::new()),
+                error: Some(format!(
+                    "more than {MAX_CALLS} calls in one response; this one was not run: make fewer calls at a time"
+                )),
+                coercions: Vec::new(),
+                thought_signature: None,
+                request: None,
+            });
+            return;
+        }
+        if let Some(sig) = thought_signature.filter(|s| s.len() > MAX_SIGNATURE_BYTES) {
+            error.get_or_insert_with(|| {
+                format!(
+                    "the thoughtSignature is {} bytes; the limit is {MAX_SIGNATURE_BYTES}",
+                    sig.len()
+                )
+            });
+        }
+        let too_big = match &args {
+            RawArgs::Text(t) => t.len() > MAX_ARGUMENT_BYTES,
+            RawArgs::Value(v) => json_size_up_to(v, MAX_ARGUMENT_BYTES) > MAX_ARGUMENT_BYTES,
+            RawArgs::Missing => false,
+        };
+        let args = if too_big {
+            error.get_or_insert_with(|| {
+                format!(
+                    "the arguments are larger than {MAX_ARGUMENT_BYTES} bytes; send less at a time"
+                )
+            });
+            RawArgs::Missing
+        } else {
+            args
+        };
+        let thought_signature = thought_signature.filter(|s| s.len() <= MAX_SIGNATURE_BYTES);
         let written = name.to_string();
         let mcp = resolve_name(self.names, name);
         let mut arguments = match args {

@@ -19,43 +19,96 @@ pub struct SseEvent {
 }
 
 /// An incremental SSE parser: push chunks as they arrive, take whole events.
-#[derive(Debug, Default)]
+///
+/// Linear in the bytes pushed, however they are split: each byte is looked
+/// at once for line ends, and the unfinished tail is moved at most once
+/// per chunk. What one event may hold (its unfinished line plus the data
+/// gathered so far) is bounded by [`SseParser::with_limit`].
+#[derive(Debug)]
 pub struct SseParser {
     buffer: String,
+    /// Bytes at the start of `buffer` already searched for a line end.
+    scanned: usize,
     event: SseEvent,
     has_data: bool,
+    limit: usize,
 }
 
-/// Longest SSE line kept (a guard against a stream that never ends a line).
-const MAX_LINE: usize = 16 * 1024 * 1024;
+/// Default [`SseParser`] limit: the largest event (or unfinished line)
+/// kept, in bytes.
+pub const DEFAULT_MAX_EVENT: usize = 16 * 1024 * 1024;
+
+impl Default for SseParser {
+    fn default() -> Self {
+        SseParser::new()
+    }
+}
 
 impl SseParser {
-    /// A parser with nothing buffered.
+    /// A parser with nothing buffered, refusing events over
+    /// [`DEFAULT_MAX_EVENT`] bytes.
     pub fn new() -> SseParser {
-        SseParser::default()
+        SseParser::with_limit(DEFAULT_MAX_EVENT)
     }
 
-    /// Feeds a chunk of the stream; returns the events it completed.
+    /// A parser refusing events (or unfinished lines) over `max_event`
+    /// bytes.
+    pub fn with_limit(max_event: usize) -> SseParser {
+        SseParser {
+            buffer: String::new(),
+            scanned: 0,
+            event: SseEvent::default(),
+            has_data: false,
+            limit: max_event,
+        }
+    }
+
+    /// Feeds a chunk of the stream; returns the events it completed. Past
+    /// the limit the buffered event is dropped and an
+    /// [`ErrorKind::Limit`] error returned.
     pub fn push(&mut self, chunk: &str) -> Result<Vec<SseEvent>, Error> {
         self.buffer.push_str(chunk);
         let mut out = Vec::new();
-        while let Some(end) = self.buffer.find('\n') {
-            let mut line: String = self.buffer.drain(..=end).collect();
-            line.pop();
-            if line.ends_with('\r') {
-                line.pop();
+        let mut start = 0;
+        let mut from = self.scanned;
+        let buffer = std::mem::take(&mut self.buffer);
+        while let Some(end) = buffer
+            .get(from..)
+            .and_then(|rest| rest.find('\n'))
+            .map(|i| from + i)
+        {
+            let line = buffer.get(start..end).unwrap_or("");
+            self.line(line.strip_suffix('\r').unwrap_or(line), &mut out);
+            start = end + 1;
+            from = start;
+            if self.event.data.len() > self.limit {
+                return Err(self.too_large());
             }
-            self.line(&line, &mut out);
         }
-        if self.buffer.len() > MAX_LINE {
-            self.buffer.clear();
-            return Err(Error::new(
-                ErrorKind::Limit,
-                "",
-                "an SSE line is longer than 16 MiB",
-            ));
+        self.buffer = buffer;
+        if start > 0 {
+            self.buffer.drain(..start);
+        }
+        self.scanned = self.buffer.len();
+        if self.buffer.len() + self.event.data.len() > self.limit {
+            return Err(self.too_large());
         }
         Ok(out)
+    }
+
+    fn too_large(&mut self) -> Error {
+        self.buffer.clear();
+        self.scanned = 0;
+        self.event = SseEvent::default();
+        self.has_data = false;
+        Error::new(
+            ErrorKind::Limit,
+            "",
+            format!(
+                "an SSE event is larger than the limit of {} bytes",
+                self.limit
+            ),
+        )
     }
 
     /// Ends the stream: a last event without its blank line still counts.
@@ -65,6 +118,7 @@ impl SseParser {
             let line = std::mem::take(&mut self.buffer);
             self.line(line.trim_end_matches('\r'), &mut out);
         }
+        self.scanned = 0;
         self.line("", &mut out);
         out
     }
@@ -101,6 +155,65 @@ impl SseParser {
             "id" => self.event.id = Some(value.to_string()),
             _ => {}
         }
+    }
+}
+
+/// Default [`ReplyBody`] limit: 2 MiB, more than any tool result a model
+/// can use, small enough for a hub.
+pub const DEFAULT_MAX_REPLY: usize = 2 * 1024 * 1024;
+
+/// An upstream reply body read chunk by chunk, refused as soon as it
+/// passes its limit (so a huge or endless reply is never held whole).
+#[derive(Debug)]
+pub struct ReplyBody {
+    bytes: Vec<u8>,
+    limit: usize,
+}
+
+impl ReplyBody {
+    /// An empty body refusing more than `limit` bytes.
+    pub fn new(limit: usize) -> ReplyBody {
+        ReplyBody {
+            bytes: Vec::new(),
+            limit,
+        }
+    }
+
+    /// Adds a chunk; an [`ErrorKind::Limit`] error once the body passes the
+    /// limit (the host stops reading and cancels the request).
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), Error> {
+        if self.bytes.len().saturating_add(chunk.len()) > self.limit {
+            self.bytes = Vec::new();
+            return Err(Error::new(
+                ErrorKind::Limit,
+                "",
+                format!("the reply is larger than the limit of {} bytes", self.limit),
+            ));
+        }
+        self.bytes.extend_from_slice(chunk);
+        Ok(())
+    }
+
+    /// Bytes read so far.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether nothing was read.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The JSON-RPC messages of the whole body (see [`messages`]).
+    pub fn messages(&self, content_type: &str) -> Result<Vec<Value>, Error> {
+        let text = std::str::from_utf8(&self.bytes).map_err(|e| {
+            Error::new(
+                ErrorKind::Json,
+                "",
+                format!("the reply is not UTF-8 (at byte {})", e.valid_up_to()),
+            )
+        })?;
+        messages(text, content_type)
     }
 }
 
@@ -497,6 +610,58 @@ mod tests {
                 .unwrap();
         assert_eq!(odd["structuredContent"]["content"], "not a list");
         assert!(as_tool_result_text("{oops").is_err());
+    }
+
+    /// Events come out the same however the stream is cut into chunks.
+    #[test]
+    fn chunking_does_not_matter() {
+        let stream = "event: endpoint\r\ndata: /m?s=1\r\n\r\n: c\n\ndata: {\"a\":\ndata: 1}\nid: 7\n\ndata:x\n\ndata: é😀\n\nretry: 5\n\n";
+        let mut whole = SseParser::new();
+        let mut want = whole.push(stream).unwrap();
+        want.extend(whole.finish());
+        assert_eq!(want.len(), 4);
+        for size in 1..stream.len() {
+            let mut p = SseParser::new();
+            let mut got = Vec::new();
+            let mut rest = stream;
+            while !rest.is_empty() {
+                let mut cut = size.min(rest.len());
+                while !rest.is_char_boundary(cut) {
+                    cut += 1;
+                }
+                let (chunk, tail) = rest.split_at(cut);
+                got.extend(p.push(chunk).unwrap());
+                rest = tail;
+            }
+            got.extend(p.finish());
+            assert_eq!(got, want, "chunks of {size}");
+        }
+    }
+
+    #[test]
+    fn events_over_the_limit_are_refused() {
+        let mut p = SseParser::with_limit(64);
+        assert_eq!(p.push(&"data: xxxxxxxx\n".repeat(3)).unwrap(), vec![]);
+        let e = p.push(&"data: xxxxxxxx\n".repeat(5)).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Limit);
+        // the parser starts over after a refusal
+        assert_eq!(p.push("data: y\n\n").unwrap()[0].data, "y");
+        let mut p = SseParser::with_limit(64);
+        assert!(p.push(&"y".repeat(65)).is_err());
+        let mut body = ReplyBody::new(10);
+        body.push(b"{\"a\":").unwrap();
+        body.push(b"1}").unwrap();
+        assert_eq!(
+            body.messages("application/json").unwrap(),
+            vec![json!({"a": 1})]
+        );
+        assert_eq!(body.push(b"12345").unwrap_err().kind(), ErrorKind::Limit);
+        let mut bad = ReplyBody::new(10);
+        bad.push(&[0xff, 0xfe]).unwrap();
+        assert_eq!(
+            bad.messages("application/json").unwrap_err().kind(),
+            ErrorKind::Json
+        );
     }
 
     #[test]

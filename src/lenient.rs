@@ -8,16 +8,25 @@ use serde_json::{Map, Number, Value};
 /// Deepest nesting read.
 const MAX_DEPTH: usize = 64;
 
+/// Most JSON values (nodes at any depth) built from one text: past it the
+/// scan stops with what it found. A model's tool calls are a few dozen
+/// nodes; prose made of `{}` by the million is not a reason to build
+/// millions of maps.
+pub(crate) const MAX_NODES: usize = 65_536;
+
 /// Every JSON value found in `text`, in order: first the contents of fenced
-/// code blocks, then (if there were none) bare objects and arrays.
+/// code blocks, then (if there were none) bare objects and arrays. At most
+/// [`MAX_NODES`] values are built in all.
 pub(crate) fn find_values(text: &str) -> Vec<Value> {
     let fenced = fenced_blocks(text);
     let mut out = Vec::new();
+    let mut nodes = MAX_NODES;
     for block in &fenced {
-        out.extend(scan(block));
+        scan(block, &mut nodes, &mut out);
     }
     if out.is_empty() {
-        out.extend(scan(text));
+        nodes = MAX_NODES;
+        scan(text, &mut nodes, &mut out);
     }
     out
 }
@@ -45,16 +54,20 @@ fn fenced_blocks(text: &str) -> Vec<&str> {
     out
 }
 
-/// Bare top-level objects and arrays in `text`, left to right.
-fn scan(text: &str) -> Vec<Value> {
+/// Bare top-level objects and arrays in `text`, left to right, into `out`,
+/// building at most `nodes` values.
+fn scan(text: &str, nodes: &mut usize, out: &mut Vec<Value>) {
     let bytes = text.as_bytes();
-    let mut out = Vec::new();
     let mut i = 0;
     // failed attempts re-read text; cap the re-reading so the scan stays linear
     let mut budget = bytes.len().saturating_mul(4).saturating_add(1 << 20);
-    while i < bytes.len() {
+    while i < bytes.len() && *nodes > 0 {
         if matches!(bytes.get(i), Some(b'{') | Some(b'[')) {
-            let mut p = Parser { s: text, i };
+            let mut p = Parser {
+                s: text,
+                i,
+                nodes: &mut *nodes,
+            };
             match p.value(0) {
                 Some(v) if v.is_object() || v.is_array() => {
                     out.push(v);
@@ -72,15 +85,16 @@ fn scan(text: &str) -> Vec<Value> {
         }
         i += 1;
     }
-    out
 }
 
-struct Parser<'a> {
+struct Parser<'a, 'n> {
     s: &'a str,
     i: usize,
+    /// Values that may still be built.
+    nodes: &'n mut usize,
 }
 
-impl Parser<'_> {
+impl Parser<'_, '_> {
     fn peek(&self) -> Option<u8> {
         self.s.as_bytes().get(self.i).copied()
     }
@@ -96,9 +110,10 @@ impl Parser<'_> {
     }
 
     fn value(&mut self, depth: usize) -> Option<Value> {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || *self.nodes == 0 {
             return None;
         }
+        *self.nodes -= 1;
         self.ws();
         match self.peek()? {
             b'{' => self.object(depth),
@@ -206,10 +221,29 @@ impl Parser<'_> {
                         'b' => out.push('\u{8}'),
                         'f' => out.push('\u{c}'),
                         'u' => {
-                            let hex: String = (0..4)
-                                .filter_map(|_| chars.next().map(|(_, h)| h))
-                                .collect();
-                            let code = u32::from_str_radix(&hex, 16).ok()?;
+                            let hex4 = |chars: &mut std::str::CharIndices<'_>| {
+                                let hex: String = (0..4)
+                                    .filter_map(|_| chars.next().map(|(_, h)| h))
+                                    .collect();
+                                u32::from_str_radix(&hex, 16).ok()
+                            };
+                            let code = hex4(&mut chars)?;
+                            // a surrogate pair (`\ud83d\ude00`) is one character
+                            let pair = (0xD800..0xDC00).contains(&code)
+                                && chars.as_str().starts_with("\\u")
+                                && chars
+                                    .as_str()
+                                    .get(2..6)
+                                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+                                    .is_some_and(|low| (0xDC00..0xE000).contains(&low));
+                            let code = if pair {
+                                chars.next();
+                                chars.next();
+                                let low = hex4(&mut chars)?;
+                                0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                            } else {
+                                code
+                            };
                             out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
                         }
                         other => out.push(other),
@@ -233,6 +267,9 @@ impl Parser<'_> {
         }
         let text = self.s.get(start..self.i)?;
         if let Ok(n) = text.parse::<i64>() {
+            return Some(Value::Number(n.into()));
+        }
+        if let Ok(n) = text.parse::<u64>() {
             return Some(Value::Number(n.into()));
         }
         let f: f64 = text.parse().ok()?;
@@ -292,5 +329,22 @@ mod tests {
             find_values("{\"s\": \"\\u00e9\\n\"}"),
             vec![json!({"s": "é\n"})]
         );
+        // surrogate pairs and the whole u64 range read as JSON reads them
+        assert_eq!(
+            find_values(r#"["\ud83d\ude00", "\ud83d", 18446744073709551615]"#),
+            vec![json!(["😀", "\u{fffd}", 18446744073709551615u64])]
+        );
+    }
+
+    #[test]
+    fn values_built_are_bounded() {
+        let found = find_values(&"{}".repeat(200_000));
+        assert_eq!(found.len(), MAX_NODES);
+        let one = format!("[{}]", "{},".repeat(200_000));
+        // the array is cut short: nothing is returned for it
+        assert!(find_values(&one).is_empty());
+        // a call after a little prose is still found
+        let t = format!("{} {{\"name\": \"a\"}}", "{}".repeat(100));
+        assert_eq!(find_values(&t).last(), Some(&json!({"name": "a"})));
     }
 }

@@ -156,7 +156,13 @@ mod validate;
 mod wasm;
 pub mod web;
 
-pub use call::{tools_call_request, Call, ModelTurn};
+#[cfg(any(test, feature = "fuzzing"))]
+#[doc(hidden)]
+pub mod fuzzing;
+
+pub use call::{
+    tools_call_request, Call, ModelTurn, MAX_ARGUMENT_BYTES, MAX_CALLS, MAX_SIGNATURE_BYTES,
+};
 pub use catalog::{Catalog, Limits, Tool};
 pub use dialect::{convert, format_results, parse_calls, Conversion, Dialect, Options};
 pub use engine::http;

@@ -1,6 +1,6 @@
 //! Lint: per tool, what will go wrong where, and what it costs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -74,7 +74,84 @@ fn variants() -> Vec<(String, Dialect, bool)> {
     v
 }
 
-/// Lints every tool of a catalog against every dialect.
+/// One conversion, indexed by MCP tool name: its declarations and its
+/// report entries (so linting each tool does not scan every other tool's).
+struct Run<'c> {
+    label: &'c str,
+    conv: &'c Conversion,
+    /// Dialect name → declaration.
+    items: HashMap<String, usize>,
+    list: Vec<&'c Value>,
+    /// MCP tool name → its entries in `groups`.
+    report: HashMap<String, usize>,
+    groups: Vec<Vec<&'c ReportEntry>>,
+}
+
+impl<'c> Run<'c> {
+    fn new(label: &'c str, conv: &'c Conversion) -> Run<'c> {
+        let list: Vec<&Value> = match conv.dialect {
+            Dialect::Gemini | Dialect::GeminiJson => conv
+                .tools
+                .first()
+                .and_then(|t| t.get("functionDeclarations"))
+                .and_then(Value::as_array)
+                .map(|a| a.iter().collect())
+                .unwrap_or_default(),
+            _ => conv.tools.iter().collect(),
+        };
+        let mut items = HashMap::new();
+        for (i, item) in list.iter().enumerate() {
+            let n = item
+                .get("name")
+                .or_else(|| item.get("function").and_then(|f| f.get("name")))
+                .and_then(Value::as_str);
+            if let Some(n) = n {
+                items.entry(n.to_string()).or_insert(i);
+            }
+        }
+        let mut report: HashMap<String, usize> = HashMap::new();
+        let mut groups: Vec<Vec<&ReportEntry>> = Vec::new();
+        for e in &conv.report {
+            if let Some(t) = e.tool.as_deref() {
+                let g = *report.entry(t.to_string()).or_insert_with(|| {
+                    groups.push(Vec::new());
+                    groups.len() - 1
+                });
+                if let Some(group) = groups.get_mut(g) {
+                    group.push(e);
+                }
+            }
+        }
+        Run {
+            label,
+            conv,
+            items,
+            list,
+            report,
+            groups,
+        }
+    }
+
+    /// The declaration of an MCP tool.
+    fn item(&self, mcp: &str) -> Option<&'c Value> {
+        let name = self.conv.names.dialect_name(mcp)?;
+        self.items
+            .get(name)
+            .and_then(|&i| self.list.get(i))
+            .copied()
+    }
+
+    /// The report entries of an MCP tool.
+    fn entries(&self, mcp: &str) -> &[&'c ReportEntry] {
+        self.report
+            .get(mcp)
+            .and_then(|&g| self.groups.get(g))
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Lints every tool of a catalog against every dialect. Linear in the
+/// catalog: each conversion is indexed by tool once.
 pub fn lint(catalog: &Catalog) -> LintReport {
     let runs: Vec<(String, Conversion)> = variants()
         .into_iter()
@@ -93,10 +170,11 @@ pub fn lint(catalog: &Catalog) -> LintReport {
         };
         totals.insert(label.clone(), estimate_tokens(&text));
     }
+    let indexed: Vec<Run<'_>> = runs.iter().map(|(l, c)| Run::new(l, c)).collect();
     let tools = catalog
         .tools()
         .iter()
-        .map(|t| lint_tool(t, &runs))
+        .map(|t| lint_tool(t, &indexed))
         .collect();
     LintReport {
         tools,
@@ -105,7 +183,7 @@ pub fn lint(catalog: &Catalog) -> LintReport {
     }
 }
 
-fn lint_tool(tool: &Tool, runs: &[(String, Conversion)]) -> ToolLint {
+fn lint_tool(tool: &Tool, runs: &[Run<'_>]) -> ToolLint {
     let mut findings = Vec::new();
     let at = tool.pointer();
     match tool.description() {
@@ -135,8 +213,9 @@ fn lint_tool(tool: &Tool, runs: &[(String, Conversion)]) -> ToolLint {
     }
     undocumented_parameters(tool, &mut findings);
     let mut tokens = BTreeMap::new();
-    for (label, conv) in runs {
-        if let Some(item) = item_of(conv, tool.name()) {
+    for run in runs {
+        let label = run.label.to_string();
+        if let Some(item) = run.item(tool.name()) {
             tokens.insert(label.clone(), estimate_tokens(&item.to_string()));
         } else {
             findings.push(Finding {
@@ -146,10 +225,11 @@ fn lint_tool(tool: &Tool, runs: &[(String, Conversion)]) -> ToolLint {
                 message: "the tool could not be converted; see the conversion report".into(),
             });
         }
-        let mine: Vec<&ReportEntry> = conv
-            .report
+        let entries = run.entries(tool.name());
+        let mine: Vec<&ReportEntry> = entries
             .iter()
-            .filter(|e| e.tool.as_deref() == Some(tool.name()) && e.action.is_lossy())
+            .copied()
+            .filter(|e| e.action.is_lossy())
             .collect();
         if !mine.is_empty() {
             let places: Vec<String> = mine
@@ -173,11 +253,7 @@ fn lint_tool(tool: &Tool, runs: &[(String, Conversion)]) -> ToolLint {
                 ),
             });
         }
-        if let Some(e) = conv
-            .report
-            .iter()
-            .find(|e| e.tool.as_deref() == Some(tool.name()) && e.keyword == "name")
-        {
+        if let Some(e) = entries.iter().find(|e| e.keyword == "name") {
             findings.push(Finding {
                 severity: Severity::Warning,
                 dialect: Some(label.clone()),
@@ -199,27 +275,6 @@ fn rel<'a>(p: &'a str, tool_at: &str) -> &'a str {
     p.strip_prefix(tool_at)
         .filter(|r| !r.is_empty())
         .unwrap_or(p)
-}
-
-/// The conversion's declaration for one MCP tool.
-fn item_of<'c>(conv: &'c Conversion, mcp: &str) -> Option<&'c Value> {
-    let name = conv.names.dialect_name(mcp)?;
-    let list: Vec<&Value> = match conv.dialect {
-        Dialect::Gemini | Dialect::GeminiJson => conv
-            .tools
-            .first()
-            .and_then(|t| t.get("functionDeclarations"))
-            .and_then(Value::as_array)
-            .map(|a| a.iter().collect())
-            .unwrap_or_default(),
-        _ => conv.tools.iter().collect(),
-    };
-    list.into_iter().find(|item| {
-        let n = item
-            .get("name")
-            .or_else(|| item.get("function").and_then(|f| f.get("name")));
-        n.and_then(Value::as_str) == Some(name)
-    })
 }
 
 fn undocumented_parameters(tool: &Tool, findings: &mut Vec<Finding>) {

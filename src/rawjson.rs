@@ -10,8 +10,10 @@ use std::borrow::Cow;
 
 use crate::error::{Error, ErrorKind};
 
-/// Nesting deeper than this is refused (as `serde_json` does).
-const MAX_DEPTH: usize = 128;
+/// Nested arrays and objects allowed: as many as `serde_json` reads (its
+/// recursion limit of 128 admits 127 levels), so every text this scanner
+/// passes is one `serde_json` (and so the engine and Rust clients) can read.
+pub(crate) const MAX_DEPTH: usize = 127;
 
 /// Where a JSON text stops being valid: the byte offset.
 type Invalid = usize;
@@ -69,6 +71,19 @@ fn container_end(
     }
 }
 
+/// The code unit of the `\uXXXX` escape at `j` (which points at `\`).
+fn hex_escape(b: &[u8], j: usize) -> Option<u16> {
+    if b.get(j) != Some(&b'\\') || b.get(j + 1) != Some(&b'u') {
+        return None;
+    }
+    let hex = b.get(j + 2..j + 6)?;
+    let mut n: u16 = 0;
+    for &h in hex {
+        n = n * 16 + (char::from(h).to_digit(16)? as u16);
+    }
+    Some(n)
+}
+
 fn string_end(b: &[u8], i: usize) -> Result<usize, Invalid> {
     if b.get(i) != Some(&b'"') {
         return Err(i);
@@ -80,11 +95,16 @@ fn string_end(b: &[u8], i: usize) -> Result<usize, Invalid> {
             Some(b'\\') => match b.get(j + 1) {
                 Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j += 2,
                 Some(b'u') => {
-                    let hex = b.get(j + 2..j + 6).ok_or(j)?;
-                    if !hex.iter().all(u8::is_ascii_hexdigit) {
-                        return Err(j);
+                    // surrogates must come in pairs, as serde_json (and
+                    // UTF-8) require: a lone one is refused
+                    match hex_escape(b, j).ok_or(j)? {
+                        0xDC00..=0xDFFF => return Err(j),
+                        0xD800..=0xDBFF => match hex_escape(b, j + 6) {
+                            Some(0xDC00..=0xDFFF) => j += 12,
+                            _ => return Err(j),
+                        },
+                        _ => j += 6,
                     }
-                    j += 6;
                 }
                 _ => return Err(j),
             },
@@ -132,16 +152,38 @@ fn number_end(b: &[u8], i: usize) -> Result<usize, Invalid> {
         }
         j = k;
     }
+    // a number past the range of f64 (`1e400`, 400 digits) is refused by
+    // serde_json: ask it about every number that could be one
+    let token = b.get(i..j).unwrap_or_default();
+    let plain_short = token.len() <= 18 && token.iter().all(|&c| c == b'-' || c.is_ascii_digit());
+    if !plain_short {
+        let in_range = std::str::from_utf8(token)
+            .is_ok_and(|t| serde_json::from_str::<serde_json::Value>(t).is_ok());
+        if !in_range {
+            return Err(i);
+        }
+    }
     Ok(j)
 }
 
 /// Checks that `text` is one JSON value and returns it without whitespace
 /// between tokens: borrowed when it has none (what `JSON.stringify` and
-/// `serde_json::to_string` write).
+/// `serde_json::to_string` write). Exactly the texts `serde_json` reads as
+/// a `Value` pass.
 pub(crate) fn compact(text: &str) -> Result<Cow<'_, str>, Error> {
+    compact_nested(text, 0)
+}
+
+/// [`compact`] for a value that will be written `above` arrays or objects
+/// deep: it may nest only as deep as the whole can still be read.
+pub(crate) fn compact_nested(text: &str, above: usize) -> Result<Cow<'_, str>, Error> {
     let b = text.as_bytes();
     let start = ws(b, 0);
-    let end = value_end(b, start, MAX_DEPTH)
+    let depth = MAX_DEPTH.saturating_sub(above);
+    if depth == 0 {
+        return Err(Error::new(ErrorKind::Limit, "", "nested too deeply"));
+    }
+    let end = value_end(b, start, depth)
         .and_then(|e| match ws(b, e) {
             rest if rest == b.len() => Ok(e),
             rest => Err(rest),
@@ -150,7 +192,7 @@ pub(crate) fn compact(text: &str) -> Result<Cow<'_, str>, Error> {
             let what = if at >= b.len() {
                 "input ends too early".to_string()
             } else {
-                format!("not valid JSON at byte {at}")
+                format!("not valid JSON (or nested deeper than {depth} levels, or a number out of range, or a lone surrogate) at byte {at}")
             };
             Error::new(ErrorKind::Json, "", what)
         })?;
@@ -354,8 +396,7 @@ mod tests {
     }
 
     /// The scanner accepts exactly what `serde_json` accepts, on valid and
-    /// broken texts alike (lone surrogate escapes aside, which JSON's
-    /// grammar allows and JavaScript reads).
+    /// broken texts alike.
     #[test]
     fn agrees_with_serde_json() {
         let good = [
@@ -432,11 +473,51 @@ mod tests {
 
     #[test]
     fn depth_is_bounded() {
+        let serde_ok = |t: &str| serde_json::from_str::<serde_json::Value>(t).is_ok();
         assert!(compact(&"[".repeat(100_000)).is_err());
         let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(compact(&ok).is_ok());
+        assert!(serde_ok(&ok));
         let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
         assert!(compact(&deep).is_err());
+        assert!(!serde_ok(&deep));
+        // spliced one level down, the value may nest one level less
+        assert!(compact_nested(&ok, 1).is_err());
+        let one_less = format!("{}{}", "[".repeat(MAX_DEPTH - 1), "]".repeat(MAX_DEPTH - 1));
+        assert!(compact_nested(&one_less, 1).is_ok());
+        assert!(compact_nested("1", MAX_DEPTH).is_err());
+    }
+
+    /// Texts serde_json refuses that a plain grammar check would pass.
+    #[test]
+    fn numbers_out_of_range_and_lone_surrogates() {
+        for t in [
+            "1e400",
+            "-1e400",
+            "[1.5e999]",
+            &format!("1{}", "0".repeat(400)),
+            "\"\\ud800\"",
+            "\"\\udc00\"",
+            "\"\\ud800\\u0041\"",
+            "\"\\ud800\\ud800\"",
+            "\"\\ud800x\"",
+            "{\"\\udfff\":1}",
+        ] {
+            assert!(compact(t).is_err(), "{t}");
+            assert!(serde_json::from_str::<serde_json::Value>(t).is_err(), "{t}");
+        }
+        for t in [
+            "1e-400",
+            "1e308",
+            "123456789012345678901234567890",
+            "-0.0e0",
+            "\"\\ud83d\\ude00\"",
+            "\"\\uD83D\\uDE00\"",
+            "\"\\u00e9\"",
+        ] {
+            assert!(compact(t).is_ok(), "{t}");
+            assert!(serde_json::from_str::<serde_json::Value>(t).is_ok(), "{t}");
+        }
     }
 
     #[test]

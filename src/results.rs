@@ -17,7 +17,9 @@ use crate::rawjson::{self, Top};
 /// fields (`{"result": data}` for a non-object, nothing for `null`); an
 /// `error` field keeps its place but takes the message.
 fn flagged(success: bool, data: &str, error: Option<&str>) -> Result<String, Error> {
-    let data = rawjson::compact(data)?;
+    // the data goes under structuredContent (and under `result` when it is
+    // not an object): two levels down at most
+    let data = rawjson::compact_nested(data, 2)?;
     let top = rawjson::top(&data);
     let mut s = String::with_capacity(data.len() + 32);
     s.push_str(if success {

@@ -404,10 +404,21 @@ fn bad_responses_are_clear_errors_not_panics() {
         .contains("recursion limit"));
     assert!(turn.calls[1].error.is_none());
     assert!(serde_json::from_str::<Value>(&format!("{{\"content\": {deep}}}")).is_err());
+    // arguments past MAX_ARGUMENT_BYTES fail their own call, not the turn
     let big = "x".repeat(10 * 1024 * 1024);
-    let r = json!({"content": [{"type": "tool_use", "id": "b", "name": "get_states", "input": {"zoneId": big}}]});
+    let fits = "x".repeat(mcp_switchboard::MAX_ARGUMENT_BYTES - 100);
+    let r = json!({"content": [
+        {"type": "tool_use", "id": "b", "name": "get_states", "input": {"zoneId": big}},
+        {"type": "tool_use", "id": "c", "name": "get_states", "input": {"zoneId": fits}}
+    ]});
     let turn = parse_calls(Dialect::Anthropic, &r, &n, Some(&cat)).unwrap();
-    assert!(turn.calls[0].error.is_none());
+    assert!(turn.calls[0]
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("larger than"));
+    assert!(turn.calls[0].request.is_none());
+    assert!(turn.calls[1].error.is_none());
 }
 
 #[test]

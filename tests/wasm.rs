@@ -140,3 +140,60 @@ fn engine_in_wasm() {
     e.handle(&"[".repeat(10_000));
     assert!(matches!(e.poll_output(), Some(Output::Reply(r)) if r.contains("-32700")));
 }
+
+/// Pages of linear memory the module has grown to (it never shrinks).
+fn memory_mb() -> usize {
+    core::arch::wasm32::memory_size(0) * 64 / 1024
+}
+
+#[wasm_bindgen_test]
+fn hostile_input_grows_memory_by_a_bounded_amount() {
+    use mcp_switchboard::{client::SseParser, parse_calls, NameMap};
+    let names = NameMap::from_json(&serde_json::json!({"t": "t"})).expect("names");
+    // ten megabytes of `{}` once grew the module to almost a gigabyte
+    let before = memory_mb();
+    let text = "{}".repeat(5_000_000);
+    let turn = parse_calls(
+        Dialect::Prompted,
+        &serde_json::Value::String(text),
+        &names,
+        None,
+    )
+    .expect("read");
+    assert!(turn.calls.is_empty());
+    drop(turn);
+    // the text, its two copies in the turn, and a bounded number of values
+    assert!(
+        memory_mb() <= before + 64,
+        "{before} MB → {} MB",
+        memory_mb()
+    );
+    // an 8 MiB event stream of comment lines is read in one pass
+    let body = ": c\n".repeat(2 << 20);
+    let mut p = SseParser::new();
+    assert!(p.push(&body).expect("parsed").is_empty());
+    // a kilobyte of references to references stays a small conversion
+    let mut defs = serde_json::Map::new();
+    for i in 0..14 {
+        defs.insert(
+            format!("d{i}"),
+            serde_json::json!({"type": "object", "properties": {
+                "l": {"$ref": format!("#/$defs/d{}", i + 1)}, "r": {"$ref": format!("#/$defs/d{}", i + 1)}}}),
+        );
+    }
+    let doc = serde_json::json!([{"name": "f", "inputSchema": {"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/d0"}}}}]);
+    let catalog = Catalog::parse(doc.to_string().as_bytes()).expect("parses");
+    for d in Dialect::ALL {
+        assert!(
+            convert(&catalog, d, &Options::default())
+                .to_json_string()
+                .len()
+                < 200_000
+        );
+    }
+    assert!(
+        memory_mb() <= before + 96,
+        "{before} MB → {} MB",
+        memory_mb()
+    );
+}

@@ -64,7 +64,7 @@ fn parameters(schema: &Value) -> String {
     else {
         return "Parameters: none.\n".into();
     };
-    let required: Vec<&str> = schema
+    let required: std::collections::HashSet<&str> = schema
         .get("required")
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(Value::as_str).collect())

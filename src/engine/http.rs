@@ -1,35 +1,75 @@
 //! Streamable HTTP transport rules, sans I/O: the gateway hands over the
 //! request line and headers, and gets back what to do — reject with a
 //! status, feed the body to the engine, open a notification stream, or end
-//! the session. The JS shell only moves bytes.
+//! the session. [`Gate`] adds the session table: which sessions exist,
+//! when an idle one expires, which one gives way when the table is full,
+//! how many streams and requests each may hold. The JS shell only moves
+//! bytes and passes the time in.
+//!
+//! Origins and hosts are parsed and compared exactly (`http://127.0.0.1.nip.io`
+//! is not a loopback origin), the bearer token is compared in constant time
+//! with the scheme read without case, and the content type must be exactly
+//! `application/json` (parameters aside).
+
+use std::collections::HashMap;
+use std::net::{Ipv4Addr, Ipv6Addr};
 
 use crate::engine::PROTOCOL_VERSIONS;
 use crate::error::{Error, ErrorKind};
 
-/// Who may talk to the gateway.
+/// Who may talk to the gateway, and how much each client may hold.
+///
+/// Built with [`HttpPolicy::for_host`] and the `with_*` methods; the
+/// defaults are sized for a small hub (see the README's limits table).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HttpPolicy {
-    /// Origins allowed besides localhost ones (`http://localhost:*`,
-    /// `http://127.0.0.1:*`, `http://[::1]:*`).
+    /// Origins allowed besides loopback ones (`http://localhost:*`,
+    /// `http://127.0.0.1:*`, `http://[::1]:*`), compared exactly (without
+    /// case); `*` allows every origin.
     pub origins: Vec<String>,
     /// The bearer token every request must carry, when set.
     pub token: Option<String>,
-    /// Largest request body, in bytes.
+    /// Largest request body, in bytes (default 1 MiB).
     pub max_body: usize,
     /// The endpoint path.
     pub path: String,
     /// Whether the `Host` header must name a loopback address (DNS-rebinding
     /// protection); on for gateways bound to a loopback address.
     pub loopback_host: bool,
+    /// Most sessions at once (default 64). When the table is full, a new
+    /// session takes the place of the least recently used idle one; when
+    /// every session is busy, `initialize` is refused with 503.
+    pub max_sessions: usize,
+    /// A session without requests or streams for this long expires
+    /// (default 10 minutes); its id then gets 404, and the client
+    /// initializes again.
+    pub session_idle_ms: u64,
+    /// Notification streams (GET) open at once per session (default 2);
+    /// more are refused with 409.
+    pub max_streams: usize,
+    /// Requests in progress at once per session (default 16); more are
+    /// refused with 429.
+    pub max_inflight: usize,
+    /// Time allowed for a request's headers to arrive (default 10 s).
+    pub headers_timeout_ms: u64,
+    /// Time allowed for a whole request, body included (default 30 s).
+    pub request_timeout_ms: u64,
+    /// Most connections the server holds open at once (default 256); more
+    /// are closed as they arrive.
+    pub max_connections: usize,
 }
+
+/// Default [`HttpPolicy::max_body`].
+pub const DEFAULT_MAX_BODY: usize = 1024 * 1024;
 
 impl HttpPolicy {
     /// The policy for a gateway bound to `host`: a bearer token is required
     /// whenever the host is not a loopback address.
     pub fn for_host(host: &str, token: Option<String>) -> Result<HttpPolicy, Error> {
         let token = token.filter(|t| !t.is_empty());
-        if !is_loopback(host) && token.is_none() {
+        let loopback = is_loopback(host);
+        if !loopback && token.is_none() {
             return Err(Error::new(
                 ErrorKind::Usage,
                 "",
@@ -39,17 +79,197 @@ impl HttpPolicy {
         Ok(HttpPolicy {
             origins: Vec::new(),
             token,
-            max_body: 4 * 1024 * 1024,
+            max_body: DEFAULT_MAX_BODY,
             path: "/mcp".into(),
-            loopback_host: is_loopback(host),
+            loopback_host: loopback,
+            max_sessions: 64,
+            session_idle_ms: 10 * 60 * 1000,
+            max_streams: 2,
+            max_inflight: 16,
+            headers_timeout_ms: 10_000,
+            request_timeout_ms: 30_000,
+            max_connections: 256,
         })
+    }
+
+    /// With these browser origins allowed besides loopback ones.
+    pub fn with_origins(mut self, origins: Vec<String>) -> HttpPolicy {
+        self.origins = origins;
+        self
+    }
+
+    /// With this body limit, in bytes.
+    pub fn with_max_body(mut self, bytes: usize) -> HttpPolicy {
+        self.max_body = bytes;
+        self
+    }
+
+    /// With this endpoint path.
+    pub fn with_path(mut self, path: impl Into<String>) -> HttpPolicy {
+        self.path = path.into();
+        self
+    }
+
+    /// With at most `n` sessions (at least 1).
+    pub fn with_max_sessions(mut self, n: usize) -> HttpPolicy {
+        self.max_sessions = n.max(1);
+        self
+    }
+
+    /// With sessions expiring after `ms` milliseconds without activity.
+    pub fn with_session_idle_ms(mut self, ms: u64) -> HttpPolicy {
+        self.session_idle_ms = ms;
+        self
+    }
+
+    /// With at most `n` notification streams per session.
+    pub fn with_max_streams(mut self, n: usize) -> HttpPolicy {
+        self.max_streams = n;
+        self
+    }
+
+    /// With at most `n` requests in progress per session (at least 1).
+    pub fn with_max_inflight(mut self, n: usize) -> HttpPolicy {
+        self.max_inflight = n.max(1);
+        self
+    }
+
+    /// With these header and whole-request timeouts, in milliseconds (the
+    /// request timeout is raised to the header timeout if it is shorter).
+    pub fn with_timeouts(mut self, headers_ms: u64, request_ms: u64) -> HttpPolicy {
+        self.headers_timeout_ms = headers_ms.max(1);
+        self.request_timeout_ms = request_ms.max(self.headers_timeout_ms);
+        self
+    }
+
+    /// With at most `n` open connections (at least 1).
+    pub fn with_max_connections(mut self, n: usize) -> HttpPolicy {
+        self.max_connections = n.max(1);
+        self
     }
 }
 
-/// Whether a bind address only accepts local connections.
+/// Whether a host name or address only reaches this machine: `localhost`,
+/// an IPv4 address in 127.0.0.0/8 (dotted quad), `::1` (with or without
+/// brackets) or an IPv4-mapped loopback address. Names are not resolved:
+/// `127.evil.example` and `localhost.evil.example` are not loopback.
 pub fn is_loopback(host: &str) -> bool {
-    let h = host.trim_start_matches('[').trim_end_matches(']');
-    h == "localhost" || h == "::1" || h.starts_with("127.")
+    let bracketed = host.strip_prefix('[').and_then(|h| h.strip_suffix(']'));
+    if let Some(v6) = bracketed {
+        return v6
+            .parse::<Ipv6Addr>()
+            .is_ok_and(|a| a.is_loopback() || a.to_ipv4_mapped().is_some_and(|m| m.is_loopback()));
+    }
+    if host.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    if let Ok(a) = host.parse::<Ipv4Addr>() {
+        return a.is_loopback();
+    }
+    host.parse::<Ipv6Addr>()
+        .is_ok_and(|a| a.is_loopback() || a.to_ipv4_mapped().is_some_and(|m| m.is_loopback()))
+}
+
+/// Splits an authority (`host`, `host:port`, `[v6]`, `[v6]:port`) into its
+/// host and port. `None` for anything else: user info, a path, a bad port,
+/// an empty host.
+fn authority(a: &str) -> Option<(&str, Option<u16>)> {
+    let (host, port) = if a.starts_with('[') {
+        let close = a.find(']')?;
+        let host = a.get(..=close)?;
+        match a.get(close + 1..)? {
+            "" => (host, None),
+            rest => (host, Some(rest.strip_prefix(':')?)),
+        }
+    } else {
+        match a.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (a, None),
+        }
+    };
+    let valid_host = !host.is_empty()
+        && host.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'[' | b']' | b':' | b'%')
+        });
+    if !valid_host {
+        return None;
+    }
+    let port = match port {
+        None => None,
+        Some(p) if !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()) => {
+            Some(p.parse::<u16>().ok()?)
+        }
+        Some(_) => return None,
+    };
+    Some((host, port))
+}
+
+/// The host of a browser origin (`scheme://host[:port]`, nothing more),
+/// for the `http` and `https` schemes.
+fn origin_host(origin: &str) -> Option<&str> {
+    let (scheme, rest) = origin.split_once("://")?;
+    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+        return None;
+    }
+    authority(rest).map(|(host, _)| host)
+}
+
+fn origin_allowed(origin: &str, policy: &HttpPolicy) -> bool {
+    let listed = policy.origins.iter().any(|o| {
+        o == "*"
+            || o.trim_end_matches('/')
+                .eq_ignore_ascii_case(origin.trim_end_matches('/'))
+    });
+    listed || origin_host(origin).is_some_and(is_loopback)
+}
+
+/// Whether a `Host` header names this machine by a loopback name or address.
+fn host_allowed(host: &str) -> bool {
+    authority(host.trim()).is_some_and(|(h, _)| is_loopback(h))
+}
+
+/// Compares two secrets in time that depends only on their lengths.
+fn same_secret(given: &[u8], expected: &[u8]) -> bool {
+    let mut diff = given.len() ^ expected.len();
+    for (i, &e) in expected.iter().enumerate() {
+        diff |= usize::from(given.get(i).copied().unwrap_or(!e) ^ e);
+    }
+    diff == 0
+}
+
+/// The credentials of an `Authorization: Bearer <token>` header (the
+/// scheme without case, as RFC 9110 says).
+fn bearer(value: &str) -> Option<&str> {
+    let value = value.trim();
+    let (scheme, rest) = value.split_once([' ', '\t'])?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| rest.trim_start_matches([' ', '\t']))
+}
+
+/// The media type of a `Content-Type` value, parameters dropped, lower case.
+fn media_type(value: &str) -> String {
+    value
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// Which of JSON and an event stream an `Accept` header admits.
+fn accepts(value: &str) -> (bool, bool) {
+    let mut json = false;
+    let mut sse = false;
+    for range in value.split(',') {
+        match media_type(range).as_str() {
+            "application/json" | "application/*" | "*/*" => json = true,
+            "text/event-stream" => sse = true,
+            "text/*" => sse = true,
+            _ => {}
+        }
+    }
+    (json, sse)
 }
 
 /// The parts of an HTTP request the rules look at.
@@ -62,7 +282,8 @@ pub struct HttpRequest {
     /// Headers, names in any case.
     pub headers: Vec<(String, String)>,
     /// Whether the `Mcp-Session-Id` header names a live session (ignored
-    /// when there is no such header).
+    /// when there is no such header). [`Gate::request`] fills it in from
+    /// its session table.
     pub session_known: bool,
 }
 
@@ -80,11 +301,14 @@ impl HttpRequest {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HttpDecision {
-    /// Answer with this status, headers and plain-text message.
+    /// Answer with this status, headers and plain-text message. A
+    /// `Connection: close` header among them means: close the connection
+    /// once the answer is sent, without reading the body.
     Reject {
         /// HTTP status.
         status: u16,
-        /// Extra headers (`Allow`, `WWW-Authenticate`).
+        /// Extra headers (`Allow`, `WWW-Authenticate`, `Retry-After`,
+        /// `Connection`).
         headers: Vec<(String, String)>,
         /// A one-line explanation.
         message: String,
@@ -112,25 +336,14 @@ fn reject(status: u16, message: impl Into<String>) -> HttpDecision {
     }
 }
 
-/// The host name of a `Host` header or an origin's authority (`[::1]:80`,
-/// `localhost:3000`, `example.com`).
-fn host_name(authority: &str) -> &str {
-    if let Some(v6) = authority.strip_prefix('[') {
-        v6.split(']').next().unwrap_or("")
-    } else {
-        authority.split(':').next().unwrap_or("")
+/// A rejection after which the connection closes, so a body that was
+/// announced is never read.
+fn reject_closing(status: u16, message: impl Into<String>) -> HttpDecision {
+    HttpDecision::Reject {
+        status,
+        headers: vec![("Connection".into(), "close".into())],
+        message: message.into(),
     }
-}
-
-fn origin_allowed(origin: &str, policy: &HttpPolicy) -> bool {
-    if policy.origins.iter().any(|o| o == origin || o == "*") {
-        return true;
-    }
-    let rest = origin
-        .strip_prefix("http://")
-        .or_else(|| origin.strip_prefix("https://"));
-    let Some(rest) = rest else { return false };
-    is_loopback(host_name(rest))
 }
 
 /// The headers [`check_request`] reads, by their lower-case names: a host
@@ -158,6 +371,31 @@ fn rule_header<'a>(req: &'a HttpRequest, name: &str) -> Option<&'a str> {
 
 /// Decides on a request from its method, path and headers.
 pub fn check_request(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
+    let decision = check_headers(req, policy);
+    // a POST refused before its body is read closes the connection: the
+    // body (of any announced size) is never read
+    match decision {
+        HttpDecision::Reject {
+            status,
+            mut headers,
+            message,
+        } if req.method == "POST"
+            && !headers
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("connection")) =>
+        {
+            headers.push(("Connection".into(), "close".into()));
+            HttpDecision::Reject {
+                status,
+                headers,
+                message,
+            }
+        }
+        d => d,
+    }
+}
+
+fn check_headers(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
     if req.path != policy.path {
         return reject(
             404,
@@ -171,17 +409,14 @@ pub fn check_request(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
     }
     if policy.loopback_host {
         if let Some(host) = rule_header(req, "host") {
-            if !is_loopback(&host_name(host).to_ascii_lowercase()) {
+            if !host_allowed(host) {
                 return reject(403, format!("host {host} is not allowed: this gateway only answers requests addressed to localhost"));
             }
         }
     }
     if let Some(token) = &policy.token {
-        let given = rule_header(req, "authorization").and_then(|v| {
-            v.strip_prefix("Bearer ")
-                .or_else(|| v.strip_prefix("bearer "))
-        });
-        if given.map(str::trim) != Some(token.as_str()) {
+        let given = rule_header(req, "authorization").and_then(bearer);
+        if !same_secret(given.unwrap_or("").as_bytes(), token.as_bytes()) {
             return HttpDecision::Reject {
                 status: 401,
                 headers: vec![("WWW-Authenticate".into(), "Bearer".into())],
@@ -206,30 +441,33 @@ pub fn check_request(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
     }
     match req.method.as_str() {
         "POST" => {
-            let ctype = rule_header(req, "content-type")
-                .unwrap_or("")
-                .to_ascii_lowercase();
-            if !ctype.starts_with("application/json") {
+            let ctype = media_type(rule_header(req, "content-type").unwrap_or(""));
+            if ctype != "application/json" {
                 return reject(415, "the body must be application/json");
             }
             let mut sse = false;
             if let Some(accept) = rule_header(req, "accept") {
-                let a = accept.to_ascii_lowercase();
-                let json = a.contains("application/json")
-                    || a.contains("application/*")
-                    || a.contains("*/*");
-                sse = !json && a.contains("text/event-stream");
+                let (json, stream) = accepts(accept);
+                sse = !json && stream;
                 if !(json || sse) {
                     return reject(406, "accept application/json or text/event-stream");
                 }
             }
-            if let Some(len) =
-                rule_header(req, "content-length").and_then(|l| l.trim().parse::<usize>().ok())
-            {
-                if len > policy.max_body {
-                    return reject(
+            if let Some(len) = rule_header(req, "content-length") {
+                let declared = len.trim();
+                let too_large = match declared.parse::<u64>() {
+                    Ok(n) => n > policy.max_body as u64,
+                    // all digits but past u64: too large; anything else is
+                    // refused by the HTTP parser before it gets here
+                    Err(_) => !declared.is_empty() && declared.bytes().all(|b| b.is_ascii_digit()),
+                };
+                if too_large {
+                    return reject_closing(
                         413,
-                        format!("the body is {len} bytes; the limit is {}", policy.max_body),
+                        format!(
+                            "the body is {declared} bytes; the limit is {}",
+                            policy.max_body
+                        ),
                     );
                 }
             }
@@ -239,10 +477,8 @@ pub fn check_request(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
             }
         }
         "GET" => {
-            let accept = rule_header(req, "accept")
-                .unwrap_or("")
-                .to_ascii_lowercase();
-            if !accept.contains("text/event-stream") {
+            let (_, stream) = accepts(rule_header(req, "accept").unwrap_or(""));
+            if !stream {
                 return HttpDecision::Reject {
                     status: 405,
                     headers: vec![("Allow".into(), "POST, DELETE".into())],
@@ -269,10 +505,11 @@ pub fn check_request(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
 }
 
 /// Checks the bytes of a body read so far against the limit: the host calls
-/// it as chunks arrive and stops reading on a rejection (413).
+/// it as chunks arrive and stops reading on a rejection (413, closing the
+/// connection).
 pub fn check_body_size(len: usize, policy: &HttpPolicy) -> Option<HttpDecision> {
     (len > policy.max_body).then(|| {
-        reject(
+        reject_closing(
             413,
             format!(
                 "the body is larger than the limit of {} bytes",
@@ -324,7 +561,8 @@ pub enum BodyDecision {
     /// Too big.
     TooLarge,
     /// An `initialize` request without a session: create a session (with an
-    /// id from the host), then feed the body to its engine.
+    /// id from the host, see [`Gate::open_session`]), then feed the body to
+    /// its engine.
     NewSession,
     /// A message for the session's engine; when `expects_reply` is false
     /// (notifications, responses) answer 202 with no body.
@@ -362,6 +600,296 @@ pub fn check_body(body: &str, has_session: bool, policy: &HttpPolicy) -> BodyDec
             crate::engine::wire::Incoming::Request { .. }
                 | crate::engine::wire::Incoming::Invalid { .. }
         ),
+    }
+}
+
+/// What the table knows about one session.
+#[derive(Debug, Clone)]
+struct Entry {
+    last_used_ms: u64,
+    /// Order of last use, to break ties between equal clock readings.
+    order: u64,
+    inflight: usize,
+    streams: usize,
+}
+
+impl Entry {
+    fn idle(&self) -> bool {
+        self.inflight == 0 && self.streams == 0
+    }
+}
+
+/// A decision of the [`Gate`] and the sessions the host must close now
+/// (expired, ended or evicted ones): stop their work and forget them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Verdict {
+    /// What to do with the request.
+    pub decision: HttpDecision,
+    /// Sessions to close, by id.
+    pub close: Vec<String>,
+}
+
+/// The transport rules with a session table: [`HttpPolicy`] plus which
+/// sessions exist, how busy each is and when each was last used.
+///
+/// The host asks [`Gate::request`] about every request (passing the time),
+/// calls [`Gate::open_session`] for an `initialize` without a session,
+/// [`Gate::finished`] when a request's exchange ends and
+/// [`Gate::stream_closed`] when a notification stream closes, and
+/// [`Gate::sweep`] from a timer; every answer names the sessions to close.
+/// Time is milliseconds on any clock that does not go back (it may
+/// start anywhere).
+///
+/// ```
+/// use mcp_switchboard::http::{Gate, HttpDecision, HttpPolicy, HttpRequest};
+///
+/// let policy = HttpPolicy::for_host("127.0.0.1", None)?
+///     .with_max_sessions(1)
+///     .with_session_idle_ms(60_000);
+/// let mut gate = Gate::new(policy);
+/// assert!(gate.open_session("a", 0).is_ok());
+/// gate.finished("a", 10);
+/// // the table is full; the idle session "a" makes room for "b"
+/// assert_eq!(gate.open_session("b", 20).unwrap(), vec!["a".to_string()]);
+/// // "b" expires after a minute without requests
+/// gate.finished("b", 30);
+/// assert_eq!(gate.sweep(60_031), vec!["b".to_string()]);
+/// # Ok::<(), mcp_switchboard::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Gate {
+    policy: HttpPolicy,
+    sessions: Table,
+    order: u64,
+}
+
+/// The session table: entries in a list, found by id through an index.
+#[derive(Debug, Clone, Default)]
+struct Table {
+    index: HashMap<String, usize>,
+    entries: Vec<(String, Entry)>,
+}
+
+impl Table {
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn get(&self, id: &str) -> Option<&Entry> {
+        let i = *self.index.get(id)?;
+        self.entries.get(i).map(|(_, e)| e)
+    }
+
+    fn get_mut(&mut self, id: &str) -> Option<&mut Entry> {
+        let i = *self.index.get(id)?;
+        self.entries.get_mut(i).map(|(_, e)| e)
+    }
+
+    fn insert(&mut self, id: &str, e: Entry) {
+        self.remove(id);
+        self.index.insert(id.to_string(), self.entries.len());
+        self.entries.push((id.to_string(), e));
+    }
+
+    fn remove(&mut self, id: &str) -> Option<Entry> {
+        let i = self.index.remove(id)?;
+        if i >= self.entries.len() {
+            return None;
+        }
+        let (_, e) = self.entries.swap_remove(i);
+        if let Some((moved, _)) = self.entries.get(i) {
+            self.index.insert(moved.clone(), i);
+        }
+        Some(e)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&String, &Entry)> {
+        self.entries.iter().map(|(k, e)| (k, e))
+    }
+}
+
+impl Gate {
+    /// A gate with an empty session table.
+    pub fn new(policy: HttpPolicy) -> Gate {
+        Gate {
+            policy,
+            sessions: Table::default(),
+            order: 0,
+        }
+    }
+
+    /// The rules in force.
+    pub fn policy(&self) -> &HttpPolicy {
+        &self.policy
+    }
+
+    /// Sessions in the table.
+    pub fn len(&self) -> usize {
+        self.sessions.len()
+    }
+
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.sessions.is_empty()
+    }
+
+    /// Whether `id` is a live session (not yet expired at `now_ms`).
+    pub fn is_live(&self, id: &str, now_ms: u64) -> bool {
+        self.sessions
+            .get(id)
+            .is_some_and(|e| !self.expired(e, now_ms))
+    }
+
+    fn expired(&self, e: &Entry, now_ms: u64) -> bool {
+        e.idle() && now_ms.saturating_sub(e.last_used_ms) > self.policy.session_idle_ms
+    }
+
+    fn touch(&mut self, id: &str, now_ms: u64) -> Option<&mut Entry> {
+        self.order += 1;
+        let order = self.order;
+        let e = self.sessions.get_mut(id)?;
+        e.last_used_ms = e.last_used_ms.max(now_ms);
+        e.order = order;
+        Some(e)
+    }
+
+    /// Decides on a request. For a request in a live session, the session
+    /// is marked busy until [`Gate::finished`] (a POST) or
+    /// [`Gate::stream_closed`] (a GET stream); DELETE removes it.
+    pub fn request(&mut self, req: &HttpRequest, now_ms: u64) -> Verdict {
+        let mut close = Vec::new();
+        let sid = rule_header(req, "mcp-session-id").map(str::to_owned);
+        let mut known = false;
+        if let Some(id) = &sid {
+            match self.sessions.get(id) {
+                Some(e) if self.expired(e, now_ms) => {
+                    self.sessions.remove(id);
+                    close.push(id.clone());
+                }
+                Some(_) => known = true,
+                None => {}
+            }
+        }
+        let req = HttpRequest {
+            session_known: known,
+            ..req.clone()
+        };
+        let mut decision = check_request(&req, &self.policy);
+        if let (Some(id), true) = (&sid, known) {
+            let (max_inflight, max_streams) = (self.policy.max_inflight, self.policy.max_streams);
+            match &decision {
+                HttpDecision::ReadBody { .. } => {
+                    if let Some(e) = self.touch(id, now_ms) {
+                        if e.inflight >= max_inflight {
+                            decision = reject_closing(429, format!("this session already has {max_inflight} requests in progress; wait for their replies"));
+                        } else {
+                            e.inflight += 1;
+                        }
+                    }
+                }
+                HttpDecision::OpenStream => {
+                    if let Some(e) = self.touch(id, now_ms) {
+                        if e.streams >= max_streams {
+                            decision = reject(409, format!("this session already has {max_streams} notification stream(s) open"));
+                        } else {
+                            e.streams += 1;
+                        }
+                    }
+                }
+                HttpDecision::EndSession => {
+                    self.sessions.remove(id);
+                    close.push(id.clone());
+                }
+                HttpDecision::Reject { .. } => {}
+            }
+        }
+        Verdict { decision, close }
+    }
+
+    /// Makes room for a new session `id` (an id the host made up, e.g. a
+    /// random UUID) and enters it, busy with its `initialize` until
+    /// [`Gate::finished`]. `Ok` names the sessions to close: expired ones,
+    /// and the least recently used idle one when the table was full. `Err`
+    /// is a 503 when every session is busy.
+    pub fn open_session(&mut self, id: &str, now_ms: u64) -> Result<Vec<String>, HttpDecision> {
+        let mut close = self.sweep(now_ms);
+        if self.sessions.len() >= self.policy.max_sessions {
+            let victim = self
+                .sessions
+                .iter()
+                .filter(|(_, e)| e.idle())
+                .min_by_key(|(_, e)| (e.last_used_ms, e.order))
+                .map(|(k, _)| k.clone());
+            match victim {
+                Some(v) => {
+                    self.sessions.remove(&v);
+                    close.push(v);
+                }
+                None => {
+                    return Err(HttpDecision::Reject {
+                        status: 503,
+                        headers: vec![
+                            ("Retry-After".into(), "1".into()),
+                            ("Connection".into(), "close".into()),
+                        ],
+                        message: format!(
+                            "all {} sessions are busy; try again shortly",
+                            self.policy.max_sessions
+                        ),
+                    })
+                }
+            }
+        }
+        self.order += 1;
+        self.sessions.insert(
+            id,
+            Entry {
+                last_used_ms: now_ms,
+                order: self.order,
+                inflight: 1,
+                streams: 0,
+            },
+        );
+        Ok(close)
+    }
+
+    /// A request's exchange on session `id` ended (answered, refused or
+    /// broken off).
+    pub fn finished(&mut self, id: &str, now_ms: u64) {
+        if let Some(e) = self.touch(id, now_ms) {
+            e.inflight = e.inflight.saturating_sub(1);
+        }
+    }
+
+    /// A notification stream of session `id` closed.
+    pub fn stream_closed(&mut self, id: &str, now_ms: u64) {
+        if let Some(e) = self.touch(id, now_ms) {
+            e.streams = e.streams.saturating_sub(1);
+        }
+    }
+
+    /// Removes a session the host closed by itself (e.g. on shutdown).
+    pub fn remove(&mut self, id: &str) -> bool {
+        self.sessions.remove(id).is_some()
+    }
+
+    /// Removes the sessions that have expired by `now_ms` and names them.
+    pub fn sweep(&mut self, now_ms: u64) -> Vec<String> {
+        let gone: Vec<String> = self
+            .sessions
+            .iter()
+            .filter(|(_, e)| self.expired(e, now_ms))
+            .map(|(k, _)| k.clone())
+            .collect();
+        for id in &gone {
+            self.sessions.remove(id);
+        }
+        gone
     }
 }
 
@@ -593,5 +1121,375 @@ mod tests {
                 expects_reply: true
             }
         );
+    }
+
+    fn post(headers: &[(&str, &str)]) -> HttpRequest {
+        let mut all = vec![("content-type", "application/json")];
+        all.extend_from_slice(headers);
+        req("POST", &all, false)
+    }
+
+    #[test]
+    fn origins_are_parsed_and_matched_exactly() {
+        let p = HttpPolicy::for_host("127.0.0.1", None)
+            .unwrap()
+            .with_origins(vec!["https://app.example".into()]);
+        for origin in [
+            "http://localhost",
+            "http://localhost:5173",
+            "HTTP://LOCALHOST:5173",
+            "http://127.0.0.1:8765",
+            "http://127.1.2.3",
+            "https://[::1]:443",
+            "http://[::ffff:127.0.0.1]",
+            "https://app.example",
+            "https://APP.example",
+        ] {
+            assert_eq!(
+                status(check_request(&post(&[("origin", origin)]), &p)),
+                200,
+                "{origin}"
+            );
+        }
+        for origin in [
+            "null",
+            "",
+            "http://127.0.0.1.nip.io",
+            "http://127.evil.example",
+            "http://[::1].evil.com",
+            "http://127.0.0.1@evil.com",
+            "http://evil.com@127.0.0.1",
+            "http://localhost.evil.com",
+            "http://localhost:5173.evil.com",
+            "http://localhost:99999",
+            "http://localhost:",
+            "http://localhost/",
+            "http://127.0.0.1/evil",
+            "file://localhost",
+            "ws://localhost",
+            "http://[::2]",
+            "http://0.0.0.0",
+            "http://2130706433",
+            "http://127.0.0.1%2eevil.com",
+            "https://app.example.evil",
+            "https://app.example:444",
+            "http://app.example",
+        ] {
+            assert_eq!(
+                status(check_request(&post(&[("origin", origin)]), &p)),
+                403,
+                "{origin:?}"
+            );
+        }
+        let any = p.clone().with_origins(vec!["*".into()]);
+        assert_eq!(
+            status(check_request(&post(&[("origin", "null")]), &any)),
+            200
+        );
+    }
+
+    #[test]
+    fn hosts_are_parsed_and_matched_exactly() {
+        let p = HttpPolicy::for_host("127.0.0.1", None).unwrap();
+        for host in [
+            "localhost",
+            "localhost:8765",
+            "127.0.0.1:1",
+            "[::1]:8765",
+            "[::1]",
+            "LocalHost:80",
+        ] {
+            assert_eq!(
+                status(check_request(&post(&[("host", host)]), &p)),
+                200,
+                "{host}"
+            );
+        }
+        for host in [
+            "127.0.0.1.nip.io:8765",
+            "127.evil.example:8765",
+            "localhost.evil.example",
+            "[::1].evil.com:80",
+            "evil.example@127.0.0.1",
+            "127.0.0.1:80:80",
+            "::1",
+            "",
+            "localhost:port",
+        ] {
+            assert_eq!(
+                status(check_request(&post(&[("host", host)]), &p)),
+                403,
+                "{host:?}"
+            );
+        }
+        // bound elsewhere (with a token), any host may be used
+        let lan = HttpPolicy::for_host("0.0.0.0", Some("t".into())).unwrap();
+        let auth = ("authorization", "Bearer t");
+        assert_eq!(
+            status(check_request(&post(&[("host", "hub.lan:80"), auth]), &lan)),
+            200
+        );
+    }
+
+    #[test]
+    fn loopback_binds_are_exact() {
+        for host in [
+            "127.0.0.1",
+            "127.9.8.7",
+            "localhost",
+            "::1",
+            "[::1]",
+            "0:0:0:0:0:0:0:1",
+        ] {
+            assert!(is_loopback(host), "{host}");
+            assert!(HttpPolicy::for_host(host, None).is_ok(), "{host}");
+        }
+        for host in [
+            "127.evil.example",
+            "127.0.0.1.nip.io",
+            "localhost.evil",
+            "0.0.0.0",
+            "::",
+            "127.1",
+            "128.0.0.1",
+            "",
+        ] {
+            assert!(!is_loopback(host), "{host}");
+            assert!(HttpPolicy::for_host(host, None).is_err(), "{host}");
+        }
+    }
+
+    #[test]
+    fn bearer_tokens() {
+        let p = HttpPolicy::for_host("0.0.0.0", Some("s3cret".into())).unwrap();
+        for ok in [
+            "Bearer s3cret",
+            "bearer s3cret",
+            "BEARER s3cret",
+            "Bearer  s3cret ",
+            "Bearer\ts3cret",
+        ] {
+            assert_eq!(
+                status(check_request(&post(&[("authorization", ok)]), &p)),
+                200,
+                "{ok:?}"
+            );
+        }
+        for bad in [
+            "Bearer s3cre",
+            "Bearer s3cret2",
+            "Bearers3cret",
+            "Basic s3cret",
+            "s3cret",
+            "Bearer",
+            "Bearer ",
+            "",
+        ] {
+            assert_eq!(
+                status(check_request(&post(&[("authorization", bad)]), &p)),
+                401,
+                "{bad:?}"
+            );
+        }
+        assert!(same_secret(b"abc", b"abc"));
+        assert!(!same_secret(b"abd", b"abc"));
+        assert!(!same_secret(b"ab", b"abc"));
+        assert!(!same_secret(b"abcd", b"abc"));
+        assert!(!same_secret(b"", b"abc"));
+    }
+
+    #[test]
+    fn media_types_are_exact() {
+        let p = HttpPolicy::for_host("127.0.0.1", None).unwrap();
+        for ct in [
+            "application/json",
+            "Application/JSON; charset=utf-8",
+            " application/json ;charset=UTF-8",
+        ] {
+            assert_eq!(
+                status(check_request(
+                    &req("POST", &[("content-type", ct)], false),
+                    &p
+                )),
+                200,
+                "{ct}"
+            );
+        }
+        for ct in [
+            "application/jsonp",
+            "application/json-seq",
+            "text/json",
+            "application/x-json",
+            "",
+        ] {
+            assert_eq!(
+                status(check_request(
+                    &req("POST", &[("content-type", ct)], false),
+                    &p
+                )),
+                415,
+                "{ct}"
+            );
+        }
+        for accept in ["text/html", "application/jsonp", "text/event-streams"] {
+            assert_eq!(
+                status(check_request(&post(&[("accept", accept)]), &p)),
+                406,
+                "{accept}"
+            );
+        }
+    }
+
+    #[test]
+    fn refused_posts_close_the_connection() {
+        let p = HttpPolicy::for_host("127.0.0.1", None).unwrap();
+        let closes = |d: HttpDecision| match d {
+            HttpDecision::Reject { headers, .. } => headers
+                .iter()
+                .any(|(k, v)| k == "Connection" && v == "close"),
+            _ => false,
+        };
+        assert!(closes(check_request(
+            &post(&[("content-length", "2147483648")]),
+            &p
+        )));
+        assert!(closes(check_request(
+            &post(&[("content-length", "99999999999999999999999")]),
+            &p
+        )));
+        assert!(closes(check_request(&post(&[("origin", "null")]), &p)));
+        assert!(closes(check_body_size(p.max_body + 1, &p).unwrap()));
+        assert!(!closes(check_request(
+            &req("GET", &[("accept", "text/html")], false),
+            &p
+        )));
+        assert_eq!(
+            status(check_request(&post(&[("content-length", "1048576")]), &p)),
+            200
+        );
+    }
+
+    fn in_session(method: &str, id: &str) -> HttpRequest {
+        let accept = if method == "GET" {
+            "text/event-stream"
+        } else {
+            "application/json"
+        };
+        req(
+            method,
+            &[
+                ("content-type", "application/json"),
+                ("accept", accept),
+                ("mcp-session-id", id),
+            ],
+            false,
+        )
+    }
+
+    #[test]
+    fn sessions_expire_when_idle() {
+        let p = HttpPolicy::for_host("127.0.0.1", None)
+            .unwrap()
+            .with_session_idle_ms(1_000);
+        let mut g = Gate::new(p);
+        assert_eq!(g.open_session("a", 0), Ok(vec![]));
+        // busy with its initialize: never expires
+        assert!(g.sweep(10_000).is_empty());
+        g.finished("a", 10_000);
+        let v = g.request(&in_session("POST", "a"), 10_500);
+        assert_eq!(status(v.decision), 200);
+        g.finished("a", 10_600);
+        assert!(g.sweep(11_600).is_empty());
+        assert!(g.is_live("a", 11_600));
+        // past the idle time the id gets 404 and the host is told to close it
+        let v = g.request(&in_session("POST", "a"), 11_601);
+        assert_eq!(status(v.decision), 404);
+        assert_eq!(v.close, vec!["a".to_string()]);
+        assert!(g.is_empty());
+        // an open stream keeps a session alive
+        g.open_session("b", 0).unwrap();
+        g.finished("b", 0);
+        assert_eq!(
+            g.request(&in_session("GET", "b"), 1).decision,
+            HttpDecision::OpenStream
+        );
+        assert!(g.sweep(1_000_000).is_empty());
+        g.stream_closed("b", 1_000_000);
+        assert_eq!(g.sweep(1_001_001), vec!["b".to_string()]);
+        // a clock that goes back does not expire anything
+        g.open_session("c", 5_000).unwrap();
+        g.finished("c", 5_000);
+        assert!(g.sweep(0).is_empty());
+    }
+
+    #[test]
+    fn a_full_table_evicts_the_least_recently_used_idle_session() {
+        let p = HttpPolicy::for_host("127.0.0.1", None)
+            .unwrap()
+            .with_max_sessions(3);
+        let mut g = Gate::new(p);
+        for (i, id) in ["a", "b", "c"].iter().enumerate() {
+            assert_eq!(g.open_session(id, i as u64), Ok(vec![]));
+            g.finished(id, i as u64);
+        }
+        // "a" used last; "b" is the oldest idle one
+        g.request(&in_session("POST", "a"), 10);
+        g.finished("a", 11);
+        assert_eq!(g.open_session("d", 12), Ok(vec!["b".to_string()]));
+        assert_eq!(g.len(), 3);
+        // busy sessions are never evicted: with all busy, 503
+        g.request(&in_session("POST", "a"), 13);
+        g.request(&in_session("GET", "c"), 13);
+        match g.open_session("e", 14) {
+            Err(HttpDecision::Reject {
+                status, headers, ..
+            }) => {
+                assert_eq!(status, 503);
+                assert!(headers.iter().any(|(k, _)| k == "Retry-After"));
+            }
+            other => panic!("{other:?}"),
+        }
+        // same clock reading: the order of use decides
+        g.finished("d", 14);
+        assert_eq!(g.open_session("f", 14), Ok(vec!["d".to_string()]));
+    }
+
+    #[test]
+    fn streams_and_requests_per_session_are_bounded() {
+        let p = HttpPolicy::for_host("127.0.0.1", None)
+            .unwrap()
+            .with_max_streams(2)
+            .with_max_inflight(2);
+        let mut g = Gate::new(p);
+        g.open_session("s", 0).unwrap();
+        g.finished("s", 0);
+        assert_eq!(
+            g.request(&in_session("GET", "s"), 1).decision,
+            HttpDecision::OpenStream
+        );
+        assert_eq!(
+            g.request(&in_session("GET", "s"), 1).decision,
+            HttpDecision::OpenStream
+        );
+        assert_eq!(status(g.request(&in_session("GET", "s"), 1).decision), 409);
+        g.stream_closed("s", 2);
+        assert_eq!(
+            g.request(&in_session("GET", "s"), 3).decision,
+            HttpDecision::OpenStream
+        );
+        assert_eq!(status(g.request(&in_session("POST", "s"), 4).decision), 200);
+        assert_eq!(status(g.request(&in_session("POST", "s"), 4).decision), 200);
+        assert_eq!(status(g.request(&in_session("POST", "s"), 4).decision), 429);
+        g.finished("s", 5);
+        assert_eq!(status(g.request(&in_session("POST", "s"), 6).decision), 200);
+        // DELETE ends the session and names it
+        let v = g.request(&in_session("DELETE", "s"), 7);
+        assert_eq!(v.decision, HttpDecision::EndSession);
+        assert_eq!(v.close, vec!["s".to_string()]);
+        assert_eq!(status(g.request(&in_session("POST", "s"), 8).decision), 404);
+        // unknown ids change nothing
+        g.finished("nope", 9);
+        g.stream_closed("nope", 9);
+        assert!(g.is_empty());
     }
 }

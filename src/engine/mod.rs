@@ -411,7 +411,8 @@ impl Engine {
                 format!("no outstanding invocation {invocation} (already answered or cancelled)"),
             ));
         };
-        let checked = crate::rawjson::compact(result).and_then(|text| {
+        // the reply wraps the result in one more object
+        let checked = crate::rawjson::compact_nested(result, 1).and_then(|text| {
             let ok = match crate::rawjson::top(&text) {
                 crate::rawjson::Top::Object(f) => {
                     f.get("content").is_some_and(|c| c.starts_with('['))

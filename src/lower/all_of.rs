@@ -176,8 +176,17 @@ fn merge_required(map: &mut Map<String, Value>, add: Value) {
         .entry("required")
         .or_insert_with(|| Value::Array(Vec::new()));
     if let Value::Array(req) = req {
+        // a set of the names there: merging long lists stays linear
+        let mut have: std::collections::HashSet<String> = req
+            .iter()
+            .filter_map(|n| n.as_str().map(str::to_owned))
+            .collect();
         for name in add {
-            if !req.contains(&name) {
+            let new = match name.as_str() {
+                Some(s) => have.insert(s.to_owned()),
+                None => !req.contains(&name),
+            };
+            if new {
                 req.push(name);
             }
         }

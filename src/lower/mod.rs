@@ -57,6 +57,39 @@ pub(crate) fn keywords_portable() -> &'static [&'static str] {
 pub(crate) const MAX_DEPTH: usize = 40;
 /// Most schema nodes produced for one tool (guards against `$ref` fan-out).
 pub(crate) const MAX_NODES: usize = 50_000;
+/// Most bytes of names, strings and report text produced for one tool's
+/// schema: `$ref` fan-out over long names (or deep pointers in the report)
+/// would otherwise fill megabytes per node.
+pub(crate) const MAX_BYTES: usize = 8 * 1024 * 1024;
+/// Below those caps, a schema may expand to this many times its own size
+/// (plus a little): real catalogs stay under 3 times, while a kilobyte of
+/// `$ref`s referring to each other twice would otherwise become megabytes.
+pub(crate) const MAX_EXPANSION: usize = 32;
+
+/// The nodes and bytes (names and strings) of a schema as written,
+/// counted up to the caps.
+fn own_size(schema: &Value) -> (usize, usize) {
+    let (mut nodes, mut bytes) = (0usize, 0usize);
+    let mut stack = vec![schema];
+    while let Some(v) = stack.pop() {
+        nodes += 1;
+        if nodes > MAX_NODES || bytes > MAX_BYTES {
+            break;
+        }
+        match v {
+            Value::String(s) => bytes += s.len(),
+            Value::Array(a) => stack.extend(a),
+            Value::Object(m) => {
+                for (k, x) in m {
+                    bytes += k.len();
+                    stack.push(x);
+                }
+            }
+            _ => bytes += 8,
+        }
+    }
+    (nodes, bytes)
+}
 
 /// How a dialect wants `$ref`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -405,6 +438,12 @@ pub(crate) struct Cx<'a> {
     pub report: Vec<ReportEntry>,
     pub ref_stack: Vec<String>,
     nodes: usize,
+    /// Bytes produced so far (see [`MAX_BYTES`]).
+    bytes: usize,
+    /// This schema's limits: [`MAX_EXPANSION`] times its own size, at
+    /// most [`MAX_NODES`] and [`MAX_BYTES`].
+    max_nodes: usize,
+    max_bytes: usize,
     exhausted: bool,
     pub not_strict: Vec<(String, String)>,
     /// Objects written as JSON text so far (`json_text_maps`).
@@ -437,12 +476,16 @@ impl<'a> Cx<'a> {
         if !keyword.is_empty() {
             pointer::push_token(&mut pointer, keyword);
         }
+        let detail = detail.into();
+        self.bytes = self
+            .bytes
+            .saturating_add(pointer.len() + detail.len() + self.tool.len() + 64);
         self.report.push(ReportEntry {
             tool: Some(self.tool.to_string()),
             pointer,
             keyword: keyword.to_string(),
             action,
-            detail: detail.into(),
+            detail,
         });
     }
 }
@@ -466,10 +509,16 @@ pub(crate) fn lower(
         report: Vec::new(),
         ref_stack: Vec::new(),
         nodes: 0,
+        bytes: 0,
+        max_nodes: 0,
+        max_bytes: 0,
         exhausted: false,
         not_strict: Vec::new(),
         json_texts: 0,
     };
+    let (own_nodes, own_bytes) = own_size(schema);
+    cx.max_nodes = MAX_NODES.min(256 + MAX_EXPANSION * own_nodes);
+    cx.max_bytes = MAX_BYTES.min(64 * 1024 + MAX_EXPANSION * own_bytes);
     let mut root = match schema {
         Value::Object(m) => Obj::borrowed(m),
         _ => Obj::default(),
@@ -484,7 +533,8 @@ pub(crate) fn lower(
             ErrorKind::Limit,
             base,
             format!(
-                "the schema expands to more than {MAX_NODES} nodes (through $ref); not converted"
+                "the schema expands (through $ref) to more than {} nodes or {} bytes, {MAX_EXPANSION} times its own size; not converted",
+                cx.max_nodes, cx.max_bytes
             ),
         ));
     }
@@ -499,7 +549,7 @@ pub(crate) fn lower(
 /// is over them.
 fn limit(cx: &mut Cx<'_>, at: &At<'_>, depth: usize) -> Option<Value> {
     cx.nodes += 1;
-    if cx.nodes > MAX_NODES {
+    if cx.nodes > cx.max_nodes || cx.bytes > cx.max_bytes {
         cx.exhausted = true;
         return Some(Value::Object(Map::new()));
     }
@@ -529,6 +579,21 @@ fn limit(cx: &mut Cx<'_>, at: &At<'_>, depth: usize) -> Option<Value> {
     None
 }
 
+/// What copying a node's own members costs: names, strings, and lists of
+/// strings (`enum`, `required`); subschemas are counted when walked.
+fn shallow_bytes(m: &Map<String, Value>) -> usize {
+    m.iter()
+        .map(|(k, v)| {
+            k.len()
+                + match v {
+                    Value::String(s) => s.len(),
+                    Value::Array(a) => a.iter().map(|x| x.as_str().map_or(16, str::len)).sum(),
+                    _ => 16,
+                }
+        })
+        .sum()
+}
+
 /// Lowers one schema node. `None` means the node admits no value (`false`)
 /// and the parent should drop it.
 pub(crate) fn walk<'a: 'b, 'b>(
@@ -539,6 +604,9 @@ pub(crate) fn walk<'a: 'b, 'b>(
 ) -> Option<Value> {
     if let Some(cut) = limit(cx, at, depth) {
         return Some(cut);
+    }
+    if let Value::Object(m) = value {
+        cx.bytes = cx.bytes.saturating_add(shallow_bytes(m));
     }
     let map = match value {
         Value::Object(m) => Obj::borrowed(m),

@@ -314,15 +314,34 @@ fn root_shape(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
                 .unwrap_or_default();
             common = Some(match common {
                 None => req,
-                Some(c) => c.into_iter().filter(|n| req.contains(n)).collect(),
+                Some(c) => {
+                    let names: std::collections::HashSet<String> = req
+                        .iter()
+                        .filter_map(|n| n.as_str().map(str::to_owned))
+                        .collect();
+                    c.into_iter()
+                        .filter(|n| match n.as_str() {
+                            Some(s) => names.contains(s),
+                            None => req.contains(n),
+                        })
+                        .collect()
+                }
             });
         }
         root.insert(kw!("properties"), Value::Object(props));
         if let Some(common) = common.filter(|c| !c.is_empty()) {
             let req = root.or_insert(kw!("required"), Value::Array(Vec::new()));
             if let Some(Value::Array(req)) = req {
+                let mut have: std::collections::HashSet<String> = req
+                    .iter()
+                    .filter_map(|n| n.as_str().map(str::to_owned))
+                    .collect();
                 for n in common {
-                    if !req.contains(&n) {
+                    let new = match n.as_str() {
+                        Some(s) => have.insert(s.to_owned()),
+                        None => !req.contains(&n),
+                    };
+                    if new {
                         req.push(n);
                     }
                 }

@@ -27,12 +27,15 @@ pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     };
     let props = node.map.get(kw!("properties")).and_then(Value::as_object);
     let mut kept: Vec<&str> = Vec::with_capacity(names.len());
+    // duplicates are found by hashing: a list of many names stays linear
+    let mut seen = std::collections::HashSet::with_capacity(names.len());
     let mut missing = Vec::new();
     let mut bad = 0;
+    let mut duplicates = false;
     for n in names {
         match n.as_str() {
             None => bad += 1,
-            Some(s) if kept.contains(&s) || missing.contains(&s) => {}
+            Some(s) if !seen.insert(s) => duplicates = true,
             Some(s) if props.is_some_and(|p| p.contains_key(s)) => kept.push(s),
             Some(s) => missing.push(s),
         }
@@ -45,7 +48,7 @@ pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     // declared beside it) is plain JSON Schema where types are optional
     let bare =
         node.ty().is_none() && !node.map.contains_key(kw!("properties")) && !cx.target.require_type;
-    if bare && bad == 0 && !empty && !changed_by_duplicates(names) {
+    if bare && bad == 0 && !empty && !duplicates {
         return;
     }
     if bare {
@@ -109,14 +112,6 @@ pub(super) fn clean(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     } else if empty {
         node.map.shift_remove(kw!("required"));
     }
-}
-
-/// Whether `names` holds a name twice.
-fn changed_by_duplicates(names: &[Value]) -> bool {
-    names
-        .iter()
-        .enumerate()
-        .any(|(i, n)| names.get(..i).is_some_and(|before| before.contains(n)))
 }
 
 /// Removes one name from `required`.

@@ -82,7 +82,8 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     if mode != Strict::AllRequired {
         return;
     }
-    let required: Vec<String> = node
+    // a set: looked up once per property
+    let required: std::collections::HashSet<String> = node
         .map
         .get(kw!("required"))
         .and_then(Value::as_array)

@@ -189,6 +189,10 @@ impl<'e, 's> Coercer<'e, 's> {
             _ => false,
         };
         if let Value::String(text) = &*v {
+            let enum_len = k.enumeration.map_or(0, <[Value]>::len);
+            if !self.ev.charge_items(enum_len) {
+                return;
+            }
             if let Some(declared) = enum_value(k, text) {
                 let from = std::mem::replace(v, declared.clone());
                 self.record(
@@ -319,8 +323,14 @@ impl<'e, 's> Coercer<'e, 's> {
     ) {
         let Value::Object(props) = v else { return };
         let required = k.required.unwrap_or_default();
+        // looked up once per null member, not scanned each time
+        let mut required_set: Option<std::collections::HashSet<&str>> = None;
+        let mut absent: std::collections::HashSet<&str> = std::collections::HashSet::new();
         let declared = k.properties;
         if let Some(declared) = declared {
+            if !self.ev.charge_items(declared.len()) {
+                return;
+            }
             for (name, sub) in declared {
                 let Some(x) = props.get_mut(name) else {
                     continue;
@@ -328,10 +338,12 @@ impl<'e, 's> Coercer<'e, 's> {
                 let p = path.key(name);
                 if x.is_null()
                     && !valid
-                    && !required.iter().any(|r| r == name)
+                    && !required_set
+                        .get_or_insert_with(|| required.iter().filter_map(Value::as_str).collect())
+                        .contains(name.as_str())
                     && !self.ev.is_valid(sub, base, &Value::Null, depth + 1)
                 {
-                    props.shift_remove(name);
+                    absent.insert(name.as_str());
                     self.record(
                         &p,
                         Value::Null,
@@ -342,6 +354,11 @@ impl<'e, 's> Coercer<'e, 's> {
                 }
                 self.coerce(sub, base, x, &p, depth + 1, valid);
             }
+        }
+        if !absent.is_empty() {
+            // one pass: removing members one by one from an ordered map
+            // moves the rest each time
+            props.retain(|name, _| !absent.contains(name.as_str()));
         }
         let patterns: Vec<(&'s str, &'s Value)> = k
             .pattern_properties

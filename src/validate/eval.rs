@@ -29,6 +29,19 @@ const BUDGET_PER_VALUE: u64 = 64;
 /// Problems kept from one pass; more are summed up in one last entry.
 pub(crate) const MAX_ERRORS: usize = 1_000;
 
+/// Work that grows with the schema or with a string is charged to the
+/// step budget in these units: one step per this many schema members,
+/// list entries or string bytes looked at...
+const ITEMS_PER_STEP: u64 = 8;
+const BYTES_PER_STEP: u64 = 256;
+/// ...and one step per this many (pattern byte × text byte) pairs a
+/// regular expression may visit (`regex-lite` runs in time proportional
+/// to their product).
+const REGEX_PAIRS_PER_STEP: u64 = 512;
+/// Enums longer than this are looked up through a hash table built once
+/// per schema (not compared value by value for every instance).
+const ENUM_SCAN: usize = 8;
+
 /// Where problems go.
 pub(crate) struct Sink {
     /// Collect every problem with a message (`true`), or stop at the first
@@ -100,6 +113,9 @@ pub(crate) struct Evaluator<'s> {
     pub(crate) index: Index<'s>,
     regexes: HashMap<&'s str, Option<Regex>>,
     refs: HashMap<usize, Option<(&'s Value, Rc<str>)>>,
+    /// Long enums met so far, by address: value hash → positions. (A list:
+    /// a schema has few long enums, and each look-up is charged.)
+    enums: Vec<(usize, HashMap<u64, Vec<usize>>)>,
     /// `(schema, instance)` pairs entered through a reference and not yet
     /// left: meeting one again is a loop.
     active: Vec<(usize, usize)>,
@@ -129,6 +145,7 @@ impl<'s> Evaluator<'s> {
             index: Index::new(root),
             regexes: HashMap::new(),
             refs: HashMap::new(),
+            enums: Vec::new(),
             active: Vec::new(),
             steps: 0,
             budget: BASE_BUDGET,
@@ -151,6 +168,12 @@ impl<'s> Evaluator<'s> {
         let mut sink = Sink::collecting();
         let base = self.index.root_base.clone();
         self.eval(self.root, &base, v, &Path::ROOT, 0, &mut sink);
+        if self.exhausted && !self.reported_exhausted {
+            // the budget ran out inside a keyword (a regular expression on
+            // a long string): the value was not checked completely
+            self.reported_exhausted = true;
+            sink.push_at(String::new(), "limit", self.limit_message());
+        }
         if sink.dropped > 0 {
             let n = sink.dropped;
             sink.errors.push(ArgumentError {
@@ -230,8 +253,14 @@ impl<'s> Evaluator<'s> {
         Some(out)
     }
 
-    /// Whether the pattern matches; `None` when the pattern cannot be run.
+    /// Whether the pattern matches; `None` when the pattern cannot be run,
+    /// or when running it on `s` would pass the step budget (the budget is
+    /// then spent, and the validation says it could not finish).
     pub(crate) fn matches(&mut self, pattern: &'s str, s: &str) -> Option<bool> {
+        let pairs = (pattern.len() as u64).saturating_mul(s.len() as u64);
+        if !self.charge(1 + pairs / REGEX_PAIRS_PER_STEP) {
+            return None;
+        }
         self.regexes
             .entry(pattern)
             .or_insert_with(|| regex::compile(pattern))
@@ -239,13 +268,59 @@ impl<'s> Evaluator<'s> {
             .map(|r| r.is_match(s))
     }
 
+    fn limit_message(&self) -> String {
+        format!(
+            "could not be checked completely: the schema takes more than {} steps for these arguments",
+            self.budget
+        )
+    }
+
     /// Counts one step; `false` once the budget is spent.
     pub(crate) fn tick(&mut self) -> bool {
-        self.steps += 1;
+        self.charge(1)
+    }
+
+    /// Counts `steps` steps; `false` once the budget is spent.
+    pub(crate) fn charge(&mut self, steps: u64) -> bool {
+        self.steps = self.steps.saturating_add(steps);
         if self.steps > self.budget {
             self.exhausted = true;
         }
         !self.exhausted
+    }
+
+    /// Charges for looking at `n` schema members or list entries.
+    pub(crate) fn charge_items(&mut self, n: usize) -> bool {
+        self.charge(n as u64 / ITEMS_PER_STEP)
+    }
+
+    /// Whether `v` is one of `values`: a hash lookup for long enums (the
+    /// table is built once per enum, its cost charged once).
+    fn in_enum(&mut self, values: &'s [Value], v: &Value) -> bool {
+        if values.len() <= ENUM_SCAN {
+            return values.iter().any(|e| json_eq(e, v));
+        }
+        let key = values.as_ptr() as usize;
+        self.charge_items(self.enums.len());
+        let found = self.enums.iter().position(|(k, _)| *k == key);
+        let at = match found {
+            Some(i) => i,
+            None => {
+                self.charge_items(values.len());
+                let mut table: HashMap<u64, Vec<usize>> = HashMap::new();
+                for (i, e) in values.iter().enumerate() {
+                    table.entry(json_hash(e)).or_default().push(i);
+                }
+                self.enums.push((key, table));
+                self.enums.len() - 1
+            }
+        };
+        let Some(bucket) = self.enums.get(at).and_then(|(_, t)| t.get(&json_hash(v))) else {
+            return false;
+        };
+        bucket
+            .iter()
+            .any(|&i| values.get(i).is_some_and(|e| json_eq(e, v)))
     }
 
     pub(crate) fn eval(
@@ -260,14 +335,7 @@ impl<'s> Evaluator<'s> {
         if !self.tick() {
             if sink.collect && !self.reported_exhausted {
                 self.reported_exhausted = true;
-                sink.push_at(
-                    String::new(),
-                    "limit",
-                    format!(
-                        "could not be checked completely: the schema takes more than {} steps for these arguments",
-                        self.budget
-                    ),
-                );
+                sink.push_at(String::new(), "limit", self.limit_message());
             }
             return false;
         }
@@ -289,6 +357,10 @@ impl<'s> Evaluator<'s> {
                 false
             }
             Value::Object(m) => {
+                // reading the keywords looks at every member of the node
+                if !self.charge_items(m.len()) {
+                    return false;
+                }
                 let k = Keywords::of(m);
                 let own;
                 let base = if k.has_id {
@@ -372,13 +444,16 @@ impl<'s> Evaluator<'s> {
             }
         };
         if let Some(t) = k.ty {
+            if let Value::Array(names) = t {
+                self.charge_items(names.len());
+            }
             if !type_matches(t, v) {
                 fail(self, sink, "type");
                 check!(ok, sink, false);
             }
         }
         if let Some(values) = k.enumeration {
-            if !values.iter().any(|e| json_eq(e, v)) {
+            if !self.in_enum(values, v) {
                 fail(self, sink, "enum");
                 check!(ok, sink, false);
             }
@@ -428,6 +503,10 @@ impl<'s> Evaluator<'s> {
                 let min = k.min_length.and_then(count_limit);
                 let max = k.max_length.and_then(count_limit);
                 let bytes = text.len() as u64;
+                if k.min_length.is_some() || k.max_length.is_some() || k.format.is_some() {
+                    // counting characters and checking formats read the string
+                    self.charge(bytes / BYTES_PER_STEP);
+                }
                 // bytes bound code points from above: count only when needed
                 let needs_count = min.is_some_and(|n| bytes >= n) || max.is_some_and(|n| bytes > n);
                 let count = if needs_count {
@@ -608,12 +687,11 @@ impl<'s> Evaluator<'s> {
                 sink.push(at.path, "additionalProperties", message);
             }
         }
-        for name in k
-            .required
-            .unwrap_or_default()
-            .iter()
-            .filter_map(Value::as_str)
-        {
+        let required = k.required.unwrap_or_default();
+        if !self.charge_items(required.len()) && !sink.collect {
+            return false;
+        }
+        for name in required.iter().filter_map(Value::as_str) {
             if !props.contains_key(name) {
                 if sink.collect {
                     let prop = declared.and_then(|d| d.get(name));
@@ -627,11 +705,20 @@ impl<'s> Evaluator<'s> {
             .into_iter()
             .flatten()
         {
-            for (trigger, dep) in deps {
-                if !props.contains_key(trigger) {
-                    continue;
-                }
+            // the smaller side is walked: the triggers, or the members
+            if !self.charge_items(deps.len().min(props.len())) && !sink.collect {
+                return false;
+            }
+            let triggered: Vec<(&String, &'s Value)> = if deps.len() <= props.len() {
+                deps.iter()
+                    .filter(|(t, _)| props.contains_key(*t))
+                    .collect()
+            } else {
+                props.keys().filter_map(|t| deps.get_key_value(t)).collect()
+            };
+            for (trigger, dep) in triggered {
                 if let Value::Array(names) = dep {
+                    self.charge_items(names.len());
                     for name in names.iter().filter_map(Value::as_str) {
                         if !props.contains_key(name) {
                             if sink.collect {

@@ -136,11 +136,15 @@ pub struct JsSseParser {
 
 #[wasm_bindgen(js_class = SseParser)]
 impl JsSseParser {
-    /// A parser with nothing buffered.
+    /// A parser with nothing buffered, refusing events over `maxEvent`
+    /// bytes (default 16 MiB).
     #[wasm_bindgen(constructor)]
-    pub fn new() -> JsSseParser {
+    pub fn new(max_event: Option<f64>) -> JsSseParser {
         JsSseParser {
-            inner: SseParser::new(),
+            inner: match max_event {
+                Some(n) => SseParser::with_limit(super::millis(n) as usize),
+                None => SseParser::new(),
+            },
         }
     }
 
@@ -162,7 +166,49 @@ impl JsSseParser {
 
 impl Default for JsSseParser {
     fn default() -> Self {
-        JsSseParser::new()
+        JsSseParser::new(None)
+    }
+}
+
+/// An upstream reply body read chunk by chunk under a size limit.
+#[wasm_bindgen(js_name = ReplyBody)]
+pub struct JsReplyBody {
+    inner: crate::client::ReplyBody,
+}
+
+#[wasm_bindgen(js_class = ReplyBody)]
+impl JsReplyBody {
+    /// An empty body refusing more than `maxBytes` (default 2 MiB).
+    #[wasm_bindgen(constructor)]
+    pub fn new(max_bytes: Option<f64>) -> JsReplyBody {
+        let limit = max_bytes.map_or(crate::client::DEFAULT_MAX_REPLY, |n| {
+            super::millis(n) as usize
+        });
+        JsReplyBody {
+            inner: crate::client::ReplyBody::new(limit),
+        }
+    }
+
+    /// Adds a chunk; throws (code "limit") past the limit.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsValue> {
+        self.inner.push(chunk).map_err(|e| js_error(&e))
+    }
+
+    /// Bytes read so far.
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// The JSON-RPC messages of the whole body (JSON or an SSE stream).
+    #[wasm_bindgen(unchecked_return_type = "object[]")]
+    pub fn messages(&self, content_type: &str) -> Result<JsValue, JsValue> {
+        to_js(
+            &self
+                .inner
+                .messages(content_type)
+                .map_err(|e| js_error(&e))?,
+        )
     }
 }
 

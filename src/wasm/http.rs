@@ -4,25 +4,58 @@ use serde::{Deserialize, Serialize};
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
-use super::{js_error, to_js, usage};
+use super::{js_error, millis, to_js, usage};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
 /** An exchange that ends without the engine: the body was too large, no session, a notification or response taken, a request cancelled, a session ended. */
 export type HttpOutcome = "too-large" | "no-session" | "accepted" | "cancelled" | "ended";
 "#;
-use crate::http::{BodyDecision, HttpDecision, HttpPolicy, Outcome, HEADERS_READ};
+use crate::http::{BodyDecision, Gate, HttpDecision, HttpPolicy, Outcome, HEADERS_READ};
 
-/// `HttpGate` options.
+/// `HttpGate` options (defaults sized for a small hub).
 #[derive(Deserialize, Default, Tsify)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct HttpGateOptions {
     /// Origins allowed besides the localhost ones.
     origins: Vec<String>,
-    /// The largest request body, in bytes.
+    /// The largest request body, in bytes (default 1 MiB).
     max_body: Option<usize>,
     /// The MCP endpoint's path (default "/mcp").
     path: Option<String>,
+    /// Most sessions at once (default 64); the least recently used idle one
+    /// makes room.
+    max_sessions: Option<usize>,
+    /// A session idle this long expires (default 600000 ms).
+    session_idle_ms: Option<u64>,
+    /// Notification streams per session (default 2).
+    max_streams: Option<usize>,
+    /// Requests in progress per session (default 16).
+    max_inflight: Option<usize>,
+    /// Time for a request's headers (default 10000 ms).
+    headers_timeout_ms: Option<u64>,
+    /// Time for a whole request (default 30000 ms).
+    request_timeout_ms: Option<u64>,
+    /// Open connections at once (default 256).
+    max_connections: Option<usize>,
+}
+
+/// The limits the host applies to its server.
+#[derive(Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct GateLimits {
+    /// The largest request body, in bytes.
+    max_body: usize,
+    /// Time for a request's headers.
+    headers_timeout_ms: u64,
+    /// Time for a whole request.
+    request_timeout_ms: u64,
+    /// Open connections at once.
+    max_connections: usize,
+    /// A session idle this long expires.
+    session_idle_ms: u64,
+    /// Most sessions at once.
+    max_sessions: usize,
 }
 
 /// What to do with a request.
@@ -71,6 +104,93 @@ impl From<HttpDecision> for HttpAction {
     }
 }
 
+/// `HttpGate.request()`: an [`HttpAction`] with `close`, the sessions to
+/// close now (expired or ended).
+#[derive(Serialize, Tsify)]
+#[serde(tag = "action", rename_all = "lowercase")]
+pub enum GateVerdict {
+    /// Answer with this status, headers and plain-text message.
+    Reject {
+        /// HTTP status.
+        status: u16,
+        /// Extra headers.
+        headers: Vec<(String, String)>,
+        /// A one-line explanation.
+        message: String,
+        /// Sessions to close now.
+        close: Vec<String>,
+    },
+    /// Read the body, at most `maxBody` bytes, then `checkBody` it.
+    Read {
+        /// The limit to enforce while reading.
+        #[serde(rename = "maxBody")]
+        max_body: usize,
+        /// Answer with an SSE stream rather than a JSON body.
+        sse: bool,
+        /// Sessions to close now.
+        close: Vec<String>,
+    },
+    /// Open an SSE stream for server notifications.
+    Stream {
+        /// Sessions to close now.
+        close: Vec<String>,
+    },
+    /// End the session and answer 204.
+    End {
+        /// Sessions to close now.
+        close: Vec<String>,
+    },
+}
+
+impl GateVerdict {
+    /// `d` with the sessions to close.
+    fn new(d: HttpDecision, close: Vec<String>) -> Self {
+        match d {
+            HttpDecision::Reject {
+                status,
+                headers,
+                message,
+            } => GateVerdict::Reject {
+                status,
+                headers,
+                message,
+                close,
+            },
+            HttpDecision::ReadBody { max_body, sse } => GateVerdict::Read {
+                max_body,
+                sse,
+                close,
+            },
+            HttpDecision::OpenStream => GateVerdict::Stream { close },
+            HttpDecision::EndSession => GateVerdict::End { close },
+        }
+    }
+}
+
+/// `HttpGate.openSession()`: the session entered (closing `close` to make
+/// room), or a rejection (503 when every session is busy).
+#[derive(Serialize, Tsify)]
+#[serde(untagged)]
+pub enum OpenVerdict {
+    /// The session is in the table.
+    Open {
+        /// Always "open".
+        action: OpenTag,
+        /// Sessions to close to make room.
+        close: Vec<String>,
+    },
+    /// The session was refused.
+    Refused(HttpAction),
+}
+
+/// The tag of [`OpenVerdict::Open`].
+#[derive(Serialize, Tsify)]
+#[serde(rename_all = "lowercase")]
+pub enum OpenTag {
+    /// The session is open.
+    Open,
+}
+
 /// What a POST body is: make a session first, answer 202, reply with the
 /// engine's output, or refuse.
 #[derive(Serialize, Tsify)]
@@ -88,11 +208,11 @@ pub enum BodyAction {
     NoSession,
 }
 
-/// The Streamable HTTP transport rules: who may talk to the gateway and
-/// what each request means.
+/// The Streamable HTTP transport rules: who may talk to the gateway, what
+/// each request means, and the session table (see `http::Gate`).
 #[wasm_bindgen(js_name = HttpGate)]
 pub struct JsHttpGate {
-    policy: HttpPolicy,
+    gate: Gate,
     /// `HEADERS_READ` as JS strings, made once (not per request).
     header_names: Vec<JsValue>,
 }
@@ -108,38 +228,53 @@ impl JsHttpGate {
         options: Option<Ts<HttpGateOptions>>,
     ) -> Result<JsHttpGate, JsValue> {
         let o: HttpGateOptions = super::options(options, "gate options")?;
-        let mut policy = HttpPolicy::for_host(host, token).map_err(|e| js_error(&e))?;
-        policy.origins = o.origins;
+        let mut policy = HttpPolicy::for_host(host, token)
+            .map_err(|e| js_error(&e))?
+            .with_origins(o.origins);
         if let Some(m) = o.max_body {
-            policy.max_body = m;
+            policy = policy.with_max_body(m);
         }
         if let Some(p) = o.path {
-            policy.path = p;
+            policy = policy.with_path(p);
+        }
+        if let Some(n) = o.max_sessions {
+            policy = policy.with_max_sessions(n);
+        }
+        if let Some(ms) = o.session_idle_ms {
+            policy = policy.with_session_idle_ms(ms);
+        }
+        if let Some(n) = o.max_streams {
+            policy = policy.with_max_streams(n);
+        }
+        if let Some(n) = o.max_inflight {
+            policy = policy.with_max_inflight(n);
+        }
+        let headers = o.headers_timeout_ms.unwrap_or(policy.headers_timeout_ms);
+        let request = o.request_timeout_ms.unwrap_or(policy.request_timeout_ms);
+        policy = policy.with_timeouts(headers, request);
+        if let Some(n) = o.max_connections {
+            policy = policy.with_max_connections(n);
         }
         let header_names = HEADERS_READ.iter().map(|h| JsValue::from_str(h)).collect();
         Ok(JsHttpGate {
-            policy,
+            gate: Gate::new(policy),
             header_names,
         })
     }
 
-    /// Decides on a request from its method, path and headers (an object of
-    /// lower-case header name → value, as Node gives them).
-    #[wasm_bindgen(js_name = checkRequest, unchecked_return_type = "HttpAction")]
-    pub fn check_request(
+    /// The request as the rules see it: only the headers they read cross
+    /// into wasm, looked up by their lower-case names (as Node gives them).
+    fn http_request(
         &self,
         method: &str,
         path: &str,
-        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
-        headers: JsValue,
+        headers: &JsValue,
         session_known: bool,
-    ) -> Result<JsValue, JsValue> {
-        // only the headers the rules read cross into wasm, looked up by
-        // their lower-case names (as Node gives them)
+    ) -> Result<crate::http::HttpRequest, JsValue> {
         let mut list = Vec::new();
         if headers.is_object() {
             for (name, key) in HEADERS_READ.iter().zip(&self.header_names) {
-                let v = js_sys::Reflect::get(&headers, key)?;
+                let v = js_sys::Reflect::get(headers, key)?;
                 // a string, or (rarely) an array of them: the first counts
                 let v = v.as_string().or_else(|| {
                     js_sys::Array::is_array(&v)
@@ -153,22 +288,111 @@ impl JsHttpGate {
         } else if !headers.is_undefined() && !headers.is_null() {
             return Err(usage("headers must be an object of header name → value"));
         }
-        let req = crate::http::HttpRequest {
+        Ok(crate::http::HttpRequest {
             method: method.to_ascii_uppercase(),
             path: path.split('?').next().unwrap_or("").to_string(),
             headers: list,
             session_known,
-        };
+        })
+    }
+
+    /// Decides on a request from its method, path and headers (an object of
+    /// lower-case header name → value, as Node gives them), without the
+    /// session table: `sessionKnown` says whether its session is live.
+    #[wasm_bindgen(js_name = checkRequest, unchecked_return_type = "HttpAction")]
+    pub fn check_request(
+        &self,
+        method: &str,
+        path: &str,
+        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
+        headers: JsValue,
+        session_known: bool,
+    ) -> Result<JsValue, JsValue> {
+        let req = self.http_request(method, path, &headers, session_known)?;
         to_js(&HttpAction::from(crate::http::check_request(
             &req,
-            &self.policy,
+            self.gate.policy(),
         )))
+    }
+
+    /// Decides on a request with the session table, at time `nowMs`: the
+    /// action, and `close`, the sessions to close now (expired or ended).
+    /// A POST in a session is in progress until `finished`, a stream
+    /// until `streamClosed`.
+    #[wasm_bindgen(unchecked_return_type = "GateVerdict")]
+    pub fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
+        headers: JsValue,
+        now_ms: f64,
+    ) -> Result<JsValue, JsValue> {
+        let req = self.http_request(method, path, &headers, false)?;
+        let verdict = self.gate.request(&req, millis(now_ms));
+        to_js(&GateVerdict::new(verdict.decision, verdict.close))
+    }
+
+    /// Enters a new session (an id the host made up) for an `initialize`:
+    /// `{action: "open", close}` with the sessions to close to make room,
+    /// or a rejection (503 when every session is busy).
+    #[wasm_bindgen(js_name = openSession, unchecked_return_type = "OpenVerdict")]
+    pub fn open_session(&mut self, id: &str, now_ms: f64) -> Result<JsValue, JsValue> {
+        match self.gate.open_session(id, millis(now_ms)) {
+            Ok(close) => to_js(&OpenVerdict::Open {
+                action: OpenTag::Open,
+                close,
+            }),
+            Err(d) => to_js(&OpenVerdict::Refused(d.into())),
+        }
+    }
+
+    /// A request's exchange on session `id` ended.
+    pub fn finished(&mut self, id: &str, now_ms: f64) {
+        self.gate.finished(id, millis(now_ms));
+    }
+
+    /// A notification stream of session `id` closed.
+    #[wasm_bindgen(js_name = streamClosed)]
+    pub fn stream_closed(&mut self, id: &str, now_ms: f64) {
+        self.gate.stream_closed(id, millis(now_ms));
+    }
+
+    /// Forgets a session the host closed by itself.
+    pub fn remove(&mut self, id: &str) -> bool {
+        self.gate.remove(id)
+    }
+
+    /// The sessions expired by `nowMs`, removed from the table: close them.
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn sweep(&mut self, now_ms: f64) -> Result<JsValue, JsValue> {
+        to_js(&self.gate.sweep(millis(now_ms)))
+    }
+
+    /// Sessions in the table.
+    #[wasm_bindgen(getter)]
+    pub fn sessions(&self) -> usize {
+        self.gate.len()
+    }
+
+    /// The limits the host applies to its server (timeouts, connections).
+    #[wasm_bindgen(getter, unchecked_return_type = "GateLimits")]
+    pub fn limits(&self) -> Result<JsValue, JsValue> {
+        let p = self.gate.policy();
+        to_js(&GateLimits {
+            max_body: p.max_body,
+            headers_timeout_ms: p.headers_timeout_ms,
+            request_timeout_ms: p.request_timeout_ms,
+            max_connections: p.max_connections,
+            session_idle_ms: p.session_idle_ms,
+            max_sessions: p.max_sessions,
+        })
     }
 
     /// Decides on a POST body once read.
     #[wasm_bindgen(js_name = checkBody, unchecked_return_type = "BodyAction")]
     pub fn check_body(&self, body: &str, has_session: bool) -> Result<JsValue, JsValue> {
-        let action = match crate::http::check_body(body, has_session, &self.policy) {
+        let action = match crate::http::check_body(body, has_session, self.gate.policy()) {
             BodyDecision::TooLarge => BodyAction::TooLarge,
             BodyDecision::NewSession => BodyAction::NewSession,
             BodyDecision::Message {
@@ -183,10 +407,10 @@ impl JsHttpGate {
     }
 
     /// Checks the bytes of a body read so far: a 413 rejection past the
-    /// limit, `null` otherwise.
+    /// limit (closing the connection), `null` otherwise.
     #[wasm_bindgen(js_name = checkBodySize, unchecked_return_type = "HttpAction | null")]
     pub fn check_body_size(&self, bytes: f64) -> Result<JsValue, JsValue> {
-        match crate::http::check_body_size(bytes as usize, &self.policy) {
+        match crate::http::check_body_size(millis(bytes) as usize, self.gate.policy()) {
             Some(d) => to_js(&HttpAction::from(d)),
             None => Ok(JsValue::NULL),
         }
@@ -206,7 +430,7 @@ impl JsHttpGate {
             "ended" => Outcome::Ended,
             other => return Err(usage(&format!("unknown outcome {other:?}"))),
         };
-        let (status, message) = crate::http::outcome_status(o, &self.policy);
+        let (status, message) = crate::http::outcome_status(o, self.gate.policy());
         to_js(&serde_json::json!({"status": status, "message": message}))
     }
 }

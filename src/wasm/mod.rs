@@ -196,6 +196,16 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     js_sys::JSON::parse(&text)
 }
 
+/// Milliseconds (or a count) from JS (`Date.now()`, `performance.now()`):
+/// negative or not a number reads as 0.
+pub(crate) fn millis(ms: f64) -> u64 {
+    if ms.is_finite() && ms > 0.0 {
+        ms as u64
+    } else {
+        0
+    }
+}
+
 /// The package version.
 #[wasm_bindgen]
 pub fn version() -> String {

@@ -14,6 +14,30 @@ import { root } from './helpers.mjs';
 
 export { createDemoHome, startGateway };
 
+/**
+ * A gateway in front of an upstream server, with an SDK client connected:
+ * {source, gw, client, close()}.
+ * @param {string} url the upstream's MCP endpoint
+ * @param {object} connectOptions connectUpstream options (token, timeoutMs, ...)
+ * @param {object} gatewayOptions startGateway options besides the source
+ */
+export async function proxied(url, connectOptions, gatewayOptions) {
+  const { connectUpstream } = await import('../../js/upstream.mjs');
+  const source = await connectUpstream(url, connectOptions);
+  const gw = await startGateway({ source, ...gatewayOptions });
+  const { client } = await connect(gw.url);
+  return {
+    source,
+    gw,
+    client,
+    async close() {
+      await client.close();
+      await gw.close();
+      await source.close();
+    },
+  };
+}
+
 /** A gateway serving a fresh demo home, on an ephemeral port. */
 export async function demoGateway(options = {}) {
   const home = createDemoHome();

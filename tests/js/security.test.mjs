@@ -1,12 +1,50 @@
-// Transport security and exposure control: Origin and Host (403), bearer
-// token (401), body size (413, declared or streamed), unknown session (404),
-// no token off loopback, and hidden tools unreachable by tools/call and
-// use_tool.
+// Transport security and exposure control: Origin and Host parsed and
+// matched exactly (403), bearer token (401), body size (413, declared or
+// streamed, the connection closed), content type (415), unknown or expired
+// session (404), the session table (eviction, 503), streams per session
+// (409), slow headers and connection limits, no token off loopback, hidden
+// tools unreachable by any spelling of their name, and upstream faults that
+// become tool errors naming the upstream.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect as tcpConnect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 
-import { connect, demoGateway, initializeBody, jsonHeaders, listAll, raw, serveChild, structured } from './gateway-helpers.mjs';
+import { faultyUpstream } from './faulty-upstream.mjs';
+import { connect, demoGateway, initializeBody, jsonHeaders, listAll, proxied, raw, serveChild, startGateway, structured } from './gateway-helpers.mjs';
 import { cli } from './helpers.mjs';
+
+/**
+ * A raw TCP exchange: writes `head` (and `body` if given), then collects
+ * what the server sends until it closes the connection. Resolves with
+ * {text, closed: true}.
+ */
+async function rawExchange(port, head, body) {
+  const socket = tcpConnect(port, '127.0.0.1');
+  await once(socket, 'connect');
+  let text = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (d) => (text += d));
+  socket.on('error', () => {});
+  const closed = new Promise((resolve) => socket.on('close', resolve));
+  socket.write(head);
+  if (body !== undefined) socket.write(body);
+  await closed;
+  return { text, closed: true };
+}
+
+/** POSTs a message in a session and resolves with the HTTP status. */
+async function post(url, sid, message) {
+  const r = await raw(url, { headers: { ...jsonHeaders, ...(sid ? { 'mcp-session-id': sid } : {}) }, body: JSON.stringify(message) });
+  return r;
+}
+
+/** Opens a session with a raw initialize; resolves with its id. */
+async function open(url) {
+  const r = await raw(url, { headers: jsonHeaders, body: initializeBody });
+  assert.equal(r.status, 200, r.body);
+  return r.headers['mcp-session-id'];
+}
 
 describe('HTTP security', () => {
   let gw, locked;
@@ -30,6 +68,80 @@ describe('HTTP security', () => {
   test('a foreign Host (DNS rebinding) is refused with 403', async () => {
     const r = await raw(gw.url, { headers: { ...jsonHeaders, host: 'evil.example' }, body: initializeBody });
     assert.equal(r.status, 403);
+  });
+
+  test('origins are parsed and matched exactly, not by prefix', async () => {
+    const { port } = gw;
+    for (const origin of [
+      'null',
+      'http://127.0.0.1.nip.io',
+      'http://127.evil.example',
+      'http://[::1].evil.com',
+      'http://127.0.0.1@evil.com',
+      'http://localhost.evil.com',
+      `http://localhost:${port}.evil.com`,
+      'http://[::2]',
+      'file://localhost',
+    ]) {
+      const r = await raw(gw.url, { headers: { ...jsonHeaders, origin }, body: initializeBody });
+      assert.equal(r.status, 403, origin);
+      assert.equal(r.headers.connection, 'close', origin);
+    }
+    for (const origin of [`http://127.0.0.1:${port}`, `http://[::1]:${port}`, 'http://localhost', 'https://LOCALHOST:8443']) {
+      const r = await raw(gw.url, { headers: { ...jsonHeaders, origin }, body: initializeBody });
+      assert.equal(r.status, 200, origin);
+    }
+  });
+
+  test('Host headers are parsed and matched exactly (DNS rebinding)', async () => {
+    const { port } = gw;
+    for (const host of [`127.0.0.1.nip.io:${port}`, `127.evil.example:${port}`, `localhost.evil.example:${port}`, `[::1].evil.com:${port}`]) {
+      const r = await raw(gw.url, { headers: { ...jsonHeaders, host }, body: initializeBody });
+      assert.equal(r.status, 403, host);
+    }
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
+      const r = await raw(gw.url, { headers: { ...jsonHeaders, host }, body: initializeBody });
+      assert.equal(r.status, 200, host);
+    }
+  });
+
+  test('the bearer scheme is read without case; the token must match exactly', async () => {
+    for (const authorization of ['Bearer s3cret-token', 'bearer s3cret-token', 'BEARER s3cret-token']) {
+      const r = await raw(locked.url, { headers: { ...jsonHeaders, authorization }, body: initializeBody });
+      assert.equal(r.status, 200, authorization);
+    }
+    for (const authorization of ['Bearer s3cret-toke', 'Bearer s3cret-token2', 'Basic s3cret-token', 's3cret-token']) {
+      const r = await raw(locked.url, { headers: { ...jsonHeaders, authorization }, body: initializeBody });
+      assert.equal(r.status, 401, authorization);
+    }
+  });
+
+  test('only application/json bodies are read', async () => {
+    for (const ctype of ['application/jsonp', 'application/json-seq', 'text/json', 'text/plain']) {
+      const r = await raw(gw.url, { headers: { ...jsonHeaders, 'content-type': ctype }, body: initializeBody });
+      assert.equal(r.status, 415, ctype);
+    }
+    const ok = await raw(gw.url, { headers: { ...jsonHeaders, 'content-type': 'Application/JSON; charset=utf-8' }, body: initializeBody });
+    assert.equal(ok.status, 200);
+  });
+
+  test('a declared oversize body gets 413 before any of it is sent, and the connection closes', async () => {
+    const head = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${gw.port}\r\nContent-Type: application/json\r\nContent-Length: 2147483648\r\n\r\n`;
+    // no body is ever written: the answer and the close come without it
+    const r = await rawExchange(gw.port, head);
+    assert.match(r.text, /^HTTP\/1\.1 413 /);
+    assert.match(r.text, /connection: close/i);
+    assert.match(r.text, /the limit is 65536/);
+  });
+
+  test('invalid UTF-8 in a body is a JSON-RPC parse error, not a crash', async () => {
+    const bytes = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}}')]);
+    const r = await raw(gw.url, { headers: jsonHeaders, body: bytes });
+    assert.equal(r.status, 400);
+    const sid = await open(gw.url);
+    const inSession = await raw(gw.url, { headers: { ...jsonHeaders, 'mcp-session-id': sid }, body: Buffer.from([0xff, 0xfe, 0x7b]) });
+    assert.equal(inSession.status, 200);
+    assert.equal(JSON.parse(inSession.body).error.code, -32700);
   });
 
   test('a missing or wrong bearer token is refused with 401', async () => {
@@ -141,5 +253,199 @@ describe('exposure control', () => {
         }
       });
     }
+  }
+});
+
+describe('bounded per client', () => {
+  test('a full session table makes room by closing the least recently used idle session', async () => {
+    const { gateway } = await demoGateway({ maxSessions: 3 });
+    try {
+      const ids = [];
+      for (let i = 0; i < 5; i++) ids.push(await open(gateway.url));
+      assert.equal(gateway.sessions.size, 3);
+      assert.equal(gateway.gate.sessions, 3);
+      // the two oldest were closed: their ids get 404 (clients initialize again)
+      for (const sid of ids.slice(0, 2)) assert.equal((await post(gateway.url, sid, { jsonrpc: '2.0', id: 1, method: 'ping' })).status, 404);
+      for (const sid of ids.slice(2)) assert.equal((await post(gateway.url, sid, { jsonrpc: '2.0', id: 1, method: 'ping' })).status, 200);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  test('when every session is busy, initialize gets 503 with Retry-After', async () => {
+    let release;
+    const gate = new Promise((r) => (release = r));
+    const catalog = { tools: [{ name: 'wait', description: 'Waits until released.', inputSchema: { type: 'object' } }] };
+    const { handlerSource } = await import('../../js/dispatch.mjs');
+    const gateway = await startGateway({ source: handlerSource(catalog, { wait: async () => (await gate, { done: true }) }), maxSessions: 2 });
+    try {
+      const ids = [await open(gateway.url), await open(gateway.url)];
+      const busy = ids.map((sid) => post(gateway.url, sid, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait', arguments: {} } }));
+      // both calls are in progress once the gate counts them
+      while (gateway.sessions.size < 2 || [...gateway.sessions.values()].some((s) => s.pending.size === 0)) await new Promise((r) => setTimeout(r, 10));
+      const r = await raw(gateway.url, { headers: jsonHeaders, body: initializeBody });
+      assert.equal(r.status, 503);
+      assert.equal(r.headers['retry-after'], '1');
+      release();
+      for (const b of await Promise.all(busy)) assert.equal(b.status, 200);
+      // idle again: a new session takes the place of one of them
+      assert.equal((await raw(gateway.url, { headers: jsonHeaders, body: initializeBody })).status, 200);
+    } finally {
+      release();
+      await gateway.close();
+    }
+  });
+
+  test('an idle session expires: its id gets 404 and the table forgets it', async () => {
+    const { gateway } = await demoGateway({ sessionIdleMs: 200 });
+    try {
+      const sid = await open(gateway.url);
+      assert.equal((await post(gateway.url, sid, { jsonrpc: '2.0', id: 1, method: 'ping' })).status, 200);
+      await new Promise((r) => setTimeout(r, 400));
+      assert.equal((await post(gateway.url, sid, { jsonrpc: '2.0', id: 2, method: 'ping' })).status, 404);
+      assert.equal(gateway.sessions.size, 0);
+      assert.equal(gateway.gate.sessions, 0);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  test('notification streams per session are bounded (409)', async () => {
+    const { gateway } = await demoGateway({ maxStreams: 1 });
+    const sid = await open(gateway.url);
+    const { request } = await import('node:http');
+    const get = () =>
+      new Promise((resolve, reject) => {
+        const req = request(gateway.url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid } }, (res) => resolve({ status: res.statusCode, req, res }));
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      const first = await get();
+      assert.equal(first.status, 200);
+      const second = await get();
+      assert.equal(second.status, 409);
+      second.res.resume();
+      // closing the first frees its place
+      first.req.destroy();
+      while (gateway.sessions.get(sid).streams.size > 0) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 20));
+      const third = await get();
+      assert.equal(third.status, 200);
+      third.req.destroy();
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  test('headers that arrive too slowly: the connection is closed', async () => {
+    const { gateway } = await demoGateway({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    try {
+      const socket = tcpConnect(gateway.port, '127.0.0.1');
+      await once(socket, 'connect');
+      socket.on('error', () => {});
+      const closed = new Promise((resolve) => socket.on('close', resolve));
+      socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      // one header byte now and then, never the end of the headers
+      const drip = setInterval(() => socket.writable && socket.write('X'), 100);
+      await closed;
+      clearInterval(drip);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  test('connections past the limit are closed as they arrive', async () => {
+    const { gateway } = await demoGateway({ maxConnections: 4 });
+    const sockets = [];
+    try {
+      for (let i = 0; i < 4; i++) {
+        const s = tcpConnect(gateway.port, '127.0.0.1');
+        s.on('error', () => {});
+        await once(s, 'connect');
+        sockets.push(s);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      const extra = tcpConnect(gateway.port, '127.0.0.1');
+      extra.on('error', () => {});
+      await new Promise((resolve) => extra.on('close', resolve));
+      for (const s of sockets) s.destroy();
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe('hidden tools under other spellings', () => {
+  const tricks = (name) => [
+    name.toUpperCase(),
+    name[0].toUpperCase() + name.slice(1),
+    `${name} `,
+    ` ${name}`,
+    `${name}\u0000`,
+    `${name}\u00ad`,
+    name.replace('o', '\u043e'), // Cyrillic o
+    name.replace('_', '-'),
+    name.replace('_', '\u2010'),
+    `functions.${name}`,
+    `default_api.${name}`,
+    `demo__${name}`,
+    `${name}\u200b`,
+  ];
+  for (const mode of ['all', 'hybrid']) {
+    test(`denied trigger_any_flow (${mode}): no spelling reaches it`, async () => {
+      const { gateway, home } = await demoGateway({ engine: { deny: ['trigger_any_flow'], mode } });
+      const before = JSON.stringify(home.home);
+      const { client } = await connect(gateway.url);
+      try {
+        for (const name of tricks('trigger_any_flow')) {
+          const args = { command: 'good_morning' };
+          await assert.rejects(client.callTool({ name, arguments: args }), /Unknown tool|Invalid params/, JSON.stringify(name));
+          if (mode === 'hybrid') {
+            const viaUse = await client.callTool({ name: 'use_tool', arguments: { name, arguments: args } });
+            assert.equal(viaUse.isError, true, JSON.stringify(name));
+            const def = await client.callTool({ name: 'get_tool_definition', arguments: { name } });
+            assert.equal(def.isError, true, JSON.stringify(name));
+          }
+        }
+        assert.equal(JSON.stringify(home.home), before);
+      } finally {
+        await client.close();
+        await gateway.close();
+      }
+    });
+  }
+});
+
+describe('upstream faults become tool errors naming the upstream', () => {
+  let upstream, proxy, client;
+  before(async () => {
+    upstream = await faultyUpstream();
+    proxy = await proxied(upstream.url, { timeoutMs: 2000 }, { timeoutMs: 1000 });
+    ({ client } = proxy);
+  });
+  after(async () => {
+    await proxy.close();
+    await upstream.close();
+  });
+
+  const expected = {
+    hang: /^Error: hang timed out after 1 s waiting for upstream http:/,
+    garbage: /^Error: upstream http:\S+: .*not valid JSON|^Error: upstream http:\S+: .*expected value/,
+    html: /^Error: upstream http:\S+: the upstream answered HTTP 200 with text\/html/,
+    huge: /^Error: upstream http:\S+: the reply is larger than the limit of 2097152 bytes/,
+    cut_sse: /^Error: upstream http:\S+: the reply broke off before its end/,
+    error500: /^Error: upstream http:\S+: the upstream answered HTTP 500/,
+    wrong_id: /^Error: upstream http:\S+: no response to request/,
+  };
+  for (const [name, message] of Object.entries(expected)) {
+    test(`${name}: a tool error`, async () => {
+      const r = await client.callTool({ name, arguments: {} });
+      assert.equal(r.isError, true, JSON.stringify(r));
+      assert.match(r.content[0].text, message);
+      // the gateway goes on serving
+      const ok = await client.callTool({ name: 'ok', arguments: {} });
+      assert.deepEqual(ok.content, [{ type: 'text', text: 'fine' }]);
+    });
   }
 });

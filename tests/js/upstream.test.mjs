@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { startGateway } from '../../js/gateway.mjs';
 import { connectUpstream } from '../../js/upstream.mjs';
-import { connect, listAll, serveChild, structured } from './gateway-helpers.mjs';
+import { connect, listAll, proxied, serveChild, structured } from './gateway-helpers.mjs';
 import { haTools, legacyUpstream, streamableUpstream } from './upstream-servers.mjs';
 
 const names = haTools.map((t) => t.name);
@@ -22,17 +22,14 @@ async function turnOnKitchen(client) {
 }
 
 describe('Streamable HTTP upstream (SSE replies, paged list, token)', () => {
-  let upstream, source, gw, client;
+  let upstream, proxy, source, client;
   before(async () => {
     upstream = await streamableUpstream({ pageSize: 5 });
-    source = await connectUpstream(upstream.url, { token: upstream.token });
-    gw = await startGateway({ source, engine: { mode: 'hybrid' }, timeoutMs: 500 });
-    ({ client } = await connect(gw.url));
+    proxy = await proxied(upstream.url, { token: upstream.token }, { engine: { mode: 'hybrid' }, timeoutMs: 500 });
+    ({ source, client } = proxy);
   });
   after(async () => {
-    await client.close();
-    await gw.close();
-    await source.close();
+    await proxy.close();
     await upstream.close();
   });
 
@@ -72,7 +69,8 @@ describe('Streamable HTTP upstream (SSE replies, paged list, token)', () => {
 
   test('a slow upstream call times out as a tool error', async () => {
     const r = await client.callTool({ name: 'use_tool', arguments: { name: 'good_night', arguments: { delay: 1 } } });
-    assert.deepEqual(r, { content: [{ type: 'text', text: 'Error: good_night timed out after 0.5 s' }], isError: true });
+    // the message names the upstream the call waited for
+    assert.deepEqual(r, { content: [{ type: 'text', text: `Error: good_night timed out after 0.5 s waiting for upstream ${upstream.url}` }], isError: true });
   });
 
   test('an expired upstream session is initialized again', async () => {

@@ -1,0 +1,955 @@
+//! Fuzz target bodies: one ordinary function per entry point that reads
+//! untrusted bytes, each running the entry point and checking properties
+//! of what comes out (a failed property panics, which the fuzzer reports
+//! as a crash). `fuzz/fuzz_targets/*.rs` call them under libFuzzer
+//! (`cargo fuzz`, nightly); the tests at the end of this file run every
+//! target over its seeds and regression inputs on stable, as part of
+//! `cargo test`.
+//!
+//! Compiled for tests and with the `fuzzing` feature only; not part of the
+//! API.
+//!
+//! Targets: [`catalog`], [`lint`], [`calls`], [`validate`], [`search`],
+//! [`engine`], [`http`], [`sse`], [`lenient`], [`rawjson`]. HTML to
+//! Markdown gets a target (`html`) when `src/html/` lands: a function
+//! here, a file in `fuzz/fuzz_targets/`, a `[[bin]]` in `fuzz/Cargo.toml`
+//! and a seed folder, like the others.
+
+use serde_json::{json, Value};
+
+use crate::call::ModelTurn;
+use crate::catalog::Catalog;
+use crate::dialect::{convert, format_results, parse_calls, Conversion, Dialect, Options};
+use crate::engine::http::{self as gate, Gate, HttpDecision, HttpPolicy, HttpRequest};
+use crate::engine::{Engine, EngineConfig, Mode, Output};
+use crate::search::{SearchOptions, ToolIndex};
+
+/// The names of every target, as the folders under `fuzz/seeds/` and
+/// `fuzz/regressions/` and the files under `fuzz/fuzz_targets/` are named.
+pub const TARGETS: [&str; 10] = [
+    "catalog", "lint", "calls", "validate", "search", "engine", "http", "sse", "lenient", "rawjson",
+];
+
+/// Runs the target called `name` on `data`; `false` for an unknown name.
+pub fn run(name: &str, data: &[u8]) -> bool {
+    match name {
+        "catalog" => catalog(data),
+        "lint" => lint(data),
+        "calls" => calls(data),
+        "validate" => validate(data),
+        "search" => search(data),
+        "engine" => engine(data),
+        "http" => http(data),
+        "sse" => sse(data),
+        "lenient" => lenient(data),
+        "rawjson" => rawjson(data),
+        _ => return false,
+    }
+    true
+}
+
+/// A small catalog for the targets that need tools: a read-only one, a
+/// destructive one (hidden by the engine target's policy), nested and
+/// enum parameters.
+pub const TOOLS: &str = r#"{"tools": [
+ {"name": "get_states", "description": "Lists the devices and their states.",
+  "inputSchema": {"type": "object", "properties": {"zone": {"type": "string"}}},
+  "annotations": {"readOnlyHint": true}},
+ {"name": "set_light", "description": "Turns a light on or off, or dims it.",
+  "inputSchema": {"type": "object", "properties": {
+    "deviceId": {"type": "string", "minLength": 1},
+    "state": {"enum": ["on", "off", "toggle"]},
+    "dim": {"type": "integer", "minimum": 0, "maximum": 100},
+    "color": {"type": "object", "properties": {"h": {"type": "number"}, "s": {"type": "number"}}, "required": ["h"]}},
+   "required": ["deviceId"]}},
+ {"name": "trigger_any_flow", "description": "Starts a flow by its command.",
+  "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]},
+  "annotations": {"destructiveHint": true}},
+ {"name": "admin.tools.list", "description": "A namespaced name.",
+  "inputSchema": {"type": "object", "properties": {"ids": {"type": "array", "items": {"type": "integer"}, "uniqueItems": true}}}}
+]}"#;
+
+fn tools() -> Catalog {
+    Catalog::parse(TOOLS.as_bytes()).unwrap_or_else(|_| unreachable_catalog())
+}
+
+#[cold]
+fn unreachable_catalog() -> Catalog {
+    panic!("the built-in fuzz catalog does not parse")
+}
+
+/// `data` cut at the first `sep`: the part before and the part after.
+fn split(data: &[u8], sep: u8) -> (&[u8], &[u8]) {
+    match data.iter().position(|&b| b == sep) {
+        Some(i) => (&data[..i], &data[i + 1..]),
+        None => (data, &[]),
+    }
+}
+
+fn text(data: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(data)
+}
+
+/// Catalog reading and conversion to every dialect, strict or not; token
+/// estimates of the text.
+pub fn catalog(data: &[u8]) {
+    let _ = crate::tokens::estimate_tokens(&text(data));
+    let Ok(catalog) = Catalog::parse(data) else {
+        return;
+    };
+    for dialect in Dialect::ALL {
+        for strict in [false, true] {
+            let c = convert(&catalog, dialect, &Options::strict(strict));
+            check_conversion(&catalog, &c);
+        }
+    }
+}
+
+/// A conversion is JSON, and its names are the dialect's, one per
+/// converted tool, each mapping back to a tool of the catalog.
+pub fn check_conversion(catalog: &Catalog, c: &Conversion) {
+    let text = c.to_json_string();
+    assert!(
+        serde_json::from_str::<Value>(&text).is_ok(),
+        "the conversion is not JSON"
+    );
+    let rule = c.dialect.name_rule();
+    let mut seen = std::collections::HashSet::new();
+    for (dialect_name, mcp) in c.names.iter() {
+        assert!(
+            rule.accepts(dialect_name),
+            "{dialect_name:?} breaks the {} name rule",
+            c.dialect.as_str()
+        );
+        assert!(catalog.get(mcp).is_some(), "{mcp:?} is not in the catalog");
+        assert!(seen.insert(mcp), "{mcp:?} has two dialect names");
+        assert_eq!(c.names.mcp_name(dialect_name), Some(mcp));
+    }
+}
+
+/// Lint and the token budget per disclosure mode.
+pub fn lint(data: &[u8]) {
+    let Ok(catalog) = Catalog::parse(data) else {
+        return;
+    };
+    let report = crate::lint(&catalog);
+    assert_eq!(report.tools.len(), catalog.len(), "one lint entry per tool");
+    let b = crate::budget(&catalog, None, &crate::Disclosure::default());
+    assert!(serde_json::to_value(&b).is_ok());
+}
+
+/// Reading a model response's calls in a dialect (chosen by the first
+/// byte) against the built-in catalog, then writing results back.
+pub fn calls(data: &[u8]) {
+    let Some((&which, rest)) = data.split_first() else {
+        return;
+    };
+    let dialect = Dialect::ALL[usize::from(which) % Dialect::ALL.len()];
+    let catalog = tools();
+    let conversion = convert(&catalog, dialect, &Options::strict(which & 0x80 != 0));
+    let response: Value = match serde_json::from_slice(rest) {
+        Ok(v) => v,
+        Err(_) if dialect == Dialect::Prompted => Value::String(text(rest).into_owned()),
+        Err(_) => return,
+    };
+    let Ok(turn) = parse_calls(dialect, &response, &conversion.names, Some(&catalog)) else {
+        return;
+    };
+    check_turn(&catalog, &turn);
+    // through JSON and back, as the JS package passes turns
+    let back: ModelTurn = serde_json::from_value(turn.to_json()).unwrap_or_else(|e| {
+        panic!("a turn does not read back from its JSON: {e}");
+    });
+    let nulls = Value::Array(vec![Value::Null; back.calls.len()]);
+    let written = format_results(dialect, &back, &nulls);
+    assert!(written.is_ok(), "results for every call: {written:?}");
+    let ok = json!({"content": [{"type": "text", "text": "done"}]});
+    let results = Value::Array(vec![ok; back.calls.len()]);
+    assert!(format_results(dialect, &back, &results).is_ok());
+}
+
+/// Every call has an error or a request, never both; ids are unique; a
+/// call with a request names a catalog tool and carries valid arguments.
+pub fn check_turn(catalog: &Catalog, turn: &ModelTurn) {
+    let mut ids = std::collections::HashSet::new();
+    let mut runnable = 0;
+    for call in &turn.calls {
+        assert!(ids.insert(call.id.as_str()), "duplicate id {:?}", call.id);
+        assert_ne!(
+            call.error.is_some(),
+            call.request.is_some(),
+            "a call has an error or a request: {call:?}"
+        );
+        if call.request.is_some() {
+            runnable += 1;
+            let tool = catalog
+                .get(&call.name)
+                .unwrap_or_else(|| panic!("{:?} runs but is not in the catalog", call.name));
+            let errors = crate::validate(tool.input_schema(), &call.arguments);
+            assert!(
+                errors.is_empty(),
+                "a call runs with bad arguments: {errors:?}"
+            );
+        }
+    }
+    assert!(runnable <= crate::MAX_CALLS, "more calls run than allowed");
+}
+
+/// Validation with coercion: `schema NUL arguments`, both JSON.
+pub fn validate(data: &[u8]) {
+    let (schema, args) = split(data, 0);
+    let (Ok(schema), Ok(args)) = (
+        serde_json::from_slice::<Value>(schema),
+        serde_json::from_slice::<Value>(args),
+    ) else {
+        return;
+    };
+    let plain = crate::validate(&schema, &args);
+    let v = crate::validate_arguments(&schema, &args);
+    check_validation(&schema, &v, &plain);
+}
+
+/// The errors after coercion are exactly what plain validation finds in
+/// the coerced arguments (unless the step budget ran out in either).
+pub fn check_validation(schema: &Value, v: &crate::Validation, plain: &[crate::ArgumentError]) {
+    let limited = |e: &[crate::ArgumentError]| e.iter().any(|e| e.keyword == "limit");
+    if v.errors.is_empty() {
+        assert!(v.message().is_empty());
+    } else {
+        assert!(!v.message().is_empty());
+    }
+    for e in plain.iter().chain(&v.errors) {
+        assert!(!e.message.is_empty(), "an error without a message");
+    }
+    if !v.arguments.is_object() {
+        return;
+    }
+    let again = crate::validate(schema, &v.arguments);
+    if !limited(&again) && !limited(&v.errors) {
+        assert_eq!(
+            v.errors, again,
+            "validate_arguments and validate disagree on the coerced arguments"
+        );
+    }
+}
+
+/// Search: `catalog 0xFF query`, or the built-in catalog and the whole
+/// input as the query.
+pub fn search(data: &[u8]) {
+    let (catalog, query) = match data.iter().position(|&b| b == 0xff) {
+        Some(i) => match Catalog::parse(&data[..i]) {
+            Ok(c) => (c, text(&data[i + 1..])),
+            Err(_) => return,
+        },
+        None => (tools(), text(data)),
+    };
+    let Ok(index) = ToolIndex::build(&catalog, None) else {
+        return;
+    };
+    let limit = 1 + query.len() % 7;
+    let found = index.search(&query, &SearchOptions::new().with_limit(limit));
+    check_hits(&catalog, &found, limit);
+    let _ = index.suggest(&query, 3);
+    // a tool's exact name finds that tool first
+    for tool in catalog.tools().iter().take(3) {
+        let name = tool.name();
+        let plain = name.len() > 2
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        let unique = catalog
+            .tools()
+            .iter()
+            .filter(|t| t.name().eq_ignore_ascii_case(name))
+            .count()
+            == 1;
+        if plain && unique {
+            let r = index.search(name, &SearchOptions::new());
+            assert_eq!(
+                r.hits.first().map(|h| h.name.as_str()),
+                Some(name),
+                "the exact name {name:?} is not the first hit"
+            );
+        }
+    }
+}
+
+/// Hits are at most `limit`, best first, and name catalog tools.
+pub fn check_hits(catalog: &Catalog, found: &crate::SearchResults, limit: usize) {
+    assert!(found.hits.len() <= limit, "more hits than the limit");
+    assert!(found.total >= found.hits.len(), "total below the hits");
+    for pair in found.hits.windows(2) {
+        assert!(pair[0].score >= pair[1].score, "hits out of order");
+    }
+    for h in &found.hits {
+        assert!(catalog.get(&h.name).is_some(), "{:?} is not a tool", h.name);
+        assert!(h.score.is_finite());
+    }
+}
+
+/// The engine fed a sequence of messages (one per line), each
+/// invocation completed at once with a good result, a bad one, or a
+/// failure; `#mode X` lines change the mode. The first byte picks the
+/// mode and the page size.
+pub fn engine(data: &[u8]) {
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    let mut config = EngineConfig {
+        page_size: 1 + usize::from(first >> 4),
+        ..EngineConfig::default()
+    };
+    config.disclosure.mode = match first & 3 {
+        1 => Mode::Hybrid,
+        2 => Mode::Meta,
+        _ => Mode::All,
+    };
+    config.exposure.deny = vec!["trigger_any_flow".into()];
+    let mut engine = Engine::new(tools(), config);
+    let mut outcome = 0usize;
+    for line in text(rest).split('\n') {
+        if let Some(mode) = line.strip_prefix("#mode ") {
+            if let Some(m) = Mode::parse(mode.trim()) {
+                engine.set_mode(m);
+            }
+            let replies = drain(&mut engine, line, &mut outcome);
+            assert_eq!(replies, 0, "a mode change replied");
+            continue;
+        }
+        let owed = engine.handle(line);
+        let replies = drain(&mut engine, line, &mut outcome);
+        assert_eq!(
+            replies,
+            usize::from(owed),
+            "{line:?} owed {owed} reply, got {replies}"
+        );
+        assert_eq!(engine.outstanding(), 0);
+    }
+}
+
+/// Drains the engine, completing every invocation; checks every message
+/// it writes and counts the replies.
+fn drain(engine: &mut Engine, line: &str, outcome: &mut usize) -> usize {
+    let mut replies = 0;
+    while let Some(o) = engine.poll_output() {
+        match o {
+            Output::Reply(text) => {
+                let v: Value = serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("a reply is not JSON ({e}): {text}"));
+                assert_eq!(v.get("jsonrpc"), Some(&json!("2.0")), "{text}");
+                assert!(
+                    v.get("result").is_some() != v.get("error").is_some(),
+                    "a reply has a result or an error: {text}"
+                );
+                replies += 1;
+            }
+            Output::Notification(text) => {
+                let v: Value = serde_json::from_str(&text)
+                    .unwrap_or_else(|e| panic!("a notification is not JSON ({e}): {text}"));
+                assert!(v.get("method").is_some(), "{text}");
+            }
+            Output::Invoke(inv) => {
+                assert_ne!(inv.tool, "trigger_any_flow", "a hidden tool was invoked");
+                *outcome += 1;
+                let r = match *outcome % 4 {
+                    0 => engine.fail(inv.id, "it broke"),
+                    1 => {
+                        engine.complete_json(inv.id, r#"{"content":[{"type":"text","text":"ok"}]}"#)
+                    }
+                    2 => engine.complete_json(inv.id, line),
+                    _ => engine.complete(
+                        inv.id,
+                        &json!({"content": [], "structuredContent": {"line": line}}),
+                    ),
+                };
+                // a bad result is answered with an error reply, and said so
+                let _ = r;
+            }
+            Output::Cancel(_) => {}
+        }
+    }
+    replies
+}
+
+/// The HTTP rules on a request read from the input (`METHOD PATH` on the
+/// first line, `name: value` headers after it, a blank line, then bytes
+/// that drive the session table).
+pub fn http(data: &[u8]) {
+    let (head, ops) = match data.windows(2).position(|w| w == b"\n\n") {
+        Some(i) => (&data[..i], &data[i + 2..]),
+        None => (data, &[][..]),
+    };
+    let head = text(head);
+    let mut lines = head.split('\n');
+    let mut request_line = lines.next().unwrap_or("").split(' ');
+    let req = HttpRequest {
+        method: request_line.next().unwrap_or("").to_string(),
+        path: request_line.next().unwrap_or("").to_string(),
+        headers: lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+            .collect(),
+        session_known: ops.first().is_some_and(|b| b & 1 == 1),
+    };
+    let policy = HttpPolicy::for_host("127.0.0.1", None)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .with_origins(vec!["https://app.example".into()])
+        .with_max_sessions(4)
+        .with_max_streams(2)
+        .with_max_inflight(3)
+        .with_session_idle_ms(5_000);
+    let decision = gate::check_request(&req, &policy);
+    check_decision(&req, &decision);
+    if let (Some(origin), false) = (req.header("origin"), is_forbidden(&decision)) {
+        let listed = origin
+            .trim_end_matches('/')
+            .eq_ignore_ascii_case("https://app.example");
+        assert!(
+            listed || reference_loopback_origin(origin),
+            "origin {origin:?} was let through"
+        );
+    }
+    if let (Some(host), false) = (req.header("host"), is_forbidden(&decision)) {
+        assert!(
+            reference_loopback_authority(host.trim()),
+            "host {host:?} was let through"
+        );
+    }
+    let _ = gate::check_body(&text(ops), req.session_known, &policy);
+    gate_ops(policy, ops);
+}
+
+fn is_forbidden(d: &HttpDecision) -> bool {
+    // 404 for another path comes before the origin and host checks
+    matches!(
+        d,
+        HttpDecision::Reject {
+            status: 403 | 404,
+            ..
+        }
+    )
+}
+
+fn check_decision(req: &HttpRequest, d: &HttpDecision) {
+    if let HttpDecision::Reject {
+        status, message, ..
+    } = d
+    {
+        assert!((400..600).contains(status), "status {status}");
+        assert!(!message.is_empty());
+    }
+    if matches!(d, HttpDecision::ReadBody { .. }) {
+        assert_eq!(req.method, "POST");
+    }
+}
+
+/// An independent reading of "a loopback origin": `http(s)://` and an
+/// authority that names this machine.
+fn reference_loopback_origin(origin: &str) -> bool {
+    let lower = origin.to_ascii_lowercase();
+    let rest = match lower
+        .strip_prefix("http://")
+        .or_else(|| lower.strip_prefix("https://"))
+    {
+        Some(r) => r,
+        None => return false,
+    };
+    reference_loopback_authority(rest)
+}
+
+fn reference_loopback_authority(authority: &str) -> bool {
+    let host = match authority.rsplit_once(':') {
+        // a port: digits only, and the host before it
+        Some((h, port))
+            if !port.is_empty()
+                && port.len() <= 5
+                && port.bytes().all(|b| b.is_ascii_digit())
+                && port.parse::<u32>().is_ok_and(|p| p <= 65_535)
+                && (h.ends_with(']') || !h.contains(':')) =>
+        {
+            h
+        }
+        _ => authority,
+    };
+    if host.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    let bare = host.strip_prefix('[').and_then(|h| h.strip_suffix(']'));
+    match bare {
+        Some(v6) => v6
+            .parse::<std::net::Ipv6Addr>()
+            .is_ok_and(|a| a.is_loopback() || a.to_ipv4_mapped().is_some_and(|m| m.is_loopback())),
+        None => host
+            .parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|a| a.is_loopback()),
+    }
+}
+
+/// Drives the session table with operations read from `ops` and checks
+/// that it stays within its limits and never closes a busy session.
+fn gate_ops(policy: HttpPolicy, ops: &[u8]) {
+    let max = policy.max_sessions;
+    let mut g = Gate::new(policy);
+    let mut now = 0u64;
+    // the test's own model: id → (requests in progress, streams)
+    let mut model: std::collections::HashMap<String, (usize, usize)> = Default::default();
+    let req = |method: &str, id: &str| HttpRequest {
+        method: method.into(),
+        path: "/mcp".into(),
+        headers: vec![
+            ("content-type".into(), "application/json".into()),
+            (
+                "accept".into(),
+                if method == "GET" {
+                    "text/event-stream"
+                } else {
+                    "application/json"
+                }
+                .into(),
+            ),
+            ("mcp-session-id".into(), id.into()),
+        ],
+        session_known: false,
+    };
+    let closed = |model: &mut std::collections::HashMap<String, (usize, usize)>,
+                  ids: &[String],
+                  why: &str| {
+        for id in ids {
+            let (busy, streams) = model
+                .remove(id)
+                .unwrap_or_else(|| panic!("{why} closed {id:?}, which is not open"));
+            if why != "DELETE" {
+                assert_eq!(
+                    (busy, streams),
+                    (0, 0),
+                    "{why} closed the busy session {id:?}"
+                );
+            }
+        }
+    };
+    for chunk in ops.chunks(2) {
+        let (op, arg) = (chunk[0], chunk.get(1).copied().unwrap_or(0));
+        let id = format!("s{}", arg % 8);
+        now += u64::from(op >> 3) * 250;
+        match op % 7 {
+            0 => match g.open_session(&id, now) {
+                Ok(close) => {
+                    closed(&mut model, &close, "open_session");
+                    model.insert(id.clone(), (1, 0));
+                }
+                Err(d) => assert!(matches!(d, HttpDecision::Reject { status: 503, .. })),
+            },
+            1 | 2 => {
+                let method = if op % 7 == 1 { "POST" } else { "GET" };
+                let v = g.request(&req(method, &id), now);
+                let why = if matches!(v.decision, HttpDecision::EndSession) {
+                    "DELETE"
+                } else {
+                    "request"
+                };
+                closed(&mut model, &v.close, why);
+                match (&v.decision, model.get_mut(&id)) {
+                    (HttpDecision::ReadBody { .. }, Some(m)) => m.0 += 1,
+                    (HttpDecision::OpenStream, Some(m)) => m.1 += 1,
+                    (HttpDecision::ReadBody { .. } | HttpDecision::OpenStream, None) => {
+                        panic!("a request for the unknown session {id:?} went through")
+                    }
+                    _ => {}
+                }
+            }
+            3 => {
+                g.finished(&id, now);
+                if let Some(m) = model.get_mut(&id) {
+                    m.0 = m.0.saturating_sub(1);
+                }
+            }
+            4 => {
+                g.stream_closed(&id, now);
+                if let Some(m) = model.get_mut(&id) {
+                    m.1 = m.1.saturating_sub(1);
+                }
+            }
+            5 => {
+                let gone = g.sweep(now);
+                closed(&mut model, &gone, "sweep");
+            }
+            _ => {
+                let v = g.request(&req("DELETE", &id), now);
+                let why = if matches!(v.decision, HttpDecision::EndSession) {
+                    "DELETE"
+                } else {
+                    "request"
+                };
+                closed(&mut model, &v.close, why);
+            }
+        }
+        assert!(g.len() <= max, "{} sessions, the limit is {max}", g.len());
+        assert_eq!(g.len(), model.len(), "the table and the model disagree");
+    }
+}
+
+/// The SSE parser (whole and in chunks), reply reading under a limit, the
+/// legacy transport's events, reply classification and handler results.
+pub fn sse(data: &[u8]) {
+    let Some((&cut, rest)) = data.split_first() else {
+        return;
+    };
+    let body = text(rest);
+    let limit = 64 + usize::from(cut) * 16;
+    let mut whole = crate::client::SseParser::with_limit(limit);
+    let all = whole.push(&body).map(|mut e| {
+        e.extend(whole.finish());
+        e
+    });
+    // the same stream cut into chunks gives the same events
+    let size = 1 + usize::from(cut % 17);
+    let mut parts = crate::client::SseParser::with_limit(limit);
+    let mut got = Vec::new();
+    let mut failed = false;
+    let mut at = 0;
+    while at < body.len() {
+        let mut end = (at + size).min(body.len());
+        while !body.is_char_boundary(end) {
+            end += 1;
+        }
+        match parts.push(&body[at..end]) {
+            Ok(e) => got.extend(e),
+            Err(_) => {
+                failed = true;
+                break;
+            }
+        }
+        at = end;
+    }
+    if let (Ok(all), false) = (&all, failed) {
+        got.extend(parts.finish());
+        assert_eq!(&got, all, "chunking changed the events");
+    }
+    for e in all.iter().flatten() {
+        let _ = crate::client::legacy_event(e);
+        assert!(e.data.len() <= limit, "an event past the limit");
+    }
+    for ctype in ["text/event-stream", "application/json"] {
+        if let Ok(messages) = crate::client::messages(&body, ctype) {
+            let id = messages
+                .first()
+                .and_then(|m| m.get("id"))
+                .cloned()
+                .unwrap_or(Value::Null);
+            let _ = crate::client::result_for(&messages, &id);
+        }
+    }
+    let mut reply = crate::client::ReplyBody::new(rest.len() / 2 + 1);
+    let _ = reply
+        .push(rest)
+        .and_then(|()| reply.messages("application/json"));
+    let status = u16::from(cut) * 3 % 600;
+    let _ = crate::client::classify_reply(status, &body, cut & 1 == 0, cut & 2 == 0);
+    if let Ok(out) = crate::client::as_tool_result_text(&body) {
+        assert!(
+            serde_json::from_str::<Value>(&out).is_ok(),
+            "a handler result is not JSON: {out}"
+        );
+    }
+}
+
+/// The lenient JSON finder on model prose.
+pub fn lenient(data: &[u8]) {
+    let t = text(data);
+    let found = crate::lenient::find_values(&t);
+    for v in &found {
+        assert!(v.is_object() || v.is_array(), "found a bare value");
+    }
+    assert!(found.len() <= crate::lenient::MAX_NODES);
+    // strict JSON is read as strict JSON
+    let trimmed = t.trim();
+    if !trimmed.contains("```") && (trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        if let Ok(strict) = serde_json::from_str::<Value>(trimmed) {
+            if depth(&strict) < 60 && nodes(&strict) < 1_000 {
+                let first = found
+                    .first()
+                    .unwrap_or_else(|| panic!("nothing found in {trimmed:?}"));
+                assert!(same(first, &strict), "read {first} from {trimmed}");
+            }
+        }
+    }
+}
+
+fn depth(v: &Value) -> usize {
+    match v {
+        Value::Array(a) => 1 + a.iter().map(depth).max().unwrap_or(0),
+        Value::Object(m) => 1 + m.values().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+fn nodes(v: &Value) -> usize {
+    match v {
+        Value::Array(a) => 1 + a.iter().map(nodes).sum::<usize>(),
+        Value::Object(m) => 1 + m.values().map(nodes).sum::<usize>(),
+        _ => 1,
+    }
+}
+
+/// Equal values, numbers compared by value (within rounding).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (
+                x.as_f64().unwrap_or(f64::NAN),
+                y.as_f64().unwrap_or(f64::NAN),
+            );
+            x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs())
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same(va, vb))
+        }
+        _ => a == b,
+    }
+}
+
+/// The raw JSON scanner against serde_json: the same texts pass, the
+/// compact form reads as the same value, the fields split at the top are
+/// the object's; results built from the text are JSON.
+pub fn rawjson(data: &[u8]) {
+    let Ok(t) = std::str::from_utf8(data) else {
+        return;
+    };
+    let ours = crate::rawjson::compact(t);
+    let theirs = serde_json::from_str::<Value>(t);
+    assert_eq!(
+        ours.is_ok(),
+        theirs.is_ok(),
+        "the scanner says {:?}, serde_json says {:?}",
+        ours.as_ref().err(),
+        theirs.as_ref().err()
+    );
+    if let (Ok(compact), Ok(value)) = (&ours, &theirs) {
+        let again: Value = serde_json::from_str(compact)
+            .unwrap_or_else(|e| panic!("the compact form does not read ({e}): {compact}"));
+        assert_eq!(&again, value, "compacting changed the value");
+        if let crate::rawjson::Top::Object(fields) = crate::rawjson::top(compact) {
+            let m = value
+                .as_object()
+                .unwrap_or_else(|| panic!("fields of a non-object"));
+            assert_eq!(fields.0.len(), m.len(), "field count");
+            for f in &fields.0 {
+                let v: Value = serde_json::from_str(f.value).unwrap_or(Value::Null);
+                assert_eq!(m.get(f.key.as_ref()), Some(&v), "field {}", f.key);
+            }
+        }
+        // one level down, it still reads when it passes
+        if let Ok(inner) = crate::rawjson::compact_nested(t, 1) {
+            let wrapped = format!("[{inner}]");
+            assert!(
+                serde_json::from_str::<Value>(&wrapped).is_ok(),
+                "nested too deep: {wrapped}"
+            );
+        }
+    }
+    for built in [
+        crate::tool_success_json(t),
+        crate::tool_failure_json("it failed", t),
+        crate::client::as_tool_result_text(t),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        assert!(
+            serde_json::from_str::<Value>(&built).is_ok(),
+            "a result built from the text is not JSON: {built}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    fn fuzz_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz")
+    }
+
+    fn files(dir: &Path) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        out.retain(|p| p.is_file());
+        out.sort();
+        out
+    }
+
+    /// Every target over its committed seeds and regression inputs (the
+    /// libFuzzer runs start from the same files).
+    #[test]
+    fn every_target_passes_its_seeds_and_regressions() {
+        for target in TARGETS {
+            let seeds = files(&fuzz_dir().join("seeds").join(target));
+            assert!(!seeds.is_empty(), "{target} has no seeds");
+            let regressions = files(&fuzz_dir().join("regressions").join(target));
+            for file in seeds.iter().chain(&regressions) {
+                let data = std::fs::read(file).unwrap_or_default();
+                let ok = std::panic::catch_unwind(|| run(target, &data));
+                assert!(matches!(ok, Ok(true)), "{target}: {} fails", file.display());
+            }
+        }
+    }
+
+    /// The shared corpus's catalogs through the catalog, lint and search
+    /// targets (the fuzz seed script makes seeds of the same files).
+    #[test]
+    fn the_shared_corpus_passes_the_catalog_targets() {
+        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+        let catalogs: Vec<PathBuf> = files(&corpus)
+            .into_iter()
+            .filter(|p| p.to_string_lossy().ends_with(".tools-list.json"))
+            .collect();
+        assert!(!catalogs.is_empty(), "no catalogs in {}", corpus.display());
+        for file in catalogs {
+            let data = std::fs::read(&file).unwrap_or_default();
+            catalog(&data);
+            lint(&data);
+            let mut query = data.clone();
+            query.extend_from_slice(b"\xffturn on the kitchen light");
+            search(&query);
+        }
+    }
+
+    // The properties can fail: each checker refuses a wrong output.
+
+    /// One Anthropic `tool_use` block read against the built-in catalog.
+    fn one_call(catalog: &Catalog, block: Value) -> ModelTurn {
+        let names = convert(catalog, Dialect::Anthropic, &Options::default()).names;
+        parse_calls(Dialect::Anthropic, &json!([block]), &names, Some(catalog))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    #[should_panic(expected = "has an error or a request")]
+    fn a_call_with_both_an_error_and_a_request_is_caught() {
+        let catalog = tools();
+        let mut turn = one_call(
+            &catalog,
+            json!({"type": "tool_use", "id": "a", "name": "get_states", "input": {}}),
+        );
+        turn.calls[0].error = Some("x".into());
+        check_turn(&catalog, &turn);
+    }
+
+    #[test]
+    #[should_panic(expected = "bad arguments")]
+    fn a_runnable_call_with_invalid_arguments_is_caught() {
+        let catalog = tools();
+        let mut turn = one_call(
+            &catalog,
+            json!({"type": "tool_use", "id": "a", "name": "set_light", "input": {"deviceId": "x"}}),
+        );
+        turn.calls[0].arguments = json!({"dim": 500});
+        check_turn(&catalog, &turn);
+    }
+
+    #[test]
+    #[should_panic(expected = "name rule")]
+    fn a_name_outside_the_dialect_rule_is_caught() {
+        let catalog = tools();
+        let mut c = convert(&catalog, Dialect::OpenAi, &Options::default());
+        c.names =
+            crate::names::NameMap::from_json(&json!({"admin.tools.list": "admin.tools.list"}))
+                .unwrap_or_default();
+        check_conversion(&catalog, &c);
+    }
+
+    #[test]
+    #[should_panic(expected = "disagree")]
+    fn validations_that_disagree_are_caught() {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+        let mut v = crate::validate_arguments(&schema, &json!({"n": "x"}));
+        v.errors.clear();
+        check_validation(&schema, &v, &[]);
+    }
+
+    #[test]
+    #[should_panic(expected = "out of order")]
+    fn hits_out_of_order_are_caught() {
+        let catalog = tools();
+        let index = ToolIndex::build(&catalog, None).unwrap_or_else(|e| panic!("{e}"));
+        let mut found = index.search("light", &SearchOptions::new().with_limit(5));
+        let mut better = found.hits[0].clone();
+        better.score += 1.0;
+        found.hits.push(better);
+        found.total += 1;
+        check_hits(&catalog, &found, 5);
+    }
+
+    #[test]
+    #[should_panic(expected = "was let through")]
+    fn an_origin_let_through_is_caught() {
+        // the checker, on a decision that let a foreign origin pass
+        let origin = "http://127.0.0.1.nip.io";
+        assert!(!reference_loopback_origin(origin));
+        let decision = HttpDecision::OpenStream;
+        if !is_forbidden(&decision) {
+            assert!(
+                origin.eq_ignore_ascii_case("https://app.example")
+                    || reference_loopback_origin(origin),
+                "origin {origin:?} was let through"
+            );
+        }
+    }
+
+    #[test]
+    fn the_reference_reads_loopback_authorities() {
+        for ok in [
+            "localhost",
+            "localhost:80",
+            "127.0.0.1:8765",
+            "[::1]:1",
+            "[::1]",
+            "127.9.9.9",
+        ] {
+            assert!(reference_loopback_authority(ok), "{ok}");
+        }
+        for bad in [
+            "127.0.0.1.nip.io",
+            "[::1].evil",
+            "localhost:",
+            "localhost:99999",
+            "::1",
+            "evil@127.0.0.1",
+        ] {
+            assert!(!reference_loopback_authority(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "chunking changed the events")]
+    fn events_that_change_with_chunking_are_caught() {
+        // what the property compares, with one event altered
+        let mut p = crate::client::SseParser::new();
+        let all = p.push("data: a\n\n").unwrap_or_default();
+        let mut got = all.clone();
+        got[0].data.push('!');
+        assert_eq!(&got, &all, "chunking changed the events");
+    }
+
+    #[test]
+    fn every_target_has_a_fuzz_target_file() {
+        for target in TARGETS {
+            let file = fuzz_dir().join("fuzz_targets").join(format!("{target}.rs"));
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            assert!(
+                text.contains(&format!("fuzzing::{target}(")),
+                "{} does not run the {target} target",
+                file.display()
+            );
+        }
+        assert!(!run("no-such-target", b""));
+    }
+}
