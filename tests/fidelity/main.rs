@@ -24,7 +24,7 @@ mod encode;
 mod generate;
 
 use mcp_switchboard::{
-    convert, parse_calls, validate, Action, Catalog, Conversion, Dialect, Options,
+    convert, parse_calls, validate, Action, Catalog, Conversion, Dialect, Options, MAX_CALLS,
 };
 use serde_json::{json, Value};
 
@@ -174,10 +174,15 @@ fn check(
             meant.push((mcp.clone(), args.clone()));
         }
     }
-    let turn = parse_calls(d, &common::response(d, &calls), &conv.names, Some(catalog))
-        .unwrap_or_else(|e| panic!("{label} {d}: the response is not read: {e}"));
-    assert_eq!(turn.calls.len(), calls.len(), "{label} {d}");
-    for ((call, (mcp, args)), (_, sent)) in turn.calls.iter().zip(&meant).zip(&calls) {
+    // one response holds at most MAX_CALLS calls: send them in turns
+    let mut read = Vec::with_capacity(calls.len());
+    for chunk in calls.chunks(MAX_CALLS) {
+        let turn = parse_calls(d, &common::response(d, chunk), &conv.names, Some(catalog))
+            .unwrap_or_else(|e| panic!("{label} {d}: the response is not read: {e}"));
+        assert_eq!(turn.calls.len(), chunk.len(), "{label} {d}");
+        read.extend(turn.calls);
+    }
+    for ((call, (mcp, args)), (_, sent)) in read.iter().zip(&meant).zip(&calls) {
         let Some(tool) = catalog.get(mcp) else {
             continue;
         };
