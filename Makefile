@@ -14,12 +14,12 @@ WASM_BINDGEN := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
 # wasm-opt emits modules that crash on load).
 export PATH := $(HOME)/.cargo/bin:$(PATH):$(CURDIR)/node_modules/.bin
 
-.PHONY: demo test tools build chromium test-rust test-wasm test-js test-conformance test-py
+.PHONY: demo test tools build chromium test-rust test-wasm test-js test-conformance test-py test-homey
 
 demo: build
 	node js/demo.mjs
 
-test: build test-rust test-wasm test-js test-py
+test: build test-rust test-wasm test-js test-py test-homey
 
 tools:
 	rustup target add wasm32-unknown-unknown
@@ -67,3 +67,23 @@ test-conformance:
 
 test-py:
 	.venv/bin/python tests/py/check_dialects.py
+
+# The Homey app (homey-app/): its test tools from homey-app/test/package.json
+# (the Homey CLI, which needs Node 24, and Node 18), the package packed from
+# pkg/ (npm pack: the app store refuses symlinked folders), the app's tests
+# on Node 18 and 22, then `homey app validate --level publish` and
+# `homey app build` (both offline). The generated app.json must be the
+# committed one.
+HOMEY_TOOLS := $(CURDIR)/homey-app/test/node_modules
+HOMEY := NO_UPDATE_NOTIFIER=1 $(HOMEY_TOOLS)/node24/bin/node $(HOMEY_TOOLS)/homey/bin/homey.js
+
+test-homey: build
+	npm ci --prefix homey-app/test --no-audit --no-fund
+	rm -rf homey-app/.build && mkdir -p homey-app/.build
+	cd homey-app/.build && npm pack ../../pkg --silent >/dev/null && mv mcp-switchboard-*.tgz mcp-switchboard.tgz
+	npm ci --prefix homey-app --no-audit --no-fund
+	$(HOMEY_TOOLS)/node18/bin/node --test homey-app/test/*.test.mjs
+	$(CURDIR)/node_modules/node/bin/node --test homey-app/test/*.test.mjs
+	cd homey-app && $(HOMEY) app validate --level publish
+	cd homey-app && $(HOMEY) app build
+	git diff --exit-code -- homey-app/app.json
