@@ -72,8 +72,8 @@ test-py:
 # (the Homey CLI, which needs Node 24, and Node 18), the package packed from
 # pkg/ (npm pack: the app store refuses symlinked folders), the app's tests
 # on Node 18 and 22 (the settings page in Chromium on 22 only: playwright
-# needs Node 20), then `homey app validate --level publish` and
-# `homey app build` (both offline). The generated app.json must be the
+# needs Node 20), then `homey app validate` at the publish and verified
+# levels and `homey app build` (all offline). The generated app.json must be the
 # committed one.
 HOMEY_TOOLS := $(CURDIR)/homey-app/test/node_modules
 HOMEY := NO_UPDATE_NOTIFIER=1 $(HOMEY_TOOLS)/node24/bin/node $(HOMEY_TOOLS)/homey/bin/homey.js
@@ -86,5 +86,6 @@ test-homey: build chromium
 	$(HOMEY_TOOLS)/node18/bin/node --test homey-app/test/*.test.mjs
 	$(CURDIR)/node_modules/node/bin/node --test homey-app/test/*.test.mjs homey-app/test/browser/*.test.mjs
 	cd homey-app && $(HOMEY) app validate --level publish
+	cd homey-app && $(HOMEY) app validate --level verified
 	cd homey-app && $(HOMEY) app build
 	git diff --exit-code -- homey-app/app.json

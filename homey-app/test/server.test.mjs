@@ -33,8 +33,9 @@ describe('hybrid disclosure (the default)', () => {
     await b.close();
   });
 
-  test('lists the overview tools the package picks, and the meta-tools', async () => {
+  test('lists the overview tools the package picks, and the meta-tools; answers ping', async () => {
     assert.equal(b.status.mode, 'hybrid');
+    assert.deepEqual(await client.ping(), {});
     assert.deepEqual(await toolNames(client), ['get_home_structure', 'get_states', 'get_flow_overview', 'search_tools', 'get_tool_definition', 'use_tool']);
   });
 

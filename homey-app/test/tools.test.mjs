@@ -51,7 +51,10 @@ describe('every tool, in "all" mode', () => {
     assert.deepEqual(names.slice(BUILTIN.length).sort(), ['evening_lights', 'play_radio']);
   });
 
-  test('get_home_structure: zones with paths and their devices', async () => {
+  test('get_home_structure: zones with paths and their devices, as structuredContent', async () => {
+    const { result } = await call(client, 'get_home_structure', {});
+    assert.equal(result.structuredContent.success, true);
+    assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
     const data = await ok('get_home_structure', {});
     assert.equal(data.zoneCount, 8);
     assert.equal(data.deviceCount, 13);
