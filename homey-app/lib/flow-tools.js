@@ -109,7 +109,8 @@ class FlowTools {
     this.card.on('update', () => this.soon());
     this.homey.flow.getActionCard(ANSWER_CARD).registerRunListener(async ({ call, answer }) => {
       const resolve = this.pending.get(String(call ?? '').trim());
-      if (!resolve) return false;
+      // shown in the Flow's log: the wrong token in the Call ID field, or too late
+      if (!resolve) throw new Error('No AI tool call is waiting for this answer: put the Call ID token of the trigger card in the first field; an answer after 25 seconds comes too late.');
       resolve(String(answer ?? ''));
       return true;
     });

@@ -194,6 +194,8 @@ describe('every tool, in "all" mode', () => {
     assert.equal(runs[0].tokens.text2, '40');
     assert.equal(home.devices['kitchen-speaker'].capabilitiesObj.volume_set.value, 40, 'the Flow used the number token');
     await fails('play_radio', { volume: 3 }, /station: required/);
+    // an answer nobody waits for is an error in the Flow's log
+    await assert.rejects(app.homey.flow.getActionCard('ai_tool_answer').listener({ call: 'stale', answer: 'late' }, {}), /No AI tool call is waiting for this answer/);
     const evening = await ok('evening_lights', { bright: 'true' });
     assert.equal(evening.answer, undefined);
     assert.deepEqual(evening.flows, ['Evening lights']);
