@@ -19,12 +19,12 @@ CARGO_FUZZ := 0.13.2
 # the fuzz targets still run over their seeds and regressions in cargo test
 HAVE_NIGHTLY := $(shell rustup toolchain list 2>/dev/null | grep -q '^nightly' && echo yes)
 
-.PHONY: demo test tools build chromium test-rust test-wasm test-js test-conformance test-py test-fuzz soak
+.PHONY: demo test tools build chromium test-rust test-wasm test-js test-conformance test-py test-fuzz test-homey soak
 
 demo: build
 	node js/demo.mjs
 
-test: build test-rust test-wasm test-js test-py test-fuzz
+test: build test-rust test-wasm test-js test-py test-fuzz test-homey
 
 tools:
 	rustup target add wasm32-unknown-unknown
@@ -90,3 +90,25 @@ test-conformance:
 
 test-py:
 	.venv/bin/python tests/py/check_dialects.py
+
+# The Homey app (homey-app/): its test tools from homey-app/test/package.json
+# (the Homey CLI, which needs Node 24, and Node 18), the package packed from
+# pkg/ (npm pack: the app store refuses symlinked folders), the app's tests
+# on Node 18 and 22 (the settings page in Chromium on 22 only: playwright
+# needs Node 20), then `homey app validate` at the publish and verified
+# levels and `homey app build` (all offline). The generated app.json must be the
+# committed one.
+HOMEY_TOOLS := $(CURDIR)/homey-app/test/node_modules
+HOMEY := NO_UPDATE_NOTIFIER=1 $(HOMEY_TOOLS)/node24/bin/node $(HOMEY_TOOLS)/homey/bin/homey.js
+
+test-homey: build chromium
+	npm ci --prefix homey-app/test --no-audit --no-fund
+	rm -rf homey-app/.build && mkdir -p homey-app/.build
+	cd homey-app/.build && npm pack ../../pkg --silent >/dev/null && mv mcp-switchboard-*.tgz mcp-switchboard.tgz
+	npm ci --prefix homey-app --no-audit --no-fund
+	$(HOMEY_TOOLS)/node18/bin/node --test homey-app/test/*.test.mjs
+	$(CURDIR)/node_modules/node/bin/node --test homey-app/test/*.test.mjs homey-app/test/browser/*.test.mjs
+	cd homey-app && $(HOMEY) app validate --level publish
+	cd homey-app && $(HOMEY) app validate --level verified
+	cd homey-app && $(HOMEY) app build
+	git diff --exit-code -- homey-app/app.json

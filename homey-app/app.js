@@ -1,0 +1,170 @@
+'use strict';
+
+// MCP Switchboard: AI assistants reach the home's devices, Flows, moods,
+// insights and diagnostics over the Model Context Protocol. The MCP engine
+// (protocol, progressive disclosure, search, argument validation) and the
+// HTTP gateway come from the mcp-switchboard package; this app only does the
+// Homey I/O and holds the tool definitions (lib/tools.json).
+
+const Homey = require('homey');
+const { toolFailure } = require('mcp-switchboard');
+
+const builtin = require('./lib/tools.json');
+const metadata = require('./lib/tools.metadata.json');
+const { HomeyIO, ScopeError, NotFoundError } = require('./lib/homey-io');
+const { FlowTools } = require('./lib/flow-tools');
+const { McpServer, SERVER_KEYS } = require('./lib/mcp-server');
+const { KEYS, newToken, readSettings } = require('./lib/settings');
+const { zonePath } = require('./lib/tools/common');
+
+const TOOL_MODULES = [
+  require('./lib/tools/devices'),
+  require('./lib/tools/flows'),
+  require('./lib/tools/insights'),
+  require('./lib/tools/moods'),
+  require('./lib/tools/logic'),
+  require('./lib/tools/system'),
+  require('./lib/tools/energy'),
+  require('./lib/tools/alarms'),
+];
+
+/** A handler whose known failures become tool errors with guidance. */
+function guarded(fn) {
+  return async (args, ctx) => {
+    try {
+      return await fn(args ?? {}, ctx);
+    } catch (err) {
+      if (err instanceof ScopeError) return toolFailure(err.message, { missingScope: err.scope, workarounds: err.workarounds });
+      if (err instanceof NotFoundError) return toolFailure(err.message, err.hint ? { hint: err.hint } : undefined);
+      throw err;
+    }
+  };
+}
+
+class SwitchboardApp extends Homey.App {
+  async onInit() {
+    this.settings = readSettings(this.homey.settings);
+    const log = (...a) => this.log(...a);
+    this.io = new HomeyIO(this.homey, { settings: () => this.settings, log });
+
+    this.flowTools = new FlowTools({
+      homey: this.homey,
+      io: this.io,
+      reserved: new Set(builtin.tools.map((t) => t.name)),
+      onChange: () => this.flowToolsChanged(),
+      log,
+    });
+
+    // handlers by tool name; Flow tools come and go as Flows change
+    this.handlers = {};
+    const context = { io: this.io, flowTools: this.flowTools, homey: this.homey };
+    for (const make of TOOL_MODULES) {
+      for (const [name, fn] of Object.entries(make(context))) this.handlers[name] = guarded(fn);
+    }
+    const missing = builtin.tools.map((t) => t.name).filter((n) => !this.handlers[n]);
+    if (missing.length) throw new Error(`tools without a handler: ${missing.join(', ')}`);
+
+    this.server = new McpServer({
+      name: 'mcp-switchboard-homey',
+      version: this.homey.manifest.version,
+      metadata,
+      log,
+    });
+    try {
+      await this.flowTools.init();
+    } catch (err) {
+      this.error('the AI tool Flows could not be read:', err.message);
+    }
+    await this.server.start(this.catalog(), this.handlers, this.settings);
+
+    this.homey.settings.on('set', (key) => this.settingChanged(key));
+    this.homey.settings.on('unset', (key) => this.settingChanged(key));
+    this.log(`ready: ${builtin.tools.length} tools and ${this.flowTools.tools.size} AI tool Flow(s)`);
+  }
+
+  /** The tools/list text: the built-in tools and the Flow tools. */
+  catalog() {
+    return JSON.stringify({ tools: [...builtin.tools, ...this.flowTools.definitions()] });
+  }
+
+  flowToolsChanged() {
+    for (const name of Object.keys(this.handlers)) {
+      if (!builtin.tools.some((t) => t.name === name) && !this.flowTools.has(name)) delete this.handlers[name];
+    }
+    for (const { name } of this.flowTools.definitions()) {
+      this.handlers[name] = guarded((args, ctx) => this.flowTools.run(name, args, ctx));
+    }
+    if (this.server?.source) this.server.setCatalog(this.catalog());
+  }
+
+  settingChanged(key) {
+    const before = this.settings;
+    this.settings = readSettings(this.homey.settings);
+    if (key === KEYS.personalKey || key === KEYS.personalKeyEnabled) this.io.reset();
+    if (SERVER_KEYS.some((k) => JSON.stringify(before[k]) !== JSON.stringify(this.settings[k]))) {
+      this.server.apply(this.settings).catch((err) => this.error('applying the settings failed:', err.message));
+    }
+  }
+
+  /** For the Web API route /mcp. */
+  handleWebApi(body) {
+    return this.server.handleWebApi(body);
+  }
+
+  /** For the settings page. */
+  async status() {
+    let address = null;
+    try {
+      address = String(await this.homey.cloud.getLocalAddress()).split(':')[0];
+    } catch {
+      // not known (e.g. while the network is down)
+    }
+    const server = this.server.status();
+    const host = address ?? '<hub address>';
+    return {
+      appId: this.homey.manifest.id,
+      version: this.homey.manifest.version,
+      server,
+      address,
+      url: `http://${host}:${server.port}/mcp`,
+      webApiUrl: `http://${host}/api/app/${this.homey.manifest.id}/mcp`,
+      token: this.settings.token,
+      mode: this.settings.mode,
+      tools: builtin.tools.map((t) => ({ name: t.name, title: t.title })),
+      flowTools: this.flowTools.definitions().map((t) => ({ name: t.name, description: t.description })),
+      skippedFlowTools: this.flowTools.skipped,
+      personalKey: { enabled: this.settings.personalKeyEnabled, set: this.settings.personalKey.length > 0 },
+    };
+  }
+
+  /** Makes a new bearer token; the LAN server restarts with it. */
+  async regenerateToken() {
+    const token = newToken();
+    this.homey.settings.set(KEYS.token, token);
+    return { token };
+  }
+
+  /** Every zone with its path, hidden ones included (for the settings page). */
+  async zones() {
+    const zones = await this.io.allZones();
+    return Object.values(zones)
+      .map((z) => ({ id: z.id, name: z.name, path: zonePath(z, zones) }))
+      .sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  async testPersonalKey() {
+    try {
+      return { ok: true, hub: await this.io.testPersonalKey() };
+    } catch (err) {
+      return { ok: false, error: err.message };
+    }
+  }
+
+  async onUninit() {
+    this.flowTools?.close();
+    await this.server?.close();
+    await this.io?.close();
+  }
+}
+
+module.exports = SwitchboardApp;

@@ -1,0 +1,209 @@
+'use strict';
+
+// Device I/O through the Homey Web API (homey-api). The app's own token
+// (HomeyAPI.createAppAPI) does most things; a few actions need scopes Homey
+// does not give apps (starting a Flow, activating a mood, ...): those retry
+// with the optional personal API key from the settings, and otherwise fail
+// with a ScopeError that says how to get around it.
+
+const { HomeyAPI } = require('homey-api');
+
+/** Whether a Web API error says the token lacks a scope (403 Missing Scopes). */
+function missingScope(err) {
+  if (!err) return false;
+  return err.statusCode === 403 || /missing scope/i.test(String(err.message || ''));
+}
+
+/** An action the app's token may not do, with the ways around it. */
+class ScopeError extends Error {
+  /**
+   * @param {string} action what was attempted, e.g. "Activating a mood"
+   * @param {string} scope the Web API scope it needs
+   * @param {{personalKeyTried: boolean, cardHint?: string}} info
+   */
+  constructor(action, scope, { personalKeyTried, cardHint }) {
+    const workarounds = [];
+    if (cardHint) workarounds.push(cardHint);
+    if (personalKeyTried) {
+      workarounds.push(`The personal API key in the app's settings lacks it too: make a new key at my.homey.app (Settings, API keys) that includes the "${scope}" permission and paste it in the app's settings.`);
+    } else {
+      workarounds.push(`Or, in the app's settings, switch on "Personal API key" and paste a key made at my.homey.app (Settings, API keys) with the "${scope}" permission; it is used only for actions like this one.`);
+    }
+    super(`${action} needs the Homey permission "${scope}", which Homey does not give apps (403 Missing Scopes).`);
+    this.name = 'ScopeError';
+    this.scope = scope;
+    this.workarounds = workarounds;
+  }
+}
+
+/** A device or zone that does not exist, or that the settings hide. */
+class NotFoundError extends Error {
+  constructor(message, hint) {
+    super(message);
+    this.name = 'NotFoundError';
+    this.hint = hint;
+  }
+}
+
+class HomeyIO {
+  /**
+   * @param {object} homey the app's Homey instance
+   * @param {{settings: () => {hiddenZones: string[], personalKeyEnabled: boolean, personalKey: string}, log?: (...a: unknown[]) => void}} options
+   */
+  constructor(homey, { settings, log = () => {} }) {
+    this.homey = homey;
+    this.settings = settings;
+    this.log = log;
+    this._app = null;
+    this._personal = null;
+  }
+
+  /** The Web API client with the app's own token. */
+  api() {
+    this._app ??= HomeyAPI.createAppAPI({ homey: this.homey }).catch((err) => {
+      this._app = null;
+      throw err;
+    });
+    return this._app;
+  }
+
+  /** The client with the personal API key, when the settings switch it on; else null. */
+  async personalApi() {
+    const { personalKeyEnabled, personalKey } = this.settings();
+    if (!personalKeyEnabled || !personalKey) return null;
+    if (this._personal?.key !== personalKey) {
+      const address = await this.homey.api.getLocalUrl();
+      const api = HomeyAPI.createLocalAPI({ address, token: personalKey });
+      this._personal = { key: personalKey, api };
+      api.catch(() => {
+        if (this._personal?.api === api) this._personal = null;
+      });
+    }
+    return this._personal.api;
+  }
+
+  /** Checks the personal API key: resolves with the hub's name, or throws. */
+  async testPersonalKey() {
+    const api = await this.personalApi();
+    if (!api) throw new Error('the personal API key is switched off or empty');
+    const info = await api.system.getInfo();
+    return info?.homeyName ?? info?.hostname ?? 'the hub';
+  }
+
+  /**
+   * Runs `run(api)` with the app's token; when that lacks `scope`, again with
+   * the personal API key, if any; otherwise throws a ScopeError.
+   */
+  async withScope(scope, action, run, cardHint) {
+    try {
+      return await run(await this.api());
+    } catch (err) {
+      if (!missingScope(err)) throw err;
+    }
+    const personal = await this.personalApi();
+    if (personal) {
+      try {
+        return await run(await personal);
+      } catch (err) {
+        if (!missingScope(err)) throw err;
+        throw new ScopeError(action, scope, { personalKeyTried: true, cardHint });
+      }
+    }
+    throw new ScopeError(action, scope, { personalKeyTried: false, cardHint });
+  }
+
+  /** Every zone, hidden ones included, by ID. */
+  async allZones() {
+    const api = await this.api();
+    return api.zones.getZones();
+  }
+
+  /** The IDs of zones the settings hide: those listed and every zone inside them. */
+  hiddenZoneIds(zonesById) {
+    const listed = new Set(this.settings().hiddenZones);
+    const hidden = new Set();
+    if (listed.size === 0) return hidden;
+    for (const zone of Object.values(zonesById)) {
+      // walk up the parents; a cycle or a missing parent ends the walk
+      const seen = new Set();
+      for (let z = zone; z && !seen.has(z.id); z = zonesById[z.parent]) {
+        seen.add(z.id);
+        if (listed.has(z.id)) {
+          hidden.add(zone.id);
+          break;
+        }
+      }
+    }
+    return hidden;
+  }
+
+  /** The visible zones and devices (arrays), read together. */
+  async home() {
+    const api = await this.api();
+    const [zonesById, devicesById] = await Promise.all([api.zones.getZones(), api.devices.getDevices()]);
+    const hidden = this.hiddenZoneIds(zonesById);
+    const zones = Object.values(zonesById).filter((z) => !hidden.has(z.id));
+    const devices = Object.values(devicesById).filter((d) => !hidden.has(d.zone));
+    return { zones, devices, zonesById };
+  }
+
+  /** One visible device, or a NotFoundError. */
+  async device(id) {
+    const api = await this.api();
+    let device;
+    try {
+      device = await api.devices.getDevice({ id });
+    } catch (err) {
+      if (err.statusCode === 404) throw new NotFoundError(`no device with ID ${JSON.stringify(id)}`, 'get_home_structure lists the device IDs');
+      throw err;
+    }
+    if (this.settings().hiddenZones.length > 0) {
+      const hidden = this.hiddenZoneIds(await this.allZones());
+      if (hidden.has(device.zone)) throw new NotFoundError(`no device with ID ${JSON.stringify(id)}`, 'get_home_structure lists the device IDs');
+    }
+    return device;
+  }
+
+  /** A visible zone and the IDs of the zones inside it (itself included). */
+  async zoneWithin(zoneId, includeSubzones = true) {
+    const { zones } = await this.home();
+    const zone = zones.find((z) => z.id === zoneId);
+    if (!zone) throw new NotFoundError(`no zone with ID ${JSON.stringify(zoneId)}`, 'get_home_structure lists the zone IDs');
+    const ids = new Set([zone.id]);
+    if (includeSubzones) {
+      let grew = true;
+      while (grew) {
+        grew = false;
+        for (const z of zones) {
+          if (!ids.has(z.id) && ids.has(z.parent)) {
+            ids.add(z.id);
+            grew = true;
+          }
+        }
+      }
+    }
+    return { zone, ids };
+  }
+
+  /** Sets one capability value. */
+  async setCapability(deviceId, capabilityId, value) {
+    const api = await this.api();
+    await api.devices.setCapabilityValue({ deviceId, capabilityId, value });
+  }
+
+  /** Drops the clients (settings changed, or the app stops). */
+  reset() {
+    this._personal = null;
+  }
+
+  async close() {
+    for (const p of [this._app, this._personal?.api]) {
+      const api = await p?.catch(() => null);
+      if (api && typeof api.destroy === 'function') api.destroy();
+    }
+    this._app = null;
+    this._personal = null;
+  }
+}
+
+module.exports = { HomeyIO, ScopeError, NotFoundError, missingScope };

@@ -1,0 +1,239 @@
+'use strict';
+
+// Zones, devices and their capabilities: reading and setting through the
+// Web API.
+
+const { toolFailure } = require('mcp-switchboard');
+const { checkValue } = require('../capability');
+const { hoursSince, time, zonePath } = require('./common');
+
+/** A device's class, its virtual class first (a socket used as a light is a light). */
+function deviceClass(d) {
+  return d.virtualClass || d.class;
+}
+
+function isLight(d) {
+  return deviceClass(d) === 'light';
+}
+
+/** The most recent capability update of a device, in ms (0 when none). */
+function lastUpdate(d) {
+  let last = 0;
+  for (const cap of Object.values(d.capabilitiesObj ?? {})) {
+    const t = cap?.lastUpdated ? new Date(cap.lastUpdated).getTime() : 0;
+    if (t > last) last = t;
+  }
+  return last;
+}
+
+function capabilityState(cap) {
+  const out = { value: cap.value ?? null };
+  if (cap.units) out.units = cap.units;
+  if (cap.lastUpdated) out.lastUpdated = time(cap.lastUpdated);
+  return out;
+}
+
+function deviceSummary(d) {
+  return {
+    id: d.id,
+    name: d.name,
+    class: deviceClass(d),
+    capabilities: Object.keys(d.capabilitiesObj ?? {}),
+    ...(d.available === false ? { available: false, unavailableMessage: d.unavailableMessage ?? undefined } : {}),
+  };
+}
+
+module.exports = function deviceTools({ io }) {
+  async function getHomeStructure({ zoneId }) {
+    const { zones, devices, zonesById } = await io.home();
+    let shown = zones;
+    if (zoneId !== undefined) {
+      const { ids } = await io.zoneWithin(zoneId);
+      shown = zones.filter((z) => ids.has(z.id));
+    }
+    const byZone = new Map(shown.map((z) => [z.id, []]));
+    for (const d of devices) byZone.get(d.zone)?.push(deviceSummary(d));
+    return {
+      zones: shown.map((z) => ({ id: z.id, name: z.name, parent: z.parent ?? null, path: zonePath(z, zonesById), devices: byZone.get(z.id) })),
+      zoneCount: shown.length,
+      deviceCount: [...byZone.values()].reduce((n, l) => n + l.length, 0),
+    };
+  }
+
+  async function getStates({ zoneId, deviceIds, capability, deviceClass: cls, silentForHours }) {
+    const { devices, zonesById } = await io.home();
+    let list = devices;
+    if (zoneId !== undefined) {
+      const { ids } = await io.zoneWithin(zoneId);
+      list = list.filter((d) => ids.has(d.zone));
+    }
+    if (deviceIds) {
+      const wanted = new Set(deviceIds);
+      list = list.filter((d) => wanted.has(d.id));
+      const missing = deviceIds.filter((id) => !list.some((d) => d.id === id));
+      if (missing.length === deviceIds.length) {
+        return toolFailure(`no device with ID ${missing.map((m) => JSON.stringify(m)).join(', ')}`, { hint: 'get_home_structure lists the device IDs' });
+      }
+    }
+    if (cls) list = list.filter((d) => deviceClass(d) === cls);
+    if (capability) list = list.filter((d) => capability in (d.capabilitiesObj ?? {}));
+    const now = Date.now();
+    const out = [];
+    for (const d of list) {
+      const last = lastUpdate(d);
+      const silent = last ? hoursSince(last, now) : null;
+      if (silentForHours !== undefined && silent !== null && silent < silentForHours) continue;
+      const caps = {};
+      for (const [id, cap] of Object.entries(d.capabilitiesObj ?? {})) {
+        if (capability && id !== capability) continue;
+        caps[id] = capabilityState(cap);
+      }
+      out.push({
+        id: d.id,
+        name: d.name,
+        zone: zonesById[d.zone]?.name ?? d.zone,
+        class: deviceClass(d),
+        available: d.available !== false,
+        lastUpdated: last ? time(last) : null,
+        silentForHours: silent,
+        capabilities: caps,
+      });
+    }
+    return { devices: out, count: out.length, at: time(now) };
+  }
+
+  async function getDevice({ deviceId }) {
+    const d = await io.device(deviceId);
+    const zones = await io.allZones();
+    const capabilities = {};
+    for (const [id, cap] of Object.entries(d.capabilitiesObj ?? {})) {
+      capabilities[id] = {
+        title: cap.title,
+        type: cap.type,
+        value: cap.value ?? null,
+        setable: cap.setable !== false,
+        ...(cap.units ? { units: cap.units } : {}),
+        ...(typeof cap.min === 'number' ? { min: cap.min } : {}),
+        ...(typeof cap.max === 'number' ? { max: cap.max } : {}),
+        ...(typeof cap.step === 'number' ? { step: cap.step } : {}),
+        ...(Array.isArray(cap.values) ? { values: cap.values.map((v) => v.id) } : {}),
+        ...(cap.lastUpdated ? { lastUpdated: time(cap.lastUpdated) } : {}),
+      };
+    }
+    return {
+      id: d.id,
+      name: d.name,
+      zone: { id: d.zone, name: zones[d.zone]?.name ?? null, path: zones[d.zone] ? zonePath(zones[d.zone], zones) : null },
+      class: deviceClass(d),
+      available: d.available !== false,
+      app: d.ownerUri ?? null,
+      capabilities,
+    };
+  }
+
+  /** Sets capabilities in order; each value checked against the device first. */
+  async function apply(device, values) {
+    const checked = values.map(([cap, value]) => [cap, checkValue(device, cap, value)]);
+    for (const [cap, value] of checked) await io.setCapability(device.id, cap, value);
+    return Object.fromEntries(checked);
+  }
+
+  async function setLight({ deviceId, state, dim, temperature, hue, saturation }) {
+    const d = await io.device(deviceId);
+    const caps = d.capabilitiesObj ?? {};
+    const values = [];
+    if (state !== undefined) {
+      const on = state === 'toggle' ? !caps.onoff?.value : state === 'on';
+      values.push(['onoff', on]);
+    }
+    if (dim !== undefined) {
+      values.push(['dim', Math.round(dim) / 100]);
+      if (state === undefined && 'onoff' in caps) values.push(['onoff', dim > 0]);
+    }
+    if (temperature !== undefined) {
+      // Homey: light_temperature 0 is cool white, 1 is warm white
+      values.push(['light_temperature', Math.round(100 - temperature) / 100]);
+      if ('light_mode' in caps) values.push(['light_mode', 'temperature']);
+    }
+    if (hue !== undefined) values.push(['light_hue', Math.round((hue % 360) / 3.6) / 100]);
+    if (saturation !== undefined) values.push(['light_saturation', Math.round(saturation) / 100]);
+    if ((hue !== undefined || saturation !== undefined) && 'light_mode' in caps) values.push(['light_mode', 'color']);
+    const set = await apply(d, values);
+    return { device: { id: d.id, name: d.name }, set };
+  }
+
+  async function setThermostat({ deviceId, temperature, mode }) {
+    const d = await io.device(deviceId);
+    const values = [['target_temperature', temperature]];
+    if (mode !== undefined) values.push(['thermostat_mode', mode]);
+    const set = await apply(d, values);
+    const measured = d.capabilitiesObj?.measure_temperature?.value;
+    return { device: { id: d.id, name: d.name }, set, ...(typeof measured === 'number' ? { measuredTemperature: measured } : {}) };
+  }
+
+  async function controlDevice({ deviceId, capability, value }) {
+    const d = await io.device(deviceId);
+    const previous = d.capabilitiesObj?.[capability]?.value ?? null;
+    const set = await apply(d, [[capability, value]]);
+    return { device: { id: d.id, name: d.name }, capability, value: set[capability], previous };
+  }
+
+  async function toggleDevice({ deviceId }) {
+    const d = await io.device(deviceId);
+    if (!('onoff' in (d.capabilitiesObj ?? {}))) throw new Error(`${d.name} cannot be switched on or off (it has no onoff capability)`);
+    const on = !d.capabilitiesObj.onoff.value;
+    await apply(d, [['onoff', on]]);
+    return { device: { id: d.id, name: d.name }, onoff: on };
+  }
+
+  /** Runs `values(device)` on each device; reports each outcome. */
+  async function onEach(devices, values) {
+    const results = [];
+    for (const d of devices) {
+      try {
+        const set = await apply(d, values(d));
+        results.push({ id: d.id, name: d.name, ok: true, set });
+      } catch (err) {
+        results.push({ id: d.id, name: d.name, ok: false, error: err.message });
+      }
+    }
+    return { results, changed: results.filter((r) => r.ok).length, failed: results.filter((r) => !r.ok).length };
+  }
+
+  async function controlZoneLights({ zoneId, action, dim, includeSubzones = true }) {
+    const { zone, ids } = await io.zoneWithin(zoneId, includeSubzones);
+    const { devices } = await io.home();
+    const lights = devices.filter((d) => ids.has(d.zone) && isLight(d) && 'onoff' in (d.capabilitiesObj ?? {}));
+    if (lights.length === 0) return toolFailure(`there are no lights in ${zone.name}`, { zone: zone.name, hint: 'get_states with deviceClass "light" lists the lights' });
+    const outcome = await onEach(lights, (d) => {
+      const on = action === 'toggle' ? !d.capabilitiesObj.onoff.value : action === 'on';
+      const values = [['onoff', on]];
+      if (on && dim !== undefined && 'dim' in d.capabilitiesObj) values.push(['dim', Math.round(dim) / 100]);
+      return values;
+    });
+    return { zone: zone.name, action, ...outcome };
+  }
+
+  async function controlZoneCapability({ zoneId, capability, value, deviceClass: cls, includeSubzones = true }) {
+    const { zone, ids } = await io.zoneWithin(zoneId, includeSubzones);
+    const { devices } = await io.home();
+    const matching = devices.filter((d) => ids.has(d.zone) && capability in (d.capabilitiesObj ?? {}) && (!cls || deviceClass(d) === cls));
+    if (matching.length === 0) {
+      return toolFailure(`no device in ${zone.name} has the capability ${capability}${cls ? ` and class ${cls}` : ''}`, { zone: zone.name });
+    }
+    return { zone: zone.name, capability, ...(await onEach(matching, () => [[capability, value]])) };
+  }
+
+  return {
+    get_home_structure: getHomeStructure,
+    get_states: getStates,
+    get_device: getDevice,
+    set_light: setLight,
+    set_thermostat: setThermostat,
+    control_device: controlDevice,
+    toggle_device: toggleDevice,
+    control_zone_lights: controlZoneLights,
+    control_zone_capability: controlZoneCapability,
+  };
+};
+

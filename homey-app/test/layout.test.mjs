@@ -1,0 +1,66 @@
+// The app's shape: only the I/O lives here, the package is used through its
+// public entry and one module that knows where its gateway is, and the
+// packed package installs without a lock-file integrity that changes with
+// every build.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+
+import { appDir } from './harness.mjs';
+
+function sources(dir = appDir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    if (['node_modules', 'test', '.homeybuild', '.build'].includes(name)) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sources(path));
+    else if (/\.(c|m)?js$/.test(name)) out.push(path);
+  }
+  return out;
+}
+
+test('only lib/switchboard.js knows the package\'s gateway files; nothing reaches into the package otherwise', () => {
+  const files = sources().map((f) => [relative(appDir, f), readFileSync(f, 'utf8')]);
+  assert.ok(files.length >= 15);
+  const gateway = files.filter(([, text]) => /gateway\.mjs|dispatch\.mjs/.test(text)).map(([f]) => f);
+  assert.deepEqual(gateway, ['lib/switchboard.js']);
+  const deep = files.filter(([, text]) => /require\(['"]mcp-switchboard\/|from ['"]mcp-switchboard\/|\/pkg\//.test(text)).map(([f]) => f);
+  assert.deepEqual(deep, [], 'the core is used through require("mcp-switchboard")');
+  // no JSON-RPC or HTTP status handling of its own
+  const protocol = files.filter(([f, text]) => f !== 'lib/login-guard.js' && /jsonrpc|writeHead|-3260\d|createServer/.test(text)).map(([f]) => f);
+  assert.deepEqual(protocol, []);
+});
+
+test('every built-in tool has a handler, and the tool definitions are data', async () => {
+  const { tools } = JSON.parse(readFileSync(join(appDir, 'lib/tools.json'), 'utf8'));
+  const { tools: meta } = JSON.parse(readFileSync(join(appDir, 'lib/tools.metadata.json'), 'utf8'));
+  assert.equal(tools.length, 28);
+  assert.deepEqual(Object.keys(meta).sort(), tools.map((t) => t.name).sort());
+  for (const t of tools) {
+    assert.equal(typeof t.description, 'string', t.name);
+    assert.equal(t.inputSchema.type, 'object', t.name);
+    assert.equal(typeof t.annotations.readOnlyHint, 'boolean', t.name);
+  }
+});
+
+test('the lock file pins the packed package without an integrity (it changes with every build)', () => {
+  const lock = JSON.parse(readFileSync(join(appDir, 'package-lock.json'), 'utf8'));
+  const entry = lock.packages['node_modules/mcp-switchboard'];
+  assert.equal(entry.resolved, 'file:.build/mcp-switchboard.tgz');
+  assert.equal(entry.integrity, undefined);
+  const manifest = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'));
+  assert.match(manifest.dependencies['homey-api'], /^\d+\.\d+\.\d+$/, 'homey-api pinned to an exact version');
+});
+
+test('the manifest: SDK 3, local, Homey Pro (Early 2023) and newer, the Web API permission, no "Homey" in the name', () => {
+  const app = JSON.parse(readFileSync(join(appDir, 'app.json'), 'utf8'));
+  assert.equal(app.sdk, 3);
+  assert.deepEqual(app.platforms, ['local']);
+  assert.equal(app.compatibility, '>=12.0.1');
+  assert.deepEqual(app.permissions, ['homey:manager:api']);
+  for (const name of Object.values(app.name)) assert.doesNotMatch(name, /homey/i);
+  assert.deepEqual(app.flow.triggers.map((c) => c.id), ['ai_tool_called']);
+  assert.deepEqual(app.flow.actions.map((c) => c.id), ['ai_tool_answer']);
+  assert.deepEqual(Object.keys(app.api).sort(), ['getStatus', 'getZones', 'mcp', 'regenerateToken', 'testPersonalKey']);
+});
