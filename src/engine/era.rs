@@ -256,10 +256,7 @@ mod tests {
             Classified::Legacy
         );
         let ok = env(json!({META_VERSION: "2026-07-28", META_CLIENT_CAPS: {}}));
-        assert!(matches!(
-            classify("initialize", &ok),
-            Classified::Modern(_)
-        ));
+        assert!(matches!(classify("initialize", &ok), Classified::Modern(_)));
         assert!(matches!(classify("tools/list", &ok), Classified::Modern(_)));
         assert!(matches!(
             classify("server/discover", &json!({})),
@@ -275,12 +272,17 @@ mod tests {
         assert_eq!(r.data.unwrap()["requested"], "v999");
         assert!(matches!(
             classify("tools/list", &env(json!({META_VERSION: "2026-07-28"}))),
-            Classified::Refused(Refusal { code: WireCode::InvalidParams, .. })
+            Classified::Refused(Refusal {
+                code: WireCode::InvalidParams,
+                ..
+            })
         ));
         assert!(matches!(
             classify(
                 "tools/list",
-                &env(json!({META_VERSION: "2026-07-28", META_CLIENT_CAPS: {}, META_LOG_LEVEL: "loud"}))
+                &env(
+                    json!({META_VERSION: "2026-07-28", META_CLIENT_CAPS: {}, META_LOG_LEVEL: "loud"})
+                )
             ),
             Classified::Refused(_)
         ));

@@ -53,14 +53,18 @@ pub fn check_message(
     }
     let header_version = rule_header(req, "mcp-protocol-version").map(str::trim);
     let header_modern = header_version.is_some_and(|v| MODERN_VERSIONS.contains(&v));
-    let refuse = |id: &Value, code: WireCode, message: String, data: Option<Value>| {
-        BodyDecision::Refuse {
+    let refuse =
+        |id: &Value, code: WireCode, message: String, data: Option<Value>| BodyDecision::Refuse {
             status: 400,
             body: wire::error(id, code, &message, data),
-        }
-    };
+        };
     let mismatch = |id: &Value, message: String| {
-        refuse(id, WireCode::HeaderMismatch, format!("Header mismatch: {message}"), None)
+        refuse(
+            id,
+            WireCode::HeaderMismatch,
+            format!("Header mismatch: {message}"),
+            None,
+        )
     };
     let (id, method, params, is_request) = match wire::read(body) {
         Incoming::Request { id, method, params } => (id, method, params, true),
@@ -80,7 +84,10 @@ pub fn check_message(
     if claim && !claimed.is_some_and(|v| LEGACY_VERSIONS.contains(&v)) {
         if let (Some(h), Some(c)) = (header_version, claimed) {
             if h != c {
-                return mismatch(&id, format!("MCP-Protocol-Version header {h} does not match _meta version {c}"));
+                return mismatch(
+                    &id,
+                    format!("MCP-Protocol-Version header {h} does not match _meta version {c}"),
+                );
             }
         }
         if !is_request {
@@ -94,7 +101,10 @@ pub fn check_message(
         match mcp_method {
             None => return mismatch(&id, "the Mcp-Method header is missing".into()),
             Some(m) if m != method => {
-                return mismatch(&id, format!("Mcp-Method header '{m}' does not match body method '{method}'"))
+                return mismatch(
+                    &id,
+                    format!("Mcp-Method header '{m}' does not match body method '{method}'"),
+                )
             }
             Some(_) => {}
         }
@@ -108,10 +118,18 @@ pub fn check_message(
                 return mismatch(&id, "the Mcp-Name header is missing".into());
             };
             let Some(given) = decode_header_value(raw) else {
-                return mismatch(&id, "the Mcp-Name header has an invalid Base64 value".into());
+                return mismatch(
+                    &id,
+                    "the Mcp-Name header has an invalid Base64 value".into(),
+                );
             };
             if given != expected {
-                return mismatch(&id, format!("Mcp-Name header value '{given}' does not match body value '{expected}'"));
+                return mismatch(
+                    &id,
+                    format!(
+                        "Mcp-Name header value '{given}' does not match body value '{expected}'"
+                    ),
+                );
             }
         }
         return BodyDecision::Stateless {
@@ -207,7 +225,9 @@ mod tests {
 
     fn code(d: &BodyDecision) -> Option<i64> {
         match d {
-            BodyDecision::Refuse { body, .. } => serde_json::from_str::<Value>(body).ok()?["error"]["code"].as_i64(),
+            BodyDecision::Refuse { body, .. } => {
+                serde_json::from_str::<Value>(body).ok()?["error"]["code"].as_i64()
+            }
             _ => None,
         }
     }
@@ -217,40 +237,139 @@ mod tests {
     #[test]
     fn standard_headers_against_the_body() {
         let policy = HttpPolicy::for_host("127.0.0.1", None).unwrap();
-        let list = format!(r#"{{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{{{META}}}}}"#);
+        let list =
+            format!(r#"{{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{{{META}}}}}"#);
         let v = ("mcp-protocol-version", "2026-07-28");
         let ok = post(&[v, ("mcp-method", "tools/list")]);
-        assert_eq!(check_message(&ok, &list, false, &policy), BodyDecision::Stateless { expects_reply: true });
-        assert_eq!(code(&check_message(&post(&[v]), &list, false, &policy)), Some(-32020));
-        assert_eq!(code(&check_message(&post(&[("mcp-method", "tools/list")]), &list, false, &policy)), Some(-32020));
-        assert_eq!(code(&check_message(&post(&[v, ("mcp-method", "tools/call")]), &list, false, &policy)), Some(-32020));
-        assert_eq!(code(&check_message(&post(&[("mcp-protocol-version", "2025-11-25"), ("mcp-method", "tools/list")]), &list, false, &policy)), Some(-32020));
+        assert_eq!(
+            check_message(&ok, &list, false, &policy),
+            BodyDecision::Stateless {
+                expects_reply: true
+            }
+        );
+        assert_eq!(
+            code(&check_message(&post(&[v]), &list, false, &policy)),
+            Some(-32020)
+        );
+        assert_eq!(
+            code(&check_message(
+                &post(&[("mcp-method", "tools/list")]),
+                &list,
+                false,
+                &policy
+            )),
+            Some(-32020)
+        );
+        assert_eq!(
+            code(&check_message(
+                &post(&[v, ("mcp-method", "tools/call")]),
+                &list,
+                false,
+                &policy
+            )),
+            Some(-32020)
+        );
+        assert_eq!(
+            code(&check_message(
+                &post(&[
+                    ("mcp-protocol-version", "2025-11-25"),
+                    ("mcp-method", "tools/list")
+                ]),
+                &list,
+                false,
+                &policy
+            )),
+            Some(-32020)
+        );
         // the header names 2026-07-28, the body has no envelope
         let bare = r#"{"jsonrpc":"2.0","id":6,"method":"server/discover","params":{}}"#;
-        let d = check_message(&post(&[v, ("mcp-method", "server/discover")]), bare, false, &policy);
+        let d = check_message(
+            &post(&[v, ("mcp-method", "server/discover")]),
+            bare,
+            false,
+            &policy,
+        );
         assert_eq!(code(&d), Some(-32602));
         assert!(matches!(d, BodyDecision::Refuse { ref body, .. } if body.contains(r#""id":6"#)));
         // an unknown version with standard headers: -32022 naming what is served
-        let d = check_message(&post(&[("mcp-protocol-version", "v999"), ("mcp-method", "tools/list")]), r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#, false, &policy);
+        let d = check_message(
+            &post(&[
+                ("mcp-protocol-version", "v999"),
+                ("mcp-method", "tools/list"),
+            ]),
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#,
+            false,
+            &policy,
+        );
         assert_eq!(code(&d), Some(-32022));
         // initialize with a modern header
         let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#;
-        assert_eq!(code(&check_message(&post(&[v]), init, false, &policy)), Some(-32020));
-        assert_eq!(check_message(&post(&[]), init, false, &policy), BodyDecision::NewSession);
+        assert_eq!(
+            code(&check_message(&post(&[v]), init, false, &policy)),
+            Some(-32020)
+        );
+        assert_eq!(
+            check_message(&post(&[]), init, false, &policy),
+            BodyDecision::NewSession
+        );
         // Mcp-Name, plain and Base64
-        let call = format!(r#"{{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{{"name":"Hallo, wereld",{META}}}}}"#);
+        let call = format!(
+            r#"{{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{{"name":"Hallo, wereld",{META}}}}}"#
+        );
         let m = ("mcp-method", "tools/call");
-        assert_eq!(code(&check_message(&post(&[v, m]), &call, false, &policy)), Some(-32020));
-        assert_eq!(check_message(&post(&[v, m, ("mcp-name", "Hallo, wereld")]), &call, false, &policy), BodyDecision::Stateless { expects_reply: true });
-        assert_eq!(check_message(&post(&[v, m, ("mcp-name", "=?base64?SGFsbG8sIHdlcmVsZA==?=")]), &call, false, &policy), BodyDecision::Stateless { expects_reply: true });
-        assert_eq!(code(&check_message(&post(&[v, m, ("mcp-name", "=?base64?!!?=")]), &call, false, &policy)), Some(-32020));
+        assert_eq!(
+            code(&check_message(&post(&[v, m]), &call, false, &policy)),
+            Some(-32020)
+        );
+        assert_eq!(
+            check_message(
+                &post(&[v, m, ("mcp-name", "Hallo, wereld")]),
+                &call,
+                false,
+                &policy
+            ),
+            BodyDecision::Stateless {
+                expects_reply: true
+            }
+        );
+        assert_eq!(
+            check_message(
+                &post(&[v, m, ("mcp-name", "=?base64?SGFsbG8sIHdlcmVsZA==?=")]),
+                &call,
+                false,
+                &policy
+            ),
+            BodyDecision::Stateless {
+                expects_reply: true
+            }
+        );
+        assert_eq!(
+            code(&check_message(
+                &post(&[v, m, ("mcp-name", "=?base64?!!?=")]),
+                &call,
+                false,
+                &policy
+            )),
+            Some(-32020)
+        );
         // 2025 traffic goes on as before
-        assert_eq!(check_message(&post(&[]), r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#, false, &policy), BodyDecision::NoSession);
+        assert_eq!(
+            check_message(
+                &post(&[]),
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+                false,
+                &policy
+            ),
+            BodyDecision::NoSession
+        );
     }
 
     #[test]
     fn base64() {
-        assert_eq!(base64_decode("SGVsbG8sIOS4lueVjA==").map(String::from_utf8), Some(Ok("Hello, 世界".to_string())));
+        assert_eq!(
+            base64_decode("SGVsbG8sIOS4lueVjA==").map(String::from_utf8),
+            Some(Ok("Hello, 世界".to_string()))
+        );
         assert_eq!(base64_decode("YQ"), Some(b"a".to_vec()));
         assert_eq!(base64_decode("Y==="), None);
     }

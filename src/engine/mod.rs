@@ -551,7 +551,8 @@ impl Engine {
 
     fn surface_changed(&mut self, old: &Surface) {
         self.generation += 1;
-        if old.resources() != self.surface.resources() || old.templates() != self.surface.templates()
+        if old.resources() != self.surface.resources()
+            || old.templates() != self.surface.templates()
         {
             self.list_changed(ListKind::Resources);
         }
@@ -1061,7 +1062,12 @@ impl Engine {
                 } else {
                     text
                 };
-                self.push_reply(p.channel, &p.request_id, wire::result_text(&p.request_id, &text), 200);
+                self.push_reply(
+                    p.channel,
+                    &p.request_id,
+                    wire::result_text(&p.request_id, &text),
+                    200,
+                );
                 Ok(())
             }
             Err(e) => {

@@ -7,9 +7,7 @@ use serde_json::{json, Map, Value};
 use super::era::{self, Era, LogLevel};
 use super::surface::missing_arguments;
 use super::wire::{self, WireCode};
-use super::{
-    ClientRequest, Ctx, Engine, InvocationKind, Notice, Output, Subscription,
-};
+use super::{ClientRequest, Ctx, Engine, InvocationKind, Notice, Output, Subscription};
 use crate::error::{Error, ErrorKind};
 
 /// A list whose change clients are told about.
@@ -64,7 +62,11 @@ impl Engine {
             .collect();
         for (channel, id) in targets {
             let params = json!({"_meta": {era::META_SUBSCRIPTION: id}});
-            self.notice(channel, Some(id), wire::notification(kind.method(), Some(params)));
+            self.notice(
+                channel,
+                Some(id),
+                wire::notification(kind.method(), Some(params)),
+            );
         }
     }
 
@@ -220,7 +222,12 @@ impl Engine {
     /// `resources/read`: a listed resource, or a URI matching a template.
     pub(super) fn read_resource(&mut self, ctx: &Ctx) {
         let Some(uri) = ctx.params.get("uri").and_then(Value::as_str) else {
-            return self.reply_error(ctx, WireCode::InvalidParams, "resources/read needs params.uri", None);
+            return self.reply_error(
+                ctx,
+                WireCode::InvalidParams,
+                "resources/read needs params.uri",
+                None,
+            );
         };
         let uri = uri.to_string();
         if !self.config.exposure.admits_name(&uri) {
@@ -242,14 +249,24 @@ impl Engine {
     /// `prompts/get`: a listed prompt with its required arguments.
     pub(super) fn get_prompt(&mut self, ctx: &Ctx) {
         let Some(name) = ctx.params.get("name").and_then(Value::as_str) else {
-            return self.reply_error(ctx, WireCode::InvalidParams, "prompts/get needs params.name", None);
+            return self.reply_error(
+                ctx,
+                WireCode::InvalidParams,
+                "prompts/get needs params.name",
+                None,
+            );
         };
         let name = name.to_string();
         let args = match ctx.params.get("arguments") {
             None | Some(Value::Null) => Value::Object(Map::new()),
             Some(a @ Value::Object(_)) => a.clone(),
             Some(_) => {
-                return self.reply_error(ctx, WireCode::InvalidParams, "prompts/get: arguments must be an object", None)
+                return self.reply_error(
+                    ctx,
+                    WireCode::InvalidParams,
+                    "prompts/get: arguments must be an object",
+                    None,
+                )
             }
         };
         let Some(prompt) = self
@@ -257,7 +274,12 @@ impl Engine {
             .prompt(&name)
             .filter(|_| self.config.exposure.admits_name(&name))
         else {
-            return self.reply_error(ctx, WireCode::InvalidParams, &format!("Unknown prompt: {name}"), None);
+            return self.reply_error(
+                ctx,
+                WireCode::InvalidParams,
+                &format!("Unknown prompt: {name}"),
+                None,
+            );
         };
         let missing = missing_arguments(prompt, &args);
         if !missing.is_empty() {
@@ -275,12 +297,16 @@ impl Engine {
     /// variable: checked, then asked of the host.
     pub(super) fn completion(&mut self, ctx: &Ctx) {
         let reference = ctx.params.get("ref");
-        let kind = reference.and_then(|r| r.get("type")).and_then(Value::as_str);
+        let kind = reference
+            .and_then(|r| r.get("type"))
+            .and_then(Value::as_str);
         let target = match kind {
             Some("ref/prompt") => reference
                 .and_then(|r| r.get("name"))
                 .and_then(Value::as_str)
-                .filter(|n| self.surface.prompt(n).is_some() && self.config.exposure.admits_name(n)),
+                .filter(|n| {
+                    self.surface.prompt(n).is_some() && self.config.exposure.admits_name(n)
+                }),
             Some("ref/resource") => reference
                 .and_then(|r| r.get("uri"))
                 .and_then(Value::as_str)

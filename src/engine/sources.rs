@@ -136,7 +136,10 @@ pub(crate) fn merge(sources: &[Source]) -> Result<(Catalog, Surface, Router), Er
             return Err(Error::new(
                 ErrorKind::Usage,
                 "",
-                format!("two sources are named {:?}; source names must be unique", s.name),
+                format!(
+                    "two sources are named {:?}; source names must be unique",
+                    s.name
+                ),
             ));
         }
     }
@@ -145,7 +148,12 @@ pub(crate) fn merge(sources: &[Source]) -> Result<(Catalog, Surface, Router), Er
 
     let tool_pairs: Vec<(String, String)> = live
         .iter()
-        .flat_map(|s| s.catalog.tools().iter().map(|t| (s.name.clone(), t.name().to_string())))
+        .flat_map(|s| {
+            s.catalog
+                .tools()
+                .iter()
+                .map(|t| (s.name.clone(), t.name().to_string()))
+        })
         .collect();
     let tool_names = unique(&tool_pairs);
     let mut tools = Vec::new();
@@ -167,7 +175,12 @@ pub(crate) fn merge(sources: &[Source]) -> Result<(Catalog, Surface, Router), Er
 
     let prompt_pairs: Vec<(String, String)> = live
         .iter()
-        .flat_map(|s| s.surface.prompts().iter().map(|p| (s.name.clone(), str_field(p, "name"))))
+        .flat_map(|s| {
+            s.surface
+                .prompts()
+                .iter()
+                .map(|p| (s.name.clone(), str_field(p, "name")))
+        })
         .collect();
     let prompt_names = unique(&prompt_pairs);
     let prompts: Vec<Value> = live
@@ -182,7 +195,12 @@ pub(crate) fn merge(sources: &[Source]) -> Result<(Catalog, Surface, Router), Er
 
     let res_pairs: Vec<(String, String)> = live
         .iter()
-        .flat_map(|s| s.surface.resources().iter().map(|r| (s.name.clone(), str_field(r, "uri"))))
+        .flat_map(|s| {
+            s.surface
+                .resources()
+                .iter()
+                .map(|r| (s.name.clone(), str_field(r, "uri")))
+        })
         .collect();
     let res_uris = unique_uris(&res_pairs);
     let resources: Vec<Value> = live
@@ -219,7 +237,9 @@ pub(crate) fn merge(sources: &[Source]) -> Result<(Catalog, Surface, Router), Er
 
     let mut surface = Surface::new();
     if live.iter().any(|s| s.surface.offers_resources()) {
-        surface = surface.with_resources(resources)?.with_templates(templates)?;
+        surface = surface
+            .with_resources(resources)?
+            .with_templates(templates)?;
     }
     if live.iter().any(|s| s.surface.offers_prompts()) {
         surface = surface.with_prompts(prompts)?;
@@ -234,13 +254,15 @@ impl Router {
             InvocationKind::Tool => self.tools.get(name).cloned(),
             InvocationKind::Prompt => self.prompts.get(name).cloned(),
             InvocationKind::Resource => self.resources.get(name).cloned().or_else(|| {
-                self.templates.iter().find_map(|(exposed, source, original)| {
-                    match_template(exposed, name)?;
-                    // a namespaced template's URIs carry the prefix
-                    let prefix = exposed.strip_suffix(original.as_str()).unwrap_or("");
-                    let uri = name.strip_prefix(prefix).unwrap_or(name);
-                    Some((source.clone(), uri.to_string()))
-                })
+                self.templates
+                    .iter()
+                    .find_map(|(exposed, source, original)| {
+                        match_template(exposed, name)?;
+                        // a namespaced template's URIs carry the prefix
+                        let prefix = exposed.strip_suffix(original.as_str()).unwrap_or("");
+                        let uri = name.strip_prefix(prefix).unwrap_or(name);
+                        Some((source.clone(), uri.to_string()))
+                    })
             }),
             InvocationKind::Completion => self.prompts.get(name).cloned().or_else(|| {
                 self.templates

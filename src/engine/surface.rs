@@ -155,7 +155,12 @@ pub(crate) fn match_template(template: &str, uri: &str) -> Option<Map<String, Va
     }
 }
 
-fn match_parts(parts: &[(bool, &str)], uri: &str, vars: &mut Map<String, Value>, depth: usize) -> bool {
+fn match_parts(
+    parts: &[(bool, &str)],
+    uri: &str,
+    vars: &mut Map<String, Value>,
+    depth: usize,
+) -> bool {
     if depth > 64 {
         return false;
     }
@@ -169,12 +174,18 @@ fn match_parts(parts: &[(bool, &str)], uri: &str, vars: &mut Map<String, Value>,
     }
     let (reserved, names) = match text.chars().next() {
         Some('+') | Some('#') => (true, text.get(1..).unwrap_or("")),
-        Some('/') | Some('.') | Some(';') | Some('?') | Some('&') => (false, text.get(1..).unwrap_or("")),
+        Some('/') | Some('.') | Some(';') | Some('?') | Some('&') => {
+            (false, text.get(1..).unwrap_or(""))
+        }
         _ => (false, *text),
     };
     let name = names.split(',').next().unwrap_or("").trim_end_matches('*');
     // try every end, shortest first
-    let ends = uri.char_indices().map(|(i, _)| i).skip(1).chain(std::iter::once(uri.len()));
+    let ends = uri
+        .char_indices()
+        .map(|(i, _)| i)
+        .skip(1)
+        .chain(std::iter::once(uri.len()));
     for end in ends.filter(|&e| e > 0) {
         let taken = uri.get(..end).unwrap_or("");
         if !reserved && taken.contains('/') {
@@ -211,10 +222,14 @@ mod tests {
 
     #[test]
     fn templates_match() {
-        let v = match_template("home://area/{area}/devices", "home://area/kitchen/devices").unwrap();
+        let v =
+            match_template("home://area/{area}/devices", "home://area/kitchen/devices").unwrap();
         assert_eq!(v["area"], "kitchen");
         assert!(match_template("home://area/{area}", "home://area/a/b").is_none());
-        assert_eq!(match_template("file:///{+path}", "file:///a/b.txt").unwrap()["path"], "a/b.txt");
+        assert_eq!(
+            match_template("file:///{+path}", "file:///a/b.txt").unwrap()["path"],
+            "a/b.txt"
+        );
         assert!(match_template("x://{a}", "x://").is_none());
         assert!(match_template("x://{a", "x://b").is_none());
         let v = match_template("x://{a}-{b}", "x://1-2").unwrap();
