@@ -536,7 +536,7 @@ impl Engine {
             let Some(cap) = capability_for(method) else {
                 return Err(Error::new(
                     ErrorKind::Usage,
-                    &format!("/{key}/method"),
+                    format!("/{key}/method"),
                     format!("{method:?} is not a request a server may make of a client"),
                 ));
             };

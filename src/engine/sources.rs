@@ -124,7 +124,7 @@ fn with_field(item: &Value, key: &str, value: &str) -> Value {
     v
 }
 
-fn str_field<'a>(v: &'a Value, key: &str) -> String {
+fn str_field(v: &Value, key: &str) -> String {
     v.get(key).and_then(Value::as_str).unwrap_or("").to_string()
 }
 

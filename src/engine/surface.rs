@@ -36,7 +36,7 @@ fn check(items: &[Value], what: &str, key: &str) -> Result<(), Error> {
         if !ok {
             return Err(Error::new(
                 ErrorKind::Shape,
-                &format!("/{i}"),
+                format!("/{i}"),
                 format!("a {what} needs a string \"{key}\" and a string \"name\""),
             ));
         }
