@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::engine::PROTOCOL_VERSIONS;
+use crate::engine::LEGACY_VERSIONS;
 use crate::error::{Error, ErrorKind};
 
 /// One Server-Sent Event.
@@ -346,7 +346,7 @@ impl ClientSession {
     pub fn initialize(&mut self, client_name: &str, client_version: &str) -> (Value, String) {
         self.request(
             "initialize",
-            json!({"protocolVersion": PROTOCOL_VERSIONS[0], "capabilities": {}, "clientInfo": {"name": client_name, "version": client_version}}),
+            json!({"protocolVersion": LEGACY_VERSIONS[0], "capabilities": {}, "clientInfo": {"name": client_name, "version": client_version}}),
         )
     }
 

@@ -333,7 +333,8 @@ fn drain(engine: &mut Engine, line: &str, outcome: &mut usize) -> usize {
     let mut replies = 0;
     while let Some(o) = engine.poll_output() {
         match o {
-            Output::Reply(text) => {
+            Output::Reply(reply) => {
+                let text = reply.message;
                 let v: Value = serde_json::from_str(&text)
                     .unwrap_or_else(|e| panic!("a reply is not JSON ({e}): {text}"));
                 assert_eq!(v.get("jsonrpc"), Some(&json!("2.0")), "{text}");
@@ -343,7 +344,8 @@ fn drain(engine: &mut Engine, line: &str, outcome: &mut usize) -> usize {
                 );
                 replies += 1;
             }
-            Output::Notification(text) => {
+            Output::Notification(notice) => {
+                let text = notice.message;
                 let v: Value = serde_json::from_str(&text)
                     .unwrap_or_else(|e| panic!("a notification is not JSON ({e}): {text}"));
                 assert!(v.get("method").is_some(), "{text}");
@@ -365,7 +367,7 @@ fn drain(engine: &mut Engine, line: &str, outcome: &mut usize) -> usize {
                 // a bad result is answered with an error reply, and said so
                 let _ = r;
             }
-            Output::Cancel(_) => {}
+            _ => {}
         }
     }
     replies

@@ -167,8 +167,9 @@ pub use catalog::{Catalog, Limits, Tool};
 pub use dialect::{convert, format_results, parse_calls, Conversion, Dialect, Options};
 pub use engine::http;
 pub use engine::{
-    budget, Budget, Disclosure, Engine, EngineConfig, Exposure, Invocation, Mode, Output, WireCode,
-    PROTOCOL_VERSIONS,
+    budget, Answer, Budget, ClientRequest, Disclosure, Engine, EngineConfig, Era, Exposure,
+    Invocation, InvocationKind, LogLevel, Mode, Notice, Output, Reply, Source, Surface, WireCode,
+    LEGACY_VERSIONS, MODERN_VERSIONS, PROTOCOL_VERSIONS,
 };
 pub use error::{Error, ErrorKind};
 pub use lint::{lint, Finding, LintReport, Severity, ToolLint};

@@ -3,7 +3,7 @@
 mod common;
 
 use mcp_switchboard::{
-    Catalog, Disclosure, Engine, EngineConfig, ErrorKind, Exposure, Mode, Output,
+    Catalog, Disclosure, Engine, EngineConfig, ErrorKind, Exposure, Mode, Notice, Output, Reply,
 };
 use serde_json::{json, Value};
 
@@ -33,7 +33,8 @@ fn drain(e: &mut Engine) -> (Vec<Value>, Vec<mcp_switchboard::Invocation>) {
     let mut invs = Vec::new();
     while let Some(o) = e.poll_output() {
         match o {
-            Output::Reply(s) | Output::Notification(s) => {
+            Output::Reply(Reply { message: s, .. })
+            | Output::Notification(Notice { message: s, .. }) => {
                 msgs.push(serde_json::from_str(&s).unwrap())
             }
             Output::Invoke(i) => invs.push(i),
@@ -215,7 +216,7 @@ fn results_as_text_are_checked_and_passed_on_compact() {
     let inv = call(&mut e, 1);
     e.complete_json(inv, "{ \"content\": [ {\"type\": \"text\", \"text\": \"a b\\n\"} ],\n \"structuredContent\": {\"n\": 1} }")
         .unwrap();
-    let Some(Output::Reply(text)) = e.poll_output() else {
+    let Some(Output::Reply(Reply { message: text, .. })) = e.poll_output() else {
         panic!("a reply")
     };
     assert_eq!(

@@ -138,7 +138,7 @@ fn engine_in_wasm() {
     .expect("complete");
     assert!(matches!(e.poll_output(), Some(Output::Reply(_))));
     e.handle(&"[".repeat(10_000));
-    assert!(matches!(e.poll_output(), Some(Output::Reply(r)) if r.contains("-32700")));
+    assert!(matches!(e.poll_output(), Some(Output::Reply(r)) if r.message.contains("-32700")));
 }
 
 /// Pages of linear memory the module has grown to (it never shrinks).

@@ -348,7 +348,7 @@ fn reject_closing(status: u16, message: impl Into<String>) -> HttpDecision {
 
 /// The headers [`check_request`] reads, by their lower-case names: a host
 /// need pass only these.
-pub const HEADERS_READ: [&str; 8] = [
+pub const HEADERS_READ: [&str; 10] = [
     "origin",
     "host",
     "authorization",
@@ -357,6 +357,8 @@ pub const HEADERS_READ: [&str; 8] = [
     "content-type",
     "accept",
     "content-length",
+    "mcp-method",
+    "mcp-name",
 ];
 
 /// A header the rules read: one of [`HEADERS_READ`], which hosts are told
@@ -425,7 +427,11 @@ fn check_headers(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
         }
     }
     if let Some(v) = rule_header(req, "mcp-protocol-version") {
-        if !PROTOCOL_VERSIONS.contains(&v) && v != "2025-03-26" {
+        // a request with 2026-07-28 standard headers is owed a JSON-RPC
+        // error naming the supported versions: [`check_message`] gives it
+        // once the body is read
+        let modern = rule_header(req, "mcp-method").is_some();
+        if !PROTOCOL_VERSIONS.contains(&v) && v != "2025-03-26" && !modern {
             return reject(
                 400,
                 format!(
@@ -572,6 +578,23 @@ pub enum BodyDecision {
     },
     /// No session and not an `initialize`: answer 400.
     NoSession,
+    /// A 2026-07-28 message ([`check_message`]): no session; feed it to an
+    /// engine on a channel of its own (see
+    /// [`Engine::handle_on`](crate::Engine::handle_on)) and answer with the
+    /// reply's status. A notification (`expects_reply` false) gets 202.
+    Stateless {
+        /// Whether the engine will reply.
+        expects_reply: bool,
+    },
+    /// Refused once the body was read ([`check_message`]): answer with this
+    /// status and this JSON-RPC error response as an `application/json`
+    /// body.
+    Refuse {
+        /// HTTP status (400).
+        status: u16,
+        /// The JSON-RPC error response.
+        body: String,
+    },
 }
 
 /// Decides on a POST body once read.
@@ -602,6 +625,10 @@ pub fn check_body(body: &str, has_session: bool, policy: &HttpPolicy) -> BodyDec
         ),
     }
 }
+
+#[path = "http_modern.rs"]
+mod modern;
+pub use modern::check_message;
 
 /// What the table knows about one session.
 #[derive(Debug, Clone)]

@@ -18,6 +18,18 @@ pub enum WireCode {
     InvalidParams,
     /// -32603: the server failed.
     InternalError,
+    /// -32002: a resource that does not exist (2025 revisions only; the
+    /// 2026-07-28 revision answers -32602 instead).
+    ResourceNotFound,
+    /// -32020 (2026-07-28): the HTTP headers do not match the body, or a
+    /// required header is missing or malformed.
+    HeaderMismatch,
+    /// -32021 (2026-07-28): the request needs a client capability the
+    /// client did not declare; `data.requiredCapabilities` names it.
+    MissingClientCapability,
+    /// -32022 (2026-07-28): the protocol version is not served here;
+    /// `data.supported` lists those that are.
+    UnsupportedProtocolVersion,
 }
 
 impl WireCode {
@@ -29,6 +41,10 @@ impl WireCode {
             WireCode::MethodNotFound => -32601,
             WireCode::InvalidParams => -32602,
             WireCode::InternalError => -32603,
+            WireCode::ResourceNotFound => -32002,
+            WireCode::HeaderMismatch => -32020,
+            WireCode::MissingClientCapability => -32021,
+            WireCode::UnsupportedProtocolVersion => -32022,
         }
     }
 }
@@ -44,8 +60,12 @@ pub(crate) enum Incoming {
     },
     /// A notification: no reply.
     Notification { method: String, params: Value },
-    /// A response to something the server sent.
-    Response,
+    /// A response to something the server sent: its id, and the result
+    /// (`Ok`) or the error object (`Err`).
+    Response {
+        id: Value,
+        outcome: Result<Value, Value>,
+    },
     /// Not a message we can take; reply with this error (id when known).
     Invalid {
         id: Value,
@@ -99,7 +119,15 @@ pub(crate) fn read(text: &str) -> Incoming {
                 message: "Invalid Request: \"method\" must be a string".into(),
             }
         }
-        None if m.contains_key("result") || m.contains_key("error") => return Incoming::Response,
+        None if m.contains_key("result") || m.contains_key("error") => {
+            let id = m.get("id").cloned().unwrap_or(Value::Null);
+            let outcome = match (m.get("result"), m.get("error")) {
+                (Some(r), None) => Ok(r.clone()),
+                (_, Some(e)) => Err(e.clone()),
+                (None, None) => Err(Value::Null),
+            };
+            return Incoming::Response { id, outcome };
+        }
         None => {
             return Incoming::Invalid {
                 id: reply_id,
@@ -221,7 +249,7 @@ mod tests {
         ));
         assert!(matches!(
             read(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#),
-            Incoming::Response
+            Incoming::Response { outcome: Ok(_), .. }
         ));
         match read(r#"{"jsonrpc":"2.0","id":"x","method":"tools/list"}"#) {
             Incoming::Request { id, method, params } => {

@@ -5,18 +5,29 @@ use serde_json::Value;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
-use super::{js_error, read_catalog, read_dialect, read_text, usage};
+use super::{js_error, read_catalog, read_dialect, read_text, read_value, usage};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
 /** Progressive disclosure: every tool, core tools plus the meta-tools, the meta-tools alone, or hybrid when the list would take too much of the context. */
 export type Mode = "all" | "hybrid" | "meta" | "auto";
 /** What the engine wants done: send a reply or a notification, run a tool and report it with complete() or fail(), or stop running one. */
+/** What the engine wants done: send a reply (on `channel`, answering request `to`, with HTTP `status`) or a notification (on the stream of request `to`, or session-wide when `to` is null), do an invocation (a tool call, resource read, prompt render or completion, by `kind`) and report it with complete() or fail(), stop one, send a request to the client (2025 revisions) or take the client's answer to one. */
 export type EngineOutput =
-  | { type: "reply"; message: string }
-  | { type: "notification"; message: string }
-  | { type: "invoke"; id: number; tool: string; arguments: { [name: string]: unknown } }
-  | { type: "cancel"; id: number };
+  | { type: "reply"; message: string; channel: number; to: string | number | null; status: number }
+  | { type: "notification"; message: string; channel: number; to: string | number | null }
+  | { type: "invoke"; id: number; kind: "tool" | "resource" | "prompt" | "completion"; tool: string;
+      arguments: { [name: string]: unknown }; source: string | null; era: "legacy" | "modern";
+      channel: number; request: string | number; inputResponses?: { [key: string]: unknown }; requestState?: string }
+  | { type: "cancel"; id: number }
+  | { type: "request"; id: number; invocation: number; method: string; message: string; channel: number; to: string | number }
+  | { type: "answer"; ask: number; invocation: number; result?: unknown; error?: unknown };
+/** Resources, templates and prompts, as MCP objects. */
+export interface SurfaceInput { resources?: unknown[]; templates?: unknown[]; prompts?: unknown[] }
+/** One source of several: its name, tools, resources, templates and prompts. */
+export interface SourceInput extends SurfaceInput { name: string; catalog: CatalogInput; available?: boolean }
+/** A log level of notifications/message. */
+export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
 "#;
 
 /// Engine settings.
@@ -119,30 +130,250 @@ fn output_js(o: crate::Output) -> Result<JsValue, JsValue> {
     let set =
         |k: &str, v: &JsValue| js_sys::Reflect::set(&obj, &JsValue::from_str(k), v).map(|_| ());
     match o {
-        crate::Output::Reply(m) => {
+        crate::Output::Reply(r) => {
             set("type", &"reply".into())?;
-            set("message", &JsValue::from_str(&m))?;
+            set("message", &JsValue::from_str(&r.message))?;
+            set("channel", &JsValue::from_f64(r.channel as f64))?;
+            set("to", &json_js(&r.to)?)?;
+            set("status", &JsValue::from_f64(f64::from(r.status)))?;
         }
-        crate::Output::Notification(m) => {
+        crate::Output::Notification(n) => {
             set("type", &"notification".into())?;
-            set("message", &JsValue::from_str(&m))?;
+            set("message", &JsValue::from_str(&n.message))?;
+            set("channel", &JsValue::from_f64(n.channel as f64))?;
+            set("to", &json_js(n.to.as_ref().unwrap_or(&Value::Null))?)?;
         }
         crate::Output::Invoke(i) => {
             set("type", &"invoke".into())?;
             set("id", &JsValue::from_f64(i.id as f64))?;
+            let kind = match i.kind {
+                crate::InvocationKind::Resource => "resource",
+                crate::InvocationKind::Prompt => "prompt",
+                crate::InvocationKind::Completion => "completion",
+                _ => "tool",
+            };
+            set("kind", &kind.into())?;
             set("tool", &JsValue::from_str(&i.tool))?;
-            set("arguments", &js_sys::JSON::parse(&i.arguments.to_string())?)?;
+            set("arguments", &json_js(&i.arguments)?)?;
+            set(
+                "source",
+                &i.source.as_deref().map_or(JsValue::NULL, JsValue::from_str),
+            )?;
+            let era = if i.era == crate::Era::Modern {
+                "modern"
+            } else {
+                "legacy"
+            };
+            set("era", &era.into())?;
+            set("channel", &JsValue::from_f64(i.channel as f64))?;
+            set("request", &json_js(&i.request)?)?;
+            if let Some(r) = &i.input_responses {
+                set("inputResponses", &json_js(r)?)?;
+            }
+            if let Some(s) = &i.request_state {
+                set("requestState", &JsValue::from_str(s))?;
+            }
         }
         crate::Output::Cancel(id) => {
             set("type", &"cancel".into())?;
             set("id", &JsValue::from_f64(id as f64))?;
         }
+        crate::Output::Request(r) => {
+            set("type", &"request".into())?;
+            set("id", &JsValue::from_f64(r.id as f64))?;
+            set("invocation", &JsValue::from_f64(r.invocation as f64))?;
+            set("method", &JsValue::from_str(&r.method))?;
+            set("message", &JsValue::from_str(&r.message))?;
+            set("channel", &JsValue::from_f64(r.channel as f64))?;
+            set("to", &json_js(&r.to)?)?;
+        }
+        crate::Output::Answer(a) => {
+            set("type", &"answer".into())?;
+            set("ask", &JsValue::from_f64(a.ask as f64))?;
+            set("invocation", &JsValue::from_f64(a.invocation as f64))?;
+            match &a.outcome {
+                Ok(v) => set("result", &json_js(v)?)?,
+                Err(e) => set("error", &json_js(e)?)?,
+            }
+        }
     }
     Ok(obj.into())
 }
 
+/// A JSON value as a JS value (through JSON text).
+fn json_js(v: &Value) -> Result<JsValue, JsValue> {
+    js_sys::JSON::parse(&v.to_string())
+}
+
+/// An array of JSON values from an optional JS field.
+fn values(v: Option<Value>, what: &str) -> Result<Vec<Value>, JsValue> {
+    match v {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(a)) => Ok(a),
+        Some(_) => Err(usage(&format!("{what} must be an array"))),
+    }
+}
+
+/// A surface from `{resources, templates, prompts}` (each left out, or an
+/// array: a capability is advertised for each array given).
+fn read_surface(v: &Value) -> Result<crate::Surface, JsValue> {
+    let mut s = crate::Surface::new();
+    let field = |k: &str| v.get(k).cloned();
+    if field("resources").is_some() || field("templates").is_some() {
+        s = s
+            .with_resources(values(field("resources"), "resources")?)
+            .map_err(|e| js_error(&e))?
+            .with_templates(values(field("templates"), "templates")?)
+            .map_err(|e| js_error(&e))?;
+    }
+    if field("prompts").is_some() {
+        s = s
+            .with_prompts(values(field("prompts"), "prompts")?)
+            .map_err(|e| js_error(&e))?;
+    }
+    Ok(s)
+}
+
 #[wasm_bindgen(js_class = Engine)]
 impl JsEngine {
+    /// Takes one incoming message on a channel of the host's choosing
+    /// (one per 2026-07-28 HTTP request, per session or per process).
+    #[wasm_bindgen(js_name = handleOn)]
+    pub fn handle_on(&mut self, channel: f64, message: &str) -> bool {
+        self.inner.handle_on(channel as u64, message)
+    }
+
+    /// The channel closed: its invocations are cancelled, its
+    /// subscriptions end.
+    #[wasm_bindgen(js_name = closeChannel)]
+    pub fn close_channel(&mut self, channel: f64) {
+        self.inner.close_channel(channel as u64)
+    }
+
+    /// Ends every subscriptions/listen stream with its response.
+    #[wasm_bindgen(js_name = endSubscriptions)]
+    pub fn end_subscriptions(&mut self) {
+        self.inner.end_subscriptions()
+    }
+
+    /// Replaces the resources, templates and prompts served.
+    #[wasm_bindgen(js_name = setSurface)]
+    pub fn set_surface(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "SurfaceInput")] surface: JsValue,
+    ) -> Result<(), JsValue> {
+        let v = read_value(&surface, "the surface")?;
+        self.inner.set_surface(read_surface(&v)?);
+        Ok(())
+    }
+
+    /// Serves several sources as one server (names made unique, calls
+    /// routed back: each invoke output names its source).
+    #[wasm_bindgen(js_name = setSources)]
+    pub fn set_sources(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "SourceInput[]")] sources: JsValue,
+    ) -> Result<(), JsValue> {
+        if !js_sys::Array::is_array(&sources) {
+            return Err(usage("sources must be an array"));
+        }
+        let mut list = Vec::new();
+        for item in js_sys::Array::from(&sources).iter() {
+            let name = js_sys::Reflect::get(&item, &"name".into())?
+                .as_string()
+                .ok_or_else(|| usage("a source needs a name"))?;
+            let catalog = read_catalog(&js_sys::Reflect::get(&item, &"catalog".into())?)?;
+            let available = js_sys::Reflect::get(&item, &"available".into())?
+                .as_bool()
+                .unwrap_or(true);
+            let obj = js_sys::Object::new();
+            for k in ["resources", "templates", "prompts"] {
+                let v = js_sys::Reflect::get(&item, &k.into())?;
+                if !v.is_undefined() {
+                    js_sys::Reflect::set(&obj, &k.into(), &v)?;
+                }
+            }
+            let surface = read_surface(&read_value(&obj.into(), "the source")?)?;
+            list.push(
+                crate::Source::new(name, catalog)
+                    .with_surface(surface)
+                    .with_available(available),
+            );
+        }
+        self.inner.set_sources(&list).map_err(|e| js_error(&e))
+    }
+
+    /// A resource changed: subscribed clients are told.
+    #[wasm_bindgen(js_name = resourceUpdated)]
+    pub fn resource_updated(&mut self, uri: &str, source: Option<String>) {
+        match source {
+            Some(s) => self.inner.source_resource_updated(&s, uri),
+            None => self.inner.resource_updated(uri),
+        }
+    }
+
+    /// Reports progress of an invocation; true when a notification went out.
+    pub fn progress(
+        &mut self,
+        id: f64,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) -> Result<bool, JsValue> {
+        self.inner
+            .progress(id as u64, progress, total, message.as_deref())
+            .map_err(|e| js_error(&e))
+    }
+
+    /// Sends a log message (for an invocation, or session-wide when `id`
+    /// is null) if the client's level lets it through; true when sent.
+    pub fn log(
+        &mut self,
+        id: Option<f64>,
+        #[wasm_bindgen(unchecked_param_type = "LogLevel")] level: &str,
+        data: JsValue,
+        logger: Option<String>,
+    ) -> Result<bool, JsValue> {
+        let level = crate::LogLevel::parse(level)
+            .ok_or_else(|| usage(&format!("unknown log level {level:?}")))?;
+        let data = read_value(&data, "the log data")?;
+        self.inner
+            .log(id.map(|i| i as u64), level, logger.as_deref(), &data)
+            .map_err(|e| js_error(&e))
+    }
+
+    /// Asks the client (2025 revisions) on behalf of an invocation: the
+    /// request comes out as a "request" output, the answer as "answer".
+    pub fn ask(&mut self, id: f64, method: &str, params: JsValue) -> Result<f64, JsValue> {
+        let params = if params.is_undefined() {
+            Value::Null
+        } else {
+            read_value(&params, "the request's params")?
+        };
+        self.inner
+            .ask(id as u64, method, &params)
+            .map(|a| a as f64)
+            .map_err(|e| js_error(&e))
+    }
+
+    /// Answers a 2026-07-28 invocation with an InputRequiredResult.
+    #[wasm_bindgen(js_name = inputRequired)]
+    pub fn input_required(
+        &mut self,
+        id: f64,
+        input_requests: JsValue,
+        request_state: Option<String>,
+    ) -> Result<(), JsValue> {
+        let requests = if input_requests.is_undefined() {
+            Value::Null
+        } else {
+            read_value(&input_requests, "inputRequests")?
+        };
+        self.inner
+            .input_required(id as u64, &requests, request_state.as_deref())
+            .map_err(|e| js_error(&e))
+    }
+
     /// An engine serving `catalog`.
     #[wasm_bindgen(constructor)]
     pub fn new(

@@ -402,8 +402,29 @@ impl JsHttpGate {
                 expects_reply: false,
             } => BodyAction::Accepted,
             BodyDecision::NoSession => BodyAction::NoSession,
+            // only check_message gives the 2026-07-28 decisions
+            _ => BodyAction::Reply,
         };
         to_js(&action)
+    }
+
+    /// Decides on a POST body once read, with the request's headers (the
+    /// 2026-07-28 header checks): see `MessageAction`.
+    #[wasm_bindgen(js_name = checkMessage, unchecked_return_type = "MessageAction")]
+    pub fn check_message(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
+        headers: JsValue,
+        body: &str,
+        has_session: bool,
+    ) -> Result<JsValue, JsValue> {
+        let req = self.http_request("POST", "", &headers, has_session)?;
+        super::http_modern::message_action(crate::http::check_message(
+            &req,
+            body,
+            has_session,
+            self.gate.policy(),
+        ))
     }
 
     /// Checks the bytes of a body read so far: a 413 rejection past the

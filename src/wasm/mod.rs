@@ -48,6 +48,7 @@ mod catalog;
 mod client;
 mod engine;
 mod http;
+mod http_modern;
 mod search;
 mod validate;
 

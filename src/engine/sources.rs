@@ -1,0 +1,315 @@
+//! Several sources (upstream servers) behind one engine: their tools,
+//! prompts and resources merged into one catalog, names made unique by a
+//! deterministic rule, and every invocation routed back to its source
+//! under the name the source uses.
+//!
+//! The rule, applied to tools and prompts alike: a name that only one
+//! source offers is kept as it is; a name that several offer becomes
+//! `<source>__<name>` for each of them. Should that name be taken too,
+//! `_2`, `_3`, … is added. Resource URIs and template URIs that several
+//! sources offer become `<source>+<uri>`. Sources are taken in the order
+//! given, so the same sources always give the same names.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::surface::{match_template, Surface};
+use super::InvocationKind;
+use crate::catalog::{Catalog, Tool};
+use crate::error::{Error, ErrorKind};
+
+/// One source of tools, resources and prompts: an upstream server, or the
+/// host's own.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Source {
+    /// Its name: unique among the sources, used in namespaced names.
+    pub name: String,
+    /// Its tools.
+    pub catalog: Catalog,
+    /// Its resources, templates and prompts.
+    pub surface: Surface,
+    /// Whether it is reachable; an unavailable source's tools, resources
+    /// and prompts are left out until it is back.
+    pub available: bool,
+}
+
+impl Source {
+    /// A source serving `catalog`, with no resources or prompts.
+    pub fn new(name: impl Into<String>, catalog: Catalog) -> Source {
+        Source {
+            name: name.into(),
+            catalog,
+            surface: Surface::new(),
+            available: true,
+        }
+    }
+
+    /// With these resources, templates and prompts.
+    pub fn with_surface(mut self, surface: Surface) -> Source {
+        self.surface = surface;
+        self
+    }
+
+    /// Marked available or not.
+    pub fn with_available(mut self, available: bool) -> Source {
+        self.available = available;
+        self
+    }
+}
+
+/// Where each exposed name comes from.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Router {
+    tools: HashMap<String, (String, String)>,
+    prompts: HashMap<String, (String, String)>,
+    resources: HashMap<String, (String, String)>,
+    templates: Vec<(String, String, String)>,
+}
+
+/// Unique names for `(source, name)` pairs by the module's rule.
+fn unique(pairs: &[(String, String)]) -> Vec<String> {
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for (_, n) in pairs {
+        *count.entry(n.as_str()).or_default() += 1;
+    }
+    let mut taken: HashSet<String> = pairs
+        .iter()
+        .filter(|(_, n)| count.get(n.as_str()) == Some(&1))
+        .map(|(_, n)| n.clone())
+        .collect();
+    pairs
+        .iter()
+        .map(|(s, n)| {
+            if count.get(n.as_str()) == Some(&1) {
+                return n.clone();
+            }
+            let base = format!("{s}__{n}");
+            let mut name = base.clone();
+            let mut i = 2;
+            while taken.contains(&name) {
+                name = format!("{base}_{i}");
+                i += 1;
+            }
+            taken.insert(name.clone());
+            name
+        })
+        .collect()
+}
+
+/// Unique URIs: a URI several sources offer becomes `<source>+<uri>`.
+fn unique_uris(pairs: &[(String, String)]) -> Vec<String> {
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for (_, u) in pairs {
+        *count.entry(u.as_str()).or_default() += 1;
+    }
+    pairs
+        .iter()
+        .map(|(s, u)| {
+            if count.get(u.as_str()) == Some(&1) {
+                u.clone()
+            } else {
+                format!("{s}+{u}")
+            }
+        })
+        .collect()
+}
+
+fn with_field(item: &Value, key: &str, value: &str) -> Value {
+    let mut v = item.clone();
+    if let Value::Object(m) = &mut v {
+        m.insert(key.into(), Value::String(value.into()));
+    }
+    v
+}
+
+fn str_field(v: &Value, key: &str) -> String {
+    v.get(key).and_then(Value::as_str).unwrap_or("").to_string()
+}
+
+/// Merges the sources: the catalog and surface to serve, and the router.
+pub(crate) fn merge(sources: &[Source]) -> Result<(Catalog, Surface, Router), Error> {
+    let mut seen = HashSet::new();
+    for s in sources {
+        if !seen.insert(s.name.as_str()) {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                "",
+                format!(
+                    "two sources are named {:?}; source names must be unique",
+                    s.name
+                ),
+            ));
+        }
+    }
+    let live: Vec<&Source> = sources.iter().filter(|s| s.available).collect();
+    let mut router = Router::default();
+
+    let tool_pairs: Vec<(String, String)> = live
+        .iter()
+        .flat_map(|s| {
+            s.catalog
+                .tools()
+                .iter()
+                .map(|t| (s.name.clone(), t.name().to_string()))
+        })
+        .collect();
+    let tool_names = unique(&tool_pairs);
+    let mut tools = Vec::new();
+    let all_tools = live.iter().flat_map(|s| s.catalog.tools().iter());
+    for ((pair, exposed), tool) in tool_pairs.iter().zip(&tool_names).zip(all_tools) {
+        let tool = if exposed == tool.name() {
+            tool.clone()
+        } else {
+            let mut m = tool.as_map().clone();
+            m.insert("name".into(), Value::String(exposed.clone()));
+            match Tool::from_value(Value::Object(m), "") {
+                Ok((t, _)) => t,
+                Err(_) => continue,
+            }
+        };
+        router.tools.insert(exposed.clone(), pair.clone());
+        tools.push(tool);
+    }
+
+    let prompt_pairs: Vec<(String, String)> = live
+        .iter()
+        .flat_map(|s| {
+            s.surface
+                .prompts()
+                .iter()
+                .map(|p| (s.name.clone(), str_field(p, "name")))
+        })
+        .collect();
+    let prompt_names = unique(&prompt_pairs);
+    let prompts: Vec<Value> = live
+        .iter()
+        .flat_map(|s| s.surface.prompts().iter())
+        .zip(prompt_pairs.iter().zip(&prompt_names))
+        .map(|(p, (pair, exposed))| {
+            router.prompts.insert(exposed.clone(), pair.clone());
+            with_field(p, "name", exposed)
+        })
+        .collect();
+
+    let res_pairs: Vec<(String, String)> = live
+        .iter()
+        .flat_map(|s| {
+            s.surface
+                .resources()
+                .iter()
+                .map(|r| (s.name.clone(), str_field(r, "uri")))
+        })
+        .collect();
+    let res_uris = unique_uris(&res_pairs);
+    let resources: Vec<Value> = live
+        .iter()
+        .flat_map(|s| s.surface.resources().iter())
+        .zip(res_pairs.iter().zip(&res_uris))
+        .map(|(r, (pair, exposed))| {
+            router.resources.insert(exposed.clone(), pair.clone());
+            with_field(r, "uri", exposed)
+        })
+        .collect();
+
+    let tpl_pairs: Vec<(String, String)> = live
+        .iter()
+        .flat_map(|s| {
+            s.surface
+                .templates()
+                .iter()
+                .map(|t| (s.name.clone(), str_field(t, "uriTemplate")))
+        })
+        .collect();
+    let tpl_uris = unique_uris(&tpl_pairs);
+    let templates: Vec<Value> = live
+        .iter()
+        .flat_map(|s| s.surface.templates().iter())
+        .zip(tpl_pairs.iter().zip(&tpl_uris))
+        .map(|(t, ((source, original), exposed))| {
+            router
+                .templates
+                .push((exposed.clone(), source.clone(), original.clone()));
+            with_field(t, "uriTemplate", exposed)
+        })
+        .collect();
+
+    let mut surface = Surface::new();
+    if live.iter().any(|s| s.surface.offers_resources()) {
+        surface = surface
+            .with_resources(resources)?
+            .with_templates(templates)?;
+    }
+    if live.iter().any(|s| s.surface.offers_prompts()) {
+        surface = surface.with_prompts(prompts)?;
+    }
+    Ok((Catalog::from_tools(tools), surface, router))
+}
+
+impl Router {
+    /// The source of an exposed name, and the name the source uses.
+    pub(crate) fn origin(&self, kind: InvocationKind, name: &str) -> Option<(String, String)> {
+        match kind {
+            InvocationKind::Tool => self.tools.get(name).cloned(),
+            InvocationKind::Prompt => self.prompts.get(name).cloned(),
+            InvocationKind::Resource => self.resources.get(name).cloned().or_else(|| {
+                self.templates
+                    .iter()
+                    .find_map(|(exposed, source, original)| {
+                        match_template(exposed, name)?;
+                        // a namespaced template's URIs carry the prefix
+                        let prefix = exposed.strip_suffix(original.as_str()).unwrap_or("");
+                        let uri = name.strip_prefix(prefix).unwrap_or(name);
+                        Some((source.clone(), uri.to_string()))
+                    })
+            }),
+            InvocationKind::Completion => self.prompts.get(name).cloned().or_else(|| {
+                self.templates
+                    .iter()
+                    .find(|(exposed, _, _)| exposed == name)
+                    .map(|(_, s, o)| (s.clone(), o.clone()))
+            }),
+        }
+    }
+
+    /// The exposed names of a source's items, for turning its
+    /// notifications (`resources/updated`) into the names clients know.
+    pub(crate) fn exposed_uri(&self, source: &str, uri: &str) -> Option<String> {
+        self.resources
+            .iter()
+            .find(|(_, (s, u))| s == source && u == uri)
+            .map(|(e, _)| e.clone())
+    }
+}
+
+impl super::Engine {
+    /// Serves several sources at once (see the module rules above): their
+    /// tools, prompts and resources merged, one search index over all, and
+    /// every [`Invocation`](super::Invocation) naming its
+    /// [`source`](super::Invocation::source) and the source's own name.
+    /// Call it again whenever a source's lists change or it becomes
+    /// (un)available; clients are told what changed. Fails when two
+    /// sources share a name.
+    pub fn set_sources(&mut self, sources: &[Source]) -> Result<(), Error> {
+        let (catalog, surface, router) = merge(sources)?;
+        self.catalog = catalog;
+        self.rebuild();
+        let old = std::mem::replace(&mut self.surface, surface);
+        self.surface_changed(&old);
+        self.sources = Some(router);
+        Ok(())
+    }
+
+    /// A source reports that one of its resources changed
+    /// (`notifications/resources/updated`): clients that subscribed to it,
+    /// under the URI they know, are told.
+    pub fn source_resource_updated(&mut self, source: &str, uri: &str) {
+        let exposed = self
+            .sources
+            .as_ref()
+            .and_then(|r| r.exposed_uri(source, uri))
+            .unwrap_or_else(|| uri.to_string());
+        self.resource_updated(&exposed);
+    }
+}
