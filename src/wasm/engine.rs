@@ -279,6 +279,11 @@ impl JsEngine {
         }
         let mut list = Vec::new();
         for item in js_sys::Array::from(&sources).iter() {
+            if !item.is_object() || js_sys::Array::is_array(&item) {
+                return Err(usage(
+                    "each source must be an object {name, catalog, resources?, templates?, prompts?, available?}",
+                ));
+            }
             let name = js_sys::Reflect::get(&item, &"name".into())?
                 .as_string()
                 .ok_or_else(|| usage("a source needs a name"))?;
@@ -331,7 +336,7 @@ impl JsEngine {
         &mut self,
         id: Option<f64>,
         #[wasm_bindgen(unchecked_param_type = "LogLevel")] level: &str,
-        data: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] data: JsValue,
         logger: Option<String>,
     ) -> Result<bool, JsValue> {
         let level = crate::LogLevel::parse(level)
@@ -344,7 +349,13 @@ impl JsEngine {
 
     /// Asks the client (2025 revisions) on behalf of an invocation: the
     /// request comes out as a "request" output, the answer as "answer".
-    pub fn ask(&mut self, id: f64, method: &str, params: JsValue) -> Result<f64, JsValue> {
+    pub fn ask(
+        &mut self,
+        id: f64,
+        method: &str,
+        #[wasm_bindgen(unchecked_param_type = "{ [key: string]: unknown } | undefined")]
+        params: JsValue,
+    ) -> Result<f64, JsValue> {
         let params = if params.is_undefined() {
             Value::Null
         } else {
@@ -361,6 +372,7 @@ impl JsEngine {
     pub fn input_required(
         &mut self,
         id: f64,
+        #[wasm_bindgen(unchecked_param_type = "{ [key: string]: unknown }")]
         input_requests: JsValue,
         request_state: Option<String>,
     ) -> Result<(), JsValue> {
