@@ -1,7 +1,7 @@
 //! Reading tool catalogs: `tools/list` responses, bare results, bare arrays
 //! of tools and several pages, keeping every field of every tool.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -197,6 +197,15 @@ impl Tool {
     /// The whole tool object, every field kept.
     pub fn as_map(&self) -> &Map<String, Value> {
         &self.raw
+    }
+
+    /// The name and the input schema, the rest let go.
+    pub(crate) fn into_name_and_input_schema(mut self) -> (String, Value) {
+        let schema = self
+            .raw
+            .remove("inputSchema")
+            .unwrap_or_else(|| serde_json::json!({"type": "object"}));
+        (self.name, schema)
     }
 }
 
@@ -398,6 +407,11 @@ impl Catalog {
     /// The tools, in the order they were read.
     pub fn tools(&self) -> &[Tool] {
         &self.tools
+    }
+
+    /// The tools, in the order they were read, the catalog let go.
+    pub(crate) fn into_tools(self) -> Vec<Tool> {
+        self.tools
     }
 
     /// The tool with this MCP name.

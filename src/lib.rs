@@ -180,4 +180,4 @@ pub use results::{
 };
 pub use search::{Hit, SearchOptions, SearchResults, ToolIndex};
 pub use tokens::estimate_tokens;
-pub use validate::{validate, validate_arguments, ArgumentError, Coercion, Validation};
+pub use validate::{validate, validate_arguments, ArgumentError, Coercion, Validation, Validator};

@@ -1,7 +1,7 @@
 //! Tool names per dialect: each API's name rule, shortening with a stable
 //! hash suffix, collision handling, and the reversible map back to MCP.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet, HashSetExt};
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 

@@ -42,15 +42,18 @@ impl<'e, 's> Coercer<'e, 's> {
         }
     }
 
-    /// Coerces the whole arguments value against the root schema.
-    pub(crate) fn run(&mut self, v: &mut Value) {
+    /// Coerces the whole arguments value against the root schema. `true`
+    /// when the arguments were valid as they came, with nothing to change
+    /// (no fractions): validating them again would find nothing.
+    pub(crate) fn run(&mut self, v: &mut Value) -> bool {
         let root = self.ev.root;
         let base = self.ev.index.root_base.clone();
         // valid arguments without fractions have nothing to change
         if !has_float(v) && self.ev.is_valid(root, &base, v, 0) {
-            return;
+            return true;
         }
         self.coerce(root, &base, v, &Path::ROOT, 0, false);
+        false
     }
 
     /// Drops the changes recorded since `saved` (an attempt that failed);
@@ -86,7 +89,7 @@ impl<'e, 's> Coercer<'e, 's> {
             return;
         }
         let Value::Object(m) = s else { return };
-        let k = Keywords::of(m);
+        let k = self.ev.keywords(s, m);
         let own;
         let base = if k.has_id {
             own = self.ev.base_of(s, base);

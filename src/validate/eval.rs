@@ -4,7 +4,7 @@
 //! the total work bounded by a step budget. It either collects every
 //! problem (with messages) or stops at the first one (for quick checks).
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
@@ -112,6 +112,9 @@ pub(crate) struct Evaluator<'s> {
     pub(crate) root: &'s Value,
     pub(crate) index: Index<'s>,
     regexes: HashMap<&'s str, Option<Regex>>,
+    /// The keywords of each schema object met, by address: read once, not
+    /// on every value checked against it.
+    keywords: HashMap<usize, Rc<Keywords<'s>>>,
     refs: HashMap<usize, Option<(&'s Value, Rc<str>)>>,
     /// Long enums met so far, by address: value hash → positions. (A list:
     /// a schema has few long enums, and each look-up is charged.)
@@ -144,6 +147,7 @@ impl<'s> Evaluator<'s> {
             root,
             index: Index::new(root),
             regexes: HashMap::new(),
+            keywords: HashMap::new(),
             refs: HashMap::new(),
             enums: Vec::new(),
             active: Vec::new(),
@@ -217,6 +221,14 @@ impl<'s> Evaluator<'s> {
             Some(b) => b.clone(),
             None => base.clone(),
         }
+    }
+
+    /// The keywords of the schema object `m` (which is `s`), cached by node.
+    pub(crate) fn keywords(&mut self, s: &'s Value, m: &'s Map<String, Value>) -> Rc<Keywords<'s>> {
+        self.keywords
+            .entry(addr(s))
+            .or_insert_with(|| Rc::new(Keywords::of(m)))
+            .clone()
     }
 
     /// Where `$ref` in the schema node `holder` points, cached by node.
@@ -361,7 +373,7 @@ impl<'s> Evaluator<'s> {
                 if !self.charge_items(m.len()) {
                     return false;
                 }
-                let k = Keywords::of(m);
+                let k = self.keywords(s, m);
                 let own;
                 let base = if k.has_id {
                     own = self.base_of(s, base);

@@ -13,12 +13,13 @@
 //! the total work has a budget, and a `pattern` that cannot be compiled is
 //! skipped (it is the schema's fault, not the caller's).
 
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 
 use serde::Serialize;
 use serde_json::Value;
 
 mod coerce;
+mod compiled;
 mod eval;
 mod format;
 mod keywords;
@@ -28,6 +29,7 @@ mod value;
 mod words;
 
 use coerce::Coercer;
+pub use compiled::Validator;
 use eval::Evaluator;
 
 /// One problem with call arguments, for people and models.
@@ -136,8 +138,14 @@ impl Validation {
 ///     /state: required (one of \"on\", \"off\").");
 /// ```
 pub fn validate_arguments(schema: &Value, arguments: &Value) -> Validation {
+    coerce_and_validate(&mut Evaluator::new(schema), value::deep_clone(arguments))
+}
+
+/// [`validate_arguments`] with an evaluator that may have seen the schema
+/// before (its references, patterns and long enums already read), on
+/// arguments the caller gives away.
+pub(crate) fn coerce_and_validate(ev: &mut Evaluator<'_>, mut args: Value) -> Validation {
     let mut coercions = Vec::new();
-    let mut args = value::deep_clone(arguments);
     if let Value::String(text) = &args {
         let trimmed = text.trim();
         if trimmed.starts_with('{') {
@@ -167,12 +175,16 @@ pub fn validate_arguments(schema: &Value, arguments: &Value) -> Validation {
             errors,
         };
     }
-    let mut ev = Evaluator::new(schema);
     ev.reset_budget(&args);
-    let mut coercer = Coercer::new(&mut ev);
-    coercer.run(&mut args);
+    let mut coercer = Coercer::new(ev);
+    let untouched = coercer.run(&mut args);
     coercions.append(&mut coercer.out);
-    let errors = ev.validate(&args);
+    // valid as sent and nothing changed: the quick pass already said so
+    let errors = if untouched {
+        Vec::new()
+    } else {
+        ev.validate(&args)
+    };
     Validation {
         arguments: args,
         coercions,

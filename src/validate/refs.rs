@@ -2,7 +2,7 @@
 //! and JSON Pointer fragments, with RFC 3986 reference resolution. Only the
 //! schema itself is searched: nothing is fetched.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::rc::Rc;
 
 use serde_json::Value;

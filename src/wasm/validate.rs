@@ -3,8 +3,8 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::{read_catalog, read_value, to_js, usage};
-use crate::{validate_arguments, Catalog};
+use super::{json_error, read_catalog, read_text, read_value, usage};
+use crate::{validate_arguments, Error, Validator};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -22,23 +22,53 @@ export interface Validation {
 }
 "#;
 
-/// Arguments from JS: JSON text or a value; absent is `{}`.
-fn read_arguments(args: &JsValue) -> Result<Value, JsValue> {
+/// Arguments from JS as JSON text (absent is `{}`), and whether they came
+/// as text rather than as a value.
+fn arguments_text(args: &JsValue) -> Result<(String, bool), JsValue> {
     if args.is_undefined() {
-        Ok(Value::Object(Default::default()))
+        Ok(("{}".to_string(), false))
     } else {
-        read_value(args, "the arguments")
+        Ok((read_text(args, "the arguments")?, args.is_string()))
     }
 }
 
-/// A validation as a JS object, with `valid` and `message`.
-fn validation_js(v: &crate::Validation) -> Result<JsValue, JsValue> {
-    let mut out = serde_json::to_value(v).unwrap_or(Value::Null);
-    if let Value::Object(m) = &mut out {
-        m.insert("valid".into(), Value::Bool(v.is_valid()));
-        m.insert("message".into(), Value::String(v.message()));
+/// Arguments from JS: JSON text or a value; absent is `{}`.
+fn read_arguments(args: &JsValue) -> Result<Value, JsValue> {
+    let (text, _) = arguments_text(args)?;
+    serde_json::from_str(&text).map_err(|e| json_error(&Error::json(&e), "the arguments"))
+}
+
+/// A validation as a JS object, with `valid` and `message`, written as JSON
+/// text directly (no value tree in between). `sent` is the arguments' JSON
+/// text as `JSON.stringify` wrote it: when nothing was coerced it is the
+/// coerced arguments too, and goes out as it came.
+fn validation_js(v: &crate::Validation, sent: Option<&str>) -> Result<JsValue, JsValue> {
+    let mut out = Vec::with_capacity(64 + sent.map_or(0, str::len));
+    out.extend_from_slice(b"{\"arguments\":");
+    match sent {
+        Some(text) if v.coercions.is_empty() => out.extend_from_slice(text.as_bytes()),
+        _ => write_json(&mut out, &v.arguments),
     }
-    to_js(&out)
+    out.extend_from_slice(b",\"coercions\":");
+    write_json(&mut out, &v.coercions);
+    out.extend_from_slice(b",\"errors\":");
+    write_json(&mut out, &v.errors);
+    out.extend_from_slice(if v.is_valid() {
+        b",\"valid\":true,\"message\":"
+    } else {
+        b",\"valid\":false,\"message\":"
+    });
+    write_json(&mut out, &v.message());
+    out.push(b'}');
+    js_sys::JSON::parse(&String::from_utf8_lossy(&out))
+}
+
+/// A value written as JSON onto the end of `out` (serde_json fails only on
+/// maps with keys that are not strings, which these types do not have).
+fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
+    if serde_json::to_writer(&mut *out, value).is_err() {
+        out.extend_from_slice(b"null");
+    }
 }
 
 /// Coerces and validates arguments against a tool (or a bare schema).
@@ -49,14 +79,14 @@ pub fn validate_arguments_js(
 ) -> Result<JsValue, JsValue> {
     let tool = read_value(&tool, "the tool")?;
     let schema = tool.get("inputSchema").unwrap_or(&tool);
-    validation_js(&validate_arguments(schema, &read_arguments(&args)?))
+    validation_js(&validate_arguments(schema, &read_arguments(&args)?), None)
 }
 
 /// Argument validation against a catalog read once (like a compiled
 /// validator): `validate(toolName, args)`.
 #[wasm_bindgen(js_name = Validator)]
 pub struct JsValidator {
-    catalog: Catalog,
+    inner: Validator,
 }
 
 #[wasm_bindgen(js_class = Validator)]
@@ -67,7 +97,7 @@ impl JsValidator {
         #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
     ) -> Result<JsValidator, JsValue> {
         Ok(JsValidator {
-            catalog: read_catalog(&catalog)?,
+            inner: Validator::new(read_catalog(&catalog)?),
         })
     }
 
@@ -75,17 +105,22 @@ impl JsValidator {
     /// (code "usage") for an unknown tool.
     #[wasm_bindgen(unchecked_return_type = "Validation")]
     pub fn validate(
-        &self,
+        &mut self,
         tool: &str,
         #[wasm_bindgen(unchecked_optional_param_type = "unknown")] args: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let t = self
-            .catalog
-            .get(tool)
+        if !self.inner.contains(tool) {
+            return Err(usage(&format!("no tool named {tool:?} in this catalog")));
+        }
+        let (text, as_text) = arguments_text(&args)?;
+        let value: Value = serde_json::from_str(&text)
+            .map_err(|e| json_error(&Error::json(&e), "the arguments"))?;
+        let v = self
+            .inner
+            .validate(tool, value)
             .ok_or_else(|| usage(&format!("no tool named {tool:?} in this catalog")))?;
-        validation_js(&validate_arguments(
-            t.input_schema(),
-            &read_arguments(&args)?,
-        ))
+        // text the caller wrote may say the same values differently
+        // (`-0`, spaces): only JSON.stringify's goes out unread
+        validation_js(&v, (!as_text).then_some(text.as_str()))
     }
 }

@@ -54,6 +54,16 @@ const runners = {
   },
 };
 
+// outputs first: the Validator and validateArguments agree on every case,
+// and with Ajv on which cases are valid
+for (const c of cases) {
+  const a = validator.validate(c.tool.name, c.args);
+  const b = sb.validateArguments(c.tool, c.args);
+  if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`Validator and validateArguments differ on ${c.tool.name} ${c.json}`);
+  const ajvOk = runners['Ajv 8 (compiled, coerceTypes)'](c).ok;
+  if (a.valid !== ajvOk) throw new Error(`Ajv says ${ajvOk}, mcp-switchboard ${a.valid} for ${c.tool.name} ${c.json}`);
+}
+
 const rounds = quick ? 3 : 15;
 const perRound = quick ? 200 : 2000;
 const times = Object.fromEntries(Object.keys(runners).map((k) => [k, []]));
