@@ -984,3 +984,85 @@ fn a_2025_error_body_on_a_4xx_is_a_typed_error() {
     assert_eq!(h.rpcs().iter().filter(|m| *m == "GET").count(), 1);
     assert_eq!(h.c.poll_timeout(), None);
 }
+
+/// Whatever the server sends (any status, content type, bytes, cut
+/// anywhere), the client neither panics nor loses track: every call ends
+/// with exactly one outcome.
+#[test]
+fn hostile_replies_never_panic() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let statuses = [200, 200, 200, 202, 400, 401, 404, 405, 500];
+    let types = ["application/json", "text/event-stream", "text/html", ""];
+    let bodies: [&[u8]; 8] = [
+        br#"{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true}}}}"#,
+        br#"{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{"prompts":{}}}}"#,
+        b"event: endpoint\ndata: /m\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"tools\":[],\"nextCursor\":\"x\"}}\n\n",
+        b"data: {\"jsonrpc\":\"2.0\",\"id\":\"q\",\"method\":\"roots/list\"}\n\ndata: [1,2,{\"method\":7}]\n\n",
+        b"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32022,\"data\":{\"supported\":[]}}}",
+        b"\xff\xfe{oops",
+        b"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n",
+        br#"{"jsonrpc":"2.0","id":4,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"x"}}}}"#,
+    ];
+    for round in 0..300 {
+        let mut c = UpstreamClient::new(
+            ClientConfig::new("http://hub/mcp")
+                .with_timeout_ms(50)
+                .with_max_reply(256),
+        );
+        let mut now = 0;
+        let mut calls = BTreeSet::new();
+        let mut outcomes = Vec::new();
+        c.connect(now).unwrap();
+        for _ in 0..40 {
+            if next() % 4 == 0 {
+                if let Ok(id) = c.call(CallKind::Tool, json!({"name": "t"}), None, now) {
+                    calls.insert(id);
+                }
+            }
+            let mut sends = Vec::new();
+            while let Some(o) = c.poll_output() {
+                match o {
+                    ClientOutput::Send(s) => sends.push(s.exchange),
+                    ClientOutput::Done { call, .. } | ClientOutput::Failed { call, .. } => {
+                        outcomes.push(call)
+                    }
+                    ClientOutput::Ask { ask, .. } => {
+                        let _ = c.answer(ask, json!({}), now);
+                    }
+                    _ => {}
+                }
+            }
+            for ex in sends {
+                let status = statuses[(next() % statuses.len() as u64) as usize];
+                let ctype = types[(next() % types.len() as u64) as usize];
+                let body = bodies[(next() % bodies.len() as u64) as usize];
+                c.response_head(ex, status, &[("content-type".into(), ctype.into())], now);
+                let cut = (next() as usize) % (body.len() + 1);
+                c.response_chunk(ex, &body[..cut], now);
+                c.response_chunk(ex, &body[cut..], now);
+                match next() % 3 {
+                    0 => c.response_error(ex, "reset", now),
+                    1 => {}
+                    _ => c.response_end(ex, now),
+                }
+            }
+            now += next() % 40;
+            c.handle_timeout(now);
+        }
+        c.close(now);
+        while let Some(o) = c.poll_output() {
+            if let ClientOutput::Done { call, .. } | ClientOutput::Failed { call, .. } = o {
+                outcomes.push(call);
+            }
+        }
+        outcomes.sort_unstable();
+        let ended: Vec<u64> = calls.iter().copied().collect();
+        assert_eq!(outcomes, ended, "round {round}: one outcome per call");
+    }
+}

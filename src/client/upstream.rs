@@ -1,6 +1,6 @@
 //! The upstream MCP client as a sans-I/O state machine.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 use serde_json::{json, Map, Value};
 
@@ -12,7 +12,6 @@ use super::{classify_reply, wire, ReplyAction};
 use crate::engine::era::META_SERVER_INFO;
 use crate::engine::{Era, Source, Surface, LEGACY_VERSIONS, MODERN_VERSIONS};
 use crate::error::{Error, ErrorKind};
-use crate::web::Url;
 use crate::Catalog;
 
 /// The -32022 `UnsupportedProtocolVersion` code.
@@ -69,7 +68,7 @@ struct Call {
     deadline: u64,
     rounds: usize,
     /// Input asks (2026-07-28) not answered yet.
-    waiting: BTreeSet<u64>,
+    waiting: Vec<u64>,
     responses: Map<String, Value>,
     request_state: Option<String>,
 }
@@ -244,14 +243,14 @@ pub struct UpstreamClient {
     next_exchange: u64,
     next_call: u64,
     next_ask: u64,
-    exchanges: BTreeMap<u64, Exchange>,
-    pending: BTreeMap<u64, Pending>,
-    calls: BTreeMap<u64, Call>,
+    exchanges: Slots<Exchange>,
+    pending: Slots<Pending>,
+    calls: Slots<Call>,
     queued: Vec<u64>,
-    asks: BTreeMap<u64, Ask>,
+    asks: Slots<Ask>,
     lists: [List; 4],
     /// Lists still to be read before [`ClientOutput::Ready`].
-    initial: Option<BTreeSet<ListKind>>,
+    initial: Option<Vec<ListKind>>,
     /// The 2025 GET stream or the legacy transport's stream.
     stream: Option<u64>,
     /// The `subscriptions/listen` request.
@@ -282,11 +281,11 @@ impl UpstreamClient {
             next_exchange: 1,
             next_call: 1,
             next_ask: 1,
-            exchanges: BTreeMap::new(),
-            pending: BTreeMap::new(),
-            calls: BTreeMap::new(),
+            exchanges: Slots::default(),
+            pending: Slots::default(),
+            calls: Slots::default(),
             queued: Vec::new(),
-            asks: BTreeMap::new(),
+            asks: Slots::default(),
             lists: Default::default(),
             initial: None,
             stream: None,
@@ -422,7 +421,7 @@ impl UpstreamClient {
                 rpc: None,
                 deadline,
                 rounds: 0,
-                waiting: BTreeSet::new(),
+                waiting: Vec::new(),
                 responses: Map::new(),
                 request_state: None,
             },
@@ -762,7 +761,7 @@ impl UpstreamClient {
         };
         self.connection = Some(connection.clone());
         self.outputs.push_back(ClientOutput::Connected(connection));
-        let kinds: BTreeSet<ListKind> = ListKind::ALL
+        let kinds: Vec<ListKind> = ListKind::ALL
             .into_iter()
             .filter(|k| capabilities.get(k.capability()).is_some())
             .collect();
@@ -1037,7 +1036,7 @@ impl UpstreamClient {
 
     fn list_settled(&mut self, kind: ListKind, now_ms: u64) {
         if let Some(initial) = &mut self.initial {
-            initial.remove(&kind);
+            initial.retain(|k| *k != kind);
             if initial.is_empty() {
                 self.initial = None;
                 self.outputs.push_back(ClientOutput::Ready);
@@ -1151,7 +1150,7 @@ impl UpstreamClient {
             let ask = self.next_ask;
             self.next_ask += 1;
             if let Some(c) = self.calls.get_mut(&call) {
-                c.waiting.insert(ask);
+                c.waiting.push(ask);
             }
             self.asks.insert(
                 ask,
@@ -1231,7 +1230,7 @@ impl UpstreamClient {
                         let Some(c) = self.calls.get_mut(&call) else {
                             return Ok(());
                         };
-                        c.waiting.remove(&ask);
+                        c.waiting.retain(|w| *w != ask);
                         c.responses.insert(key, v);
                         if c.waiting.is_empty() {
                             self.send_call(call, now_ms);
@@ -1584,17 +1583,12 @@ impl UpstreamClient {
     }
 
     fn endpoint_found(&mut self, endpoint: &str, now_ms: u64) {
-        let base = Url::parse(&self.config.url);
-        let joined = base
-            .as_ref()
-            .ok()
-            .and_then(|b| b.join(endpoint).ok().map(|j| (b.origin(), j)));
-        match joined {
-            Some((origin, url)) if url.origin() == origin => {
-                self.endpoint = Some(url.as_str().to_string());
+        match wire::same_origin(&self.config.url, endpoint) {
+            Some(url) => {
+                self.endpoint = Some(url);
                 self.initialize(now_ms);
             }
-            _ => self.down(
+            None => self.down(
                 Failure::Protocol(format!(
                     "the upstream named an endpoint on another origin or an invalid one: {endpoint}"
                 )),
@@ -1734,6 +1728,64 @@ impl UpstreamClient {
                 }
             }
         }
+    }
+}
+
+/// Requests, exchanges, calls and asks by number: few at a time, kept in
+/// the order they were made (numbers only grow).
+#[derive(Debug)]
+struct Slots<T>(Vec<(u64, T)>);
+
+impl<T> Default for Slots<T> {
+    fn default() -> Self {
+        Slots(Vec::new())
+    }
+}
+
+impl<T> Slots<T> {
+    fn insert(&mut self, id: u64, value: T) {
+        self.0.push((id, value));
+    }
+
+    fn position(&self, id: u64) -> Option<usize> {
+        self.0.iter().position(|(k, _)| *k == id)
+    }
+
+    fn get(&self, id: &u64) -> Option<&T> {
+        self.0.iter().find(|(k, _)| k == id).map(|(_, v)| v)
+    }
+
+    fn get_mut(&mut self, id: &u64) -> Option<&mut T> {
+        self.0.iter_mut().find(|(k, _)| k == id).map(|(_, v)| v)
+    }
+
+    fn contains_key(&self, id: &u64) -> bool {
+        self.position(*id).is_some()
+    }
+
+    fn remove(&mut self, id: &u64) -> Option<T> {
+        let i = self.position(*id)?;
+        Some(self.0.remove(i).1)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&u64, &T)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    fn keys(&self) -> impl Iterator<Item = &u64> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter().map(|(_, v)| v)
+    }
+
+    fn retain(&mut self, mut keep: impl FnMut(&u64, &mut T) -> bool) {
+        self.0.retain_mut(|(k, v)| keep(k, v));
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
     }
 }
 

@@ -105,6 +105,43 @@ fn base64(bytes: &[u8]) -> String {
     out
 }
 
+/// Where the legacy transport's `endpoint` event points, resolved against
+/// the stream's URL: a path, a relative reference, or an absolute URL on
+/// the same origin (scheme, host and port); `None` for anything else (the
+/// bearer token must not go elsewhere).
+pub(crate) fn same_origin(base: &str, endpoint: &str) -> Option<String> {
+    let scheme_end = base.find("://")? + 3;
+    let rest = base.get(scheme_end..)?;
+    let authority_len = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let origin = base.get(..scheme_end + authority_len)?;
+    let path = rest
+        .get(authority_len..)
+        .map_or("", |p| p.split(['?', '#']).next().unwrap_or(""));
+    let bad = |s: &str| {
+        s.chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '\\')
+    };
+    if endpoint.is_empty() || bad(endpoint) {
+        return None;
+    }
+    if let Some(tail) = endpoint
+        .get(..origin.len())
+        .filter(|h| h.eq_ignore_ascii_case(origin))
+    {
+        let after = endpoint.get(tail.len()..)?;
+        return (after.is_empty() || after.starts_with(['/', '?']))
+            .then(|| format!("{origin}{after}"));
+    }
+    if endpoint.starts_with("//") || endpoint.contains("://") {
+        return None;
+    }
+    if endpoint.starts_with('/') {
+        return Some(format!("{origin}{endpoint}"));
+    }
+    let dir = path.rfind('/').and_then(|i| path.get(..=i)).unwrap_or("/");
+    Some(format!("{origin}{dir}{endpoint}"))
+}
+
 /// The value of header `name` (any case) among `headers`.
 pub(crate) fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers
@@ -126,6 +163,44 @@ mod tests {
         assert_eq!(header_value(""), "=?base64??=");
         assert_eq!(base64(b"ab"), "YWI=");
         assert_eq!(base64(b"abc"), "YWJj");
+    }
+
+    #[test]
+    fn endpoints_stay_on_the_origin() {
+        let base = "http://old:8080/mcp/sse?x=1";
+        let ok = |e: &str| same_origin(base, e);
+        assert_eq!(
+            ok("/messages?sid=1").as_deref(),
+            Some("http://old:8080/messages?sid=1")
+        );
+        assert_eq!(
+            ok("messages?sid=1").as_deref(),
+            Some("http://old:8080/mcp/messages?sid=1")
+        );
+        assert_eq!(
+            ok("http://old:8080/m").as_deref(),
+            Some("http://old:8080/m")
+        );
+        assert_eq!(
+            ok("HTTP://OLD:8080/m").as_deref(),
+            Some("http://old:8080/m")
+        );
+        for bad in [
+            "http://old:8080.evil/m",
+            "http://evil/m",
+            "//evil/m",
+            "https://old:8080/m",
+            "",
+            "/a b",
+            "/a\\b",
+        ] {
+            assert_eq!(ok(bad), None, "{bad}");
+        }
+        assert_eq!(
+            same_origin("http://old", "/m").as_deref(),
+            Some("http://old/m")
+        );
+        assert_eq!(same_origin("not a url", "/m"), None);
     }
 
     #[test]
