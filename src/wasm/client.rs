@@ -1,12 +1,16 @@
-//! The MCP client's decisions, for the gateway's upstream connection.
+//! The MCP client: the upstream connection's state machine
+//! (`UpstreamClient`) and the decisions it is built from.
 
 use serde::Serialize;
 use serde_json::Value;
-use tsify::Tsify;
+use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
 use super::{js_error, read_value, to_js, usage};
-use crate::client::{ClientSession, LegacyEvent, ReplyAction, SseEvent, SseParser};
+use crate::client::{
+    CallKind, ClientConfig, ClientOutput, ClientSession, LegacyEvent, ListKind, ReplyAction,
+    SseEvent, SseParser, UpstreamClient,
+};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -302,5 +306,518 @@ impl JsClientSession {
 impl Default for JsClientSession {
     fn default() -> Self {
         JsClientSession::new()
+    }
+}
+
+/// Settings of an [`JsUpstreamClient`]; every field optional.
+#[derive(serde::Deserialize, Default, Tsify)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct UpstreamOptions {
+    /// A bearer token sent with every request.
+    token: Option<String>,
+    /// `clientInfo.name` (default "mcp-switchboard").
+    client_name: Option<String>,
+    /// `clientInfo.version` (default: this package's version).
+    client_version: Option<String>,
+    /// The client capabilities declared (default `{}`): declare sampling,
+    /// elicitation or roots only when the host answers `ask` outputs.
+    #[tsify(type = "{ [name: string]: unknown }")]
+    capabilities: Option<Value>,
+    /// Request timeout in milliseconds (default 30000).
+    timeout_ms: Option<f64>,
+    /// The largest reply body or event read, in bytes (default 2 MiB).
+    max_reply: Option<f64>,
+    /// The most pages read per list (default 100).
+    max_pages: Option<f64>,
+    /// The most items kept per list (default 10000).
+    max_items: Option<f64>,
+    /// The most input rounds of one 2026-07-28 call (default 8).
+    max_rounds: Option<f64>,
+    /// The first wait before reconnecting, in milliseconds (default 1000).
+    reconnect_ms: Option<f64>,
+}
+
+/// Why something failed: `code` says the kind (`rpc`, `http`, `timeout`,
+/// `cancelled`, `transport`, `limit`, `protocol`).
+#[derive(Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct UpstreamFailure {
+    /// The kind.
+    #[tsify(
+        type = r#""rpc" | "http" | "timeout" | "cancelled" | "transport" | "limit" | "protocol""#
+    )]
+    code: &'static str,
+    /// A one-line description.
+    message: String,
+    /// The JSON-RPC error code (kind `rpc`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rpc_code: Option<i64>,
+    /// The JSON-RPC error's data (kind `rpc`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(type = "unknown")]
+    data: Option<Value>,
+    /// The HTTP status (kind `http`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<u16>,
+}
+
+impl From<crate::client::Failure> for UpstreamFailure {
+    fn from(f: crate::client::Failure) -> UpstreamFailure {
+        let message = f.to_string();
+        let code = f.code();
+        let (rpc_code, data, status) = match f {
+            crate::client::Failure::Rpc { code, data, .. } => (Some(code), data, None),
+            crate::client::Failure::Http { status, .. } => (None, None, Some(status)),
+            _ => (None, None, None),
+        };
+        UpstreamFailure {
+            code,
+            message,
+            rpc_code,
+            data,
+            status,
+        }
+    }
+}
+
+/// What the upstream client wants done (see `UpstreamClient.pollOutput`).
+#[derive(Serialize, Tsify)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum UpstreamOutput {
+    /// Send this HTTP request; feed back its reply under `exchange`.
+    Send {
+        /// The exchange's number.
+        exchange: u64,
+        /// `POST`, `GET` or `DELETE`.
+        method: &'static str,
+        /// Where to.
+        url: String,
+        /// The request headers.
+        #[tsify(type = "{ [name: string]: string }")]
+        headers: serde_json::Map<String, Value>,
+        /// The body, for a POST.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        body: Option<String>,
+        /// The call it carries, if any.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        call: Option<u64>,
+        /// A long-lived event stream: no timeout on reading it.
+        stream: bool,
+    },
+    /// Abort this exchange and stop reading its body.
+    Abort {
+        /// The exchange.
+        exchange: u64,
+    },
+    /// The connection is negotiated.
+    Connected {
+        /// `modern` (2026-07-28) or `legacy` (2025, after initialize).
+        #[tsify(type = r#""legacy" | "modern""#)]
+        era: &'static str,
+        /// The protocol revision.
+        version: String,
+        /// How the server is reached.
+        #[tsify(type = r#""streamable-http" | "http+sse""#)]
+        transport: &'static str,
+        /// The server's capabilities.
+        #[tsify(type = "{ [name: string]: unknown }")]
+        capabilities: Value,
+        /// The server's identity (`null` when it gave none).
+        #[tsify(type = "unknown")]
+        server_info: Value,
+        /// The server's instructions.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        instructions: Option<String>,
+    },
+    /// A list was read whole (again, after the server said it changed).
+    Listed {
+        /// Which list.
+        #[tsify(type = "UpstreamList")]
+        kind: &'static str,
+        /// Its items.
+        #[tsify(type = "object[]")]
+        items: Vec<Value>,
+        /// Whether items were left out past the limits.
+        truncated: bool,
+    },
+    /// A list could not be read.
+    ListFailed {
+        /// Which list.
+        #[tsify(type = "UpstreamList")]
+        kind: &'static str,
+        /// Why.
+        error: UpstreamFailure,
+    },
+    /// Every list was read after connecting.
+    Ready,
+    /// The connection failed or was lost (the client tries again).
+    Unavailable {
+        /// Why.
+        error: UpstreamFailure,
+    },
+    /// A call's result.
+    Done {
+        /// The call.
+        call: u64,
+        /// The result.
+        #[tsify(type = "unknown")]
+        result: Value,
+    },
+    /// A call failed.
+    Failed {
+        /// The call.
+        call: u64,
+        /// Why.
+        error: UpstreamFailure,
+    },
+    /// Progress of a call.
+    Progress {
+        /// The call.
+        call: u64,
+        /// The notifications/progress params.
+        #[tsify(type = "unknown")]
+        params: Value,
+    },
+    /// The server asks something: answer with answer() or refuse().
+    Ask {
+        /// The ask's number.
+        ask: u64,
+        /// The call it belongs to.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        call: Option<u64>,
+        /// The method (sampling/createMessage, elicitation/create, roots/list).
+        method: String,
+        /// Its params.
+        #[tsify(type = "unknown")]
+        params: Value,
+    },
+    /// Another notification from the server.
+    Notification {
+        /// The call it came with.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        call: Option<u64>,
+        /// The method.
+        method: String,
+        /// Its params.
+        #[tsify(type = "unknown")]
+        params: Value,
+    },
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const UPSTREAM_TYPES: &'static str = r#"
+/** A list an upstream server offers. */
+export type UpstreamList = "tools" | "resources" | "resourceTemplates" | "prompts";
+/** What an upstream call asks for. */
+export type UpstreamMethod = "tools/call" | "resources/read" | "prompts/get" | "completion/complete";
+"#;
+
+fn list_kind(name: &str) -> Result<ListKind, JsValue> {
+    ListKind::ALL
+        .into_iter()
+        .find(|k| k.field() == name)
+        .ok_or_else(|| {
+            usage(&format!(
+                "unknown list {name:?}; choose tools, resources, resourceTemplates or prompts"
+            ))
+        })
+}
+
+fn upstream_output(o: ClientOutput) -> UpstreamOutput {
+    match o {
+        ClientOutput::Send(s) => UpstreamOutput::Send {
+            exchange: s.exchange,
+            method: s.method,
+            url: s.url,
+            headers: s
+                .headers
+                .into_iter()
+                .map(|(k, v)| (k, Value::String(v)))
+                .collect(),
+            body: s.body,
+            call: s.call,
+            stream: s.stream,
+        },
+        ClientOutput::Abort { exchange } => UpstreamOutput::Abort { exchange },
+        ClientOutput::Connected(c) => UpstreamOutput::Connected {
+            era: match c.era {
+                crate::Era::Modern => "modern",
+                _ => "legacy",
+            },
+            version: c.version,
+            transport: c.transport.as_str(),
+            capabilities: c.capabilities,
+            server_info: c.server_info,
+            instructions: c.instructions,
+        },
+        ClientOutput::Listed {
+            kind,
+            items,
+            truncated,
+        } => UpstreamOutput::Listed {
+            kind: kind.field(),
+            items,
+            truncated,
+        },
+        ClientOutput::ListFailed { kind, error } => UpstreamOutput::ListFailed {
+            kind: kind.field(),
+            error: error.into(),
+        },
+        ClientOutput::Ready => UpstreamOutput::Ready,
+        ClientOutput::Unavailable { error } => UpstreamOutput::Unavailable {
+            error: error.into(),
+        },
+        ClientOutput::Done { call, result } => UpstreamOutput::Done { call, result },
+        ClientOutput::Failed { call, error } => UpstreamOutput::Failed {
+            call,
+            error: error.into(),
+        },
+        ClientOutput::Progress { call, params } => UpstreamOutput::Progress { call, params },
+        ClientOutput::Ask {
+            ask,
+            call,
+            method,
+            params,
+        } => UpstreamOutput::Ask {
+            ask,
+            call,
+            method,
+            params,
+        },
+        ClientOutput::Notification {
+            call,
+            method,
+            params,
+        } => UpstreamOutput::Notification {
+            call,
+            method,
+            params,
+        },
+    }
+}
+
+/// The client side of one upstream MCP server, sans I/O: it decides the
+/// era and transport, sessions, reply matching, pagination, list changes,
+/// calls, timeouts and cancellation; the host sends the HTTP requests it
+/// is told to send and feeds back what comes of them, with the time.
+#[wasm_bindgen(js_name = UpstreamClient)]
+pub struct JsUpstreamClient {
+    inner: UpstreamClient,
+}
+
+#[wasm_bindgen(js_class = UpstreamClient)]
+impl JsUpstreamClient {
+    /// A client for the server at `url` (its MCP endpoint, or the SSE URL
+    /// of a legacy HTTP+SSE server).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        url: &str,
+        options: Option<Ts<UpstreamOptions>>,
+    ) -> Result<JsUpstreamClient, JsValue> {
+        let o: UpstreamOptions = super::options(options, "upstream options")?;
+        let mut config = ClientConfig::new(url).with_token(o.token);
+        if o.client_name.is_some() || o.client_version.is_some() {
+            let name = o.client_name.unwrap_or_else(|| config.client_name.clone());
+            let version = o
+                .client_version
+                .unwrap_or_else(|| config.client_version.clone());
+            config = config.with_client(name, version);
+        }
+        if let Some(c) = o.capabilities {
+            if !c.is_object() {
+                return Err(usage("capabilities must be an object"));
+            }
+            config = config.with_capabilities(c);
+        }
+        let n = |v: Option<f64>| v.map(super::millis);
+        if let Some(ms) = n(o.timeout_ms) {
+            config = config.with_timeout_ms(ms);
+        }
+        if let Some(b) = n(o.max_reply) {
+            config = config.with_max_reply(b as usize);
+        }
+        if o.max_pages.is_some() || o.max_items.is_some() {
+            let pages = n(o.max_pages).map_or(config.max_pages, |p| p as usize);
+            let items = n(o.max_items).map_or(config.max_items, |i| i as usize);
+            config = config.with_list_limits(pages, items);
+        }
+        if let Some(r) = n(o.max_rounds) {
+            config = config.with_max_rounds(r as usize);
+        }
+        if let Some(ms) = n(o.reconnect_ms) {
+            config = config.with_reconnect_ms(ms);
+        }
+        Ok(JsUpstreamClient {
+            inner: UpstreamClient::new(config),
+        })
+    }
+
+    /// Starts connecting (throws when already connecting, connected or closed).
+    pub fn connect(&mut self, now_ms: f64) -> Result<(), JsValue> {
+        self.inner
+            .connect(super::millis(now_ms))
+            .map_err(|e| js_error(&e))
+    }
+
+    /// Sends a call (queued until connected) and returns its number.
+    pub fn call(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "UpstreamMethod")] method: &str,
+        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: unknown }")] params: JsValue,
+        now_ms: f64,
+        timeout_ms: Option<f64>,
+    ) -> Result<f64, JsValue> {
+        let kind = CallKind::from_method(method).ok_or_else(|| {
+            usage(&format!(
+                "unknown method {method:?}; choose tools/call, resources/read, prompts/get or completion/complete"
+            ))
+        })?;
+        let params = read_value(&params, "params")?;
+        self.inner
+            .call(
+                kind,
+                params,
+                timeout_ms.map(super::millis),
+                super::millis(now_ms),
+            )
+            .map(|id| id as f64)
+            .map_err(|e| js_error(&e))
+    }
+
+    /// Cancels a running call.
+    pub fn cancel(&mut self, call: f64, now_ms: f64) -> Result<(), JsValue> {
+        self.inner
+            .cancel(super::millis(call), super::millis(now_ms))
+            .map_err(|e| js_error(&e))
+    }
+
+    /// Answers an `ask` output with its result.
+    pub fn answer(
+        &mut self,
+        ask: f64,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] result: JsValue,
+        now_ms: f64,
+    ) -> Result<(), JsValue> {
+        let result = read_value(&result, "the result")?;
+        self.inner
+            .answer(super::millis(ask), result, super::millis(now_ms))
+            .map_err(|e| js_error(&e))
+    }
+
+    /// Answers an `ask` output with a JSON-RPC error.
+    pub fn refuse(
+        &mut self,
+        ask: f64,
+        code: f64,
+        message: &str,
+        now_ms: f64,
+    ) -> Result<(), JsValue> {
+        let code = if code.is_finite() {
+            code as i64
+        } else {
+            -32603
+        };
+        self.inner
+            .refuse(super::millis(ask), code, message, super::millis(now_ms))
+            .map_err(|e| js_error(&e))
+    }
+
+    /// Closes the connection (aborting every exchange, ending a 2025 session).
+    pub fn close(&mut self, now_ms: f64) {
+        self.inner.close(super::millis(now_ms));
+    }
+
+    /// An exchange's reply began: its status and headers (`Object.fromEntries(response.headers)`).
+    #[wasm_bindgen(js_name = responseHead)]
+    pub fn response_head(
+        &mut self,
+        exchange: f64,
+        status: u16,
+        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string }")] headers: JsValue,
+        now_ms: f64,
+    ) -> Result<(), JsValue> {
+        let Value::Object(map) = read_value(&headers, "headers")? else {
+            return Err(usage("headers must be an object of strings"));
+        };
+        let headers: Vec<(String, String)> = map
+            .into_iter()
+            .filter_map(|(k, v)| v.as_str().map(|v| (k, v.to_string())))
+            .collect();
+        self.inner.response_head(
+            super::millis(exchange),
+            status,
+            &headers,
+            super::millis(now_ms),
+        );
+        Ok(())
+    }
+
+    /// A piece of an exchange's body.
+    #[wasm_bindgen(js_name = responseChunk)]
+    pub fn response_chunk(&mut self, exchange: f64, chunk: &[u8], now_ms: f64) {
+        self.inner
+            .response_chunk(super::millis(exchange), chunk, super::millis(now_ms));
+    }
+
+    /// An exchange's body ended.
+    #[wasm_bindgen(js_name = responseEnd)]
+    pub fn response_end(&mut self, exchange: f64, now_ms: f64) {
+        self.inner
+            .response_end(super::millis(exchange), super::millis(now_ms));
+    }
+
+    /// An exchange failed (network error): `message` says why.
+    #[wasm_bindgen(js_name = responseError)]
+    pub fn response_error(&mut self, exchange: f64, message: &str, now_ms: f64) {
+        self.inner
+            .response_error(super::millis(exchange), message, super::millis(now_ms));
+    }
+
+    /// Handles every deadline at or before `nowMs`.
+    #[wasm_bindgen(js_name = handleTimeout)]
+    pub fn handle_timeout(&mut self, now_ms: f64) {
+        self.inner.handle_timeout(super::millis(now_ms));
+    }
+
+    /// When handleTimeout is next due (in the host's milliseconds), or undefined.
+    #[wasm_bindgen(js_name = pollTimeout)]
+    pub fn poll_timeout(&self) -> Option<f64> {
+        self.inner.poll_timeout().map(|t| t as f64)
+    }
+
+    /// The next output, or undefined when there is nothing to do.
+    #[wasm_bindgen(js_name = pollOutput, unchecked_return_type = "UpstreamOutput | undefined")]
+    pub fn poll_output(&mut self) -> Result<JsValue, JsValue> {
+        match self.inner.poll_output() {
+            Some(o) => to_js(&upstream_output(o)),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// The last items read of a list.
+    #[wasm_bindgen(unchecked_return_type = "object[]")]
+    pub fn items(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "UpstreamList")] kind: &str,
+    ) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.items(list_kind(kind)?))
+    }
+
+    /// This server as one source of an Engine (`engine.setSources([...])`).
+    #[wasm_bindgen(unchecked_return_type = "SourceInput")]
+    pub fn source(&self, name: &str) -> Result<JsValue, JsValue> {
+        let item = |k| Value::Array(self.inner.items(k).to_vec());
+        to_js(&serde_json::json!({
+            "name": name,
+            "catalog": {"tools": item(ListKind::Tools)},
+            "resources": item(ListKind::Resources),
+            "templates": item(ListKind::ResourceTemplates),
+            "prompts": item(ListKind::Prompts),
+            "available": self.inner.connection().is_some(),
+        }))
     }
 }

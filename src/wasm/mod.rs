@@ -9,7 +9,8 @@
 //! One file per area: `catalog` (reading, converting, linting), `calls`
 //! (model calls and tool results), `validate`, `search` (the tool index and
 //! token budgets), `engine` (the MCP engine), `http` (the gateway's HTTP
-//! rules) and `client` (the upstream client's decisions).
+//! rules) and `client` (the upstream client: its state machine and the
+//! decisions it is built from).
 //!
 //! # Declaring an export
 //!

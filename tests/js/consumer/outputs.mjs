@@ -132,11 +132,42 @@ check('LegacyStreamEvent | null', sb.readLegacyEvent({ event: 'ping', data: '' }
 for (const [status, type, init, has] of [[200, 'application/json', false, true], [202, '', false, true], [404, 'text/plain', true, false], [404, 'text/plain', false, true], [500, 'text/plain', false, true]]) {
   check('UpstreamAction', sb.classifyReply(status, type, init, has));
 }
+// the upstream client, against a scripted 2026-07-28 server
+const upstream = new sb.UpstreamClient('http://hub.local/mcp', { timeoutMs: 100 });
+const drainUpstream = () => {
+  const all = [];
+  for (let o = upstream.pollOutput(); o; o = upstream.pollOutput()) all.push(o);
+  return all;
+};
+const replyTo = (send, reply) => {
+  upstream.responseHead(send.exchange, 200, { 'content-type': 'application/json' }, 1);
+  upstream.responseChunk(send.exchange, new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(send.body).id, ...reply })), 1);
+  upstream.responseEnd(send.exchange, 1);
+};
+upstream.connect(0);
+const [probe] = drainUpstream();
+check('UpstreamOutput', probe);
+replyTo(probe, { result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'hub', version: '1' } } } });
+for (const o of drainUpstream()) {
+  check('UpstreamOutput', o);
+  if (o.type === 'send') replyTo(o, { result: { tools: [{ name: 'set_light', inputSchema: { type: 'object' } }] } });
+}
+for (const o of drainUpstream()) check('UpstreamOutput', o);
+upstream.call('tools/call', { name: 'set_light', arguments: {} }, 2);
+replyTo(drainUpstream()[0], { error: { code: -32602, message: 'Unknown tool' } });
+upstream.call('prompts/get', { name: 'assist' }, 3);
+drainUpstream(); // the prompts/get request, left unanswered
+upstream.handleTimeout(upstream.pollTimeout());
+for (const o of drainUpstream()) check('UpstreamOutput', o);
+check('SourceInput', upstream.source('hub'));
+check('object[]', upstream.items('tools'));
+upstream.close(200);
+check('number | undefined', upstream.pollTimeout());
 check('object[]', sb.readReply('data: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n', 'text/event-stream'));
 
 const types = [
   'Budget', 'BodyAction', 'CallToolResult', 'ClientRequest', 'Conversion', 'DialectName', 'EngineOutput', 'HttpAction', 'LegacyStreamEvent', 'LintReport', 'ModelTurn',
-  'AssistantItem', 'ResultItem', 'SearchResults', 'ServerSentEvent', 'ToolException', 'ToolFailure', 'ToolSuccess', 'UpstreamAction', 'Validation', 'readCatalog',
+  'AssistantItem', 'ResultItem', 'SearchResults', 'ServerSentEvent', 'ToolException', 'ToolFailure', 'ToolSuccess', 'UpstreamAction', 'UpstreamOutput', 'SourceInput', 'Validation', 'readCatalog',
 ];
 writeFileSync(
   'types/outputs.mts',

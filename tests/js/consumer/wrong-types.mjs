@@ -89,6 +89,22 @@ const SAMPLES = {
   'ClientSession.headers': () => ['token'],
   'ClientSession.listTools': () => [null],
   'ClientSession.callTool': () => ['set_light', { on: true }],
+  'new UpstreamClient': () => ['http://127.0.0.1:9/mcp', { timeoutMs: 1000, capabilities: {} }],
+  'UpstreamClient.connect': () => [1000],
+  'UpstreamClient.call': () => ['tools/call', { name: 'set_light', arguments: { on: true } }, 1000, 500],
+  'UpstreamClient.cancel': () => [1, 1000],
+  'UpstreamClient.answer': () => [1, { action: 'accept' }, 1000],
+  'UpstreamClient.refuse': () => [1, -32601, 'not offered', 1000],
+  'UpstreamClient.close': () => [1000],
+  'UpstreamClient.responseHead': () => [1, 200, { 'content-type': 'application/json' }, 1000],
+  'UpstreamClient.responseChunk': () => [1, new Uint8Array([123, 125]), 1000],
+  'UpstreamClient.responseEnd': () => [1, 1000],
+  'UpstreamClient.responseError': () => [1, 'ECONNRESET', 1000],
+  'UpstreamClient.handleTimeout': () => [1000],
+  'UpstreamClient.pollTimeout': () => [],
+  'UpstreamClient.pollOutput': () => [],
+  'UpstreamClient.items': () => ['tools'],
+  'UpstreamClient.source': () => ['hub'],
 };
 
 const huge = 'x'.repeat(limit + 1);

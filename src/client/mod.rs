@@ -1,11 +1,23 @@
-//! Client helpers for talking to an upstream MCP server, sans I/O: build the
-//! requests, read replies that arrive as JSON or as a Server-Sent Events
-//! stream, and map JSON-RPC errors. The host moves the bytes.
+//! The client side of MCP, sans I/O: [`UpstreamClient`], the state machine
+//! of one connection to an upstream server (eras, transports, sessions,
+//! lists, calls; the host moves the bytes and tells the time), and the
+//! pieces it is built from, usable alone: the incremental SSE parser,
+//! bounded reply bodies, reply classification and request building.
 
 use serde_json::{json, Value};
 
 use crate::engine::LEGACY_VERSIONS;
 use crate::error::{Error, ErrorKind};
+
+mod body;
+mod types;
+mod upstream;
+mod wire;
+
+pub use types::{
+    CallKind, ClientConfig, ClientOutput, Connection, Failure, HttpSend, ListKind, Transport,
+};
+pub use upstream::UpstreamClient;
 
 /// One Server-Sent Event.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -1,0 +1,682 @@
+//! The upstream MCP client as a sans-I/O state machine: the type, its
+//! public API and state here; connecting, lists, calls and replies in
+//! their own files.
+
+mod calls;
+mod connect;
+mod lists;
+mod replies;
+
+use std::collections::VecDeque;
+
+use serde_json::{Map, Value};
+
+use super::body::{BodyReader, Read};
+use super::types::{
+    CallKind, ClientConfig, ClientOutput, Connection, Failure, HttpSend, ListKind, Transport,
+};
+use super::{classify_reply, wire, ReplyAction};
+use crate::engine::era::META_SERVER_INFO;
+use crate::engine::{Era, Source, Surface, LEGACY_VERSIONS, MODERN_VERSIONS};
+use crate::error::{Error, ErrorKind};
+use crate::Catalog;
+
+/// The -32022 `UnsupportedProtocolVersion` code.
+const UNSUPPORTED_VERSION: i64 = -32022;
+/// The -32601 `MethodNotFound` code.
+const METHOD_NOT_FOUND: i64 = -32601;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Not connected yet.
+    Idle,
+    /// `server/discover` sent.
+    Discovering,
+    /// `initialize` sent (again, when `reinit`).
+    Initializing,
+    /// The legacy transport's stream opened, its `endpoint` awaited.
+    OpeningLegacy,
+    /// Negotiated.
+    Connected,
+    /// The connection failed or was lost; a reconnection is due.
+    Down,
+    /// Closed by the host.
+    Closed,
+}
+
+/// What a request is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum What {
+    Discover,
+    Initialize,
+    List(ListKind),
+    Call(u64),
+    Listen,
+}
+
+#[derive(Debug)]
+struct Pending {
+    what: What,
+    method: &'static str,
+    params: Value,
+    exchange: Option<u64>,
+    deadline: Option<u64>,
+    /// Waiting to be sent again after the session is initialized anew.
+    resend: bool,
+    /// Already sent again once.
+    resent: bool,
+}
+
+#[derive(Debug)]
+struct Call {
+    kind: CallKind,
+    params: Value,
+    rpc: Option<u64>,
+    deadline: u64,
+    rounds: usize,
+    /// Input asks (2026-07-28) not answered yet.
+    waiting: Vec<u64>,
+    responses: Map<String, Value>,
+    request_state: Option<String>,
+}
+
+#[derive(Debug)]
+enum AskHow {
+    /// A 2025 server request: answered with a JSON-RPC response.
+    Rpc(Value),
+    /// An entry of a 2026-07-28 `InputRequiredResult`.
+    Input(String),
+}
+
+#[derive(Debug)]
+struct Ask {
+    call: Option<u64>,
+    how: AskHow,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// A POST carrying request `rpc`.
+    Request(u64),
+    /// A POST of a notification or response, a DELETE: nothing to read.
+    Message,
+    /// The 2025 GET stream, or the legacy transport's stream.
+    Stream,
+}
+
+#[derive(Debug)]
+struct Exchange {
+    role: Role,
+    reader: Option<BodyReader>,
+    content_type: String,
+    /// What the request fails with when an error reply's body names no
+    /// JSON-RPC error.
+    fallback: Option<Failure>,
+}
+
+#[derive(Debug, Default)]
+struct List {
+    items: Vec<Value>,
+    fresh: Vec<Value>,
+    pages: usize,
+    truncated: bool,
+    busy: bool,
+    again: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Retry {
+    Stream,
+    Connect,
+}
+
+/// The client side of one upstream MCP server, sans I/O: it decides
+/// everything a connection decides (the era and transport, sessions,
+/// request ids and reply matching, pagination, list changes, calls with
+/// their progress and the server's questions, timeouts and cancellation)
+/// and the host only moves bytes and tells the time.
+///
+/// ## The loop
+///
+/// 1. [`UpstreamClient::connect`] (or a first [`UpstreamClient::call`]).
+/// 2. Drain [`UpstreamClient::poll_output`] until `None`, doing what each
+///    [`ClientOutput`] says: [`ClientOutput::Send`] an HTTP request,
+///    [`ClientOutput::Abort`] one, hand results and failures to whoever
+///    made the call, answer [`ClientOutput::Ask`] with
+///    [`UpstreamClient::answer`] or [`UpstreamClient::refuse`].
+/// 3. Feed back what each exchange gives: [`UpstreamClient::response_head`],
+///    [`UpstreamClient::response_chunk`] per piece of the body,
+///    [`UpstreamClient::response_end`] (or [`UpstreamClient::response_error`]).
+///    Input for an exchange the client no longer follows (after an abort,
+///    or once its reply was read) is ignored.
+/// 4. Wake at [`UpstreamClient::poll_timeout`] and call
+///    [`UpstreamClient::handle_timeout`].
+///
+/// ## Eras and transports
+///
+/// The client probes with `server/discover` carrying the 2026-07-28
+/// `_meta` envelope and the `MCP-Protocol-Version` and `Mcp-Method`
+/// headers. A server that lists 2026-07-28 in `supportedVersions` is
+/// spoken to statelessly: every request carries the envelope and the
+/// headers (`Mcp-Name` too for `tools/call`, `prompts/get` and
+/// `resources/read`), list changes come on a `subscriptions/listen`
+/// stream, and a call is cancelled by closing its stream. Any other answer
+/// a 2025 server gives (a JSON-RPC error such as -32601, a 4xx without a
+/// modern error body; *Transports › Streamable HTTP › Backward
+/// Compatibility*) falls back to `initialize` with 2025-11-25 (the server
+/// may pick 2025-06-18): the `Mcp-Session-Id` it assigns goes on every
+/// request, `notifications/initialized` follows, list changes come on a
+/// GET stream, cancellation is `notifications/cancelled`, and a 404 to a
+/// request in a session initializes again and resends it. A 4xx to
+/// `initialize` means the deprecated HTTP+SSE transport: a GET stream
+/// whose `endpoint` event names where to POST (same origin only), every
+/// reply arriving on that stream. 401, 403 and 5xx to the probe fail the
+/// connection ([`ClientOutput::Unavailable`]); the client tries again
+/// after [`ClientConfig::reconnect_ms`], doubling the wait on each
+/// failure.
+///
+/// ## Lists
+///
+/// After connecting, every list the server's capabilities offer is read
+/// whole, page after page (at most [`ClientConfig::max_pages`] pages and
+/// [`ClientConfig::max_items`] items), each giving one
+/// [`ClientOutput::Listed`], then [`ClientOutput::Ready`] once. A
+/// `notifications/…/list_changed` reads that list again and gives a new
+/// [`ClientOutput::Listed`]; [`UpstreamClient::source`] builds the
+/// engine's [`Source`] from the lists.
+///
+/// ```
+/// use mcp_switchboard::client::{ClientConfig, ClientOutput, ListKind, UpstreamClient};
+///
+/// let mut client = UpstreamClient::new(ClientConfig::new("http://hub.local/mcp"));
+/// client.connect(0)?;
+/// let Some(ClientOutput::Send(probe)) = client.poll_output() else { panic!() };
+/// assert!(probe.body.as_deref().unwrap().contains("server/discover"));
+///
+/// // a 2026-07-28 server answers the probe
+/// let reply = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete",
+///   "supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}}"#;
+/// let json = [("content-type".to_string(), "application/json".to_string())];
+/// client.response_head(probe.exchange, 200, &json, 5);
+/// client.response_chunk(probe.exchange, reply, 5);
+/// client.response_end(probe.exchange, 5);
+/// let Some(ClientOutput::Connected(c)) = client.poll_output() else { panic!() };
+/// assert_eq!(c.version, "2026-07-28");
+///
+/// // then it lists the tools, with the headers 2026-07-28 asks for
+/// let Some(ClientOutput::Send(list)) = client.poll_output() else { panic!() };
+/// assert!(list.headers.contains(&("Mcp-Method".into(), "tools/list".into())));
+/// client.response_head(list.exchange, 200, &json, 9);
+/// client.response_chunk(list.exchange, br#"{"jsonrpc":"2.0","id":2,"result":{"tools":[
+///   {"name":"get_state","inputSchema":{"type":"object"}}]}}"#, 9);
+/// client.response_end(list.exchange, 9);
+/// assert!(matches!(client.poll_output(),
+///     Some(ClientOutput::Listed { kind: ListKind::Tools, ref items, .. }) if items.len() == 1));
+/// assert_eq!(client.poll_output(), Some(ClientOutput::Ready));
+/// assert_eq!(client.source("hub")?.catalog.len(), 1);
+/// # Ok::<(), mcp_switchboard::Error>(())
+/// ```
+///
+/// ## Calls
+///
+/// [`UpstreamClient::call`] sends `tools/call`, `resources/read`,
+/// `prompts/get` or `completion/complete` (queued until connected) and
+/// returns the call's number; every output about it names it:
+/// [`ClientOutput::Progress`] (the call's `progressToken` is its number),
+/// [`ClientOutput::Ask`] for what the server asks meanwhile (2025: a
+/// request on the call's stream, answered with a response; 2026-07-28: the
+/// `inputRequests` of an `InputRequiredResult`, answered by retrying the
+/// call with `inputResponses` and `requestState`, at most
+/// [`ClientConfig::max_rounds`] times), then exactly one
+/// [`ClientOutput::Done`] or [`ClientOutput::Failed`]. Past its timeout, or
+/// on [`UpstreamClient::cancel`], the call is cancelled on the wire and
+/// fails with [`Failure::Timeout`] or [`Failure::Cancelled`].
+#[derive(Debug)]
+pub struct UpstreamClient {
+    config: ClientConfig,
+    phase: Phase,
+    /// Initializing again after a session expired (not a new connection).
+    reinit: bool,
+    /// What worked last time: a reconnection skips the probe.
+    known: Option<(Era, Transport)>,
+    era: Era,
+    version: String,
+    transport: Transport,
+    session: Option<String>,
+    endpoint: Option<String>,
+    connection: Option<Connection>,
+    phase_deadline: Option<u64>,
+    next_rpc: u64,
+    next_exchange: u64,
+    next_call: u64,
+    next_ask: u64,
+    exchanges: Slots<Exchange>,
+    pending: Slots<Pending>,
+    calls: Slots<Call>,
+    queued: Vec<u64>,
+    asks: Slots<Ask>,
+    lists: [List; 4],
+    /// Lists still to be read before [`ClientOutput::Ready`].
+    initial: Option<Vec<ListKind>>,
+    /// The 2025 GET stream or the legacy transport's stream.
+    stream: Option<u64>,
+    /// The `subscriptions/listen` request.
+    listen: Option<u64>,
+    /// The server refused a change stream: none is opened again.
+    no_stream: bool,
+    retry: Option<(u64, Retry)>,
+    failures: u32,
+    outputs: VecDeque<ClientOutput>,
+}
+
+impl UpstreamClient {
+    /// A client that has sent nothing yet.
+    pub fn new(config: ClientConfig) -> UpstreamClient {
+        UpstreamClient {
+            config,
+            phase: Phase::Idle,
+            reinit: false,
+            known: None,
+            era: Era::Modern,
+            version: String::new(),
+            transport: Transport::StreamableHttp,
+            session: None,
+            endpoint: None,
+            connection: None,
+            phase_deadline: None,
+            next_rpc: 1,
+            next_exchange: 1,
+            next_call: 1,
+            next_ask: 1,
+            exchanges: Slots::default(),
+            pending: Slots::default(),
+            calls: Slots::default(),
+            queued: Vec::new(),
+            asks: Slots::default(),
+            lists: Default::default(),
+            initial: None,
+            stream: None,
+            listen: None,
+            no_stream: false,
+            retry: None,
+            failures: 0,
+            outputs: VecDeque::new(),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ClientConfig {
+        &self.config
+    }
+
+    /// What was negotiated, once connected.
+    pub fn connection(&self) -> Option<&Connection> {
+        self.connection
+            .as_ref()
+            .filter(|_| self.phase == Phase::Connected)
+    }
+
+    /// The last items read of a list.
+    pub fn items(&self, kind: ListKind) -> &[Value] {
+        self.lists
+            .get(kind.index())
+            .map_or(&[][..], |l| l.items.as_slice())
+    }
+
+    /// The engine's [`Source`] for this server under `name`: its tools,
+    /// resources, templates and prompts as last read, available while
+    /// connected.
+    pub fn source(&self, name: &str) -> Result<Source, Error> {
+        let catalog = Catalog::from_value(Value::Array(self.items(ListKind::Tools).to_vec()))?;
+        let surface = Surface::new()
+            .with_resources(self.items(ListKind::Resources).to_vec())?
+            .with_templates(self.items(ListKind::ResourceTemplates).to_vec())?
+            .with_prompts(self.items(ListKind::Prompts).to_vec())?;
+        Ok(Source::new(name, catalog)
+            .with_surface(surface)
+            .with_available(self.phase == Phase::Connected))
+    }
+
+    /// Starts connecting. A usage error when already connecting, connected
+    /// or closed.
+    pub fn connect(&mut self, now_ms: u64) -> Result<(), Error> {
+        match self.phase {
+            Phase::Idle | Phase::Down => {
+                self.start(now_ms);
+                Ok(())
+            }
+            Phase::Closed => Err(closed()),
+            _ => Err(Error::new(
+                ErrorKind::Usage,
+                "",
+                "the client is already connecting or connected",
+            )),
+        }
+    }
+
+    /// The next output, or `None` when there is nothing to do.
+    #[must_use]
+    pub fn poll_output(&mut self) -> Option<ClientOutput> {
+        self.outputs.pop_front()
+    }
+
+    /// When [`UpstreamClient::handle_timeout`] is next due, in the host's
+    /// milliseconds.
+    #[must_use]
+    pub fn poll_timeout(&self) -> Option<u64> {
+        let pending = self.pending.values().filter_map(|p| p.deadline);
+        let calls = self
+            .calls
+            .values()
+            .filter(|c| c.rpc.is_none())
+            .map(|c| c.deadline);
+        pending
+            .chain(calls)
+            .chain(self.phase_deadline)
+            .chain(self.retry.map(|(at, _)| at))
+            .min()
+    }
+
+    /// Sends a call (queued until connected; connecting when idle or down)
+    /// and returns its number. `params` is the request's params: an object
+    /// with `name` (tools, prompts), `uri` (resources) or `ref`
+    /// (completions). `timeout_ms` overrides [`ClientConfig::timeout_ms`].
+    pub fn call(
+        &mut self,
+        kind: CallKind,
+        params: Value,
+        timeout_ms: Option<u64>,
+        now_ms: u64,
+    ) -> Result<u64, Error> {
+        if self.phase == Phase::Closed {
+            return Err(closed());
+        }
+        let Value::Object(mut params) = params else {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                "",
+                format!("the params of {} must be an object", kind.method()),
+            ));
+        };
+        let field = kind.required();
+        let ok = match params.get(field) {
+            Some(Value::String(_)) => field != "ref",
+            Some(Value::Object(_)) => field == "ref",
+            _ => false,
+        };
+        if !ok {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                format!("/{field}"),
+                format!("{} needs params.{field}", kind.method()),
+            ));
+        }
+        let id = self.next_call;
+        self.next_call += 1;
+        let meta = params
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(m) = meta {
+            m.insert("progressToken".into(), Value::from(id));
+        }
+        let deadline = now_ms.saturating_add(timeout_ms.unwrap_or(self.config.timeout_ms).max(1));
+        self.calls.insert(
+            id,
+            Call {
+                kind,
+                params: Value::Object(params),
+                rpc: None,
+                deadline,
+                rounds: 0,
+                waiting: Vec::new(),
+                responses: Map::new(),
+                request_state: None,
+            },
+        );
+        match self.phase {
+            Phase::Connected => self.send_call(id, now_ms),
+            Phase::Idle | Phase::Down => {
+                self.queued.push(id);
+                self.start(now_ms);
+            }
+            _ => self.queued.push(id),
+        }
+        Ok(id)
+    }
+
+    /// Cancels a call: it is cancelled on the wire (its stream closed in
+    /// 2026-07-28, `notifications/cancelled` in 2025) and fails with
+    /// [`Failure::Cancelled`]. A usage error for a call that is not
+    /// running.
+    pub fn cancel(&mut self, call: u64, now_ms: u64) -> Result<(), Error> {
+        if !self.calls.contains_key(&call) {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                "",
+                format!("call {call} is not running"),
+            ));
+        }
+        self.end_call(call, Failure::Cancelled, "cancelled by the client", now_ms);
+        Ok(())
+    }
+
+    /// Answers an [`ClientOutput::Ask`] with its result.
+    pub fn answer(&mut self, ask: u64, result: Value, now_ms: u64) -> Result<(), Error> {
+        self.reply_to_ask(ask, Ok(result), now_ms)
+    }
+
+    /// Answers an [`ClientOutput::Ask`] with a JSON-RPC error (2025); in
+    /// 2026-07-28, where an input request has no error answer, the call
+    /// fails with it.
+    pub fn refuse(&mut self, ask: u64, code: i64, message: &str, now_ms: u64) -> Result<(), Error> {
+        self.reply_to_ask(ask, Err((code, message.to_string())), now_ms)
+    }
+
+    /// Closes the connection: every exchange aborted, a 2025 session ended
+    /// with DELETE, running calls failed with [`Failure::Cancelled`].
+    pub fn close(&mut self, now_ms: u64) {
+        if self.phase == Phase::Closed {
+            return;
+        }
+        self.phase = Phase::Closed;
+        self.abort_all();
+        let calls: Vec<u64> = self.calls.keys().copied().collect();
+        for c in calls {
+            self.end_call(c, Failure::Cancelled, "the client closed", now_ms);
+        }
+        self.pending.clear();
+        self.asks.clear();
+        if let Some(session) = self.session.take() {
+            let mut headers = self.base_headers(false);
+            headers.push(("Mcp-Session-Id".into(), session));
+            self.send_http(
+                "DELETE",
+                self.config.url.clone(),
+                headers,
+                None,
+                None,
+                false,
+                Role::Message,
+            );
+        }
+        self.retry = None;
+        self.phase_deadline = None;
+    }
+
+    /// An exchange's reply began: its status and headers.
+    pub fn response_head(
+        &mut self,
+        exchange: u64,
+        status: u16,
+        headers: &[(String, String)],
+        now_ms: u64,
+    ) {
+        let Some(ex) = self.exchanges.get_mut(&exchange) else {
+            return;
+        };
+        let ctype = wire::header(headers, "content-type")
+            .unwrap_or("")
+            .to_string();
+        ex.content_type.clone_from(&ctype);
+        match ex.role {
+            Role::Message => {
+                self.exchanges.remove(&exchange);
+            }
+            Role::Stream => self.stream_head(exchange, status, &ctype, now_ms),
+            Role::Request(rpc) => self.request_head(exchange, rpc, status, &ctype, headers, now_ms),
+        }
+    }
+
+    /// A piece of an exchange's body.
+    pub fn response_chunk(&mut self, exchange: u64, chunk: &[u8], now_ms: u64) {
+        let Some(ex) = self.exchanges.get_mut(&exchange) else {
+            return;
+        };
+        let role = ex.role;
+        let Some(reader) = ex.reader.as_mut() else {
+            return;
+        };
+        match reader.push(chunk) {
+            Ok(read) => self.deliver(role, read, now_ms),
+            Err(e) => self.exchange_failed(exchange, body_failure(&e), now_ms),
+        }
+    }
+
+    /// An exchange's body ended.
+    pub fn response_end(&mut self, exchange: u64, now_ms: u64) {
+        let Some(mut ex) = self.exchanges.remove(&exchange) else {
+            return;
+        };
+        let mut failure = None;
+        if let Some(reader) = ex.reader.as_mut() {
+            match reader.finish(&ex.content_type) {
+                Ok(read) => self.deliver(ex.role, read, now_ms),
+                Err(e) => failure = Some(body_failure(&e)),
+            }
+        }
+        let failure = failure
+            .or(ex.fallback)
+            .unwrap_or_else(|| Failure::Transport("the reply ended without a response".into()));
+        self.ended(exchange, ex.role, failure, now_ms);
+    }
+
+    /// An exchange failed (the network, the host's own limits): `message`
+    /// says why.
+    pub fn response_error(&mut self, exchange: u64, message: &str, now_ms: u64) {
+        self.exchange_failed(exchange, Failure::Transport(message.to_string()), now_ms);
+    }
+
+    /// Handles every deadline at or before `now_ms`: timeouts of requests
+    /// and calls, reconnections.
+    pub fn handle_timeout(&mut self, now_ms: u64) {
+        if let Some((at, what)) = self.retry {
+            if at <= now_ms {
+                self.retry = None;
+                match what {
+                    Retry::Connect if self.phase == Phase::Down => self.start(now_ms),
+                    Retry::Stream if self.phase == Phase::Connected => self.open_stream(now_ms),
+                    _ => {}
+                }
+            }
+        }
+        if self.phase_deadline.is_some_and(|d| d <= now_ms) {
+            self.phase_deadline = None;
+            self.down(Failure::Timeout, now_ms);
+        }
+        let due: Vec<(u64, What)> = self
+            .pending
+            .iter()
+            .filter(|(_, p)| p.deadline.is_some_and(|d| d <= now_ms))
+            .map(|(id, p)| (*id, p.what))
+            .collect();
+        for (rpc, what) in due {
+            match what {
+                What::Call(c) => self.end_call(c, Failure::Timeout, "timed out", now_ms),
+                _ => {
+                    if let Some(ex) = self.pending.get(&rpc).and_then(|p| p.exchange) {
+                        self.abort(ex);
+                    }
+                    self.respond(rpc, Err(Failure::Timeout), now_ms);
+                }
+            }
+        }
+        let waiting: Vec<u64> = self
+            .calls
+            .iter()
+            .filter(|(_, c)| c.rpc.is_none() && c.deadline <= now_ms)
+            .map(|(id, _)| *id)
+            .collect();
+        for c in waiting {
+            self.end_call(c, Failure::Timeout, "timed out", now_ms);
+        }
+    }
+}
+
+/// Requests, exchanges, calls and asks by number: few at a time, kept in
+/// the order they were made (numbers only grow).
+#[derive(Debug)]
+struct Slots<T>(Vec<(u64, T)>);
+
+impl<T> Default for Slots<T> {
+    fn default() -> Self {
+        Slots(Vec::new())
+    }
+}
+
+impl<T> Slots<T> {
+    fn insert(&mut self, id: u64, value: T) {
+        self.0.push((id, value));
+    }
+
+    fn position(&self, id: u64) -> Option<usize> {
+        self.0.iter().position(|(k, _)| *k == id)
+    }
+
+    fn get(&self, id: &u64) -> Option<&T> {
+        self.0.iter().find(|(k, _)| k == id).map(|(_, v)| v)
+    }
+
+    fn get_mut(&mut self, id: &u64) -> Option<&mut T> {
+        self.0.iter_mut().find(|(k, _)| k == id).map(|(_, v)| v)
+    }
+
+    fn contains_key(&self, id: &u64) -> bool {
+        self.position(*id).is_some()
+    }
+
+    fn remove(&mut self, id: &u64) -> Option<T> {
+        let i = self.position(*id)?;
+        Some(self.0.remove(i).1)
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&u64, &T)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    fn keys(&self) -> impl Iterator<Item = &u64> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter().map(|(_, v)| v)
+    }
+
+    fn retain(&mut self, mut keep: impl FnMut(&u64, &mut T) -> bool) {
+        self.0.retain_mut(|(k, v)| keep(k, v));
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+fn closed() -> Error {
+    Error::new(ErrorKind::Usage, "", "the client is closed")
+}
+
+fn body_failure(e: &Error) -> Failure {
+    match e.kind() {
+        ErrorKind::Limit => Failure::Limit(e.to_string()),
+        _ => Failure::Protocol(e.to_string()),
+    }
+}
