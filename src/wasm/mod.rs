@@ -9,7 +9,8 @@
 //! One file per area: `catalog` (reading, converting, linting), `calls`
 //! (model calls and tool results), `validate`, `search` (the tool index and
 //! token budgets), `engine` (the MCP engine), `http` (the gateway's HTTP
-//! rules) and `client` (the upstream client's decisions).
+//! rules), `client` (the upstream client's decisions) and `web` (the web
+//! tools' state machines, HTML conversion, the tool definitions).
 //!
 //! # Declaring an export
 //!
@@ -50,6 +51,7 @@ mod engine;
 mod http;
 mod search;
 mod validate;
+mod web;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
