@@ -26,8 +26,8 @@ use crate::search::{SearchOptions, ToolIndex};
 /// The names of every target, as the folders under `fuzz/seeds/` and
 /// `fuzz/regressions/` and the files under `fuzz/fuzz_targets/` are named.
 pub const TARGETS: [&str; 11] = [
-    "catalog", "lint", "calls", "validate", "search", "engine", "http", "sse", "lenient", "rawjson",
-    "html",
+    "catalog", "lint", "calls", "validate", "search", "engine", "http", "sse", "lenient",
+    "rawjson", "html",
 ];
 
 /// Runs the target called `name` on `data`; `false` for an unknown name.
@@ -836,8 +836,16 @@ pub fn check_html(input: &[u8], options: &crate::html::HtmlOptions, page: &crate
         options.max_output
     );
     assert!(s.input_bytes <= options.max_input, "read past max_input");
-    assert!(s.max_depth <= options.max_depth, "depth {} kept past the limit", s.max_depth);
-    assert!(s.elements <= options.max_elements, "{} elements kept past the limit", s.elements);
+    assert!(
+        s.max_depth <= options.max_depth,
+        "depth {} kept past the limit",
+        s.max_depth
+    );
+    assert!(
+        s.elements <= options.max_elements,
+        "{} elements kept past the limit",
+        s.elements
+    );
     assert!(
         s.steps <= 4 * s.input_bytes + 64,
         "{} steps for {} bytes",
@@ -960,7 +968,6 @@ mod tests {
         page.stats.steps = 4 * page.stats.input_bytes + 65;
         check_html(b"<p>a</p>", &options, &page);
     }
-
 
     /// One Anthropic `tool_use` block read against the built-in catalog.
     fn one_call(catalog: &Catalog, block: Value) -> ModelTurn {
