@@ -373,10 +373,10 @@ describe('the web tools as a tool source', () => {
     engine.free();
   });
 
-  test('serve --web-tools offers them beside the demo home', async () => {
+  test('serve --web-tools (the packaged CLI) offers them beside the demo home', async () => {
     const page = await listen((req, res) => (res.writeHead(200, { 'content-type': 'text/html' }), res.end('<title>Local</title><h1>Hub notes</h1>')));
     const args = ['serve', '--demo', '--port', '0', '--web-tools', '--web-allow-hosts', 'localhost'];
-    const child = spawn(process.execPath, [join(root, 'js/cli.mjs'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [join(root, 'pkg/cli.mjs'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     try {
       const url = await new Promise((resolve, reject) => {
         let log = '';
