@@ -21,7 +21,7 @@ else
   shift || true
 fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(catalog lint calls validate search engine http sse lenient rawjson)
+[ ${#targets[@]} -gt 0 ] || targets=(catalog lint calls validate search engine http sse lenient rawjson html)
 
 node seed.mjs
 mkdir -p artifacts

@@ -176,7 +176,7 @@ write('browser.d.mts', "export * from './slim.mjs';\n");
 write('index.d.cts', "export * from './slim.cjs';\n");
 
 // the CLI and the modules it loads (the MCP gateway), importing the package from beside them
-const shell = ['dispatch.mjs', 'gateway.mjs', 'stdio.mjs', 'upstream.mjs', 'demo-home.mjs'];
+const shell = ['dispatch.mjs', 'gateway.mjs', 'stdio.mjs', 'upstream.mjs', 'demo-home.mjs', 'web.mjs'];
 for (const file of ['cli.mjs', ...shell]) {
   const text = readFileSync(join(root, 'js', file), 'utf8').replaceAll("'../pkg/index.mjs'", "'./index.mjs'");
   write(file, text, file === 'cli.mjs' ? 0o755 : undefined);

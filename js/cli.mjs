@@ -17,6 +17,8 @@ const USAGE = `usage:
         [--allow A,B] [--deny A,B] [--read-only] [--no-destructive] [--origin O,P] [--max-body BYTES]
         [--max-sessions N] [--session-idle SECONDS] [--max-streams N] [--max-inflight N]
         [--max-connections N] [--max-reply BYTES] [--stats SECONDS]
+        [--web-tools [--web-allow-private] [--web-allow-hosts H,I] [--web-search-endpoint URL]
+         [--web-search-key KEY] [--web-search-timeout SECONDS]]
   mcp-switchboard dialects
   mcp-switchboard --version
 dialects: ${sb.dialects().join(', ')}
@@ -25,7 +27,9 @@ RESPONSE is a model response in the dialect's own shape (plain text for prompted
 ARGS is the arguments as inline JSON ('{"on": true}'), or a FILE holding them; validate exits 1
 when they do not fit the tool's schema.
 serve runs an MCP server (Streamable HTTP at http://HOST:PORT/mcp, or stdio) until SIGINT or SIGTERM;
-tokens may also come from MCP_SWITCHBOARD_TOKEN and MCP_SWITCHBOARD_UPSTREAM_TOKEN.`;
+tokens may also come from MCP_SWITCHBOARD_TOKEN and MCP_SWITCHBOARD_UPSTREAM_TOKEN.
+--web-tools adds web_fetch and web_search (category web) beside the source's tools; web_fetch refuses
+loopback and private addresses unless --web-allow-private (or the host is in --web-allow-hosts).`;
 
 class UsageError extends Error {}
 
@@ -152,7 +156,8 @@ Object.assign(commands, {
       meta: 'value', allow: 'value', deny: 'value', 'read-only': 'bool', 'no-destructive': 'bool', origin: 'value',
       'max-body': 'value', 'conformance-fixtures': 'bool', 'max-sessions': 'value', 'session-idle': 'value',
       'max-streams': 'value', 'max-inflight': 'value', 'max-connections': 'value', 'max-reply': 'value',
-      stats: 'value',
+      stats: 'value', 'web-tools': 'bool', 'web-allow-private': 'bool', 'web-allow-hosts': 'value',
+      'web-search-endpoint': 'value', 'web-search-key': 'value', 'web-search-timeout': 'value',
     });
     if (rest.length > 0) throw new UsageError(`serve takes no positional arguments (got ${rest[0]})`);
     const chosen = ['demo', 'upstream', 'catalog', 'conformance-fixtures'].filter((k) => flags[k] !== undefined);
@@ -173,7 +178,14 @@ Object.assign(commands, {
       readOnly: !!flags['read-only'],
       noDestructive: !!flags['no-destructive'],
     };
-    const source = await toolSource(flags, timeoutMs, maxReply, log);
+    let source = await toolSource(flags, timeoutMs, maxReply, log);
+    if (flags['web-tools']) {
+      const { withWebTools } = await import('./web.mjs');
+      source = withWebTools(source, webOptions(flags, engine.metadata));
+      engine.metadata = source.metadata;
+    } else if (Object.keys(flags).some((k) => k.startsWith('web-'))) {
+      throw new UsageError('the --web-* options go with --web-tools');
+    }
     const tools = sb.readCatalog(source.catalog).tools.length;
     if (flags.stdio) {
       const { serveStdio } = await import('./stdio.mjs');
@@ -260,6 +272,20 @@ function alive(pid) {
   } catch (e) {
     return e.code === 'EPERM';
   }
+}
+
+/** The web tools' options from serve's flags. */
+function webOptions(flags, metadata) {
+  const seconds = flags['web-search-timeout'] === undefined ? undefined : Math.round(Number(flags['web-search-timeout']) * 1000);
+  if (seconds !== undefined && !(seconds > 0)) throw new UsageError('--web-search-timeout needs a number of seconds');
+  return {
+    metadata,
+    allowPrivate: !!flags['web-allow-private'],
+    allowHosts: list(flags['web-allow-hosts']),
+    searchEndpoint: flags['web-search-endpoint'],
+    searchApiKey: flags['web-search-key'] ?? process.env.MCP_SWITCHBOARD_WEB_SEARCH_KEY,
+    searchTimeoutMs: seconds,
+  };
 }
 
 /** The tool source serve was asked for. */

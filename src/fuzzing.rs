@@ -10,10 +10,9 @@
 //! API.
 //!
 //! Targets: [`catalog`], [`lint`], [`calls`], [`validate`], [`search`],
-//! [`engine`], [`http`], [`sse`], [`lenient`], [`rawjson`]. HTML to
-//! Markdown gets a target (`html`) when `src/html/` lands: a function
-//! here, a file in `fuzz/fuzz_targets/`, a `[[bin]]` in `fuzz/Cargo.toml`
-//! and a seed folder, like the others.
+//! [`engine`], [`http`], [`sse`], [`lenient`], [`rawjson`], [`html`]. A
+//! new target is a function here, a file in `fuzz/fuzz_targets/`, a
+//! `[[bin]]` in `fuzz/Cargo.toml` and a seed folder, like the others.
 
 use serde_json::{json, Value};
 
@@ -26,8 +25,9 @@ use crate::search::{SearchOptions, ToolIndex};
 
 /// The names of every target, as the folders under `fuzz/seeds/` and
 /// `fuzz/regressions/` and the files under `fuzz/fuzz_targets/` are named.
-pub const TARGETS: [&str; 10] = [
-    "catalog", "lint", "calls", "validate", "search", "engine", "http", "sse", "lenient", "rawjson",
+pub const TARGETS: [&str; 11] = [
+    "catalog", "lint", "calls", "validate", "search", "engine", "http", "sse", "lenient",
+    "rawjson", "html",
 ];
 
 /// Runs the target called `name` on `data`; `false` for an unknown name.
@@ -43,6 +43,7 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "sse" => sse(data),
         "lenient" => lenient(data),
         "rawjson" => rawjson(data),
+        "html" => html(data),
         _ => return false,
     }
     true
@@ -770,6 +771,105 @@ pub fn rawjson(data: &[u8]) {
     }
 }
 
+/// HTML to Markdown and to text. The first byte picks small limits (output,
+/// depth, elements) so the fuzzer reaches them; the rest is the page's
+/// bytes, read with the encoding they declare. Checked: the output, depth,
+/// elements and input stay within the limits and the work within 4 steps
+/// per byte read; text mode adds no markup; the page's bytes as a
+/// `web_fetch` body give a result or a tool error, never a panic.
+pub fn html(data: &[u8]) {
+    use crate::html::{convert_bytes, Format, HtmlOptions};
+    let Some((&knobs, page)) = data.split_first() else {
+        return;
+    };
+    let small = HtmlOptions::new()
+        .with_base_url("https://example.com/docs/page")
+        .with_max_output(16 + usize::from(knobs) * 64)
+        .with_max_depth(1 + usize::from(knobs % 64))
+        .with_max_elements(1 + usize::from(knobs) * 4);
+    for options in [small, HtmlOptions::new()] {
+        for format in [Format::Markdown, Format::Text] {
+            let options = options.clone().with_format(format);
+            let content_type = (knobs & 1 == 0).then_some("text/html; charset=windows-1252");
+            let out = convert_bytes(page, content_type, &options);
+            check_html(page, &options, &out);
+        }
+    }
+    let format = match knobs % 3 {
+        0 => "markdown",
+        1 => "text",
+        _ => "html",
+    };
+    let mut fetch = crate::web::WebFetch::new(
+        &json!({"url": "https://example.com/", "format": format}),
+        crate::web::FetchOptions::new().with_max_bytes(1 + page.len() / 2),
+    );
+    fetch.start();
+    fetch.resolved(&[std::net::IpAddr::from([93, 184, 215, 14])]);
+    let ct = [("Content-Type".to_string(), "text/html".to_string())];
+    fetch.response(200, if knobs & 2 == 0 { &ct[..] } else { &[] });
+    let mut last = fetch.body(page);
+    if matches!(last, crate::web::FetchAction::Read) {
+        last = fetch.end();
+    }
+    if let crate::web::FetchAction::Decode { .. } = last {
+        last = fetch.decode_failed();
+    }
+    let crate::web::FetchAction::Done(result) = last else {
+        panic!("web_fetch did not finish: {last:?}");
+    };
+    let result: Value = serde_json::from_str(&result).unwrap_or(Value::Null);
+    assert!(
+        result.get("content").is_some_and(Value::is_array),
+        "web_fetch's result is not a CallToolResult: {result}"
+    );
+}
+
+/// Characters Markdown uses for markup, which text mode must not add.
+const MARKUP: [char; 7] = ['*', '_', '`', '[', ']', '#', '\\'];
+
+/// The properties of one conversion of `input` under `options`.
+pub fn check_html(input: &[u8], options: &crate::html::HtmlOptions, page: &crate::html::Page) {
+    let s = &page.stats;
+    assert!(
+        page.content.len() <= options.max_output,
+        "{} bytes out, past the limit of {}",
+        page.content.len(),
+        options.max_output
+    );
+    assert!(s.input_bytes <= options.max_input, "read past max_input");
+    assert!(
+        s.max_depth <= options.max_depth,
+        "depth {} kept past the limit",
+        s.max_depth
+    );
+    assert!(
+        s.elements <= options.max_elements,
+        "{} elements kept past the limit",
+        s.elements
+    );
+    assert!(
+        s.steps <= 4 * s.input_bytes + 64,
+        "{} steps for {} bytes",
+        s.steps,
+        s.input_bytes
+    );
+    if options.format == crate::html::Format::Text {
+        // each markup character of the text comes from the page: written
+        // there, or from a character reference (at most one per `&`)
+        let refs = input.iter().filter(|&&b| b == b'&').count();
+        for c in MARKUP {
+            let made = page.content.chars().filter(|&x| x == c).count();
+            // in every encoding read here an ASCII character is its byte
+            let given = input.iter().filter(|&&b| char::from(b) == c).count();
+            assert!(
+                made <= given + refs,
+                "text mode wrote markup: {made} of {c:?} from {given} in the page"
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -825,6 +925,51 @@ mod tests {
     }
 
     // The properties can fail: each checker refuses a wrong output.
+
+    fn converted(html: &str, options: &crate::html::HtmlOptions) -> crate::html::Page {
+        crate::html::convert(html, options)
+    }
+
+    #[test]
+    #[should_panic(expected = "past the limit of 10")]
+    fn html_output_past_its_limit_is_caught() {
+        let options = crate::html::HtmlOptions::new().with_max_output(10);
+        let mut page = converted("<p>short</p>", &options);
+        page.content = "x".repeat(11);
+        check_html(b"<p>short</p>", &options, &page);
+    }
+
+    #[test]
+    #[should_panic(expected = "text mode wrote markup")]
+    fn markup_in_text_mode_is_caught() {
+        let options = crate::html::HtmlOptions::new().with_format(crate::html::Format::Text);
+        let html = "<h1>Title</h1><p><b>bold</b></p>";
+        let mut page = converted(html, &options);
+        assert_eq!(page.content, "Title\n\nbold");
+        check_html(html.as_bytes(), &options, &page);
+        page.content = "# Title\n\n**bold**".into();
+        check_html(html.as_bytes(), &options, &page);
+    }
+
+    #[test]
+    #[should_panic(expected = "kept past the limit")]
+    fn html_depth_past_its_limit_is_caught() {
+        let options = crate::html::HtmlOptions::new().with_max_depth(3);
+        let html = "<div><div><div><div><div>deep</div></div></div></div></div>";
+        let mut page = converted(html, &options);
+        check_html(html.as_bytes(), &options, &page);
+        page.stats.max_depth = 4;
+        check_html(html.as_bytes(), &options, &page);
+    }
+
+    #[test]
+    #[should_panic(expected = "steps for")]
+    fn html_work_past_its_bound_is_caught() {
+        let options = crate::html::HtmlOptions::new();
+        let mut page = converted("<p>a</p>", &options);
+        page.stats.steps = 4 * page.stats.input_bytes + 65;
+        check_html(b"<p>a</p>", &options, &page);
+    }
 
     /// One Anthropic `tool_use` block read against the built-in catalog.
     fn one_call(catalog: &Catalog, block: Value) -> ModelTurn {

@@ -175,6 +175,50 @@ fn redirects_to_local_addresses_are_refused() {
 }
 
 #[test]
+fn allowed_hosts_reach_local_addresses_and_nothing_else() {
+    let options = FetchOptions::new().with_allowed_hosts([
+        " Homey.LOCAL. ",
+        "192.168.1.30",
+        "::1",
+        "not a host",
+        "host:8080",
+    ]);
+    assert_eq!(
+        options.allowed_hosts,
+        ["homey.local", "192.168.1.30", "::1"]
+    );
+    // an allowed name at a private address
+    let mut f = WebFetch::new(&json!({"url": "http://homey.local/api"}), options.clone());
+    f.start();
+    assert!(matches!(
+        f.resolved(&[ip("192.168.1.20")]),
+        FetchAction::Request { .. }
+    ));
+    // a redirect from it to another local host is refused
+    let e = error_of(f.response(
+        302,
+        &headers(&[("Location", "http://127.0.0.1:8080/admin")]),
+    ));
+    assert!(
+        e.contains("the redirect to 127.0.0.1") && e.contains("loopback"),
+        "{e}"
+    );
+    // allowed literal addresses, IPv6 included
+    for url in ["http://192.168.1.30/", "http://[::1]:8123/"] {
+        let mut f = WebFetch::new(&json!({ "url": url }), options.clone());
+        assert!(matches!(f.start(), FetchAction::Request { .. }), "{url}");
+    }
+    // other hosts are still checked
+    let mut f = WebFetch::new(&json!({"url": "http://nas.local/"}), options.clone());
+    f.start();
+    assert!(error_of(f.resolved(&[ip("192.168.1.20")])).contains("private"));
+    // never the unspecified address, even for an allowed host
+    let mut f = WebFetch::new(&json!({"url": "http://homey.local/"}), options);
+    f.start();
+    assert!(error_of(f.resolved(&[ip("0.0.0.0")])).contains("unspecified"));
+}
+
+#[test]
 fn mixed_answers_use_an_allowed_address() {
     let mut f = WebFetch::new(&json!({"url": "https://a.example/"}), FetchOptions::new());
     f.start();

@@ -9,8 +9,9 @@
 //! One file per area: `catalog` (reading, converting, linting), `calls`
 //! (model calls and tool results), `validate`, `search` (the tool index and
 //! token budgets), `engine` (the MCP engine), `http` (the gateway's HTTP
-//! rules) and `client` (the upstream client: its state machine and the
-//! decisions it is built from).
+//! rules), `client` (the upstream client: its state machine and the
+//! decisions it is built from) and `web` (the web tools' state machines,
+//! HTML conversion, the tool definitions).
 //!
 //! # Declaring an export
 //!
@@ -52,6 +53,7 @@ mod http;
 mod http_modern;
 mod search;
 mod validate;
+mod web;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"

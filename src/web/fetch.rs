@@ -35,6 +35,12 @@ pub struct FetchOptions {
     pub user_agent: String,
     /// Convert only the page's main content (see [`crate::html`]).
     pub main_content: bool,
+    /// Hosts that may be fetched at local addresses even when private
+    /// addresses are not allowed (normalised as in a URL: lower case,
+    /// Punycode, addresses in their usual form), such as a hub's own
+    /// `homeassistant.local`. Every other host, and a redirect from an
+    /// allowed host to another, is checked against [`Self::policy`].
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for FetchOptions {
@@ -53,6 +59,7 @@ impl Default for FetchOptions {
             )
             .to_string(),
             main_content: true,
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -97,6 +104,47 @@ impl FetchOptions {
     pub fn with_main_content(mut self, main: bool) -> FetchOptions {
         self.main_content = main;
         self
+    }
+
+    /// Sets the hosts that may be fetched at local addresses (see
+    /// [`Self::allowed_hosts`]); names that are not hosts are left out.
+    ///
+    /// ```
+    /// use mcp_switchboard::web::{FetchAction, FetchOptions, WebFetch};
+    /// use serde_json::json;
+    ///
+    /// let options = FetchOptions::new().with_allowed_hosts(["HomeAssistant.local"]);
+    /// let mut fetch = WebFetch::new(&json!({"url": "http://homeassistant.local:8123/"}), options);
+    /// fetch.start();
+    /// assert!(matches!(fetch.resolved(&["192.168.1.20".parse().unwrap()]), FetchAction::Request { .. }));
+    /// ```
+    pub fn with_allowed_hosts<I, S>(mut self, hosts: I) -> FetchOptions
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.allowed_hosts = hosts
+            .into_iter()
+            .filter_map(|h| {
+                let h = h.as_ref().trim();
+                let h = h.strip_suffix('.').unwrap_or(h);
+                let h = match h.parse::<std::net::Ipv6Addr>() {
+                    Ok(_) => format!("[{h}]"),
+                    Err(_) => h.to_string(),
+                };
+                Url::parse(&format!("http://{h}/"))
+                    .ok()
+                    .filter(|u| u.port() == 80 && u.path() == "/")
+                    .map(|u| u.host_str())
+            })
+            .collect();
+        self
+    }
+
+    /// Whether `host` (as [`Url::host_str`] gives it) is allowed local
+    /// addresses.
+    fn host_allowed(&self, host: &str) -> bool {
+        self.allowed_hosts.iter().any(|h| h == host)
     }
 }
 
@@ -490,7 +538,12 @@ impl WebFetch {
         let Some(url) = self.url.clone() else {
             return self.unexpected("connect");
         };
-        match addresses.iter().find(|&&a| self.options.policy.allows(a)) {
+        let policy = if self.options.host_allowed(&url.host_str()) {
+            self.options.policy.with_allow_private(true)
+        } else {
+            self.options.policy
+        };
+        match addresses.iter().find(|&&a| policy.allows(a)) {
             Some(&address) => {
                 self.state = State::Requesting;
                 FetchAction::Request {

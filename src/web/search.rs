@@ -363,6 +363,15 @@ impl WebSearch {
         )
     }
 
+    /// The tool's result when the reply passed `limit` bytes (the shell
+    /// stops reading it).
+    pub fn too_large(&self, limit: usize) -> String {
+        failure(
+            &format!("web search failed: the search service's reply is larger than {limit} bytes"),
+            Some(&self.args.query),
+        )
+    }
+
     /// The tool's result for a network error.
     pub fn failed(&self, message: &str) -> String {
         failure(
