@@ -217,8 +217,9 @@ fn mcp_name_problem(name: &str) -> Option<String> {
         return Some(format!("the tool name is {len} characters long"));
     }
     let mut bad: Vec<char> = Vec::new();
-    for c in name.chars() {
-        if !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) && !bad.contains(&c) {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    for c in name.chars().filter(|&c| !allowed(c)) {
+        if !bad.contains(&c) {
             bad.push(c);
         }
     }
@@ -228,7 +229,7 @@ fn mcp_name_problem(name: &str) -> Option<String> {
     let shown: Vec<String> = bad
         .iter()
         .take(5)
-        .map(|c| format!("{:?}", c.to_string()))
+        .map(|c| format!("\"{c}\""))
         .collect();
     Some(format!("the tool name has {}", shown.join(", ")))
 }

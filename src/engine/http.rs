@@ -878,6 +878,11 @@ impl Gate {
         self.events.pop_front()
     }
 
+    /// Whether [`Gate::poll_event`] has an event.
+    pub fn has_events(&self) -> bool {
+        !self.events.is_empty()
+    }
+
     /// What the gate decided since it was made.
     pub fn stats(&self) -> GateStats {
         self.stats

@@ -73,12 +73,12 @@ pub struct ExposureOptions {
 
 impl ExposureOptions {
     fn exposure(self) -> crate::Exposure {
-        let mut e = crate::Exposure::default();
-        e.allow = self.allow;
-        e.deny = self.deny.unwrap_or_default();
-        e.read_only = self.read_only;
-        e.no_destructive = self.no_destructive;
-        e
+        crate::Exposure {
+            allow: self.allow,
+            deny: self.deny.unwrap_or_default(),
+            read_only: self.read_only,
+            no_destructive: self.no_destructive,
+        }
     }
 }
 

@@ -388,6 +388,9 @@ impl JsHttpGate {
     /// The events since the last call, oldest first (at most the last 256).
     #[wasm_bindgen(unchecked_return_type = "GateEvent[]")]
     pub fn events(&mut self) -> Result<JsValue, JsValue> {
+        if !self.gate.has_events() {
+            return Ok(js_sys::Array::new().into());
+        }
         let mut out = Vec::new();
         while let Some(e) = self.gate.poll_event() {
             out.push(match e {

@@ -208,3 +208,24 @@ test('the engine, the tool index and the budget through the package', () => {
   assert.throws(() => gate.checkRequest('POST', '/mcp', 'nope', false), (e) => e.code === 'usage');
   assert.equal(gate.checkBody('{"jsonrpc":"2.0","method":"notifications/initialized"}', true), 'accepted');
 });
+
+test('validateValue checks a plain value without coercion, in words', () => {
+  const either = { type: 'object', anyOf: [{ required: ['a'] }, { required: ['b'] }] };
+  assert.deepEqual(esm.validateValue(either, {}), {
+    valid: false,
+    errors: [{ pointer: '', keyword: 'anyOf', message: 'give at least one of a, b' }],
+    message: '/: give at least one of a, b.',
+  });
+  assert.equal(esm.validateValue(either, { b: 1 }).valid, true);
+  // a string is a value, not JSON text; nothing is coerced
+  assert.equal(esm.validateValue({ type: 'string' }, '{"a": 1}').valid, true);
+  assert.equal(esm.validateValue({ type: 'integer' }, '5').message, '/: must be an integer; got "5".');
+  assert.equal(esm.validateValue(false, null).valid, false);
+  assert.throws(() => esm.validateValue({}, undefined), (e) => e.code === 'usage');
+});
+
+test('readCatalog flags tool names MCP does not allow and keeps the tools', () => {
+  const { tools, report } = esm.readCatalog([{ name: 'turn on', inputSchema: { type: 'object' } }, { name: 'ok', inputSchema: { type: 'object' } }]);
+  assert.deepEqual(tools.map((t) => t.name), ['turn on', 'ok']);
+  assert.deepEqual(report.map((e) => [e.tool, e.pointer, e.action]), [['turn on', '/0/name', 'flagged']]);
+});
