@@ -226,11 +226,7 @@ fn mcp_name_problem(name: &str) -> Option<String> {
     if bad.is_empty() {
         return None;
     }
-    let shown: Vec<String> = bad
-        .iter()
-        .take(5)
-        .map(|c| format!("\"{c}\""))
-        .collect();
+    let shown: Vec<String> = bad.iter().take(5).map(|c| format!("\"{c}\"")).collect();
     Some(format!("the tool name has {}", shown.join(", ")))
 }
 

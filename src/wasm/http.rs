@@ -375,8 +375,15 @@ impl JsHttpGate {
 
     /// Changes the browser origins allowed besides loopback ones.
     #[wasm_bindgen(js_name = setOrigins)]
-    pub fn set_origins(&mut self, origins: Vec<String>) {
-        self.gate.set_origins(origins);
+    pub fn set_origins(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] origins: JsValue,
+    ) -> Result<(), JsValue> {
+        let bad = || usage("origins must be an array of strings");
+        let list: js_sys::Array = origins.dyn_into().map_err(|_| bad())?;
+        let origins: Option<Vec<String>> = list.iter().map(|v| v.as_string()).collect();
+        self.gate.set_origins(origins.ok_or_else(bad)?);
+        Ok(())
     }
 
     /// Whether requests must carry a bearer token.
