@@ -197,8 +197,10 @@ Object.assign(commands, {
       return;
     }
     const { startGateway } = await import('./gateway.mjs');
+    // failed requests, tool errors, lock-outs and catalog problems; not every session or refused request
+    const logger = { warn: (line, e) => e?.type !== 'refused' && e?.type !== 'auth-refused' && log(line), error: log };
     const gateway = await startGateway({
-      source, engine, timeoutMs, log,
+      source, engine, timeoutMs, logger,
       host: flags.host ?? '127.0.0.1',
       port: intFlag(flags, 'port') ?? 8765,
       token: flags.token ?? process.env.MCP_SWITCHBOARD_TOKEN,

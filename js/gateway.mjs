@@ -1,21 +1,51 @@
 // Streamable HTTP MCP server on node:http. Every transport decision (which
-// request is refused with which status, when a session starts, whether a
-// body gets a reply) comes from HttpGate; every JSON-RPC decision from the
-// session's Engine. This module moves bytes, keeps the session table and
-// runs the clock.
+// request is refused with which status, when a session starts or ends,
+// whether a body gets a reply, which address has failed too many logins)
+// comes from HttpGate; every JSON-RPC decision from the session's Engine.
+// This module moves bytes, keeps the session table's objects, runs the
+// clock and passes run-time changes (token, origins, exposure, mode,
+// catalog) on to them.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
-import { HttpGate } from '../pkg/index.mjs';
-import { Session, defined } from './dispatch.mjs';
+import { HttpGate, readCatalog } from '../pkg/index.mjs';
+import { Session, defined, errorText, reporter } from './dispatch.mjs';
+
+// the library's other parts, so that one import (mcp-switchboard/gateway) has them all
+export { Session, handlerSource } from './dispatch.mjs';
+export { serveStdio } from './stdio.mjs';
+export { connectUpstream } from './upstream.mjs';
 
 /**
- * @typedef {object} GatewayOptions
- * @property {import('./dispatch.mjs').ToolSource} source the tools
- * @property {string} [host] bind address (default 127.0.0.1; another host needs a token)
- * @property {number} [port] default 0 (an ephemeral port)
- * @property {string} [token] bearer token every request must carry
- * @property {string[]} [origins] browser origins allowed besides localhost
+ * @typedef {import('node:http').IncomingMessage} IncomingMessage
+ * @typedef {import('node:http').ServerResponse} ServerResponse
+ * @typedef {import('node:http').Server} Server
+ * @typedef {import('./dispatch.mjs').ToolSource} ToolSource
+ * @typedef {import('./dispatch.mjs').ToolHandler} ToolHandler
+ * @typedef {import('./dispatch.mjs').ToolContext} ToolContext
+ * @typedef {import('./dispatch.mjs').GatewayEvent} GatewayEvent
+ * @typedef {import('./dispatch.mjs').Logger} Logger
+ * @typedef {import('./dispatch.mjs').LogOptions} LogOptions
+ * @typedef {import('./dispatch.mjs').Level} Level
+ * @typedef {import('./stdio.mjs').StdioOptions} StdioOptions
+ * @typedef {import('./stdio.mjs').StdioServer} StdioServer
+ * @typedef {import('./upstream.mjs').UpstreamOptions} UpstreamOptions
+ * @typedef {import('../pkg/index.mjs').EngineOptions} EngineOptions
+ * @typedef {import('../pkg/index.mjs').ExposureOptions} ExposureOptions
+ * @typedef {import('../pkg/index.mjs').Mode} Mode
+ * @typedef {import('../pkg/index.mjs').GateStats} GateStats
+ */
+
+/**
+ * Gateway options. The limits are the package's HTTP rules (HttpGate options); every one has a
+ * default sized for a small hub.
+ * @typedef {object} GatewayOwnOptions
+ * @property {ToolSource} source the tools (handlerSource(), connectUpstream(), or your own)
+ * @property {string} [host] the address the server is bound to (default 127.0.0.1); any address that is not
+ *   loopback needs a token, and a loopback one answers only requests addressed to localhost
+ * @property {string} [path] the MCP endpoint's path (default /mcp)
+ * @property {string} [token] the bearer token every request must carry
+ * @property {string[]} [origins] browser origins allowed besides localhost ones (`*` for any)
  * @property {number} [maxBody] largest request body in bytes (default 1 MiB)
  * @property {number} [maxSessions] most sessions at once (default 64)
  * @property {number} [sessionIdleMs] idle time after which a session expires (default 10 minutes)
@@ -24,229 +54,609 @@ import { Session, defined } from './dispatch.mjs';
  * @property {number} [headersTimeoutMs] time for a request's headers (default 10 s)
  * @property {number} [requestTimeoutMs] time for a whole request (default 30 s)
  * @property {number} [maxConnections] open connections at once (default 256)
- * @property {object} [engine] EngineOptions for every session (mode, pageSize, allow, deny, readOnly, ...)
+ * @property {number} [maxAuthFailures] failed logins per remote address within authWindowMs before that
+ *   address gets 429 (default 10)
+ * @property {number} [authWindowMs] the window of maxAuthFailures, and how long a locked-out address waits
+ *   (default 60 s)
+ * @property {EngineOptions} [engine] every session's engine options (mode, pageSize, allow, deny, readOnly, ...)
  * @property {number} [timeoutMs] per-invocation timeout (default 30 s)
- * @property {(line: string) => void} [log]
+ * @property {(req: IncomingMessage) => string | undefined} [remoteAddress] the client's address, for
+ *   failed-login limiting (default: the socket's remote address; behind a proxy, read its header here)
+ */
+
+/** @typedef {GatewayOwnOptions & LogOptions} GatewayOptions */
+
+/**
+ * Where startGateway() serves.
+ * @typedef {object} ListenOptions
+ * @property {Server} [server] serve on this http.Server (its request listener is added; it is started on
+ *   port/host unless it listens already); default: a new one
+ * @property {number} [port] default 0 (an ephemeral port)
  */
 
 /**
- * Starts the gateway; resolves once it listens.
+ * What status() tells.
+ * @typedef {object} GatewayStatus
+ * @property {string | null} url the MCP endpoint, once listening
+ * @property {number} sessions sessions open
+ * @property {number} tools tools the exposure admits
+ * @property {number} listed tools tools/list shows (meta-tools included)
+ * @property {Mode} mode the disclosure mode
+ * @property {boolean} token whether requests must carry a bearer token
+ * @property {string[]} origins browser origins allowed besides localhost ones
+ * @property {GateStats & { calls: number; toolErrors: number; messages: number }} counts what the gate
+ *   decided, tool calls and tool errors, and messages taken by handleMessage()
+ */
+
+/** @typedef {Session & { streams: Set<ServerResponse> }} HttpSession */
+
+/**
+ * An MCP gateway not yet listening: its request handler serves the
+ * Streamable HTTP transport on any node:http server or framework, and
+ * handleMessage() answers single messages.
  * @param {GatewayOptions} options
- * @returns {Promise<{url: string, port: number, server: import('node:http').Server, sessions: Map<string, Session>, gate: HttpGate, setCatalog: (catalog: string) => void, close: () => Promise<void>}>}
+ * @returns {Gateway}
+ */
+export function createGateway(options) {
+  return new Gateway(options);
+}
+
+/**
+ * Starts a gateway on its own http.Server (or the one given); resolves once it listens.
+ * @param {GatewayOptions & ListenOptions} options
+ * @returns {Promise<Gateway>}
  */
 export async function startGateway(options) {
-  const { source, host = '127.0.0.1', port = 0, token, engine = {}, timeoutMs = 30_000, log = () => {} } = options;
-  const { origins, maxBody, maxSessions, sessionIdleMs, maxStreams, maxInflight, headersTimeoutMs, requestTimeoutMs, maxConnections } = options;
-  const gate = new HttpGate(
-    host,
-    token ?? null,
-    defined({ origins, maxBody, maxSessions, sessionIdleMs, maxStreams, maxInflight, headersTimeoutMs, requestTimeoutMs, maxConnections }),
-  );
-  const limits = gate.limits;
-  // a probe engine checks the options (mode, dialect names) up front
-  new Session(source, { engine, timeoutMs }).close();
+  const gateway = new Gateway(options);
+  try {
+    await gateway.listen(options);
+  } catch (e) {
+    await gateway.close();
+    throw e;
+  }
+  return gateway;
+}
 
-  /** @type {Map<string, Session & {streams: Set<import('node:http').ServerResponse>}>} */
-  const sessions = new Map();
+/**
+ * An MCP server over Streamable HTTP: sessions, SSE, list_changed on GET streams, bearer tokens,
+ * origin checks and failed-login limiting, with run-time changes that keep sessions open.
+ */
+export class Gateway {
+  /** @type {ToolSource} */
+  #source;
+  /** @type {EngineOptions} */
+  #engine;
+  #timeoutMs;
+  /** @type {string[]} */
+  #origins;
+  #report;
+  #remoteAddress;
+  /** the session handleMessage() uses; also what status() reads */
+  #shared;
+  #counts = { calls: 0, toolErrors: 0, messages: 0 };
+  /** @type {ReturnType<typeof setInterval>} */
+  #sweeper;
+  /** @type {Server | null} */
+  #server = null;
+  #ownServer = false;
+  /** @type {Promise<void> | undefined} */
+  #closing;
+  #closed = false;
+  /** @type {Outcomes} */
+  #outcomes;
+  /** the bind address (for listen()) and the endpoint's path (for the URL) */
+  #host;
+  #path;
 
-  const newSession = () => {
-    const session = new Session(source, { engine, timeoutMs, log, notify: (m) => pushNotification(session, m) });
-    session.streams = new Set();
-    return session;
-  };
-
-  /** Closes the sessions the gate named (expired, ended, evicted). */
-  const closeSessions = (ids) => {
-    for (const id of ids) {
-      const s = sessions.get(id);
-      if (!s) continue;
-      sessions.delete(id);
-      endSession(s);
-    }
-  };
-
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      // how often Node looks for connections past those timeouts
-      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
-    },
-    (req, res) => {
-      handle(req, res).catch((e) => {
-        log(`request failed: ${e.stack ?? e}`);
+  /** @param {GatewayOptions} options */
+  constructor(options) {
+    const { source, host = '127.0.0.1', token, engine = {}, timeoutMs = 30_000, origins = [] } = options;
+    const { path, maxBody, maxSessions, sessionIdleMs, maxStreams, maxInflight, headersTimeoutMs, requestTimeoutMs, maxConnections, maxAuthFailures, authWindowMs } = options;
+    this.#report = reporter(options);
+    this.#host = host;
+    this.#path = path ?? '/mcp';
+    /** the Streamable HTTP rules and the session table (the package's HttpGate) */
+    this.gate = new HttpGate(
+      host,
+      token ?? null,
+      defined({ origins, path, maxBody, maxSessions, sessionIdleMs, maxStreams, maxInflight, headersTimeoutMs, requestTimeoutMs, maxConnections, maxAuthFailures, authWindowMs }),
+    );
+    this.#origins = [...origins];
+    this.#source = source;
+    this.#engine = { ...engine };
+    this.#timeoutMs = timeoutMs;
+    this.#remoteAddress = options.remoteAddress ?? ((/** @type {IncomingMessage} */ req) => req.socket?.remoteAddress);
+    // made first: it checks the engine options (mode, dialect names) and the catalog up front
+    this.#shared = new Session(source, { engine: this.#engine, timeoutMs, report: this.#report, counts: this.#counts });
+    this.#reportCatalog(source.catalog);
+    /** the limits the server applies (timeouts, connections, body size) */
+    this.limits = this.gate.limits;
+    // how exchanges end without the engine: fixed for a gate, read once
+    const gate = this.gate;
+    this.#outcomes = /** @type {Outcomes} */ (Object.fromEntries(OUTCOMES.map((o) => [o, gate.outcome(o)])));
+    /** @type {Map<string, HttpSession>} open sessions by id */
+    this.sessions = new Map();
+    /** the MCP endpoint, once listening */
+    this.url = /** @type {string | null} */ (null);
+    /** the port, once listening */
+    this.port = /** @type {number | null} */ (null);
+    // expired sessions are swept a few times per idle period (the gate also
+    // refuses an expired id the moment it is used)
+    const every = Math.max(1000, Math.min(this.limits.sessionIdleMs / 4, 30_000));
+    this.#sweeper = setInterval(() => {
+      this.#closeSessions(this.gate.sweep(Date.now()));
+      this.#events();
+    }, every);
+    this.#sweeper.unref();
+    /**
+     * The request handler: `(req, res)` for node:http, Express, Fastify (`reply.hijack()`, then
+     * `request.raw`, `reply.raw`) or any server built on node:http. A body a framework has read already
+     * is taken from `req.body` (text, bytes or parsed JSON).
+     * @type {(req: IncomingMessage, res: ServerResponse) => void}
+     */
+    this.handler = (req, res) => {
+      if (this.#closed) return reject(res, CLOSED);
+      this.#handle(req, res).catch((e) => {
+        const message = errorText(e);
+        this.#report?.('error', `request failed: ${e?.stack ?? message}`, { type: 'request-error', remote: this.#remoteAddress(req) ?? null, message });
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
         res.end();
       });
-    },
-  );
-  server.maxConnections = limits.maxConnections;
-  // expired sessions are swept a few times per idle period (the gate also
-  // refuses an expired id the moment it is used)
-  const sweeper = setInterval(() => closeSessions(gate.sweep(Date.now())), Math.max(1000, Math.min(limits.sessionIdleMs / 4, 30_000)));
-  sweeper.unref();
+    };
+  }
 
-  async function handle(req, res) {
-    const sid = req.headers['mcp-session-id'];
-    const verdict = gate.request(req.method ?? '', req.url ?? '', req.headers, Date.now());
-    closeSessions(verdict.close);
-    const session = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    switch (verdict.action) {
-      case 'reject':
-        return reject(res, verdict);
-      case 'stream':
-        return openStream(sid, session, req, res);
-      case 'end':
-        return finish(res, gate.outcome('ended'));
-      case 'read':
-        break;
+  /** The http.Server serving the gateway, once listening. */
+  get server() {
+    return this.#server;
+  }
+
+  /**
+   * Serves on `server` (a new one by default) and listens on port and the gateway's host, unless the
+   * server listens already. The gateway's limits are applied to the server (timeouts, connections).
+   * @param {ListenOptions} [options]
+   * @returns {Promise<void>}
+   */
+  async listen({ server, port = 0 } = {}) {
+    if (this.#server) throw Object.assign(new Error('the gateway listens already'), { code: 'usage' });
+    const limits = this.limits;
+    const own = !server;
+    const srv =
+      server ??
+      createServer({
+        headersTimeout: limits.headersTimeoutMs,
+        requestTimeout: limits.requestTimeoutMs,
+        // how often Node looks for connections past those timeouts
+        connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+      });
+    if (!own) {
+      srv.headersTimeout = limits.headersTimeoutMs;
+      srv.requestTimeout = limits.requestTimeoutMs;
     }
-    if (session) res.once('close', () => gate.finished(sid, Date.now()));
-    const body = await readBody(req, res, gate);
-    if (body === null) return;
-    // in a session the engine classifies the message as it reads it (the
-    // size limit was enforced while the body streamed in)
-    if (session) return answer(res, session, body, verdict.sse, {});
-    const kind = gate.checkBody(body, false);
-    switch (kind) {
-      case 'too-large':
-      case 'no-session':
-        return finish(res, gate.outcome(kind));
-      case 'new-session': {
-        const id = randomUUID();
-        const opened = gate.openSession(id, Date.now());
-        if (opened.action !== 'open') return reject(res, opened);
-        closeSessions(opened.close);
-        const fresh = newSession();
-        sessions.set(id, fresh);
-        res.once('close', () => gate.finished(id, Date.now()));
-        return answer(res, fresh, body, verdict.sse, { 'mcp-session-id': id });
-      }
-      case 'reply': {
-        // no session and not JSON-RPC: a throwaway engine writes the error reply
-        const once = newSession();
-        try {
-          return await answer(res, once, body, verdict.sse, {});
-        } finally {
-          once.close();
-        }
-      }
+    srv.maxConnections = limits.maxConnections;
+    srv.on('request', this.handler);
+    this.#server = srv;
+    this.#ownServer = own;
+    if (!srv.listening) {
+      const host = this.#host;
+      await new Promise((resolve, reject) => {
+        srv.once('error', reject);
+        srv.listen(port, host, () => {
+          srv.off('error', reject);
+          resolve(undefined);
+        });
+      });
+    }
+    const address = srv.address();
+    if (address && typeof address === 'object') {
+      const shown = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+      this.port = address.port;
+      this.url = `http://${shown}:${address.port}${this.#path}`;
     }
   }
 
   /**
-   * Feeds `body` to the session and sends what it is owed: 202 for a
-   * notification or response, else the reply as JSON or as a one-event SSE
-   * stream.
+   * Answers one JSON-RPC message without HTTP sessions (e.g. a Web API route: JSON in, JSON out),
+   * with one engine shared by every call: the reply as JSON text, or null for a notification or a
+   * response.
+   * @param {string | object} message the message as JSON text, or parsed
+   * @returns {Promise<string | null>}
    */
-  async function answer(res, session, body, sse, headers) {
-    const { owed, reply: pending } = session.send(body);
-    if (!owed) return finish(res, gate.outcome('accepted'), headers);
-    if (sse) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
-      res.flushHeaders();
-    }
-    const reply = await pending;
-    if (res.writableEnded || res.destroyed) return;
-    if (reply === null) {
-      // the client cancelled the request: no reply is owed
-      if (sse) return res.end();
-      return finish(res, gate.outcome('cancelled'), headers);
-    }
-    if (sse) return res.end(sseEvent(reply));
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply), ...headers });
-    res.end(reply);
+  handleMessage(message) {
+    this.#counts.messages++;
+    const text = typeof message === 'string' ? message : JSON.stringify(message);
+    return this.#shared.send(text ?? '').reply;
   }
 
-  function openStream(sid, session, req, res) {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    res.flushHeaders();
-    session.streams.add(res);
-    const keepalive = setInterval(() => res.write(': keepalive\n\n'), 25_000).unref();
-    let open = true;
-    const drop = () => {
-      if (!open) return;
-      open = false;
-      clearInterval(keepalive);
-      session.streams.delete(res);
-      gate.streamClosed(sid, Date.now());
+  /**
+   * Changes the bearer token from the next request on; open sessions stay (their clients send the new
+   * token). null removes it, which a gateway bound to a non-loopback address refuses (throws).
+   * @param {string | null} token
+   */
+  setToken(token) {
+    this.gate.setToken(token);
+  }
+
+  /**
+   * Changes the browser origins allowed besides localhost ones, from the next request on.
+   * @param {string[]} origins
+   */
+  setOrigins(origins) {
+    this.gate.setOrigins(origins);
+    this.#origins = [...origins];
+  }
+
+  /**
+   * Changes which tools exist (fields left out are off) in every session and for new ones; clients
+   * with a GET stream get tools/list_changed when their list changes.
+   * @param {ExposureOptions} exposure
+   */
+  setPolicy(exposure) {
+    const e = defined(exposure);
+    this.#shared.setExposure(e);
+    const { allow, deny, readOnly, noDestructive, ...rest } = this.#engine;
+    this.#engine = { ...rest, ...e };
+    for (const s of this.sessions.values()) s.setExposure(e);
+  }
+
+  /**
+   * Changes the disclosure mode in every session and for new ones (list_changed as above).
+   * @param {Mode} mode
+   */
+  setMode(mode) {
+    this.#shared.setMode(mode);
+    this.#engine = { ...this.#engine, mode };
+    for (const s of this.sessions.values()) s.setMode(mode);
+  }
+
+  /**
+   * Replaces the catalog every session serves, keeping the source's call (e.g. flows added or removed);
+   * clients with a GET stream get tools/list_changed. Tool names MCP does not allow are reported
+   * (a "catalog" event), not refused.
+   * @param {import('../pkg/index.mjs').CatalogInput} catalog
+   */
+  updateCatalog(catalog) {
+    const text = this.#reportCatalog(catalog);
+    this.#source = { ...this.#source, catalog: text };
+    this.#shared.source = this.#source;
+    this.#shared.setCatalog(text);
+    for (const s of this.sessions.values()) {
+      s.source = this.#source;
+      s.setCatalog(text);
+    }
+  }
+
+  /**
+   * The same as updateCatalog().
+   * @param {import('../pkg/index.mjs').CatalogInput} catalog
+   */
+  setCatalog(catalog) {
+    this.updateCatalog(catalog);
+  }
+
+  /**
+   * Replaces the tool source (its catalog and how tools run) for every session; calls already running
+   * finish on the old one. The old source is not closed.
+   * @param {ToolSource} source
+   */
+  setSource(source) {
+    this.#source = source;
+    this.updateCatalog(source.catalog);
+  }
+
+  /** The tool source in use. */
+  get source() {
+    return this.#source;
+  }
+
+  /**
+   * What the gateway is doing.
+   * @returns {GatewayStatus}
+   */
+  status() {
+    const engine = this.#shared.engine;
+    return {
+      url: this.url,
+      sessions: this.sessions.size,
+      tools: engine.tools,
+      listed: engine.listed,
+      mode: engine.mode,
+      token: this.gate.hasToken,
+      origins: [...this.#origins],
+      counts: { ...this.gate.stats, ...this.#counts },
     };
-    req.on('close', drop);
-    res.on('close', drop);
   }
 
-  /** A server notification goes to one of the session's GET streams, if any is open. */
-  function pushNotification(session, message) {
-    const [stream] = session.streams;
-    if (stream) stream.write(sseEvent(message));
-  }
-
-  function endSession(session) {
-    for (const s of session.streams) s.end();
-    session.streams.clear();
-    session.close();
-  }
-
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${shownHost}:${address.port}/mcp`;
-
-  let closing;
-  return {
-    url,
-    port: address.port,
-    server,
-    sessions,
-    gate,
-    /**
-     * Replaces the catalog every session serves (e.g. the upstream's tools
-     * changed); clients with an open GET stream get tools/list_changed.
-     * @param {string} catalog tools/list JSON text
-     */
-    setCatalog(catalog) {
-      source.catalog = catalog;
-      for (const s of sessions.values()) s.setCatalog(catalog);
-    },
-    close() {
-      closing ??= (async () => {
-        clearInterval(sweeper);
-        for (const [id, s] of sessions) {
-          sessions.delete(id);
-          gate.remove(id);
-          endSession(s);
+  /**
+   * Ends every session and stops serving: a server the gateway made is closed, a server it was given
+   * only loses the gateway's request listener.
+   * @returns {Promise<void>}
+   */
+  close() {
+    this.#closing ??= (async () => {
+      this.#closed = true;
+      clearInterval(this.#sweeper);
+      for (const [id, s] of this.sessions) {
+        this.sessions.delete(id);
+        this.gate.remove(id);
+        endSession(s);
+      }
+      this.#shared.close();
+      const srv = this.#server;
+      if (srv) {
+        srv.off('request', this.handler);
+        if (this.#ownServer) {
+          await new Promise((resolve) => {
+            srv.close(() => resolve(undefined));
+            srv.closeAllConnections();
+          });
         }
-        await new Promise((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
-        gate.free();
-      })();
-      return closing;
-    },
+      }
+      this.#events();
+      this.gate.free();
+    })();
+    return this.#closing;
+  }
+
+  /**
+   * Reads a catalog, reports tool names MCP does not allow, and gives its tools as JSON text.
+   * @param {import('../pkg/index.mjs').CatalogInput} catalog
+   * @returns {string}
+   */
+  #reportCatalog(catalog) {
+    const { tools, report } = readCatalog(catalog);
+    const flagged = report.filter((e) => e.action === 'flagged' || e.action === 'skipped');
+    if (flagged.length > 0) {
+      const message = `catalog: ${flagged.map((e) => `${e.pointer}: ${e.detail}`).join('; ')}`;
+      this.#report?.('warn', message, { type: 'catalog', message, report: flagged });
+    }
+    return JSON.stringify({ tools });
+  }
+
+  /**
+   * A request's exchange on session `id` ended (after close(), nothing is left to tell).
+   * @param {string} id
+   */
+  #finished(id) {
+    if (!this.#closed) this.gate.finished(id, Date.now());
+  }
+
+  /**
+   * A notification stream of session `id` closed.
+   * @param {string} id
+   */
+  #streamClosed(id) {
+    if (!this.#closed) this.gate.streamClosed(id, Date.now());
+  }
+
+  /** Passes the gate's events on to the logger. */
+  #events() {
+    if (!this.#report) return;
+    for (const event of this.gate.events()) {
+      const [level, message] = describe(event);
+      this.#report(level, message, event);
+    }
+  }
+
+  /** @returns {HttpSession} */
+  #newSession() {
+    const session = /** @type {HttpSession} */ (
+      new Session(this.#source, {
+        engine: this.#engine,
+        timeoutMs: this.#timeoutMs,
+        report: this.#report,
+        counts: this.#counts,
+        notify: (m) => pushNotification(session, m),
+      })
+    );
+    session.streams = new Set();
+    return session;
+  }
+
+  /**
+   * Closes the sessions the gate named (expired, ended, evicted).
+   * @param {string[]} ids
+   */
+  #closeSessions(ids) {
+    for (const id of ids) {
+      const s = this.sessions.get(id);
+      if (!s) continue;
+      this.sessions.delete(id);
+      endSession(s);
+    }
+  }
+
+  /**
+   * @param {IncomingMessage} req
+   * @param {ServerResponse} res
+   */
+  async #handle(req, res) {
+    const gate = this.gate;
+    const sid = req.headers['mcp-session-id'];
+    const url = /** @type {{originalUrl?: string}} */ (req).originalUrl ?? req.url ?? '';
+    const verdict = gate.request(req.method ?? '', url, req.headers, Date.now(), this.#remoteAddress(req) ?? null);
+    this.#closeSessions(verdict.close);
+    this.#events();
+    const session = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
+    switch (verdict.action) {
+      case 'reject':
+        return reject(res, verdict);
+      case 'stream':
+        if (typeof sid === 'string' && session) openStream(() => this.#streamClosed(sid), session, req, res);
+        else finish(res, this.#outcomes.ended);
+        return;
+      case 'end':
+        return finish(res, this.#outcomes.ended);
+      case 'read':
+        break;
+    }
+    if (session && typeof sid === 'string') res.once('close', () => this.#finished(sid));
+    const body = await readBody(req, res, (size) => (this.#closed ? CLOSED : gate.checkBodySize(size)));
+    if (body === null) return;
+    if (this.#closed) return reject(res, CLOSED);
+    // in a session the engine classifies the message as it reads it (the
+    // size limit was enforced while the body streamed in)
+    if (session) return answer(this.#outcomes, res, session, body, verdict.sse, {});
+    const kind = gate.checkBody(body, false);
+    switch (kind) {
+      case 'too-large':
+      case 'no-session':
+        return finish(res, this.#outcomes[kind]);
+      case 'new-session': {
+        const id = randomUUID();
+        const opened = gate.openSession(id, Date.now());
+        this.#events();
+        if (opened.action !== 'open') return reject(res, opened);
+        this.#closeSessions(opened.close);
+        const fresh = this.#newSession();
+        this.sessions.set(id, fresh);
+        res.once('close', () => this.#finished(id));
+        return answer(this.#outcomes, res, fresh, body, verdict.sse, { 'mcp-session-id': id });
+      }
+      case 'reply': {
+        // no session and not JSON-RPC: a throwaway engine writes the error reply
+        const once = this.#newSession();
+        try {
+          return await answer(this.#outcomes, res, once, body, verdict.sse, {});
+        } finally {
+          once.close();
+        }
+      }
+      default:
+        return finish(res, this.#outcomes.accepted);
+    }
+  }
+}
+
+/** @typedef {import('../pkg/index.mjs').HttpOutcome} HttpOutcome */
+/** @typedef {{ [outcome in HttpOutcome]: { status: number; message: string } }} Outcomes */
+
+/** @type {HttpOutcome[]} */
+const OUTCOMES = ['too-large', 'no-session', 'accepted', 'cancelled', 'ended'];
+
+/**
+ * The answer to a request that arrives after close().
+ * @type {import('../pkg/index.mjs').HttpAction}
+ */
+const CLOSED = { action: 'reject', status: 503, headers: [['Connection', 'close']], message: 'the MCP gateway is closed' };
+
+/**
+ * A log line and level for a gate event.
+ * @param {import('../pkg/index.mjs').GateEvent} e
+ * @returns {[Level, string]}
+ */
+function describe(e) {
+  switch (e.type) {
+    case 'auth-refused':
+      return ['warn', `refused a request without the right token${e.remote ? ` from ${e.remote}` : ''} (${e.failures} failed)`];
+    case 'login-limited':
+      return ['warn', `refused ${e.remote}: too many failed logins (retry after ${e.retryAfterS} s)`];
+    case 'refused':
+      return ['warn', `refused${e.remote ? ` ${e.remote}` : ''} with ${e.status}: ${e.message}`];
+    default:
+      return ['info', `${e.type.replace('-', ' ')}: ${e.session}`];
+  }
+}
+
+/**
+ * Feeds `body` to the session and sends what it is owed: 202 for a
+ * notification or response, else the reply as JSON or as a one-event SSE
+ * stream.
+ * @param {Outcomes} outcomes
+ * @param {ServerResponse} res
+ * @param {Session} session
+ * @param {string} body
+ * @param {boolean} sse
+ * @param {{ [name: string]: string }} headers
+ */
+async function answer(outcomes, res, session, body, sse, headers) {
+  const { owed, reply: pending } = session.send(body);
+  if (!owed) return finish(res, outcomes.accepted, headers);
+  if (sse) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
+    res.flushHeaders();
+  }
+  const reply = await pending;
+  if (res.writableEnded || res.destroyed) return;
+  if (reply === null) {
+    // the client cancelled the request: no reply is owed
+    if (sse) return res.end();
+    return finish(res, outcomes.cancelled, headers);
+  }
+  if (sse) return res.end(sseEvent(reply));
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply), ...headers });
+  res.end(reply);
+}
+
+/**
+ * Opens a notification stream on the session.
+ * @param {() => void} closed called once when the stream closes
+ * @param {HttpSession} session
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ */
+function openStream(closed, session, req, res) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.flushHeaders();
+  session.streams.add(res);
+  const keepalive = setInterval(() => res.write(': keepalive\n\n'), 25_000).unref();
+  let open = true;
+  const drop = () => {
+    if (!open) return;
+    open = false;
+    clearInterval(keepalive);
+    session.streams.delete(res);
+    closed();
   };
+  req.on('close', drop);
+  res.on('close', drop);
+}
+
+/**
+ * A server notification goes to one of the session's GET streams, if any is open.
+ * @param {HttpSession} session
+ * @param {string} message
+ */
+function pushNotification(session, message) {
+  const [stream] = session.streams;
+  if (stream) stream.write(sseEvent(message));
+}
+
+/** @param {HttpSession} session */
+function endSession(session) {
+  for (const s of session.streams) s.end();
+  session.streams.clear();
+  session.close();
 }
 
 /**
  * Reads a request body, enforcing the gate's limit while it streams in.
  * Resolves with the text, or null when the request was refused (413) or
- * broke off.
+ * broke off. A body a framework has read already comes from `req.body`.
+ * @param {IncomingMessage & { body?: unknown }} req
+ * @param {ServerResponse} res
+ * @param {(size: number) => import('../pkg/index.mjs').HttpAction | null} check the gate's size check
+ * @returns {Promise<string | null>}
  */
-function readBody(req, res, gate) {
+function readBody(req, res, check) {
+  if (req.readableEnded && req.body !== undefined) {
+    const b = req.body;
+    const text = typeof b === 'string' ? b : b instanceof Uint8Array ? Buffer.from(b).toString('utf8') : JSON.stringify(b) ?? '';
+    const refusal = check(Buffer.byteLength(text));
+    if (refusal) {
+      reject(res, refusal);
+      return Promise.resolve(null);
+    }
+    return Promise.resolve(text);
+  }
   return new Promise((resolve) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     let size = 0;
     let done = false;
     req.on('data', (chunk) => {
       if (done) return;
       size += chunk.length;
-      const refusal = gate.checkBodySize(size);
+      const refusal = check(size);
       if (refusal) {
         done = true;
         reject(res, refusal);
@@ -272,8 +682,12 @@ function readBody(req, res, gate) {
  * Answers with a gate rejection: its status, headers and one-line message.
  * With `Connection: close` among the headers the connection closes once
  * the answer is sent, and a body still on its way is never read.
+ * @param {ServerResponse} res
+ * @param {import('../pkg/index.mjs').HttpAction | import('../pkg/index.mjs').GateVerdict} decision
  */
-function reject(res, { status, headers = [], message }) {
+function reject(res, decision) {
+  if (decision.action !== 'reject') throw new Error(`a rejection was expected, not ${decision.action}`);
+  const { status, headers, message } = decision;
   const text = message ? `${message}\n` : '';
   const head = Object.fromEntries(headers.map(([k, v]) => [k.toLowerCase(), v]));
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), ...head });
@@ -285,7 +699,12 @@ function reject(res, { status, headers = [], message }) {
   }
 }
 
-/** Ends an exchange the gate decided on without the engine. */
+/**
+ * Ends an exchange the gate decided on without the engine.
+ * @param {ServerResponse} res
+ * @param {{ status: number, message: string }} outcome
+ * @param {{ [name: string]: string }} [headers]
+ */
 function finish(res, { status, message }, headers = {}) {
   if (message) {
     const text = `${message}\n`;
@@ -297,7 +716,10 @@ function finish(res, { status, message }, headers = {}) {
   }
 }
 
-/** One Server-Sent Event carrying a JSON-RPC message. */
+/**
+ * One Server-Sent Event carrying a JSON-RPC message.
+ * @param {string} message
+ */
 function sseEvent(message) {
   return `event: message\ndata: ${message}\n\n`;
 }

@@ -3,22 +3,39 @@
 // slow tool does not hold up the next request.
 import { createInterface } from 'node:readline';
 
-import { Session } from './dispatch.mjs';
+import { Session, reporter } from './dispatch.mjs';
+
+/**
+ * stdio options.
+ * @typedef {object} StdioOwnOptions
+ * @property {import('./dispatch.mjs').ToolSource} source the tools
+ * @property {import('../pkg/index.mjs').EngineOptions} [engine] the engine's options (mode, exposure, ...)
+ * @property {number} [timeoutMs] per-invocation timeout (default 30 s)
+ * @property {NodeJS.ReadableStream} [input] default process.stdin
+ * @property {NodeJS.WritableStream} [output] default process.stdout
+ */
+
+/** @typedef {StdioOwnOptions & import('./dispatch.mjs').LogOptions} StdioOptions */
+
+/**
+ * A stdio server: `done` resolves when the input ends and every reply is written.
+ * @typedef {object} StdioServer
+ * @property {Promise<void>} done
+ * @property {() => void} close stops reading (replies still owed are written)
+ * @property {Session} session the session, for run-time changes (setCatalog, setMode, setExposure)
+ */
 
 /**
  * Serves one MCP session over a pair of streams.
- * @param {object} options
- * @param {import('./dispatch.mjs').ToolSource} options.source
- * @param {object} [options.engine] EngineOptions
- * @param {number} [options.timeoutMs] per-invocation timeout
- * @param {NodeJS.ReadableStream} [options.input] default process.stdin
- * @param {NodeJS.WritableStream} [options.output] default process.stdout
- * @param {(line: string) => void} [options.log]
- * @returns {{done: Promise<void>, close: () => void}} done resolves when the input ends and every reply is written
+ * @param {StdioOptions} options
+ * @returns {StdioServer}
  */
-export function serveStdio({ source, engine = {}, timeoutMs = 30_000, input = process.stdin, output = process.stdout, log = () => {} }) {
+export function serveStdio(options) {
+  const { source, engine = {}, timeoutMs = 30_000, input = process.stdin, output = process.stdout } = options;
+  /** @param {string} message */
   const write = (message) => output.write(`${message}\n`);
-  const session = new Session(source, { engine, timeoutMs, log, notify: write });
+  const session = new Session(source, { engine, timeoutMs, report: reporter(options), notify: write });
+  /** @type {Set<Promise<void>>} */
   const inflight = new Set();
   const lines = createInterface({ input, crlfDelay: Infinity });
   // the client went away: stop reading
@@ -35,11 +52,12 @@ export function serveStdio({ source, engine = {}, timeoutMs = 30_000, input = pr
     lines.on('close', async () => {
       while (inflight.size) await Promise.allSettled([...inflight]);
       session.close();
-      resolve();
+      resolve(undefined);
     });
   });
   return {
-    done,
+    done: done.then(() => {}),
+    session,
     close() {
       lines.close();
     },

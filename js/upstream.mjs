@@ -7,29 +7,43 @@
 // (ReplyBody, 2 MiB by default): a larger one is a clear error, never held
 // whole.
 import { ClientSession, ReplyBody, SseParser, classifyReply, readLegacyEvent, resultFor, version } from '../pkg/index.mjs';
-import { errorText } from './dispatch.mjs';
+import { errorText, reporter } from './dispatch.mjs';
 
 const CLIENT_NAME = 'mcp-switchboard';
 
 /**
- * Connects to an upstream MCP server and reads its whole catalog
- * (following nextCursor).
- * @param {string} url the MCP endpoint (Streamable HTTP) or the SSE URL of a legacy server
- * @param {object} [options]
- * @param {string} [options.token] bearer token
- * @param {number} [options.timeoutMs] per-request timeout while connecting and listing (default 30 s)
- * @param {number} [options.maxReply] largest reply read, in bytes (default 2 MiB)
- * @param {(line: string) => void} [options.log]
- * @returns {Promise<import('./dispatch.mjs').ToolSource & {transport: string}>}
+ * Upstream options.
+ * @typedef {object} UpstreamOwnOptions
+ * @property {string} [token] bearer token
+ * @property {number} [timeoutMs] per-request timeout while connecting and listing (default 30 s)
+ * @property {number} [maxReply] largest reply read, in bytes (default 2 MiB)
  */
-export async function connectUpstream(url, { token, timeoutMs = 30_000, maxReply, log = () => {} } = {}) {
+
+/** @typedef {UpstreamOwnOptions & import('./dispatch.mjs').LogOptions} UpstreamOptions */
+
+/**
+ * Connects to an upstream MCP server and reads its whole catalog
+ * (following nextCursor). Tool calls go to the upstream; reconnection
+ * (expired sessions, a broken legacy stream) is automatic.
+ * @param {string} url the MCP endpoint (Streamable HTTP) or the SSE URL of a legacy server
+ * @param {UpstreamOptions} [options]
+ * @returns {Promise<import('./dispatch.mjs').ToolSource & {transport: string, close: () => void}>}
+ */
+export async function connectUpstream(url, options = {}) {
+  const { token, timeoutMs = 30_000, maxReply } = options;
+  const report = reporter(options);
+  /** @param {string} line */
+  const log = (line) => report?.('info', line);
   const client = new UpstreamClient(url, token, log, maxReply);
   try {
     await client.connect(AbortSignal.timeout(timeoutMs));
+    /** @type {object[]} */
     const tools = [];
+    /** @type {string | null} */
     let cursor = null;
     do {
-      const page = await client.request((s) => s.listTools(cursor), AbortSignal.timeout(timeoutMs));
+      const c = cursor;
+      const page = /** @type {{tools?: object[], nextCursor?: string}} */ (await client.request((s) => s.listTools(c), AbortSignal.timeout(timeoutMs)));
       tools.push(...(page.tools ?? []));
       cursor = page.nextCursor ?? null;
     } while (cursor);
@@ -38,16 +52,26 @@ export async function connectUpstream(url, { token, timeoutMs = 30_000, maxReply
       name: `upstream ${url}`,
       transport: client.transport,
       catalog: JSON.stringify({ tools }),
-      call: (name, args, ctx) => client.request((s) => s.callTool(name, args), ctx.signal),
+      call: (name, args, ctx) => /** @type {Promise<import('../pkg/index.mjs').CallToolResult>} */ (client.request((s) => s.callTool(name, args), ctx.signal)),
       close: () => client.close(),
     };
   } catch (e) {
     client.close();
-    throw new Error(e.message.startsWith('upstream ') ? e.message : client.describe(e));
+    const message = errorText(e);
+    throw new Error(message.startsWith('upstream ') ? message : client.describe(e));
   }
 }
 
+/** @typedef {import('../pkg/index.mjs').ClientRequest} ClientRequest */
+/** @typedef {{ action: 'read', messages: object[] } | { action: 'none' | 'legacy' | 'reinitialize' }} PostReply */
+
 class UpstreamClient {
+  /**
+   * @param {string} url
+   * @param {string | undefined} token
+   * @param {(line: string) => void} log
+   * @param {number | undefined} maxReply
+   */
   constructor(url, token, log, maxReply) {
     this.url = url;
     this.token = token;
@@ -56,12 +80,18 @@ class UpstreamClient {
     this.session = new ClientSession();
     this.transport = 'streamable-http';
     /** legacy transport: the POST endpoint, and requests waiting for their response by id */
+    /** @type {string | null} */
     this.endpoint = null;
+    /** @type {Map<number, (m: object | Error) => void>} */
     this.waiting = new Map();
+    /** @type {AbortController | null} */
     this.stream = null;
   }
 
-  /** Initializes (Streamable HTTP, or the legacy transport when the server asks for it). */
+  /**
+   * Initializes (Streamable HTTP, or the legacy transport when the server asks for it).
+   * @param {AbortSignal} signal
+   */
   async connect(signal) {
     try {
       await this.#connect(signal);
@@ -70,13 +100,14 @@ class UpstreamClient {
     }
   }
 
+  /** @param {AbortSignal} signal */
   async #connect(signal) {
     if (this.transport === 'streamable-http') {
       const init = this.session.initialize(CLIENT_NAME, version());
       const reply = await this.#post(this.url, init.message, signal, true);
       if (reply.action !== 'legacy') {
         if (reply.action !== 'read') throw new Error('no reply to initialize');
-        this.session.setProtocolVersion(resultFor(reply.messages, init.id).protocolVersion ?? null);
+        this.session.setProtocolVersion(protocolOf(resultFor(reply.messages, init.id)));
         await this.#send(this.session.initialized(), signal);
         return;
       }
@@ -88,22 +119,32 @@ class UpstreamClient {
     this.session = new ClientSession();
     await this.#openLegacy(signal);
     const init = this.session.initialize(CLIENT_NAME, version());
-    this.session.setProtocolVersion((await this.#legacyRequest(init, signal)).protocolVersion ?? null);
+    this.session.setProtocolVersion(protocolOf(await this.#legacyRequest(init, signal)));
     await this.#send(this.session.initialized(), signal);
   }
 
   /**
    * Sends one request built by `build(session)` and resolves with its result.
    * Errors name the upstream and what went wrong.
+   * @param {(session: ClientSession) => ClientRequest} build
+   * @param {AbortSignal} signal
+   * @returns {Promise<unknown>}
    */
   async request(build, signal) {
     try {
       return await this.#request(build, signal, true);
     } catch (e) {
-      throw new Error(e.message.startsWith('upstream ') ? e.message : this.describe(e, signal));
+      const message = errorText(e);
+      throw new Error(message.startsWith('upstream ') ? message : this.describe(e, signal));
     }
   }
 
+  /**
+   * @param {(session: ClientSession) => ClientRequest} build
+   * @param {AbortSignal} signal
+   * @param {boolean} mayRetry
+   * @returns {Promise<unknown>}
+   */
   async #request(build, signal, mayRetry) {
     if (this.transport !== 'streamable-http') {
       if (!this.endpoint) {
@@ -125,16 +166,28 @@ class UpstreamClient {
     return resultFor(reply.messages, req.id);
   }
 
-  /** A notification (no reply expected). */
+  /**
+   * A notification (no reply expected).
+   * @param {string} message
+   * @param {AbortSignal} signal
+   */
   async #send(message, signal) {
     if (this.transport === 'streamable-http') {
       await this.#post(this.url, message, signal, false);
     } else {
+      if (!this.endpoint) throw new Error('the legacy event stream is closed');
       await this.#post(this.endpoint, message, signal, false);
     }
   }
 
-  /** POSTs a message; classifyReply says what the answer means. */
+  /**
+   * POSTs a message; classifyReply says what the answer means.
+   * @param {string} url
+   * @param {string} message
+   * @param {AbortSignal} signal
+   * @param {boolean} initializing
+   * @returns {Promise<PostReply>}
+   */
   async #post(url, message, signal, initializing) {
     const res = await fetch(url, { method: 'POST', headers: this.session.headers(this.token ?? null), body: message, signal });
     const ctype = res.headers.get('content-type') ?? '';
@@ -152,13 +205,19 @@ class UpstreamClient {
     }
   }
 
-  /** Reads a reply body chunk by chunk; past the limit it stops (and cancels the rest). */
+  /**
+   * Reads a reply body chunk by chunk; past the limit it stops (and cancels the rest).
+   * @param {Response} res
+   * @param {string} ctype
+   * @returns {Promise<object[]>}
+   */
   async #read(res, ctype) {
     const body = new ReplyBody(this.maxReply);
     try {
       try {
         if (res.body) for await (const chunk of res.body) body.push(chunk);
-      } catch (e) {
+      } catch (err) {
+        const e = /** @type {Error & {code?: string, cause?: {code?: string}}} */ (err);
         if (e.code === 'limit') throw e;
         throw new Error(`the reply broke off before its end (${e.cause?.code ?? e.message})`);
       }
@@ -168,7 +227,10 @@ class UpstreamClient {
     }
   }
 
-  /** Legacy HTTP+SSE: GET the stream and wait for its endpoint event. */
+  /**
+   * Legacy HTTP+SSE: GET the stream and wait for its endpoint event.
+   * @param {AbortSignal} signal
+   */
   async #openLegacy(signal) {
     const controller = new AbortController();
     this.stream = controller;
@@ -182,16 +244,24 @@ class UpstreamClient {
       controller.abort();
       throw new Error(decision.message);
     }
-    let found;
+    /** @type {{resolve: (url: string) => void, reject: (e: Error) => void}} */
+    let found = { resolve: () => {}, reject: () => {} };
+    /** @type {Promise<string>} */
     const endpoint = new Promise((resolve, reject) => {
       found = { resolve, reject };
     });
+    if (!res.body) throw new Error('the event stream has no body');
     this.#pump(res.body, found, controller).finally(() => signal.removeEventListener('abort', onAbort));
     this.endpoint = await endpoint;
     signal.removeEventListener('abort', onAbort);
   }
 
-  /** Reads the legacy stream: the endpoint, then responses routed to their requests. */
+  /**
+   * Reads the legacy stream: the endpoint, then responses routed to their requests.
+   * @param {ReadableStream<Uint8Array>} body
+   * @param {{resolve: (url: string) => void, reject: (e: Error) => void}} found
+   * @param {AbortController} controller
+   */
   async #pump(body, found, controller) {
     const parser = new SseParser(this.maxReply);
     const decoder = new TextDecoder();
@@ -200,7 +270,7 @@ class UpstreamClient {
         for (const event of parser.push(decoder.decode(chunk, { stream: true }))) {
           const e = readLegacyEvent(event);
           if (e && 'endpoint' in e) found.resolve(new URL(e.endpoint, this.url).href);
-          else if (e && 'message' in e) this.waiting.get(e.message.id)?.(e.message);
+          else if (e && 'message' in e) this.waiting.get(/** @type {{id: number}} */ (e.message).id)?.(e.message);
         }
       }
       throw new Error('the upstream closed its event stream');
@@ -215,8 +285,14 @@ class UpstreamClient {
     }
   }
 
+  /**
+   * @param {ClientRequest} req
+   * @param {AbortSignal} signal
+   * @returns {Promise<unknown>}
+   */
   async #legacyRequest(req, signal) {
     if (!this.endpoint) throw new Error('the legacy event stream is closed');
+    /** @type {Promise<object>} */
     const response = new Promise((resolve, reject) => {
       this.waiting.set(req.id, (m) => (m instanceof Error ? reject(m) : resolve(m)));
       signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
@@ -230,14 +306,19 @@ class UpstreamClient {
     }
   }
 
-  /** A one-line message naming the upstream and the problem. */
+  /**
+   * A one-line message naming the upstream and the problem.
+   * @param {unknown} e
+   * @param {AbortSignal} [signal]
+   */
   describe(e, signal) {
     if (signal?.aborted) {
       const r = signal.reason;
       const what = r?.name === 'TimeoutError' ? 'did not answer in time' : 'request was stopped';
       return `upstream ${this.url}: ${what}`;
     }
-    const cause = e?.cause?.code ?? e?.cause?.message;
+    const c = /** @type {{cause?: {code?: string, message?: string}} | undefined} */ (e)?.cause;
+    const cause = c?.code ?? c?.message;
     if (e instanceof TypeError && cause) return `upstream ${this.url} is unreachable (${cause})`;
     return `upstream ${this.url}: ${errorText(e)}`;
   }
@@ -250,6 +331,20 @@ class UpstreamClient {
   }
 }
 
+/**
+ * The protocol version of an initialize result.
+ * @param {unknown} result
+ * @returns {string | null}
+ */
+function protocolOf(result) {
+  const v = /** @type {{protocolVersion?: unknown} | null} */ (result)?.protocolVersion;
+  return typeof v === 'string' ? v : null;
+}
+
+/**
+ * @param {unknown} err
+ * @returns {Error}
+ */
 function controllerReason(err) {
   return err instanceof Error ? err : new Error(String(err));
 }

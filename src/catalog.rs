@@ -90,6 +90,15 @@ impl Tool {
             }
         };
         let mut notes = Vec::new();
+        if let Some(why) = mcp_name_problem(&name) {
+            notes.push(ReportEntry {
+                tool: Some(name.clone()),
+                pointer: pointer::push(pointer, "name"),
+                keyword: "name".into(),
+                action: Action::Flagged,
+                detail: format!("{why}; MCP tool names are 1 to 128 of A-Z, a-z, 0-9, _, - and . (kept as it is; each dialect's name is made to fit its rule)"),
+            });
+        }
         match raw.get("inputSchema") {
             None => {
                 raw.insert("inputSchema".into(), serde_json::json!({"type": "object"}));
@@ -207,6 +216,27 @@ impl Tool {
             .unwrap_or_else(|| serde_json::json!({"type": "object"}));
         (self.name, schema)
     }
+}
+
+/// What makes `name` an invalid MCP tool name (MCP 2025-11-25: 1 to 128
+/// characters of `A-Z a-z 0-9 _ - .`), or `None`.
+fn mcp_name_problem(name: &str) -> Option<String> {
+    let len = name.chars().count();
+    if len > 128 {
+        return Some(format!("the tool name is {len} characters long"));
+    }
+    let mut bad: Vec<char> = Vec::new();
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    for c in name.chars().filter(|&c| !allowed(c)) {
+        if !bad.contains(&c) {
+            bad.push(c);
+        }
+    }
+    if bad.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = bad.iter().take(5).map(|c| format!("\"{c}\"")).collect();
+    Some(format!("the tool name has {}", shown.join(", ")))
 }
 
 /// A list of MCP tools read from one or more `tools/list` pages, plus what
@@ -503,6 +533,34 @@ mod tests {
         assert_eq!(paged.next_cursor(), Some("x"));
         paged.extend_page(p2.to_string().as_bytes()).unwrap();
         assert_eq!(names(&paged), vec!["a", "b"]);
+    }
+
+    #[test]
+    fn names_mcp_does_not_allow_are_kept_and_flagged() {
+        let long = "x".repeat(129);
+        let v = json!([
+            {"name": "turn on/off", "inputSchema": {"type": "object"}},
+            {"name": long, "inputSchema": {"type": "object"}},
+            {"name": "ok_name-1.v2", "inputSchema": {"type": "object"}}
+        ]);
+        let c = Catalog::parse(v.to_string().as_bytes()).unwrap();
+        assert_eq!(c.len(), 3);
+        let flagged: Vec<(&str, &str)> = c
+            .report()
+            .iter()
+            .filter(|e| e.action == Action::Flagged)
+            .map(|e| (e.pointer.as_str(), e.detail.as_str()))
+            .collect();
+        assert_eq!(flagged.len(), 2);
+        assert_eq!(flagged[0].0, "/0/name");
+        assert!(
+            flagged[0].1.starts_with("the tool name has \" \", \"/\";"),
+            "{}",
+            flagged[0].1
+        );
+        assert!(flagged[1]
+            .1
+            .starts_with("the tool name is 129 characters long"));
     }
 
     #[test]

@@ -26,6 +26,10 @@ pub enum Action {
     /// some calls valid for the tool can no longer be made through this
     /// dialect. The detail says which.
     Narrowed,
+    /// Kept as it is, but it breaks a rule of MCP (a tool name with
+    /// characters MCP does not allow, or longer than 128). The detail says
+    /// which.
+    Flagged,
 }
 
 impl Action {
@@ -40,6 +44,7 @@ impl Action {
             Action::Skipped => "skipped",
             Action::NotStrict => "not_strict",
             Action::Narrowed => "narrowed",
+            Action::Flagged => "flagged",
         }
     }
 

@@ -48,6 +48,16 @@ impl Mode {
             _ => return None,
         })
     }
+
+    /// The mode's name, as [`Mode::parse`] reads it.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Mode::All => "all",
+            Mode::Hybrid => "hybrid",
+            Mode::Meta => "meta",
+            Mode::Auto { .. } => "auto",
+        }
+    }
 }
 
 /// Progressive-disclosure settings.
@@ -238,6 +248,11 @@ impl View {
         &self.listed
     }
 
+    /// How many catalog tools the exposure admits.
+    pub(crate) fn exposed_len(&self) -> usize {
+        self.exposed.len()
+    }
+
     pub(crate) fn listed_names(&self) -> Vec<&str> {
         self.listed
             .iter()
@@ -266,15 +281,32 @@ impl View {
         }
     }
 
-    /// "; did you mean a, b?" for an unknown name, or nothing.
+    /// The end of a sentence about an unknown name: ". Did you mean a,
+    /// b?" with the closest names (by spelling, or else the best matches
+    /// of a search for the name's words), or ".".
     pub(crate) fn suggest(&self, name: &str) -> String {
         let close = self
             .index
             .as_ref()
-            .map(|i| i.suggest(name, 3))
+            .map(|i| {
+                let by_name = i.suggest(name, 3);
+                if !by_name.is_empty() {
+                    return by_name;
+                }
+                let words: String = name
+                    .chars()
+                    .take(200)
+                    .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+                    .collect();
+                i.search(&words, &SearchOptions::new().with_limit(3))
+                    .hits
+                    .into_iter()
+                    .map(|h| h.name)
+                    .collect()
+            })
             .unwrap_or_default();
         if close.is_empty() {
-            String::new()
+            ".".into()
         } else {
             format!(". Did you mean {}?", close.join(", "))
         }
@@ -620,6 +652,42 @@ mod tests {
             }
         }
         v
+    }
+
+    /// The text of a `use_tool` call's result in hybrid mode.
+    fn use_tool_text(name: &str) -> String {
+        let catalog = Catalog::parse(
+            br#"{"tools": [
+                {"name": "set_light", "description": "Turn a light on or off, or dim it.", "inputSchema": {"type": "object"}},
+                {"name": "get_weather", "description": "The weather forecast.", "inputSchema": {"type": "object"}},
+                {"name": "set_thermostat", "description": "Set the target temperature of a thermostat.", "inputSchema": {"type": "object"}}
+            ]}"#,
+        )
+        .unwrap_or_default();
+        let mut config = EngineConfig::default();
+        config.disclosure.mode = Mode::Hybrid;
+        let view = View::build(&catalog, &config);
+        match Meta::Use.answer(&view, &catalog, &json!({"name": name})) {
+            Answer::Result(r) => r["content"][0]["text"].as_str().unwrap_or("").to_string(),
+            Answer::Invoke(..) => String::new(),
+        }
+    }
+
+    #[test]
+    fn unknown_names_get_the_closest_ones_in_whole_sentences() {
+        // by spelling
+        assert_eq!(
+            use_tool_text("set_ligth"),
+            "There is no tool named \"set_ligth\". Did you mean set_light? Use search_tools to find one."
+        );
+        // by the name's words, searched in the catalog
+        let text = use_tool_text("change_temperature");
+        assert!(text.contains("Did you mean set_thermostat"), "{text}");
+        // nothing close: still a full stop
+        assert_eq!(
+            use_tool_text("zzqx"),
+            "There is no tool named \"zzqx\". Use search_tools to find one."
+        );
     }
 
     #[test]

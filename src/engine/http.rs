@@ -11,7 +11,7 @@
 //! with the scheme read without case, and the content type must be exactly
 //! `application/json` (parameters aside).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use crate::engine::PROTOCOL_VERSIONS;
@@ -58,6 +58,16 @@ pub struct HttpPolicy {
     /// Most connections the server holds open at once (default 256); more
     /// are closed as they arrive.
     pub max_connections: usize,
+    /// Failed logins (401) one remote address may make within
+    /// [`HttpPolicy::auth_window_ms`] (default 10); past that, every request
+    /// from it is refused with 429 and `Retry-After` until the window ends.
+    /// Applies when the host passes the remote address
+    /// ([`Gate::request_from`]).
+    pub max_auth_failures: u32,
+    /// The window of [`HttpPolicy::max_auth_failures`], in milliseconds
+    /// (default 60 s); a locked-out address waits this long after its last
+    /// counted failure.
+    pub auth_window_ms: u64,
 }
 
 /// Default [`HttpPolicy::max_body`].
@@ -89,6 +99,8 @@ impl HttpPolicy {
             headers_timeout_ms: 10_000,
             request_timeout_ms: 30_000,
             max_connections: 256,
+            max_auth_failures: 10,
+            auth_window_ms: 60_000,
         })
     }
 
@@ -145,6 +157,14 @@ impl HttpPolicy {
     /// With at most `n` open connections (at least 1).
     pub fn with_max_connections(mut self, n: usize) -> HttpPolicy {
         self.max_connections = n.max(1);
+        self
+    }
+
+    /// With at most `failures` failed logins (at least 1) per remote
+    /// address within `window_ms` milliseconds (at least 1).
+    pub fn with_auth_limit(mut self, failures: u32, window_ms: u64) -> HttpPolicy {
+        self.max_auth_failures = failures.max(1);
+        self.auth_window_ms = window_ms.max(1);
         self
     }
 }
@@ -689,7 +709,107 @@ pub struct Gate {
     policy: HttpPolicy,
     sessions: Table,
     order: u64,
+    logins: HashMap<String, Failures>,
+    events: VecDeque<GateEvent>,
+    stats: GateStats,
 }
+
+/// Something the [`Gate`] did that a host may log, drained with
+/// [`Gate::poll_event`]. Events name the remote address when the host
+/// passed it ([`Gate::request_from`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GateEvent {
+    /// A session entered the table ([`Gate::open_session`]).
+    SessionOpened {
+        /// The session id.
+        id: String,
+    },
+    /// A session was idle past [`HttpPolicy::session_idle_ms`].
+    SessionExpired {
+        /// The session id.
+        id: String,
+    },
+    /// An idle session made room for a new one in a full table.
+    SessionEvicted {
+        /// The session id.
+        id: String,
+    },
+    /// The client ended its session (DELETE).
+    SessionEnded {
+        /// The session id.
+        id: String,
+    },
+    /// A request without the right bearer token was refused (401).
+    AuthRefused {
+        /// The remote address, when known.
+        remote: Option<String>,
+        /// Failed logins from that address in the current window.
+        failures: u32,
+    },
+    /// A request from an address with too many failed logins was refused
+    /// (429).
+    LoginLimited {
+        /// The remote address.
+        remote: String,
+        /// Seconds until the address may try again.
+        retry_after_s: u64,
+    },
+    /// Any other request refused by the rules (origin, host, method,
+    /// content type, unknown session, limits).
+    Refused {
+        /// The remote address, when known.
+        remote: Option<String>,
+        /// The HTTP status.
+        status: u16,
+        /// The one-line explanation sent.
+        message: String,
+    },
+}
+
+/// Counters of what a [`Gate`] decided since it was made
+/// ([`Gate::stats`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct GateStats {
+    /// Requests decided on.
+    pub requests: u64,
+    /// Requests refused, failed logins and lock-outs included.
+    pub refused: u64,
+    /// Requests refused for a missing or wrong bearer token (401).
+    pub auth_failures: u64,
+    /// Requests refused because their address had too many failed logins
+    /// (429).
+    pub login_limited: u64,
+    /// Sessions opened.
+    pub sessions_opened: u64,
+    /// Sessions expired while idle.
+    pub sessions_expired: u64,
+    /// Idle sessions evicted to make room.
+    pub sessions_evicted: u64,
+    /// Sessions ended by their client.
+    pub sessions_ended: u64,
+}
+
+/// Failed logins of one remote address.
+#[derive(Debug, Clone)]
+struct Failures {
+    /// When the current window started.
+    first_ms: u64,
+    /// Failures in the current window.
+    count: u32,
+    /// Refused until then, once `count` reached the limit.
+    locked_until: Option<u64>,
+}
+
+/// Remote addresses whose failed logins are remembered at once; past that
+/// the oldest record makes room (the table stays small under a flood of
+/// addresses).
+const MAX_TRACKED_ADDRESSES: usize = 4096;
+
+/// Events kept for [`Gate::poll_event`]; past that the oldest is dropped
+/// (a host that never drains them holds a bounded queue).
+const MAX_EVENTS: usize = 256;
 
 /// The session table: entries in a list, found by id through an index.
 #[derive(Debug, Clone, Default)]
@@ -747,12 +867,111 @@ impl Gate {
             policy,
             sessions: Table::default(),
             order: 0,
+            logins: HashMap::new(),
+            events: VecDeque::new(),
+            stats: GateStats::default(),
         }
     }
 
     /// The rules in force.
     pub fn policy(&self) -> &HttpPolicy {
         &self.policy
+    }
+
+    /// Changes the bearer token from the next request on; sessions stay
+    /// (their clients send the new token). `None` (or an empty token) is
+    /// refused for a gateway that is not bound to a loopback address.
+    pub fn set_token(&mut self, token: Option<String>) -> Result<(), Error> {
+        let token = token.filter(|t| !t.is_empty());
+        if token.is_none() && !self.policy.loopback_host {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                "",
+                "this gateway is reachable from other machines: it needs a bearer token",
+            ));
+        }
+        self.policy.token = token;
+        Ok(())
+    }
+
+    /// Changes the browser origins allowed besides loopback ones, from the
+    /// next request on.
+    pub fn set_origins(&mut self, origins: Vec<String>) {
+        self.policy.origins = origins;
+    }
+
+    /// The next event, oldest first.
+    pub fn poll_event(&mut self) -> Option<GateEvent> {
+        self.events.pop_front()
+    }
+
+    /// Whether [`Gate::poll_event`] has an event.
+    pub fn has_events(&self) -> bool {
+        !self.events.is_empty()
+    }
+
+    /// What the gate decided since it was made.
+    pub fn stats(&self) -> GateStats {
+        self.stats
+    }
+
+    fn event(&mut self, e: GateEvent) {
+        if self.events.len() >= MAX_EVENTS {
+            self.events.pop_front();
+        }
+        self.events.push_back(e);
+    }
+
+    /// Seconds until `remote` may try again, when it is locked out.
+    fn locked_out(&self, remote: &str, now_ms: u64) -> Option<u64> {
+        let until = self.logins.get(remote)?.locked_until?;
+        (now_ms < until).then(|| (until - now_ms).div_ceil(1000).max(1))
+    }
+
+    /// Counts a failed login from `remote`; returns the failures in its
+    /// window (at the limit the address is locked out for a window).
+    fn count_failure(&mut self, remote: &str, now_ms: u64) -> u32 {
+        let window = self.policy.auth_window_ms;
+        if !self.logins.contains_key(remote) && self.logins.len() >= MAX_TRACKED_ADDRESSES {
+            self.forget_logins(now_ms);
+            if self.logins.len() >= MAX_TRACKED_ADDRESSES {
+                let oldest = self
+                    .logins
+                    .iter()
+                    .min_by_key(|(_, f)| f.locked_until.unwrap_or(f.first_ms))
+                    .map(|(k, _)| k.clone());
+                if let Some(k) = oldest {
+                    self.logins.remove(&k);
+                }
+            }
+        }
+        let f = self.logins.entry(remote.to_string()).or_insert(Failures {
+            first_ms: now_ms,
+            count: 0,
+            locked_until: None,
+        });
+        let lock_over = f.locked_until.is_some_and(|u| now_ms >= u);
+        if lock_over || (f.locked_until.is_none() && now_ms.saturating_sub(f.first_ms) > window) {
+            *f = Failures {
+                first_ms: now_ms,
+                count: 0,
+                locked_until: None,
+            };
+        }
+        f.count = f.count.saturating_add(1);
+        if f.count >= self.policy.max_auth_failures {
+            f.locked_until = Some(now_ms.saturating_add(window));
+        }
+        f.count
+    }
+
+    /// Drops the failed-login records whose window and lock-out are over.
+    fn forget_logins(&mut self, now_ms: u64) {
+        let window = self.policy.auth_window_ms;
+        self.logins.retain(|_, f| match f.locked_until {
+            Some(u) => now_ms < u,
+            None => now_ms.saturating_sub(f.first_ms) <= window,
+        });
     }
 
     /// Sessions in the table.
@@ -789,6 +1008,90 @@ impl Gate {
     /// is marked busy until [`Gate::finished`] (a POST) or
     /// [`Gate::stream_closed`] (a GET stream); DELETE removes it.
     pub fn request(&mut self, req: &HttpRequest, now_ms: u64) -> Verdict {
+        self.request_from(req, None, now_ms)
+    }
+
+    /// [`Gate::request`] for a request from `remote` (the client's
+    /// address, as the host sees it): failed logins are counted per
+    /// address, and an address past [`HttpPolicy::max_auth_failures`]
+    /// within the window is refused with 429 and `Retry-After` until the
+    /// window ends, whatever it sends.
+    ///
+    /// ```
+    /// use mcp_switchboard::http::{Gate, HttpDecision, HttpPolicy, HttpRequest};
+    ///
+    /// let policy = HttpPolicy::for_host("0.0.0.0", Some("s3cret".into()))?.with_auth_limit(3, 60_000);
+    /// let mut gate = Gate::new(policy);
+    /// let guess = HttpRequest {
+    ///     method: "POST".into(),
+    ///     path: "/mcp".into(),
+    ///     headers: vec![("Authorization".into(), "Bearer guess".into())],
+    ///     ..HttpRequest::default()
+    /// };
+    /// let status = |d: HttpDecision| match d { HttpDecision::Reject { status, .. } => status, _ => 200 };
+    /// for t in 0..3 {
+    ///     assert_eq!(status(gate.request_from(&guess, Some("10.0.0.9"), t).decision), 401);
+    /// }
+    /// assert_eq!(status(gate.request_from(&guess, Some("10.0.0.9"), 4).decision), 429);
+    /// // other addresses are not affected; the lock-out ends with the window
+    /// assert_eq!(status(gate.request_from(&guess, Some("10.0.0.7"), 5).decision), 401);
+    /// assert_eq!(status(gate.request_from(&guess, Some("10.0.0.9"), 60_003).decision), 401);
+    /// # Ok::<(), mcp_switchboard::Error>(())
+    /// ```
+    pub fn request_from(
+        &mut self,
+        req: &HttpRequest,
+        remote: Option<&str>,
+        now_ms: u64,
+    ) -> Verdict {
+        self.stats.requests += 1;
+        if let Some(retry_after_s) = remote.and_then(|r| self.locked_out(r, now_ms)) {
+            self.stats.refused += 1;
+            self.stats.login_limited += 1;
+            self.event(GateEvent::LoginLimited {
+                remote: remote.unwrap_or("").to_string(),
+                retry_after_s,
+            });
+            return Verdict {
+                decision: HttpDecision::Reject {
+                    status: 429,
+                    headers: vec![
+                        ("Retry-After".into(), retry_after_s.to_string()),
+                        ("Connection".into(), "close".into()),
+                    ],
+                    message: format!(
+                        "too many failed logins from this address; try again in {retry_after_s} s"
+                    ),
+                },
+                close: Vec::new(),
+            };
+        }
+        let verdict = self.decide(req, now_ms);
+        if let HttpDecision::Reject {
+            status, message, ..
+        } = &verdict.decision
+        {
+            self.stats.refused += 1;
+            if *status == 401 {
+                self.stats.auth_failures += 1;
+                let failures = remote.map_or(0, |r| self.count_failure(r, now_ms));
+                self.event(GateEvent::AuthRefused {
+                    remote: remote.map(str::to_owned),
+                    failures,
+                });
+            } else {
+                let e = GateEvent::Refused {
+                    remote: remote.map(str::to_owned),
+                    status: *status,
+                    message: message.clone(),
+                };
+                self.event(e);
+            }
+        }
+        verdict
+    }
+
+    fn decide(&mut self, req: &HttpRequest, now_ms: u64) -> Verdict {
         let mut close = Vec::new();
         let sid = rule_header(req, "mcp-session-id").map(str::to_owned);
         let mut known = false;
@@ -796,6 +1099,8 @@ impl Gate {
             match self.sessions.get(id) {
                 Some(e) if self.expired(e, now_ms) => {
                     self.sessions.remove(id);
+                    self.stats.sessions_expired += 1;
+                    self.event(GateEvent::SessionExpired { id: id.clone() });
                     close.push(id.clone());
                 }
                 Some(_) => known = true,
@@ -830,6 +1135,8 @@ impl Gate {
                 }
                 HttpDecision::EndSession => {
                     self.sessions.remove(id);
+                    self.stats.sessions_ended += 1;
+                    self.event(GateEvent::SessionEnded { id: id.clone() });
                     close.push(id.clone());
                 }
                 HttpDecision::Reject { .. } => {}
@@ -855,9 +1162,17 @@ impl Gate {
             match victim {
                 Some(v) => {
                     self.sessions.remove(&v);
+                    self.stats.sessions_evicted += 1;
+                    self.event(GateEvent::SessionEvicted { id: v.clone() });
                     close.push(v);
                 }
                 None => {
+                    self.stats.refused += 1;
+                    self.event(GateEvent::Refused {
+                        remote: None,
+                        status: 503,
+                        message: "every session is busy".into(),
+                    });
                     return Err(HttpDecision::Reject {
                         status: 503,
                         headers: vec![
@@ -868,11 +1183,13 @@ impl Gate {
                             "all {} sessions are busy; try again shortly",
                             self.policy.max_sessions
                         ),
-                    })
+                    });
                 }
             }
         }
         self.order += 1;
+        self.stats.sessions_opened += 1;
+        self.event(GateEvent::SessionOpened { id: id.to_string() });
         self.sessions.insert(
             id,
             Entry {
@@ -915,7 +1232,10 @@ impl Gate {
             .collect();
         for id in &gone {
             self.sessions.remove(id);
+            self.stats.sessions_expired += 1;
+            self.event(GateEvent::SessionExpired { id: id.clone() });
         }
+        self.forget_logins(now_ms);
         gone
     }
 }
@@ -1518,5 +1838,195 @@ mod tests {
         g.finished("nope", 9);
         g.stream_closed("nope", 9);
         assert!(g.is_empty());
+    }
+
+    fn bearer_post(token: &str) -> HttpRequest {
+        let auth = format!("Bearer {token}");
+        req(
+            "POST",
+            &[
+                ("content-type", "application/json"),
+                ("authorization", &auth),
+            ],
+            false,
+        )
+    }
+
+    fn events(g: &mut Gate) -> Vec<GateEvent> {
+        std::iter::from_fn(|| g.poll_event()).collect()
+    }
+
+    #[test]
+    fn failed_logins_lock_out_their_address_for_a_window() {
+        let p = HttpPolicy::for_host("0.0.0.0", Some("right".into()))
+            .unwrap()
+            .with_auth_limit(3, 10_000);
+        let mut g = Gate::new(p);
+        let wrong = bearer_post("wrong");
+        let right = bearer_post("right");
+        // failures outside one window do not add up
+        assert_eq!(status(g.request_from(&wrong, Some("a"), 0).decision), 401);
+        assert_eq!(status(g.request_from(&wrong, Some("a"), 1).decision), 401);
+        assert_eq!(
+            status(g.request_from(&wrong, Some("a"), 10_002).decision),
+            401
+        );
+        assert_eq!(
+            status(g.request_from(&right, Some("a"), 10_003).decision),
+            200
+        );
+        assert_eq!(
+            status(g.request_from(&wrong, Some("a"), 10_004).decision),
+            401
+        );
+        assert_eq!(
+            status(g.request_from(&wrong, Some("a"), 10_005).decision),
+            401
+        );
+        // the third failure in the window locks the address out, even with the right token
+        let v = g.request_from(&right, Some("a"), 10_006);
+        match v.decision {
+            HttpDecision::Reject {
+                status, headers, ..
+            } => {
+                assert_eq!(status, 429);
+                assert!(headers.contains(&("Retry-After".into(), "10".into())));
+                assert!(headers.contains(&("Connection".into(), "close".into())));
+            }
+            d => panic!("{d:?}"),
+        }
+        // other addresses, and callers that name none, are not affected
+        assert_eq!(
+            status(g.request_from(&right, Some("b"), 10_007).decision),
+            200
+        );
+        assert_eq!(status(g.request(&right, 10_007).decision), 200);
+        // the lock-out lasts a window from the last failure
+        assert_eq!(
+            status(g.request_from(&right, Some("a"), 20_004).decision),
+            429
+        );
+        assert_eq!(
+            status(g.request_from(&right, Some("a"), 20_005).decision),
+            200
+        );
+        assert_eq!(
+            status(g.request_from(&wrong, Some("a"), 20_006).decision),
+            401
+        );
+        let stats = g.stats();
+        assert_eq!(
+            (
+                stats.requests,
+                stats.refused,
+                stats.auth_failures,
+                stats.login_limited
+            ),
+            (12, 8, 6, 2)
+        );
+        let ev = events(&mut g);
+        assert_eq!(
+            ev.first(),
+            Some(&GateEvent::AuthRefused {
+                remote: Some("a".into()),
+                failures: 1
+            })
+        );
+        assert!(ev.contains(&GateEvent::LoginLimited {
+            remote: "a".into(),
+            retry_after_s: 10
+        }));
+        // a sweep forgets records whose window is over
+        g.sweep(40_000);
+        assert!(g.logins.is_empty());
+    }
+
+    #[test]
+    fn the_failed_login_table_is_bounded() {
+        let p = HttpPolicy::for_host("0.0.0.0", Some("right".into()))
+            .unwrap()
+            .with_auth_limit(2, 60_000);
+        let mut g = Gate::new(p);
+        let wrong = bearer_post("wrong");
+        for i in 0..MAX_TRACKED_ADDRESSES + 10 {
+            g.request_from(&wrong, Some(&format!("10.0.{}.{}", i / 256, i % 256)), 1);
+        }
+        assert_eq!(g.logins.len(), MAX_TRACKED_ADDRESSES);
+        assert_eq!(g.events.len(), MAX_EVENTS);
+    }
+
+    #[test]
+    fn token_and_origins_change_without_dropping_sessions() {
+        let p = HttpPolicy::for_host("0.0.0.0", Some("old".into())).unwrap();
+        let mut g = Gate::new(p);
+        g.open_session("s", 0).unwrap();
+        g.finished("s", 0);
+        assert!(g.set_token(None).is_err());
+        assert!(g.set_token(Some(String::new())).is_err());
+        g.set_token(Some("new".into())).unwrap();
+        assert_eq!(status(g.request(&bearer_post("old"), 1).decision), 401);
+        assert_eq!(status(g.request(&bearer_post("new"), 1).decision), 200);
+        assert!(g.is_live("s", 2));
+        let mut from_app = bearer_post("new");
+        from_app
+            .headers
+            .push(("origin".into(), "http://app.example".into()));
+        assert_eq!(status(g.request(&from_app, 3).decision), 403);
+        g.set_origins(vec!["http://app.example".into()]);
+        assert_eq!(status(g.request(&from_app, 4).decision), 200);
+        // a loopback gateway may drop its token
+        let mut local = Gate::new(HttpPolicy::for_host("127.0.0.1", Some("t".into())).unwrap());
+        local.set_token(None).unwrap();
+        assert_eq!(
+            status(
+                local
+                    .request(
+                        &req("POST", &[("content-type", "application/json")], false),
+                        0
+                    )
+                    .decision
+            ),
+            200
+        );
+    }
+
+    #[test]
+    fn session_events_say_what_happened() {
+        let p = HttpPolicy::for_host("127.0.0.1", None)
+            .unwrap()
+            .with_max_sessions(1)
+            .with_session_idle_ms(100);
+        let mut g = Gate::new(p);
+        g.open_session("a", 0).unwrap();
+        g.finished("a", 0);
+        g.open_session("b", 1).unwrap();
+        g.finished("b", 1);
+        g.request(&in_session("DELETE", "b"), 2);
+        g.open_session("c", 3).unwrap();
+        g.finished("c", 3);
+        g.sweep(200);
+        let ev = events(&mut g);
+        let id = |s: &str| s.to_string();
+        assert_eq!(
+            ev,
+            vec![
+                GateEvent::SessionOpened { id: id("a") },
+                GateEvent::SessionEvicted { id: id("a") },
+                GateEvent::SessionOpened { id: id("b") },
+                GateEvent::SessionEnded { id: id("b") },
+                GateEvent::SessionOpened { id: id("c") },
+                GateEvent::SessionExpired { id: id("c") },
+            ]
+        );
+        let s = g.stats();
+        assert_eq!(
+            (
+                s.sessions_opened,
+                s.sessions_evicted,
+                s.sessions_ended,
+                s.sessions_expired
+            ),
+            (3, 1, 1, 1)
+        );
     }
 }

@@ -529,6 +529,29 @@ impl Engine {
         self.rebuild();
     }
 
+    /// Changes which tools exist for clients; clients are told when the
+    /// list changes. Calls already running go on.
+    pub fn set_exposure(&mut self, exposure: Exposure) {
+        self.config.exposure = exposure;
+        self.rebuild();
+    }
+
+    /// The disclosure mode, as configured.
+    pub fn mode(&self) -> Mode {
+        self.config.disclosure.mode
+    }
+
+    /// How many catalog tools the exposure admits.
+    pub fn tool_count(&self) -> usize {
+        self.view.exposed_len()
+    }
+
+    /// How many tools `tools/list` shows (meta-tools included), over all
+    /// pages.
+    pub fn listed_count(&self) -> usize {
+        self.view.listed().len()
+    }
+
     fn rebuild(&mut self) {
         let view = disclosure::View::build(&self.catalog, &self.config);
         let changed = view.listed_names() != self.view.listed_names()

@@ -636,3 +636,29 @@ fn unresolvable_refs_and_loops_constrain_nothing() {
                                   "b": {"$ref": "#/$defs/missing"}, "c": {"$ref": "#"}}});
     assert!(validate(&s, &json!({"a": 1, "b": 2, "c": {"c": {"c": 3}}})).is_empty());
 }
+
+#[test]
+fn a_choice_of_required_members_is_said_as_one() {
+    let either = json!({"type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]});
+    let v = validate_arguments(&either, &json!({}));
+    assert_eq!(v.message(), "/: give at least one of a, b.");
+    assert!(validate_arguments(&either, &json!({"b": 1})).is_valid());
+    let pairs =
+        json!({"anyOf": [{"required": ["zone", "capability"]}, {"required": ["deviceId"]}]});
+    assert_eq!(
+        messages(pairs, json!({"zone": "x"})),
+        ["give at least one of zone and capability; or deviceId"]
+    );
+    let one = json!({"oneOf": [{"required": ["id"]}, {"required": ["name"]}]});
+    assert_eq!(
+        messages(one.clone(), json!({})),
+        ["give exactly one of id, name"]
+    );
+    assert_eq!(
+        messages(one, json!({"id": 1, "name": "x"})),
+        ["give only one of id, name; got id and name"]
+    );
+    // alternatives that say more than which members to give keep their own words
+    let shapes = json!({"anyOf": [{"required": ["a"], "properties": {"a": {"type": "string"}}}, {"type": "string"}]});
+    assert!(!messages(shapes, json!({}))[0].starts_with("give"));
+}

@@ -155,6 +155,9 @@ pub(crate) fn alternatives(
     keyword: &str,
     passing: &[usize],
 ) -> String {
+    if let Some(m) = required_choice(subs, v, keyword, passing) {
+        return m;
+    }
     let mut described: Vec<String> = Vec::new();
     for s in subs.iter().take(ENUM_LIST) {
         let d = describe(ix, base, s);
@@ -200,6 +203,60 @@ pub(crate) fn alternatives(
         );
     }
     format!("must be {options}; got {}", short(v))
+}
+
+/// A failed choice between sets of required members (`anyOf: [{required:
+/// [a]}, {required: [b]}]`) said as one: "give at least one of a, b".
+/// `None` when the alternatives say more than which members to give, or
+/// the value is not an object.
+fn required_choice(subs: &[Value], v: &Value, keyword: &str, passing: &[usize]) -> Option<String> {
+    let given = v.as_object()?;
+    let mut sets: Vec<String> = Vec::new();
+    for sub in subs.iter().take(ENUM_LIST) {
+        let m = sub.as_object()?;
+        let only_required = m.keys().all(|k| {
+            matches!(
+                k.as_str(),
+                "required" | "type" | "title" | "description" | "$comment"
+            )
+        }) && m.get("type").is_none_or(|t| t == "object");
+        let names: Vec<&str> = m
+            .get("required")?
+            .as_array()?
+            .iter()
+            .map(Value::as_str)
+            .collect::<Option<_>>()?;
+        if !only_required || names.is_empty() {
+            return None;
+        }
+        let set = names.join(" and ");
+        if !sets.contains(&set) {
+            sets.push(set);
+        }
+    }
+    let more = subs.len().saturating_sub(ENUM_LIST);
+    let mut options = sets.join(if sets.iter().any(|s| s.contains(" and ")) {
+        "; or "
+    } else {
+        ", "
+    });
+    if more > 0 {
+        options.push_str(&format!(" ({} in all)", subs.len()));
+    }
+    if keyword == "oneOf" && passing.len() > 1 {
+        let mut present: Vec<&str> = given.keys().map(String::as_str).collect();
+        present.retain(|k| sets.iter().any(|s| s.split(" and ").any(|n| n == *k)));
+        return Some(format!(
+            "give only one of {options}; got {}",
+            present.join(" and ")
+        ));
+    }
+    let how = if keyword == "oneOf" {
+        "exactly"
+    } else {
+        "at least"
+    };
+    Some(format!("give {how} one of {options}"))
 }
 
 /// A schema as a noun phrase: "an integer from 0 to 100", "one of \"on\",

@@ -15,8 +15,8 @@ const DIALECT_TYPES: &'static str = include_str!("dialects.ts");
 const TYPES: &'static str = r#"
 /** A catalog: a tools/list response, its result, an array of tools, one tool, or several pages; as JSON text, UTF-8 bytes or a parsed value. */
 export type CatalogInput = string | Uint8Array | object;
-/** What a conversion did to a keyword or a tool. "narrowed": some calls valid for the tool cannot be made through the dialect. */
-export type Action = "dropped" | "rewritten" | "described" | "added" | "renamed" | "skipped" | "not_strict" | "narrowed";
+/** What a conversion did to a keyword or a tool. "narrowed": some calls valid for the tool cannot be made through the dialect. "flagged": kept as it is, but it breaks a rule of MCP (a tool name MCP does not allow). */
+export type Action = "dropped" | "rewritten" | "described" | "added" | "renamed" | "skipped" | "not_strict" | "narrowed" | "flagged";
 /** One entry of the loss report. */
 export interface ReportEntry {
   /** The MCP tool name, when the entry concerns a tool. */

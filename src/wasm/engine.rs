@@ -67,6 +67,32 @@ pub struct EngineOptions {
     no_destructive: bool,
 }
 
+/// Which tools exist for clients (`Engine.setExposure`); every field left
+/// out is off.
+#[derive(Deserialize, Default, Tsify)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExposureOptions {
+    /// Only these tools exist.
+    allow: Option<Vec<String>>,
+    /// These tools never exist.
+    deny: Option<Vec<String>>,
+    /// Only tools annotated read-only.
+    read_only: bool,
+    /// No tool annotated destructive.
+    no_destructive: bool,
+}
+
+impl ExposureOptions {
+    fn exposure(self) -> crate::Exposure {
+        crate::Exposure {
+            allow: self.allow,
+            deny: self.deny.unwrap_or_default(),
+            read_only: self.read_only,
+            no_destructive: self.no_destructive,
+        }
+    }
+}
+
 /// A disclosure mode by name, with the settings of `auto`.
 fn mode_of(name: &str, context: Option<usize>, share: Option<f64>) -> Result<crate::Mode, JsValue> {
     let mode = crate::Mode::parse(name).ok_or_else(|| {
@@ -108,10 +134,13 @@ impl EngineOptions {
         if let Some(d) = self.definitions {
             c.disclosure.definitions = Some(read_dialect(&d)?);
         }
-        c.exposure.allow = self.allow;
-        c.exposure.deny = self.deny.unwrap_or_default();
-        c.exposure.read_only = self.read_only;
-        c.exposure.no_destructive = self.no_destructive;
+        c.exposure = ExposureOptions {
+            allow: self.allow,
+            deny: self.deny,
+            read_only: self.read_only,
+            no_destructive: self.no_destructive,
+        }
+        .exposure();
         Ok(c)
     }
 }
@@ -455,6 +484,33 @@ impl JsEngine {
     ) -> Result<(), JsValue> {
         self.inner.set_mode(mode_of(mode, None, None)?);
         Ok(())
+    }
+
+    /// Changes which tools exist for clients (the fields left out are
+    /// off); clients are notified when the list changes.
+    #[wasm_bindgen(js_name = setExposure)]
+    pub fn set_exposure(&mut self, exposure: Option<Ts<ExposureOptions>>) -> Result<(), JsValue> {
+        let e = super::options(exposure, "exposure")?.exposure();
+        self.inner.set_exposure(e);
+        Ok(())
+    }
+
+    /// The disclosure mode, as configured.
+    #[wasm_bindgen(getter, unchecked_return_type = "Mode")]
+    pub fn mode(&self) -> String {
+        self.inner.mode().as_str().to_string()
+    }
+
+    /// How many catalog tools the exposure admits.
+    #[wasm_bindgen(getter)]
+    pub fn tools(&self) -> usize {
+        self.inner.tool_count()
+    }
+
+    /// How many tools tools/list shows (meta-tools included), over all pages.
+    #[wasm_bindgen(getter)]
+    pub fn listed(&self) -> usize {
+        self.inner.listed_count()
     }
 
     /// The negotiated protocol version, after initialize.

@@ -1,6 +1,7 @@
 //! The Streamable HTTP transport rules of the gateway.
 
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
@@ -10,8 +11,25 @@ use super::{js_error, millis, to_js, usage};
 const TYPES: &'static str = r#"
 /** An exchange that ends without the engine: the body was too large, no session, a notification or response taken, a request cancelled, a session ended. */
 export type HttpOutcome = "too-large" | "no-session" | "accepted" | "cancelled" | "ended";
+/** Something the gate did, for the host's log (HttpGate.events()). */
+export type GateEvent =
+  | { type: "session-opened" | "session-expired" | "session-evicted" | "session-ended"; session: string }
+  | { type: "auth-refused"; remote: string | null; failures: number }
+  | { type: "login-limited"; remote: string; retryAfterS: number }
+  | { type: "refused"; remote: string | null; status: number; message: string };
+/** What the gate decided since it was made (HttpGate.stats). */
+export interface GateStats {
+  requests: number;
+  refused: number;
+  authFailures: number;
+  loginLimited: number;
+  sessionsOpened: number;
+  sessionsExpired: number;
+  sessionsEvicted: number;
+  sessionsEnded: number;
+}
 "#;
-use crate::http::{BodyDecision, Gate, HttpDecision, HttpPolicy, Outcome, HEADERS_READ};
+use crate::http::{BodyDecision, Gate, GateEvent, HttpDecision, HttpPolicy, Outcome, HEADERS_READ};
 
 /// `HttpGate` options (defaults sized for a small hub).
 #[derive(Deserialize, Default, Tsify)]
@@ -38,6 +56,12 @@ pub struct HttpGateOptions {
     request_timeout_ms: Option<u64>,
     /// Open connections at once (default 256).
     max_connections: Option<usize>,
+    /// Failed logins (401) one remote address may make per `authWindowMs`
+    /// before its requests get 429 (default 10).
+    max_auth_failures: Option<u32>,
+    /// The window of `maxAuthFailures`, and how long a locked-out address
+    /// waits (default 60000 ms).
+    auth_window_ms: Option<u64>,
 }
 
 /// The limits the host applies to its server.
@@ -255,6 +279,9 @@ impl JsHttpGate {
         if let Some(n) = o.max_connections {
             policy = policy.with_max_connections(n);
         }
+        let failures = o.max_auth_failures.unwrap_or(policy.max_auth_failures);
+        let window = o.auth_window_ms.unwrap_or(policy.auth_window_ms);
+        policy = policy.with_auth_limit(failures, window);
         let header_names = HEADERS_READ.iter().map(|h| JsValue::from_str(h)).collect();
         Ok(JsHttpGate {
             gate: Gate::new(policy),
@@ -318,7 +345,9 @@ impl JsHttpGate {
     /// Decides on a request with the session table, at time `nowMs`: the
     /// action, and `close`, the sessions to close now (expired or ended).
     /// A POST in a session is in progress until `finished`, a stream
-    /// until `streamClosed`.
+    /// until `streamClosed`. With `remote` (the client's address) failed
+    /// logins are counted per address, and an address past
+    /// `maxAuthFailures` is refused with 429 and `Retry-After`.
     #[wasm_bindgen(unchecked_return_type = "GateVerdict")]
     pub fn request(
         &mut self,
@@ -327,10 +356,86 @@ impl JsHttpGate {
         #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
         headers: JsValue,
         now_ms: f64,
+        remote: Option<String>,
     ) -> Result<JsValue, JsValue> {
         let req = self.http_request(method, path, &headers, false)?;
-        let verdict = self.gate.request(&req, millis(now_ms));
+        let verdict = self
+            .gate
+            .request_from(&req, remote.as_deref(), millis(now_ms));
         to_js(&GateVerdict::new(verdict.decision, verdict.close))
+    }
+
+    /// Changes the bearer token from the next request on; sessions stay.
+    /// Throws (code "usage") when `null` would leave a gateway that is not
+    /// bound to a loopback address without one.
+    #[wasm_bindgen(js_name = setToken)]
+    pub fn set_token(&mut self, token: Option<String>) -> Result<(), JsValue> {
+        self.gate.set_token(token).map_err(|e| js_error(&e))
+    }
+
+    /// Changes the browser origins allowed besides loopback ones.
+    #[wasm_bindgen(js_name = setOrigins)]
+    pub fn set_origins(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] origins: JsValue,
+    ) -> Result<(), JsValue> {
+        let bad = || usage("origins must be an array of strings");
+        let list: js_sys::Array = origins.dyn_into().map_err(|_| bad())?;
+        let origins: Option<Vec<String>> = list.iter().map(|v| v.as_string()).collect();
+        self.gate.set_origins(origins.ok_or_else(bad)?);
+        Ok(())
+    }
+
+    /// Whether requests must carry a bearer token.
+    #[wasm_bindgen(getter, js_name = hasToken)]
+    pub fn has_token(&self) -> bool {
+        self.gate.policy().token.is_some()
+    }
+
+    /// The events since the last call, oldest first (at most the last 256).
+    #[wasm_bindgen(unchecked_return_type = "GateEvent[]")]
+    pub fn events(&mut self) -> Result<JsValue, JsValue> {
+        if !self.gate.has_events() {
+            return Ok(js_sys::Array::new().into());
+        }
+        let mut out = Vec::new();
+        while let Some(e) = self.gate.poll_event() {
+            out.push(match e {
+                GateEvent::SessionOpened { id } => json!({"type": "session-opened", "session": id}),
+                GateEvent::SessionExpired { id } => json!({"type": "session-expired", "session": id}),
+                GateEvent::SessionEvicted { id } => json!({"type": "session-evicted", "session": id}),
+                GateEvent::SessionEnded { id } => json!({"type": "session-ended", "session": id}),
+                GateEvent::AuthRefused { remote, failures } => {
+                    json!({"type": "auth-refused", "remote": remote, "failures": failures})
+                }
+                GateEvent::LoginLimited {
+                    remote,
+                    retry_after_s,
+                } => json!({"type": "login-limited", "remote": remote, "retryAfterS": retry_after_s}),
+                GateEvent::Refused {
+                    remote,
+                    status,
+                    message,
+                } => json!({"type": "refused", "remote": remote, "status": status, "message": message}),
+            });
+        }
+        to_js(&out)
+    }
+
+    /// What the gate decided since it was made.
+    #[wasm_bindgen(getter, unchecked_return_type = "GateStats")]
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
+        let s = self.gate.stats();
+        to_js(&json!({
+            "requests": s.requests,
+            "refused": s.refused,
+            "authFailures": s.auth_failures,
+            "loginLimited": s.login_limited,
+            "sessionsOpened": s.sessions_opened,
+            "sessionsExpired": s.sessions_expired,
+            "sessionsEvicted": s.sessions_evicted,
+            "sessionsEnded": s.sessions_ended,
+        }))
     }
 
     /// Enters a new session (an id the host made up) for an `initialize`:

@@ -3,7 +3,7 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::{json_error, read_catalog, read_text, read_value, usage};
+use super::{json_error, read_catalog, read_text, read_value, stringify, to_js, usage};
 use crate::{validate_arguments, Error, Validator};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -18,6 +18,13 @@ export interface Validation {
   coercions: Coercion[];
   errors: ArgumentError[];
   /** Every error in one text a model can act on. */
+  message: string;
+}
+/** The result of validateValue(). */
+export interface ValueValidation {
+  valid: boolean;
+  errors: ArgumentError[];
+  /** Every error in one text, e.g. "/brightness: must be an integer from 0 to 100; got 150." */
   message: string;
 }
 "#;
@@ -71,6 +78,17 @@ fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
     }
 }
 
+/// A value as it is (a string is a string, not JSON text); `undefined`, a
+/// function or a symbol have no JSON form and are refused.
+fn plain_value(input: &JsValue, what: &str) -> Result<Value, JsValue> {
+    let text = stringify(input, what)?.ok_or_else(|| {
+        usage(&format!(
+            "{what} has no JSON form (undefined, a function or a symbol)"
+        ))
+    })?;
+    serde_json::from_str(&text).map_err(|e| usage(&format!("{what}: {e}")))
+}
+
 /// Coerces and validates arguments against a tool (or a bare schema).
 #[wasm_bindgen(js_name = validateArguments, unchecked_return_type = "Validation")]
 pub fn validate_arguments_js(
@@ -80,6 +98,24 @@ pub fn validate_arguments_js(
     let tool = read_value(&tool, "the tool")?;
     let schema = tool.get("inputSchema").unwrap_or(&tool);
     validation_js(&validate_arguments(schema, &read_arguments(&args)?), None)
+}
+
+/// Validates a plain value against a JSON Schema (2020-12), without
+/// coercion: every problem with its pointer, and one message.
+#[wasm_bindgen(js_name = validateValue, unchecked_return_type = "ValueValidation")]
+pub fn validate_value_js(
+    #[wasm_bindgen(unchecked_param_type = "JsonSchema | boolean")] schema: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue,
+) -> Result<JsValue, JsValue> {
+    let schema = plain_value(&schema, "the schema")?;
+    let value = plain_value(&value, "the value")?;
+    let errors = crate::validate(&schema, &value);
+    let v = crate::Validation {
+        arguments: Value::Null,
+        coercions: Vec::new(),
+        errors,
+    };
+    to_js(&serde_json::json!({"valid": v.is_valid(), "errors": v.errors, "message": v.message()}))
 }
 
 /// Argument validation against a catalog read once (like a compiled

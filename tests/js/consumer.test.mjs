@@ -5,6 +5,8 @@
 //   require, and every export called with arguments of the wrong type;
 // * the command line through npm exec: --version, validate with inline
 //   JSON, serve stopped by SIGINT and SIGTERM;
+// * mcp-switchboard/gateway imported and required as a library, serving a
+//   host tool to the official MCP SDK client (Node 18 and 22);
 // * TypeScript (tsc --strict, NodeNext and bundler resolution) against the
 //   OpenAI, Anthropic, Google Gen AI and MCP SDK types, and real outputs
 //   checked against the declared types;
@@ -87,6 +89,15 @@ test('every export called with wrong argument types throws a typed error, and th
   }
 });
 
+test('mcp-switchboard/gateway as a library: its own server and a request handler, served to the MCP SDK client', async () => {
+  for (const [v, node] of Object.entries(NODES)) {
+    for (const mode of ['esm', 'cjs']) {
+      const { stdout } = await sh(node, ['gateway.mjs', mode]).catch((e) => assert.fail(`Node ${v} ${mode}:\n${e.stdout}${e.stderr}`));
+      assert.equal(stdout.trim(), 'ok', `Node ${v} ${mode}`);
+    }
+  }
+});
+
 /** Resolves with the gateway's URL from its log line; rejects if the process ends first. */
 function servingUrl(child) {
   return new Promise((resolve, reject) => {
@@ -162,7 +173,7 @@ test('@arethetypeswrong/cli and publint find no problems', async () => {
   const attw = await run(process.execPath, [join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarball, '--exclude-entrypoints', './mcp_switchboard_bg.wasm', '--format', 'json'], { maxBuffer: 16 * 1024 * 1024 }).catch((e) => e);
   const report = JSON.parse(attw.stdout);
   assert.deepEqual([report.problems, report.analysis.problems], [{}, []], JSON.stringify(report.problems));
-  assert.deepEqual(Object.keys(report.analysis.entrypoints), ['.', './slim', './package.json']);
+  assert.deepEqual(Object.keys(report.analysis.entrypoints), ['.', './slim', './gateway', './package.json']);
   assert.equal(attw.code ?? 0, 0);
   const publint = await run(process.execPath, [join(root, 'node_modules/publint/src/cli.js'), '--strict', tarball]).catch((e) => assert.fail(`${e.stdout}${e.stderr}`));
   assert.match(publint.stdout, /All good!/);

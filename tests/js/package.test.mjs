@@ -106,10 +106,10 @@ test('the slim entry loads the module from bytes, once', async () => {
 
 test('the package ships the module once, a license, and no test fixtures', () => {
   const manifest = JSON.parse(readFileSync(join(root, 'pkg/package.json'), 'utf8'));
-  assert.deepEqual(Object.keys(manifest.exports), ['.', './slim', './mcp_switchboard_bg.wasm', './package.json']);
+  assert.deepEqual(Object.keys(manifest.exports), ['.', './slim', './gateway', './mcp_switchboard_bg.wasm', './package.json']);
   assert.deepEqual(Object.keys(manifest.exports['.']), ['node', 'default']);
   assert.equal(manifest.bin['mcp-switchboard'], 'cli.mjs');
-  for (const f of ['LICENSE', 'README.md', 'mcp_switchboard_bg.wasm', 'cli.mjs', 'gateway.mjs']) assert.ok(existsSync(join(root, 'pkg', f)), f);
+  for (const f of ['LICENSE', 'README.md', 'mcp_switchboard_bg.wasm', 'cli.mjs', 'gateway.mjs', 'gateway.cjs', 'gateway.d.mts', 'gateway.d.cts']) assert.ok(existsSync(join(root, 'pkg', f)), f);
   assert.ok(!existsSync(join(root, 'pkg/conformance-fixtures.mjs')));
   assert.doesNotMatch(readFileSync(join(root, 'pkg/README.md'), 'utf8'), /make test/);
   const wasm = readFileSync(join(root, 'pkg/mcp_switchboard_bg.wasm'));
@@ -207,4 +207,25 @@ test('the engine, the tool index and the budget through the package', () => {
   assert.equal(gate.checkRequest('POST', '/mcp', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, false).action, 'read');
   assert.throws(() => gate.checkRequest('POST', '/mcp', 'nope', false), (e) => e.code === 'usage');
   assert.equal(gate.checkBody('{"jsonrpc":"2.0","method":"notifications/initialized"}', true), 'accepted');
+});
+
+test('validateValue checks a plain value without coercion, in words', () => {
+  const either = { type: 'object', anyOf: [{ required: ['a'] }, { required: ['b'] }] };
+  assert.deepEqual(esm.validateValue(either, {}), {
+    valid: false,
+    errors: [{ pointer: '', keyword: 'anyOf', message: 'give at least one of a, b' }],
+    message: '/: give at least one of a, b.',
+  });
+  assert.equal(esm.validateValue(either, { b: 1 }).valid, true);
+  // a string is a value, not JSON text; nothing is coerced
+  assert.equal(esm.validateValue({ type: 'string' }, '{"a": 1}').valid, true);
+  assert.equal(esm.validateValue({ type: 'integer' }, '5').message, '/: must be an integer; got "5".');
+  assert.equal(esm.validateValue(false, null).valid, false);
+  assert.throws(() => esm.validateValue({}, undefined), (e) => e.code === 'usage');
+});
+
+test('readCatalog flags tool names MCP does not allow and keeps the tools', () => {
+  const { tools, report } = esm.readCatalog([{ name: 'turn on', inputSchema: { type: 'object' } }, { name: 'ok', inputSchema: { type: 'object' } }]);
+  assert.deepEqual(tools.map((t) => t.name), ['turn on', 'ok']);
+  assert.deepEqual(report.map((e) => [e.tool, e.pointer, e.action]), [['turn on', '/0/name', 'flagged']]);
 });

@@ -51,7 +51,7 @@ EXAMPLE = os.path.join(ROOT, "js", "examples", "home-assistant.tools-list.json")
 
 DIALECTS = ["gemini", "gemini-json", "openai", "openai-responses", "anthropic", "vscode", "prompted"]
 STRICT_DIALECTS = {"openai", "openai-responses", "anthropic"}
-REPORT_ACTIONS = {"dropped", "rewritten", "described", "added", "renamed", "skipped", "not_strict", "narrowed"}
+REPORT_ACTIONS = {"dropped", "rewritten", "described", "added", "renamed", "skipped", "not_strict", "narrowed", "flagged"}
 
 # --- name rules --------------------------------------------------------------
 
