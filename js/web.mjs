@@ -1,4 +1,4 @@
-// The web tools' I/O: web_fetch and web_search as a tool source. Every
+// mcp-switchboard/web: the web tools' I/O, web_fetch and web_search as a tool source. Every
 // decision (which URLs and addresses are allowed, which redirect to follow,
 // when a body is too large, its encoding, what the result says, which tool
 // a combined source routes where) is made by the package (WebFetch,
@@ -10,7 +10,11 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import zlib from 'node:zlib';
-import { WebFetch, WebSearch, mergeWebTools, webTools as webToolDefinitions } from '../pkg/index.mjs';
+import { WebFetch, WebSearch, mergeWebTools, webToolDefinitions } from '../pkg/web/wasm.mjs';
+
+// the web tools' WebAssembly module (its own, apart from the package's main
+// one): the state machines, HTML conversion, the tool definitions
+export { WebFetch, WebSearch, convertHtml, mergeWebTools, webToolDefinitions, webToolsMetadata } from '../pkg/web/wasm.mjs';
 
 /**
  * @typedef {object} WebToolsOptions
