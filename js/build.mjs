@@ -146,7 +146,10 @@ const { sig, wasmFile } = await checkedModule('mcp_switchboard', '', {
 // the web tools' module: its types of catalogs, tools and results are the package's
 const web = await checkedModule('mcp_switchboard_web', 'web', {
   title: "mcp-switchboard/web: the web tools' WebAssembly module.",
-  imports: ["import type { CallToolResult, CatalogInput, McpTool, SearchMetadata } from '../slim.EXT';"],
+  imports: [
+    "import type { CallToolResult, CatalogInput, McpTool, SearchMetadata } from '../slim.EXT';",
+    "export type { CallToolResult, CatalogInput, McpTool, SearchMetadata } from '../slim.EXT';",
+  ],
   probe: (glue) => new glue.WebSearch({ query: 'probe' }),
 });
 

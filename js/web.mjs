@@ -239,6 +239,7 @@ async function read(f, response, signal) {
  * its CallToolResult (a tool error for anything that went wrong).
  * @param {object} args `{query, num_results?, type?, livecrawl?, context_max_chars?}`
  * @param {WebToolsOptions & {signal?: AbortSignal}} [options]
+ * @returns {Promise<import('../pkg/web/wasm.mjs').CallToolResult>}
  */
 export async function webSearch(args, options = {}) {
   const s = new WebSearch(args, searchOptions(options));
