@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the npm package into pkg/: the wasm module (cargo + wasm-bindgen,
+// Builds the npm package into pkg/: the wasm modules (cargo + wasm-bindgen,
 // then wasm-opt from npm's binaryen), the checked JS API derived from the
 // module's TypeScript declarations (js/checked-api.mjs), the entries for
 // Node (CommonJS and ESM, one instance), browsers and bundlers (top-level
@@ -14,6 +14,9 @@
 //   lib/glue.mjs             wasm-bindgen's glue (imported by slim.mjs; slim.cjs bundles it)
 //   *.d.mts *.d.cts          the declarations (slim.d.mts and slim.d.cts in full)
 //   gateway.mjs gateway.cjs   mcp-switchboard/gateway: the gateway library (Node), typed by tsc from its JSDoc
+//   web.mjs web.cjs          mcp-switchboard/web: the web tools (Node), typed by tsc from its JSDoc
+//   web/                     the web tools' own module: mcp_switchboard_web_bg.wasm, lib/glue.mjs,
+//                            slim.* (its checked API) and wasm.cjs, wasm.mjs (loaded at once)
 //   cli.mjs + the gateway modules, examples/, README.md (js/README.npm.md), LICENSE
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,77 +54,103 @@ if (!existsSync(wasmOpt) || !existsSync(esbuild)) {
   process.exit(1);
 }
 
-run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown']);
-const wasm = join(root, 'target/wasm32-unknown-unknown/release/mcp_switchboard.wasm');
-
-// wasm-bindgen: the web target's glue (ESM, loaded by init()) and, from the
-// nodejs target, the declarations of the API alone
+// the modules: cargo + wasm-bindgen (the web target's glue, ESM, loaded by
+// init(); from the nodejs target, the declarations of the API alone), then
+// wasm-opt, each into its own directory of tmp
 const tmp = mkdtempSync(join(tmpdir(), 'switchboard-build-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
-run('wasm-bindgen', ['--target', 'web', '--omit-default-module-path', '--out-dir', join(tmp, 'web'), wasm]);
-run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', join(tmp, 'node'), wasm]);
+const built = join(root, 'target/wasm32-unknown-unknown/release/mcp_switchboard.wasm');
+function compile(stem, features) {
+  run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown', ...(features ? ['--features', features] : [])]);
+  const wasm = join(tmp, `${stem}.wasm`);
+  cpSync(built, wasm);
+  run('wasm-bindgen', ['--target', 'web', '--omit-default-module-path', '--out-dir', join(tmp, stem, 'web'), wasm]);
+  run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', join(tmp, stem, 'node'), wasm]);
+}
+compile('mcp_switchboard', '');
+compile('mcp_switchboard_web', 'web-module');
 
 rmSync(pkg, { recursive: true, force: true });
 mkdirSync(join(pkg, 'lib'), { recursive: true });
-const wasmFile = join(pkg, 'mcp_switchboard_bg.wasm');
-// only npm's binaryen (Debian's older wasm-opt emits modules that crash on load)
-run(wasmOpt, ['-Oz', '--converge', '--strip-producers', '--strip-target-features', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', join(tmp, 'web/mcp_switchboard_bg.wasm'), '-o', wasmFile]);
-cpSync(join(tmp, 'web/mcp_switchboard.js'), join(pkg, 'lib/glue.mjs'));
-
-// the declarations: wasm-bindgen's, with init() and initSync(); without
-// [Symbol.dispose] (it needs a lib not every project has; free() is there)
-const declared = join(tmp, 'api.d.ts');
-writeFileSync(
-  declared,
-  readFileSync(join(tmp, 'node/mcp_switchboard.d.ts'), 'utf8')
-    .replace(/^\/\* (tslint:disable|eslint-disable) \*\/\n/gm, '')
-    .replace(/^ *\[Symbol\.dispose\]\(\): void;\n/gm, ''),
-);
-const sig = readSignatures(declared);
-const dts = [
-  '// mcp-switchboard: MCP tools for every LLM dialect. Generated from the Rust sources (src/wasm/).',
-  readFileSync(declared, 'utf8'),
-  INIT_TYPES,
-].join('\n');
-write('slim.d.mts', dts);
-write('slim.d.cts', dts);
-readSignatures(join(pkg, 'slim.d.mts'));
-
-// the module's own view: every export declared, with as many parameters as
-// declared, and the input limit the checks enforce
-const glue = await import(pathToFileURL(join(pkg, 'lib/glue.mjs')).href);
-glue.initSync({ module: readFileSync(wasmFile) });
-const declaredNames = new Set([...sig.functions.map((f) => f.name), ...sig.classes.map((c) => c.name)]);
-const glueNames = Object.keys(glue).filter((n) => !n.startsWith('__') && n !== 'default' && n !== 'initSync');
-const mismatch = [...glueNames.filter((n) => !declaredNames.has(n)), ...[...declaredNames].filter((n) => !glueNames.includes(n))];
-if (mismatch.length > 0) throw new Error(`exports and declarations differ: ${mismatch.join(', ')}`);
-for (const f of sig.functions) {
-  if (glue[f.name].length !== f.params.length) throw new Error(`${f.name} takes ${glue[f.name].length} arguments but is declared with ${f.params.length}`);
-}
-for (const c of sig.classes) {
-  if (glue[c.name].length !== c.ctor.length) throw new Error(`new ${c.name} takes ${glue[c.name].length} arguments but is declared with ${c.ctor.length}`);
-  for (const m of c.methods) {
-    const n = glue[c.name].prototype[m.name].length;
-    if (n !== m.params.length) throw new Error(`${c.name}.${m.name} takes ${n} arguments but is declared with ${m.params.length}`);
-  }
-}
-// the generated methods tell a freed object by wasm-bindgen's pointer field
-if (new glue.SseParser().__wbg_ptr === undefined) throw new Error('wasm-bindgen objects no longer carry __wbg_ptr: update js/checked-api.mjs');
-const limit = glue.__inputLimit();
-
-// the checked API (ESM), and the same with the glue as one CommonJS file
-write('slim.mjs', apiModule(sig, { glue: './lib/glue.mjs', limit }));
+mkdirSync(join(pkg, 'web/lib'), { recursive: true });
 const { build } = await import(pathToFileURL(esbuild).href);
-await build({
-  entryPoints: [join(pkg, 'slim.mjs')],
-  outfile: join(pkg, 'slim.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'neutral',
-  target: 'node18',
-  keepNames: true,
-  logLevel: 'warning',
-  banner: { js: '// The checked API and wasm-bindgen\'s glue as CommonJS (esbuild of slim.mjs and lib/glue.mjs).' },
+
+/**
+ * One module into pkg/`dir`: the optimised wasm, the glue (lib/glue.mjs),
+ * the declarations (slim.d.mts, slim.d.cts: wasm-bindgen's with init() and
+ * initSync(), and `imports` before them), and the checked API (slim.mjs,
+ * slim.cjs), after checking that exports and declarations agree.
+ * `probe(glue)` gives one of the module's objects.
+ */
+async function checkedModule(stem, dir, { title, imports = [], probe }) {
+  const wasmFile = join(pkg, dir, `${stem}_bg.wasm`);
+  // only npm's binaryen (Debian's older wasm-opt emits modules that crash on load)
+  run(wasmOpt, ['-Oz', '--converge', '--strip-producers', '--strip-target-features', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', join(tmp, stem, `web/${stem}_bg.wasm`), '-o', wasmFile]);
+  cpSync(join(tmp, stem, `web/${stem}.js`), join(pkg, dir, 'lib/glue.mjs'));
+
+  // without [Symbol.dispose] (it needs a lib not every project has; free() is there)
+  const api = readFileSync(join(tmp, stem, `node/${stem}.d.ts`), 'utf8')
+    .replace(/^\/\* (tslint:disable|eslint-disable) \*\/\n/gm, '')
+    .replace(/^ *\[Symbol\.dispose\]\(\): void;\n/gm, '');
+  const dts = (ext) => [`// ${title} Generated from the Rust sources (src/wasm/).`, ...imports.map((i) => i.replaceAll('.EXT', ext)), api, INIT_TYPES].join('\n');
+  writeFileSync(join(pkg, dir, 'slim.d.mts'), dts('.mjs'));
+  writeFileSync(join(pkg, dir, 'slim.d.cts'), dts('.cjs'));
+  // the module's own exports: without init() and initSync(), which apiModule() writes
+  const full = readSignatures(join(pkg, dir, 'slim.d.mts'));
+  const sig = { ...full, functions: full.functions.filter((f) => f.name !== 'init' && f.name !== 'initSync') };
+  readSignatures(join(pkg, dir, 'slim.d.cts'));
+
+  // the module's own view: every export declared, with as many parameters as
+  // declared, and the input limit the checks enforce
+  const glue = await import(pathToFileURL(join(pkg, dir, 'lib/glue.mjs')).href);
+  glue.initSync({ module: readFileSync(wasmFile) });
+  const declaredNames = new Set([...sig.functions.map((f) => f.name), ...sig.classes.map((c) => c.name)]);
+  const glueNames = Object.keys(glue).filter((n) => !n.startsWith('__') && n !== 'default' && n !== 'initSync');
+  const mismatch = [...glueNames.filter((n) => !declaredNames.has(n)), ...[...declaredNames].filter((n) => !glueNames.includes(n))];
+  if (mismatch.length > 0) throw new Error(`${stem}: exports and declarations differ: ${mismatch.join(', ')}`);
+  for (const f of sig.functions) {
+    if (glue[f.name].length !== f.params.length) throw new Error(`${f.name} takes ${glue[f.name].length} arguments but is declared with ${f.params.length}`);
+  }
+  for (const c of sig.classes) {
+    if (glue[c.name].length !== c.ctor.length) throw new Error(`new ${c.name} takes ${glue[c.name].length} arguments but is declared with ${c.ctor.length}`);
+    for (const m of c.methods) {
+      const n = glue[c.name].prototype[m.name].length;
+      if (n !== m.params.length) throw new Error(`${c.name}.${m.name} takes ${n} arguments but is declared with ${m.params.length}`);
+    }
+  }
+  // the generated methods tell a freed object by wasm-bindgen's pointer field
+  if (probe(glue).__wbg_ptr === undefined) throw new Error('wasm-bindgen objects no longer carry __wbg_ptr: update js/checked-api.mjs');
+  const limit = glue.__inputLimit();
+
+  // the checked API (ESM), and the same with the glue as one CommonJS file
+  const wasmPath = dir ? `mcp-switchboard/${dir}/${stem}_bg.wasm` : `mcp-switchboard/${stem}_bg.wasm`;
+  writeFileSync(join(pkg, dir, 'slim.mjs'), apiModule(sig, { glue: './lib/glue.mjs', limit, wasmPath }));
+  await build({
+    entryPoints: [join(pkg, dir, 'slim.mjs')],
+    outfile: join(pkg, dir, 'slim.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'neutral',
+    target: 'node18',
+    keepNames: true,
+    logLevel: 'warning',
+    banner: { js: '// The checked API and wasm-bindgen\'s glue as CommonJS (esbuild of slim.mjs and lib/glue.mjs).' },
+  });
+  return { sig, wasmFile };
+}
+
+const { sig, wasmFile } = await checkedModule('mcp_switchboard', '', {
+  title: 'mcp-switchboard: MCP tools for every LLM dialect.',
+  probe: (glue) => new glue.SseParser(),
+});
+// the web tools' module: its types of catalogs, tools and results are the package's
+const web = await checkedModule('mcp_switchboard_web', 'web', {
+  title: "mcp-switchboard/web: the web tools' WebAssembly module.",
+  imports: [
+    "import type { CallToolResult, CatalogInput, McpTool, SearchMetadata } from '../slim.EXT';",
+    "export type { CallToolResult, CatalogInput, McpTool, SearchMetadata } from '../slim.EXT';",
+  ],
+  probe: (glue) => new glue.WebSearch({ query: 'probe' }),
 });
 
 const names = exportNames(sig);
@@ -178,11 +207,55 @@ write('index.d.mts', "export * from './slim.mjs';\n");
 write('browser.d.mts', "export * from './slim.mjs';\n");
 write('index.d.cts', "export * from './slim.cjs';\n");
 
+// the web tools' module, loaded at once by whoever imports mcp-switchboard/web
+// (its entry, web.mjs and web.cjs, imports web/wasm.mjs or requires web/wasm.cjs)
+const webNames = exportNames(web.sig);
+write(
+  'web/wasm.cjs',
+  `'use strict';
+// Node, require(): the web tools' checked API with their WebAssembly module loaded at once.
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+const api = require('./slim.cjs');
+
+/** The module's bytes: next to this file, or (in a bundle) from the installed package. */
+function wasmBytes() {
+  try {
+    return readFileSync(join(__dirname, 'mcp_switchboard_web_bg.wasm'));
+  } catch (e) {
+    if (e.code !== 'ENOENT') throw e;
+    let file;
+    try {
+      file = require.resolve('mcp-switchboard/web/mcp_switchboard_web_bg.wasm');
+    } catch {
+      throw new Error(\`mcp-switchboard/web: mcp_switchboard_web_bg.wasm is neither next to \${__filename} nor installed; copy it there\`);
+    }
+    return readFileSync(file);
+  }
+}
+
+api.initSync(wasmBytes());
+module.exports = api;
+`,
+);
+write(
+  'web/wasm.mjs',
+  `// Node, import: the same module instance as web/wasm.cjs.
+import api from './wasm.cjs';
+
+export const { ${webNames.join(', ')} } = api;
+`,
+);
+write('web/wasm.d.mts', "export * from './slim.mjs';\n");
+write('web/wasm.d.cts', "export * from './slim.cjs';\n");
+
 // the CLI and the modules it loads (the MCP gateway), importing the package from beside them
 const library = ['gateway.mjs', 'dispatch.mjs', 'stdio.mjs', 'upstream.mjs'];
 const shell = [...library, 'demo-home.mjs', 'web.mjs'];
 for (const file of ['cli.mjs', ...shell]) {
-  const text = readFileSync(join(root, 'js', file), 'utf8').replaceAll("'../pkg/index.mjs'", "'./index.mjs'");
+  const text = readFileSync(join(root, 'js', file), 'utf8')
+    .replaceAll("'../pkg/index.mjs'", "'./index.mjs'")
+    .replaceAll("'../pkg/web/wasm.mjs'", "'./web/wasm.mjs'");
   write(file, text, file === 'cli.mjs' ? 0o755 : undefined);
 }
 
@@ -190,37 +263,39 @@ for (const file of ['cli.mjs', ...shell]) {
 // re-exports). Its declarations are emitted by tsc from the JSDoc, which tsc
 // checks against the code (--checkJs --strict) first; the CommonJS entry is
 // the same modules bundled by esbuild, on the package's one CommonJS instance.
+// mcp-switchboard/web (web.mjs) the same way, on the web tools' module.
 {
-  const program = ts.createProgram(
-    library.map((f) => join(pkg, f)),
-    {
-      allowJs: true,
-      checkJs: true,
-      strict: true,
-      declaration: true,
-      emitDeclarationOnly: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      lib: ['lib.es2022.d.ts'],
-      types: ['node'],
-      typeRoots: [join(root, 'node_modules/@types')],
-      skipLibCheck: true,
-    },
-  );
+  const options = {
+    allowJs: true,
+    checkJs: true,
+    strict: true,
+    declaration: true,
+    emitDeclarationOnly: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es2022.d.ts'],
+    types: ['node'],
+    typeRoots: [join(root, 'node_modules/@types')],
+    skipLibCheck: true,
+  };
+  const program = ts.createProgram(library.map((f) => join(pkg, f)), options);
   const emitted = program.emit();
-  const problems = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics];
+  // web.mjs: its declarations from the JSDoc of its exports (its body is not checked)
+  const webProgram = ts.createProgram([join(pkg, 'web.mjs')], { ...options, checkJs: false, strict: false });
+  const webEmitted = webProgram.emit();
+  const problems = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics, ...webEmitted.diagnostics];
   if (problems.length > 0) {
     const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
-    throw new Error(`the gateway library's JSDoc types do not check:\n${ts.formatDiagnostics(problems, host)}`);
+    throw new Error(`the gateway library's or the web tools' JSDoc types do not check:\n${ts.formatDiagnostics(problems, host)}`);
   }
-  for (const file of library) {
+  for (const file of [...library, 'web.mjs']) {
     const dmts = file.replace(/\.mjs$/, '.d.mts');
     const text = readFileSync(join(pkg, dmts), 'utf8');
     // Node's types come with the entry (a project need not list them)
     const head = `// Generated by tsc from the JSDoc of js/${file}.\n/// <reference types="node" />\n`;
     write(dmts, `${head}${text}`);
-    write(dmts.replace(/\.d\.mts$/, '.d.cts'), `${head}${text.replace(/(from |import\()(['"])\.\/([\w-]+)\.mjs\2/g, '$1$2./$3.cjs$2')}`);
+    write(dmts.replace(/\.d\.mts$/, '.d.cts'), `${head}${text.replace(/(from |import\()(['"])\.\/([\w/-]+)\.mjs\2/g, '$1$2./$3.cjs$2')}`);
   }
   await build({
     entryPoints: [join(pkg, 'gateway.mjs')],
@@ -237,6 +312,25 @@ for (const file of ['cli.mjs', ...shell]) {
         name: 'package-instance',
         setup(b) {
           b.onResolve({ filter: /^\.\/index\.mjs$/ }, () => ({ path: './index.cjs', external: true }));
+        },
+      },
+    ],
+  });
+  await build({
+    entryPoints: [join(pkg, 'web.mjs')],
+    outfile: join(pkg, 'web.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node18',
+    keepNames: true,
+    logLevel: 'warning',
+    banner: { js: "// mcp-switchboard/web as CommonJS (esbuild of web.mjs); the web tools' module from require('./web/wasm.cjs')." },
+    plugins: [
+      {
+        name: 'web-module-instance',
+        setup(b) {
+          b.onResolve({ filter: /^\.\/web\/wasm\.mjs$/ }, () => ({ path: './web/wasm.cjs', external: true }));
         },
       },
     ],
@@ -259,7 +353,7 @@ const manifest = {
   main: './index.cjs',
   types: './index.d.cts',
   // TypeScript's node10 resolution knows no exports map
-  typesVersions: { '*': { slim: ['./slim.d.cts'], gateway: ['./gateway.d.cts'] } },
+  typesVersions: { '*': { slim: ['./slim.d.cts'], gateway: ['./gateway.d.cts'], web: ['./web.d.cts'] } },
   exports: {
     '.': {
       node: { import: types('index.mjs'), require: types('index.cjs') },
@@ -268,16 +362,21 @@ const manifest = {
     './slim': { import: types('slim.mjs'), require: types('slim.cjs') },
     // Node only (node:http)
     './gateway': { import: types('gateway.mjs'), require: types('gateway.cjs') },
+    // Node only (node:http, node:dns); its own WebAssembly module, loaded when imported
+    './web': { import: types('web.mjs'), require: types('web.cjs') },
     './mcp_switchboard_bg.wasm': './mcp_switchboard_bg.wasm',
+    './web/mcp_switchboard_web_bg.wasm': './web/mcp_switchboard_web_bg.wasm',
     './package.json': './package.json',
   },
   bin: { 'mcp-switchboard': 'cli.mjs' },
-  files: ['*.mjs', '*.cjs', '*.d.mts', '*.d.cts', 'lib/', 'mcp_switchboard_bg.wasm', 'examples/'],
+  files: ['*.mjs', '*.cjs', '*.d.mts', '*.d.cts', 'lib/', 'mcp_switchboard_bg.wasm', 'web/', 'examples/'],
   engines: { node: '>=18' },
-  sideEffects: ['./index.cjs', './index.mjs', './browser.mjs', './cli.mjs'],
+  sideEffects: ['./index.cjs', './index.mjs', './browser.mjs', './cli.mjs', './web.mjs', './web.cjs', './web/wasm.cjs', './web/wasm.mjs'],
   keywords: ['mcp', 'model-context-protocol', 'llm', 'gemini', 'openai', 'anthropic', 'tool-calling', 'json-schema', 'wasm'],
 };
 write('package.json', JSON.stringify(manifest, null, 2) + '\n');
 
-const bytes = readFileSync(wasmFile);
-console.log(`pkg/ built: wasm ${(bytes.length / 1024).toFixed(0)} KB, ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(0)} KB gzipped`);
+for (const [what, file] of [['wasm', wasmFile], ['web tools\' wasm', web.wasmFile]]) {
+  const bytes = readFileSync(file);
+  console.log(`pkg/ built: ${what} ${(bytes.length / 1024).toFixed(0)} KB, ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(0)} KB gzipped`);
+}

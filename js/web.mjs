@@ -1,4 +1,4 @@
-// The web tools' I/O: web_fetch and web_search as a tool source. Every
+// mcp-switchboard/web: the web tools' I/O, web_fetch and web_search as a tool source. Every
 // decision (which URLs and addresses are allowed, which redirect to follow,
 // when a body is too large, its encoding, what the result says, which tool
 // a combined source routes where) is made by the package (WebFetch,
@@ -10,7 +10,11 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import zlib from 'node:zlib';
-import { WebFetch, WebSearch, mergeWebTools, webTools as webToolDefinitions } from '../pkg/index.mjs';
+import { WebFetch, WebSearch, mergeWebTools, webToolDefinitions } from '../pkg/web/wasm.mjs';
+
+// the web tools' WebAssembly module (its own, apart from the package's main
+// one): the state machines, HTML conversion, the tool definitions
+export { WebFetch, WebSearch, convertHtml, mergeWebTools, webToolDefinitions, webToolsMetadata } from '../pkg/web/wasm.mjs';
 
 /**
  * @typedef {object} WebToolsOptions
@@ -235,6 +239,7 @@ async function read(f, response, signal) {
  * its CallToolResult (a tool error for anything that went wrong).
  * @param {object} args `{query, num_results?, type?, livecrawl?, context_max_chars?}`
  * @param {WebToolsOptions & {signal?: AbortSignal}} [options]
+ * @returns {Promise<import('../pkg/web/wasm.mjs').CallToolResult>}
  */
 export async function webSearch(args, options = {}) {
   const s = new WebSearch(args, searchOptions(options));

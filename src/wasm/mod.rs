@@ -13,6 +13,11 @@
 //! decisions it is built from) and `web` (the web tools' state machines,
 //! HTML conversion, the tool definitions).
 //!
+//! The web tools are a module of their own: `web` is compiled with the
+//! feature `web` (beside the other areas), and the feature `web-module`
+//! builds a module with the web tools alone (the npm package's
+//! `mcp-switchboard/web`), which keeps the default module small.
+//!
 //! # Declaring an export
 //!
 //! The TypeScript declarations of this module are the one description of
@@ -43,16 +48,28 @@ use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::{Catalog, Dialect, Error, ErrorKind, Limits};
+#[cfg(not(feature = "web-module"))]
+use crate::Dialect;
+use crate::{Catalog, Error, ErrorKind, Limits};
 
+// The web module (feature `web-module`) has the web tools' exports alone.
+#[cfg(not(feature = "web-module"))]
 mod calls;
+#[cfg(not(feature = "web-module"))]
 mod catalog;
+#[cfg(not(feature = "web-module"))]
 mod client;
+#[cfg(not(feature = "web-module"))]
 mod engine;
+#[cfg(not(feature = "web-module"))]
 mod http;
+#[cfg(not(feature = "web-module"))]
 mod http_modern;
+#[cfg(not(feature = "web-module"))]
 mod search;
+#[cfg(not(feature = "web-module"))]
 mod validate;
+#[cfg(feature = "web")]
 mod web;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -190,6 +207,7 @@ where
 }
 
 /// A dialect by name.
+#[cfg(not(feature = "web-module"))]
 pub(crate) fn read_dialect(d: &str) -> Result<Dialect, JsValue> {
     d.parse().map_err(|e: Error| js_error(&e))
 }
@@ -202,6 +220,7 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 
 /// Milliseconds (or a count) from JS (`Date.now()`, `performance.now()`):
 /// negative or not a number reads as 0.
+#[cfg(not(feature = "web-module"))]
 pub(crate) fn millis(ms: f64) -> u64 {
     if ms.is_finite() && ms > 0.0 {
         ms as u64

@@ -505,7 +505,7 @@ pub fn convert_html_js(
     to_js(&out)
 }
 
-/// Which web tools (`mergeWebTools`, `webTools`): both unless one is
+/// Which web tools (`mergeWebTools`, `webToolDefinitions`): both unless one is
 /// turned off.
 #[derive(Deserialize, Default, Tsify)]
 #[serde(default, deny_unknown_fields)]
@@ -526,7 +526,7 @@ impl WebToolsOptions {
 
 /// The MCP definitions of `web_fetch` and `web_search` (read-only,
 /// open-world).
-#[wasm_bindgen(js_name = webTools, unchecked_return_type = "McpTool[]")]
+#[wasm_bindgen(js_name = webToolDefinitions, unchecked_return_type = "McpTool[]")]
 pub fn web_tools_js(options: Option<Ts<WebToolsOptions>>) -> Result<JsValue, JsValue> {
     let o: WebToolsOptions = super::options(options, "web tools options")?;
     to_js(&o.which().definitions())

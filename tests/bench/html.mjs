@@ -37,7 +37,7 @@ const num = (name, dflt) => {
 
 // ------------------------------------------------------------ converters
 async function converters() {
-  const { convertHtml } = await import(join(root, 'pkg', 'index.mjs'));
+  const { convertHtml } = await import(join(root, 'pkg', 'web.mjs'));
   const { default: TurndownService } = await import('turndown');
   const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
   td.remove(['script', 'style', 'meta', 'link']);

@@ -1,6 +1,7 @@
 // The built npm package (pkg/) under Node: both module systems, the typed
 // API, errors, the browser build's module, and the size budget.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -106,15 +107,48 @@ test('the slim entry loads the module from bytes, once', async () => {
 
 test('the package ships the module once, a license, and no test fixtures', () => {
   const manifest = JSON.parse(readFileSync(join(root, 'pkg/package.json'), 'utf8'));
-  assert.deepEqual(Object.keys(manifest.exports), ['.', './slim', './gateway', './mcp_switchboard_bg.wasm', './package.json']);
+  assert.deepEqual(Object.keys(manifest.exports), ['.', './slim', './gateway', './web', './mcp_switchboard_bg.wasm', './web/mcp_switchboard_web_bg.wasm', './package.json']);
   assert.deepEqual(Object.keys(manifest.exports['.']), ['node', 'default']);
   assert.equal(manifest.bin['mcp-switchboard'], 'cli.mjs');
-  for (const f of ['LICENSE', 'README.md', 'mcp_switchboard_bg.wasm', 'cli.mjs', 'gateway.mjs', 'gateway.cjs', 'gateway.d.mts', 'gateway.d.cts']) assert.ok(existsSync(join(root, 'pkg', f)), f);
+  for (const f of ['LICENSE', 'README.md', 'mcp_switchboard_bg.wasm', 'cli.mjs', 'gateway.mjs', 'gateway.cjs', 'gateway.d.mts', 'gateway.d.cts', 'web.mjs', 'web.cjs', 'web.d.mts', 'web.d.cts', 'web/mcp_switchboard_web_bg.wasm']) assert.ok(existsSync(join(root, 'pkg', f)), f);
   assert.ok(!existsSync(join(root, 'pkg/conformance-fixtures.mjs')));
   assert.doesNotMatch(readFileSync(join(root, 'pkg/README.md'), 'utf8'), /make test/);
   const wasm = readFileSync(join(root, 'pkg/mcp_switchboard_bg.wasm'));
   const gz = gzipSync(wasm, { level: 9 }).length;
   assert.ok(gz <= 420 * 1024, `wasm is ${gz} bytes gzipped; the budget is 420 KB`);
+});
+
+test('the web tools are a module of their own, loaded by mcp-switchboard/web alone', () => {
+  for (const name of ['convertHtml', 'WebFetch', 'WebSearch', 'mergeWebTools', 'webToolDefinitions', 'webToolsMetadata']) {
+    assert.equal(esm[name], undefined, name);
+    assert.equal(cjs[name], undefined, name);
+  }
+  // which modules Node compiled: the package's, then the web tools' only once mcp-switchboard/web is imported
+  const script = `
+    const compiled = [];
+    const Module = WebAssembly.Module;
+    WebAssembly.Module = class extends Module {
+      constructor(bytes) {
+        super(bytes);
+        compiled.push(WebAssembly.Module.exports(this).some((e) => e.name === 'convertHtml') ? 'web' : 'main');
+      }
+    };
+    await import('./index.mjs');
+    await import('./gateway.mjs');
+    require('./index.cjs');
+    require('./gateway.cjs');
+    const before = compiled.join(',');
+    const web = await import('./web.mjs');
+    const cjsWeb = require('./web.cjs');
+    console.log(before, compiled.join(','), Object.keys(web).sort().join(','), cjsWeb.WebFetch === web.WebFetch);
+  `;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', `import { createRequire } from 'node:module'; const require = createRequire(${JSON.stringify(join(root, 'pkg/x.cjs'))}); process.chdir(${JSON.stringify(join(root, 'pkg'))}); ${script}`], { cwd: join(root, 'pkg'), encoding: 'utf8' });
+  assert.equal(out.trim(), 'main main,web WebFetch,WebSearch,convertHtml,mergeWebTools,webFetch,webSearch,webToolDefinitions,webTools,webToolsMetadata,withWebTools true');
+  // the modules' own exports: the web tools in one, everything else in the other
+  const exported = (file) => WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(root, 'pkg', file)))).map((e) => e.name);
+  const web = exported('web/mcp_switchboard_web_bg.wasm').filter((n) => !n.startsWith('__') && n !== 'memory');
+  assert.ok(web.every((n) => /^(web|convertHtml|mergeWebTools|version)/.test(n)), web.join(', '));
+  assert.deepEqual(exported('mcp_switchboard_bg.wasm').filter((n) => /^web|html|mergeWebTools/i.test(n)), []);
 });
 
 test('the TypeScript declarations name the API types', () => {

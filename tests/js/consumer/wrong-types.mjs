@@ -3,23 +3,34 @@
 // error (a TypeError with code "usage" naming the argument when the type is
 // wrong, code "limit" for a string past the input limit) and never traps,
 // and that the module still works after every call.
-// Usage: node wrong-types.mjs SIGNATURES.json esm|cjs
+// Usage: node wrong-types.mjs SIGNATURES.json esm|cjs [ENTRY]
 // SIGNATURES.json is what js/checked-api.mjs reads from the declarations
-// ({functions, classes, limit}); every declared export needs a sample below.
+// ({functions, classes, limit}) of ENTRY's module: mcp-switchboard (the
+// default) or mcp-switchboard/web (the web tools' module, of which the
+// entry exports what it declares); every declared export needs a sample
+// below.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
-const [file, mode] = process.argv.slice(2);
-const { functions, classes, limit, kinds } = JSON.parse(readFileSync(file, 'utf8'));
-const sb = mode === 'cjs' ? createRequire(import.meta.url)('mcp-switchboard') : await import('mcp-switchboard');
+const [file, mode, entry = 'mcp-switchboard'] = process.argv.slice(2);
+const signatures = JSON.parse(readFileSync(file, 'utf8'));
+const { limit, kinds } = signatures;
+const load = (name) => (mode === 'cjs' ? createRequire(import.meta.url)(name) : import(name));
+const main = await load('mcp-switchboard');
+const sb = entry === 'mcp-switchboard' ? main : await load(entry);
+// the web entry exports its module's functions but version()
+const functions = signatures.functions.filter((f) => f.name in sb || entry === 'mcp-switchboard');
+const { classes } = signatures;
 
 const catalog = '[{"name": "set_light", "description": "Sets a light", "inputSchema": {"type": "object", "properties": {"on": {"type": "boolean"}}, "required": ["on"]}}]';
 const tool = JSON.parse(catalog)[0];
-const conversion = sb.convert(catalog, { to: 'openai' });
+const conversion = main.convert(catalog, { to: 'openai' });
 const response = { choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'set_light', arguments: '{"on": true}' } }] } }] };
-const turn = sb.parseCalls('openai', response, conversion, catalog);
-const baseline = JSON.stringify(sb.convert(catalog, { to: 'gemini' }));
+const turn = main.parseCalls('openai', response, conversion, catalog);
+// what shows that the module still works
+const works = entry === 'mcp-switchboard' ? () => JSON.stringify(sb.convert(catalog, { to: 'gemini' })) : () => JSON.stringify(sb.convertHtml('<h1>Hi</h1>'));
+const baseline = works();
 
 /** Valid arguments for every export. */
 const SAMPLES = {
@@ -30,7 +41,7 @@ const SAMPLES = {
   dialects: () => [],
   version: () => [],
   parseCalls: () => ['openai', response, conversion, catalog],
-  formatResults: () => ['openai', turn, [sb.toolSuccess({ ok: 1 })]],
+  formatResults: () => ['openai', turn, [main.toolSuccess({ ok: 1 })]],
   validateArguments: () => [tool, { on: true }],
   validateValue: () => [{ type: 'integer' }, 5],
   toolSuccess: () => [{ a: 1 }],
@@ -46,7 +57,7 @@ const SAMPLES = {
   'new Engine': () => [catalog, { mode: 'all' }],
   'Engine.handle': () => ['{"jsonrpc": "2.0", "id": 1, "method": "ping"}'],
   'Engine.drain': () => [],
-  'Engine.complete': () => [1, sb.toolSuccess({})],
+  'Engine.complete': () => [1, main.toolSuccess({})],
   'Engine.fail': () => [1, 'failed'],
   'Engine.setCatalog': () => [catalog],
   'Engine.setMode': () => ['hybrid'],
@@ -111,7 +122,7 @@ const SAMPLES = {
   'UpstreamClient.items': () => ['tools'],
   'UpstreamClient.source': () => ['hub'],
   convertHtml: () => ['<h1>Hi</h1>', { format: 'text' }],
-  webTools: () => [{ search: false }],
+  webToolDefinitions: () => [{ search: false }],
   webToolsMetadata: () => [],
   mergeWebTools: () => [catalog, { metadata: { tools: {} } }],
   'new WebFetch': () => [{ url: 'http://example.com/' }, { allowPrivate: false }],
@@ -178,7 +189,7 @@ function attempt(label, call, param, value) {
     }
   }
   // the module still works
-  assert.equal(JSON.stringify(sb.convert(catalog, { to: 'gemini' })), baseline, `after ${label}`);
+  assert.equal(works(), baseline, `after ${label}`);
 }
 
 const sample = (name) => {
@@ -230,12 +241,14 @@ for (const c of classes) {
 }
 
 // an object whose JSON passes the limit is refused before it is copied
-assert.throws(() => sb.convert({ tools: [{ name: 'x', description: huge }] }, { to: 'gemini' }), (e) => e.code === 'limit');
+const tooLarge = { tools: [{ name: 'x', description: huge }] };
+if (sb === main) assert.throws(() => sb.convert(tooLarge, { to: 'gemini' }), (e) => e.code === 'limit');
+else assert.throws(() => sb.mergeWebTools(tooLarge), (e) => e.code === 'limit');
 // cyclic and BigInt-holding values cannot be JSON
 const cyclic = {};
 cyclic.self = cyclic;
-assert.throws(() => sb.lint(cyclic), (e) => e.code === 'usage');
-assert.throws(() => sb.toolSuccess({ n: 1n }), (e) => e.code === 'usage');
+assert.throws(() => (sb === main ? sb.lint(cyclic) : sb.mergeWebTools(cyclic)), (e) => e.code === 'usage');
+assert.throws(() => main.toolSuccess({ n: 1n }), (e) => e.code === 'usage');
 
 assert.deepEqual(failures, [], failures.join('\n'));
 console.log(`ok: ${calls} calls`);
