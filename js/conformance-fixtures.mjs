@@ -1,4 +1,5 @@
-// The tools the MCP conformance suite's server scenarios call
+// The tools, resources, prompts and completions the MCP conformance
+// suite's server scenarios ask for
 // (`serve --conformance-fixtures`). Test use only.
 import { handlerSource } from './dispatch.mjs';
 
@@ -51,20 +52,79 @@ const handlers = {
   test_error_handling: () => {
     throw new Error('This tool intentionally returns an error for testing');
   },
-  // the engine has no channel for log or progress notifications during a call
-  test_tool_with_logging: () => ({ content: [text('Tool with logging executed successfully')] }),
-  test_tool_with_progress: () => ({ content: [text('Tool with progress executed successfully')] }),
-  test_sampling: () => {
-    throw new Error('sampling is not supported by this gateway');
+  test_tool_with_logging: async (_args, ctx) => {
+    ctx.log?.('info', 'Tool execution started');
+    await sleep(50);
+    ctx.log?.('info', 'Tool processing data');
+    await sleep(50);
+    ctx.log?.('info', 'Tool execution completed');
+    return { content: [text('Tool with logging executed successfully')] };
   },
-  test_elicitation: () => {
-    throw new Error('elicitation is not supported by this gateway');
+  test_tool_with_progress: async (_args, ctx) => {
+    for (const step of [0, 50, 100]) {
+      ctx.progress?.(step, 100);
+      if (step < 100) await sleep(50);
+    }
+    return { content: [text('Tool with progress executed successfully')] };
   },
-  test_elicitation_sep1034_defaults: () => {
-    throw new Error('elicitation is not supported by this gateway');
+  test_sampling: async ({ prompt }, ctx) => {
+    const answer = await askClient(ctx, 'sampling/createMessage', { messages: [{ role: 'user', content: text(prompt ?? '') }], maxTokens: 100 });
+    if (isAsking(answer)) return answer;
+    const reply = /** @type {any} */ (answer)?.content?.text ?? JSON.stringify(answer);
+    return { content: [text(`LLM response: ${reply}`)] };
   },
-  test_elicitation_sep1330_enums: () => {
-    throw new Error('elicitation is not supported by this gateway');
+  test_elicitation: async ({ message }, ctx) => {
+    const schema = {
+      type: 'object',
+      properties: { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } },
+      required: ['username', 'email'],
+    };
+    const answer = await askClient(ctx, 'elicitation/create', { message: message ?? '', requestedSchema: schema });
+    if (isAsking(answer)) return answer;
+    const { action, content } = /** @type {any} */ (answer) ?? {};
+    return { content: [text(`User response: action=${action}, content=${JSON.stringify(content ?? {})}`)] };
+  },
+  test_elicitation_sep1034_defaults: async (_args, ctx) => {
+    const schema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string', default: 'John Doe' },
+        age: { type: 'integer', default: 30 },
+        score: { type: 'number', default: 95.5 },
+        status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
+        verified: { type: 'boolean', default: true },
+      },
+    };
+    return elicited(ctx, await askClient(ctx, 'elicitation/create', { message: 'Please review your details', requestedSchema: schema }));
+  },
+  test_elicitation_sep1330_enums: async (_args, ctx) => {
+    const schema = {
+      type: 'object',
+      properties: {
+        untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+        titledSingle: {
+          type: 'string',
+          oneOf: [
+            { const: 'value1', title: 'First Option' },
+            { const: 'value2', title: 'Second Option' },
+            { const: 'value3', title: 'Third Option' },
+          ],
+        },
+        legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+        untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+        titledMulti: {
+          type: 'array',
+          items: {
+            anyOf: [
+              { const: 'value1', title: 'First Choice' },
+              { const: 'value2', title: 'Second Choice' },
+              { const: 'value3', title: 'Third Choice' },
+            ],
+          },
+        },
+      },
+    };
+    return elicited(ctx, await askClient(ctx, 'elicitation/create', { message: 'Please pick your options', requestedSchema: schema }));
   },
   test_reconnection: async () => {
     await new Promise((r) => setTimeout(r, 100));
@@ -73,7 +133,110 @@ const handlers = {
   json_schema_2020_12_tool: (args) => ({ content: [text(JSON.stringify(args))] }),
 };
 
-/** The fixture tools as a source. */
+/** @param {number} ms */
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** What a handler returns to ask the client in 2026-07-28 (an InputRequiredResult). */
+const ASKING = Symbol('asking');
+
+/** @param {unknown} v */
+const isAsking = (v) => typeof v === 'object' && v !== null && ASKING in v;
+
+/**
+ * Asks the client: a request on the 2025 session, or in 2026-07-28 an InputRequiredResult the client
+ * answers by retrying (the answer is then in ctx.inputResponses).
+ * @param {import('./dispatch.mjs').ToolContext} ctx
+ * @param {string} method
+ * @param {{ [key: string]: unknown }} params
+ */
+async function askClient(ctx, method, params) {
+  if (ctx.era === 'modern') {
+    const answer = /** @type {any} */ (ctx.inputResponses)?.ask;
+    if (answer !== undefined) return answer?.result ?? answer;
+    const asking = /** @type {object} */ (ctx.inputRequired?.({ ask: { method, params } }));
+    return Object.assign(asking, { [ASKING]: true });
+  }
+  if (!ctx.ask) throw new Error(`${method} is not available`);
+  return ctx.ask(method, params);
+}
+
+/**
+ * @param {import('./dispatch.mjs').ToolContext} _ctx
+ * @param {unknown} answer
+ */
+function elicited(_ctx, answer) {
+  if (isAsking(answer)) return answer;
+  const { action, content } = /** @type {any} */ (answer) ?? {};
+  return { content: [text(`Elicitation completed: action=${action}, content=${JSON.stringify(content ?? {})}`)] };
+}
+
+const resources = [
+  { uri: 'test://static-text', name: 'static-text', description: 'A static text resource.', mimeType: 'text/plain' },
+  { uri: 'test://static-binary', name: 'static-binary', description: 'A static binary resource (a PNG image).', mimeType: 'image/png' },
+  { uri: 'test://watched-resource', name: 'watched-resource', description: 'A resource clients can subscribe to.', mimeType: 'text/plain' },
+];
+const templates = [
+  { uriTemplate: 'test://template/{id}/data', name: 'template-data', description: 'Data for an id.', mimeType: 'application/json' },
+];
+const prompts = [
+  { name: 'test_simple_prompt', description: 'A prompt without arguments.' },
+  {
+    name: 'test_prompt_with_arguments',
+    description: 'A prompt with two arguments.',
+    arguments: [
+      { name: 'arg1', description: 'First test argument', required: true },
+      { name: 'arg2', description: 'Second test argument', required: true },
+    ],
+  },
+  {
+    name: 'test_prompt_with_embedded_resource',
+    description: 'A prompt embedding a resource.',
+    arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+  },
+  { name: 'test_prompt_with_image', description: 'A prompt with an image.' },
+];
+
+/** @type {import('./dispatch.mjs').SurfaceHandlers} */
+const surface = {
+  resources,
+  templates,
+  prompts,
+  read({ uri, variables }) {
+    if (uri === 'test://static-text') return { contents: [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }] };
+    if (uri === 'test://static-binary') return { contents: [{ uri, mimeType: 'image/png', blob: PNG }] };
+    if (uri === 'test://watched-resource') return { contents: [{ uri, mimeType: 'text/plain', text: 'Watched resource content.' }] };
+    const id = variables?.id ?? uri.match(/^test:\/\/template\/([^/]+)\/data$/)?.[1];
+    if (id !== undefined) return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }] };
+    throw new Error(`unknown resource ${uri}`);
+  },
+  prompt(name, args) {
+    const user = (/** @type {object} */ content) => ({ role: 'user', content });
+    switch (name) {
+      case 'test_simple_prompt':
+        return { messages: [user(text('This is a simple prompt for testing.'))] };
+      case 'test_prompt_with_arguments':
+        return { messages: [user(text(`Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'`))] };
+      case 'test_prompt_with_embedded_resource':
+        return {
+          messages: [
+            user({ type: 'resource', resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } }),
+            user(text('Please process the embedded resource above.')),
+          ],
+        };
+      case 'test_prompt_with_image':
+        return { messages: [user({ type: 'image', data: PNG, mimeType: 'image/png' }), user(text('Please analyze the image above.'))] };
+      default:
+        throw new Error(`unknown prompt ${name}`);
+    }
+  },
+  complete(request) {
+    const value = String(/** @type {any} */ (request)?.argument?.value ?? '');
+    const values = ['paris', 'park', 'party'].filter((v) => v.startsWith(value));
+    return { completion: { values, total: values.length, hasMore: false } };
+  },
+};
+
+/** The fixture tools, resources, prompts and completions as a source. */
 export function conformanceSource() {
-  return handlerSource({ tools }, handlers, 'conformance fixtures');
+  return handlerSource({ tools }, handlers, 'conformance fixtures', surface);
 }
