@@ -24,11 +24,26 @@ const tools = [
   tool('test_elicitation_sep1034_defaults', 'Asks the user for input with defaults.'),
   tool('test_elicitation_sep1330_enums', 'Asks the user to pick from enums.'),
   tool('test_reconnection', 'Answers after a short delay.'),
+  tool('test_input_required_result_elicitation', 'Asks the user for their name (2026-07-28 input requests).'),
+  tool('test_input_required_result_sampling', 'Asks the client for a completion (2026-07-28 input requests).'),
+  tool('test_input_required_result_list_roots', "Asks for the client's roots (2026-07-28 input requests)."),
+  tool('test_input_required_result_request_state', 'Asks for a confirmation, with request state.'),
+  tool('test_input_required_result_multiple_inputs', 'Asks for several inputs at once, with request state.'),
+  tool('test_input_required_result_multi_round', 'Asks twice, with request state that changes.'),
+  tool('test_input_required_result_tampered_state', 'Asks for a confirmation; the request state must come back unchanged.'),
+  tool('test_input_required_result_capabilities', 'Asks the client for a completion.'),
+  tool('test_missing_capability', 'Needs sampling from the client.'),
+  tool('test_streaming_elicitation', 'Asks the user for input.'),
+  tool('test_logging_tool', 'Sends log messages while it runs.'),
   tool('json_schema_2020_12_tool', 'Tool with JSON Schema 2020-12 features', {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
-    $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+    $defs: { address: { $anchor: 'address', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
     properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+    allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }, { not: { required: ['name', 'address'] } }] }],
+    if: { required: ['address'] },
+    then: { properties: { address: { required: ['city'] } } },
+    else: true,
     additionalProperties: false,
   }),
 ];
@@ -131,6 +146,48 @@ const handlers = {
     return { content: [text('Reconnection test completed successfully')] };
   },
   json_schema_2020_12_tool: (args) => ({ content: [text(JSON.stringify(args))] }),
+  test_input_required_result_elicitation: (_args, ctx) =>
+    rounds(ctx, [{ user_name: elicit('What is your name?', { name: { type: 'string' } }) }], (r) => `Hello, ${r.user_name?.content?.name}!`),
+  test_input_required_result_sampling: (_args, ctx) =>
+    rounds(ctx, [{ capital_question: sample('What is the capital of France?') }], (r) => `Sampling said: ${r.capital_question?.content?.text}`),
+  test_input_required_result_list_roots: (_args, ctx) =>
+    rounds(ctx, [{ client_roots: { method: 'roots/list', params: {} } }], (r) => `Roots: ${(r.client_roots?.roots ?? []).map((/** @type {any} */ x) => x.uri).join(', ')}`),
+  test_input_required_result_request_state: (_args, ctx) =>
+    rounds(ctx, [{ confirm: elicit('Please confirm', { ok: { type: 'boolean' } }) }], () => 'Confirmed: state-ok', true),
+  test_input_required_result_tampered_state: (_args, ctx) =>
+    rounds(ctx, [{ confirm: elicit('Please confirm', { ok: { type: 'boolean' } }) }], () => 'Confirmed: state-ok', true),
+  test_input_required_result_multiple_inputs: (_args, ctx) =>
+    rounds(
+      ctx,
+      [
+        {
+          user_name: elicit('What is your name?', { name: { type: 'string' } }),
+          greeting: sample('Generate a greeting', 50),
+          client_roots: { method: 'roots/list', params: {} },
+        },
+      ],
+      (r) => `Hello, ${r.user_name?.content?.name}: ${r.greeting?.content?.text}`,
+      true,
+    ),
+  test_input_required_result_multi_round: (_args, ctx) =>
+    rounds(
+      ctx,
+      [{ step1: elicit('Step 1: What is your name?', { name: { type: 'string' } }) }, { step2: elicit('Step 2: What is your favorite color?', { color: { type: 'string' } }) }],
+      (r) => `Done: ${r.step2?.content?.color}`,
+      true,
+    ),
+  test_input_required_result_capabilities: (_args, ctx) =>
+    rounds(ctx, [{ question: sample('What is the capital of France?') }], (r) => `Sampling said: ${r.question?.content?.text}`),
+  test_missing_capability: (_args, ctx) => rounds(ctx, [{ question: sample('Say hello') }], (r) => `Sampling said: ${r.question?.content?.text}`),
+  test_streaming_elicitation: (_args, ctx) =>
+    rounds(ctx, [{ user_name: elicit('What is your name?', { name: { type: 'string' } }) }], (r) => `Hello, ${r.user_name?.content?.name}!`),
+  test_logging_tool: async (_args, ctx) => {
+    for (const m of ['Tool execution started', 'Tool processing data', 'Tool execution completed']) {
+      ctx.log?.('info', m);
+      await sleep(20);
+    }
+    return { content: [text('Tool with logging executed successfully')] };
+  },
 };
 
 /** @param {number} ms */
@@ -158,6 +215,41 @@ async function askClient(ctx, method, params) {
   }
   if (!ctx.ask) throw new Error(`${method} is not available`);
   return ctx.ask(method, params);
+}
+
+/**
+ * @param {string} message
+ * @param {{ [name: string]: object }} properties
+ */
+const elicit = (message, properties) => ({
+  method: 'elicitation/create',
+  params: { message, requestedSchema: { type: 'object', properties, required: Object.keys(properties) } },
+});
+
+/**
+ * @param {string} question
+ * @param {number} [maxTokens]
+ */
+const sample = (question, maxTokens = 100) => ({
+  method: 'sampling/createMessage',
+  params: { messages: [{ role: 'user', content: text(question) }], maxTokens },
+});
+
+/**
+ * A 2026-07-28 multi round-trip: round n asks `steps[n]` (an InputRequiredResult), and once the
+ * client has answered the last step the result is `done(answers)`. With `state`, the round travels in
+ * the request state.
+ * @param {import('./dispatch.mjs').ToolContext} ctx
+ * @param {{ [key: string]: unknown }[]} steps
+ * @param {(answers: { [key: string]: any }) => string} done
+ * @param {boolean} [state]
+ */
+function rounds(ctx, steps, done, state = false) {
+  const answers = /** @type {{ [key: string]: any }} */ (ctx.inputResponses ?? {});
+  const round = ctx.inputResponses === undefined ? 0 : state ? Number(ctx.requestState?.replace('round-', '')) : steps.length;
+  if (!Number.isInteger(round) || round < 0 || round > steps.length) throw new Error('the request state is not one this tool gave');
+  if (round < steps.length) return ctx.inputRequired?.(steps[round], state ? `round-${round + 1}` : undefined);
+  return { content: [text(done(answers))] };
 }
 
 /**
@@ -194,6 +286,7 @@ const prompts = [
     arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
   },
   { name: 'test_prompt_with_image', description: 'A prompt with an image.' },
+  { name: 'test_input_required_result_prompt', description: 'A prompt that asks the user for context first.' },
 ];
 
 /** @type {import('./dispatch.mjs').SurfaceHandlers} */
@@ -209,7 +302,7 @@ const surface = {
     if (id !== undefined) return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }] };
     throw new Error(`unknown resource ${uri}`);
   },
-  prompt(name, args) {
+  prompt(name, args, ctx) {
     const user = (/** @type {object} */ content) => ({ role: 'user', content });
     switch (name) {
       case 'test_simple_prompt':
@@ -225,6 +318,11 @@ const surface = {
         };
       case 'test_prompt_with_image':
         return { messages: [user({ type: 'image', data: PNG, mimeType: 'image/png' }), user(text('Please analyze the image above.'))] };
+      case 'test_input_required_result_prompt': {
+        const answer = /** @type {any} */ (ctx.inputResponses)?.user_context;
+        if (answer === undefined) return ctx.inputRequired?.({ user_context: elicit('What context should the prompt use?', { context: { type: 'string' } }) });
+        return { messages: [user(text(`Use this context: ${answer?.content?.context}`))] };
+      }
       default:
         throw new Error(`unknown prompt ${name}`);
     }
