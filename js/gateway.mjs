@@ -385,7 +385,9 @@ export class Gateway {
         this.gate.remove(id);
         endSession(s);
       }
+      // subscriptions/listen streams get their responses before the connections close
       this.#shared.endSubscriptions();
+      await new Promise((resolve) => setImmediate(resolve));
       this.#shared.close();
       const srv = this.#server;
       if (srv) {
