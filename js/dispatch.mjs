@@ -15,6 +15,11 @@ import { Engine, asToolResultJson, readCatalog } from '../pkg/index.mjs';
  * @property {string} [label] what the source is, for logs
  * @property {string} [name] what a timeout waited for (e.g. "upstream http://..."), named in its message
  * @property {() => Promise<void> | void} [close] releases the source (an upstream connection)
+ * @property {import('../pkg/index.mjs').SurfaceInput} [surface] resources, templates and prompts served besides the tools
+ * @property {(request: any, ctx: ToolContext) => unknown} [read] reads a resource: a ReadResourceResult
+ * @property {(name: string, args: { [name: string]: string }, ctx: ToolContext) => unknown} [prompt] renders a
+ *   prompt: a GetPromptResult
+ * @property {(request: any, ctx: ToolContext) => unknown} [complete] answers completion/complete: a CompleteResult
  */
 
 /** @typedef {import('../pkg/index.mjs').CallToolResult} CallToolResult */
@@ -23,6 +28,19 @@ import { Engine, asToolResultJson, readCatalog } from '../pkg/index.mjs';
  * What a tool gets besides its arguments.
  * @typedef {object} ToolContext
  * @property {AbortSignal} signal aborts when the client cancels the call or it times out (made when first read)
+ * @property {string} [kind] what is asked: "tool", "resource", "prompt" or "completion"
+ * @property {'legacy' | 'modern'} [era] the request's era (2025 session, or 2026-07-28 stateless)
+ * @property {string | null} [source] the source named by the engine (several sources)
+ * @property {unknown} [inputResponses] 2026-07-28: the client's answers on a retry
+ * @property {string} [requestState] 2026-07-28: the state given with inputRequired() on the retry
+ * @property {(progress: number, total?: number, message?: string) => boolean} [progress] reports progress
+ *   (notifications/progress, when the client asked with a progressToken)
+ * @property {(level: import('../pkg/index.mjs').LogLevel, data: unknown, logger?: string) => boolean} [log] sends
+ *   notifications/message if the client's level lets it through
+ * @property {(method: string, params?: { [key: string]: unknown }) => Promise<unknown>} [ask] asks the client
+ *   (sampling/createMessage, elicitation/create, roots/list; 2025 revisions)
+ * @property {(requests: { [key: string]: unknown }, state?: string) => unknown} [inputRequired] 2026-07-28: return
+ *   this to ask the client; the request comes back with ctx.inputResponses
  */
 
 /**
@@ -78,23 +96,61 @@ export function reporter({ logger, onEvent, log }) {
 }
 
 /**
- * A tool source made of host handler functions.
+ * A tool source made of host handler functions, optionally with resources, resource templates, prompts
+ * and completions (the `surface`): reads, prompt renders and completions the engine asks for go to
+ * `surface.read`, `surface.prompt` and `surface.complete`.
  * @param {import('../pkg/index.mjs').CatalogInput} catalog the tools the handlers implement (any catalog shape readCatalog takes)
  * @param {{ [name: string]: ToolHandler }} handlers tool name → function returning a CallToolResult or a plain value
  * @param {string} [label] what the source is, for logs
+ * @param {SurfaceHandlers} [surface] resources, templates and prompts, and the functions serving them
  * @returns {ToolSource}
  */
-export function handlerSource(catalog, handlers, label = 'handlers') {
+export function handlerSource(catalog, handlers, label = 'handlers', surface) {
   const { tools } = readCatalog(catalog);
-  return {
+  /** @type {ToolSource} */
+  const source = {
     label,
     catalog: JSON.stringify({ tools }),
     async call(name, args, ctx) {
       const fn = handlers[name];
       if (typeof fn !== 'function') throw new Error(`no handler is registered for ${name}`);
-      return asToolResultJson(await fn(args, ctx));
+      const result = await fn(args, ctx);
+      // a 2026-07-28 question to the client goes back to the session as it is
+      return isInputRequired(result) ? /** @type {any} */ (result) : asToolResultJson(result);
     },
   };
+  if (surface) {
+    const { resources, templates, prompts, read, prompt, complete } = surface;
+    source.surface = defined({ resources, templates, prompts });
+    if (read) source.read = read;
+    if (prompt) source.prompt = prompt;
+    if (complete) source.complete = complete;
+  }
+  return source;
+}
+
+/**
+ * Resources, templates and prompts a host serves, and the functions that serve them.
+ * @typedef {object} SurfaceHandlers
+ * @property {object[]} [resources] resources/list entries ({uri, name, mimeType, ...})
+ * @property {object[]} [templates] resources/templates/list entries ({uriTemplate, name, ...})
+ * @property {object[]} [prompts] prompts/list entries ({name, description, arguments})
+ * @property {(request: { uri: string, template?: string, variables?: { [name: string]: string } }, ctx: ToolContext) => unknown} [read]
+ *   a ReadResourceResult for a listed URI or one matching a template
+ * @property {(name: string, args: { [name: string]: string }, ctx: ToolContext) => unknown} [prompt] a GetPromptResult
+ * @property {(request: { [name: string]: unknown }, ctx: ToolContext) => unknown} [complete] a CompleteResult for a
+ *   completion/complete request's params
+ */
+
+/** What ctx.inputRequired() returns: a handler returns it to ask the client (2026-07-28). */
+const INPUT_REQUIRED = Symbol('input required');
+
+/**
+ * @param {unknown} v
+ * @returns {v is { [INPUT_REQUIRED]: true, requests: { [key: string]: unknown }, state?: string }}
+ */
+function isInputRequired(v) {
+  return typeof v === 'object' && v !== null && INPUT_REQUIRED in v;
 }
 
 /**
@@ -102,15 +158,28 @@ export function handlerSource(catalog, handlers, label = 'handlers') {
  * @typedef {object} SessionOptions
  * @property {import('../pkg/index.mjs').EngineOptions} [engine] the engine's options (mode, exposure, ...)
  * @property {number} [timeoutMs] per-invocation timeout (default 30 s)
- * @property {(message: string) => void} [notify] where server notifications (JSON text) go
+ * @property {(message: string) => void} [notify] where server messages that belong to no open request go (JSON text)
  * @property {((level: Level, message: string, event?: GatewayEvent) => void) | null} [report] from reporter()
  * @property {{ calls: number; toolErrors: number }} [counts] counters to add this session's calls to
  */
 
-/** @typedef {{ resolve: (reply: string | null) => void, abort: () => void, timer: ReturnType<typeof setTimeout> }} Pending */
+/**
+ * One request in flight: where its reply and the messages on its stream go.
+ * @typedef {object} Exchange
+ * @property {(reply: { message: string, status: number } | null) => void} done the reply (null: none is owed)
+ * @property {((message: string) => void) | undefined} stream a notification or server request on the request's stream
+ * @property {number} channel
+ * @property {string | null} key set once the engine names the request
+ */
+
+/** @typedef {{ key: string, abort: () => void, timer: ReturnType<typeof setTimeout>, tool: string }} Pending */
+
+/** @param {number} channel @param {unknown} to */
+const keyOf = (channel, to) => `${channel} ${JSON.stringify(to)}`;
 
 /**
- * A session's engine and the invocations it has asked for.
+ * A session's engine and the invocations it has asked for. Every output names its channel and the request it
+ * belongs to; replies and request-scoped notifications are routed by them.
  */
 export class Session {
   /**
@@ -121,12 +190,17 @@ export class Session {
     /** the tools; may be replaced (the next invocation uses the new one) */
     this.source = source;
     this.engine = new Engine(source.catalog, defined(engine));
+    if (source.surface) this.engine.setSurface(source.surface);
     this.timeoutMs = timeoutMs;
     this.notify = notify;
     this.report = report;
     this.counts = counts ?? { calls: 0, toolErrors: 0 };
-    /** @type {Map<number, Pending>} invocation id → its reply's resolver, abort and timer */
+    /** @type {Map<number, Pending>} invocation id → its request, abort and timer */
     this.pending = new Map();
+    /** @type {Map<string, Exchange>} "channel id" → the request waiting for its reply */
+    this.exchanges = new Map();
+    /** @type {Map<number, { resolve: (v: unknown) => void, reject: (e: Error) => void }>} questions to the client */
+    this.asks = new Map();
     this.closed = false;
   }
 
@@ -139,9 +213,47 @@ export class Session {
    * @returns {{owed: boolean, reply: Promise<string | null>}}
    */
   send(message) {
+    const { owed, reply } = this.exchange(0, message);
+    return { owed, reply: reply.then((r) => r?.message ?? null) };
+  }
+
+  /**
+   * Feeds one JSON-RPC message on a channel (one per connection, session, or 2026-07-28 HTTP request).
+   * `reply` resolves with the reply and its HTTP status, or null when none is owed; `stream` gets the
+   * notifications and server requests that belong to this request (progress, log messages, a
+   * subscriptions/listen stream), which otherwise go to `notify`.
+   * @param {number} channel
+   * @param {string} message
+   * @param {(message: string) => void} [stream]
+   * @returns {{owed: boolean, reply: Promise<{ message: string, status: number } | null>}}
+   */
+  exchange(channel, message, stream) {
     if (this.closed) return { owed: false, reply: Promise.resolve(null) };
-    const owed = this.engine.handle(message);
-    return { owed, reply: new Promise((resolve) => this.#dispatch(this.engine.drain(), resolve)) };
+    const owed = this.engine.handleOn(channel, message);
+    /** @type {Promise<{ message: string, status: number } | null>} */
+    const reply = new Promise((done) => this.#dispatch(this.engine.drain(), { done, stream, channel, key: null }));
+    return { owed, reply };
+  }
+
+  /**
+   * A channel closed (a request's stream, a connection): its invocations are cancelled, its subscriptions end,
+   * and its requests get no reply.
+   * @param {number} channel
+   */
+  closeChannel(channel) {
+    if (this.closed) return;
+    this.engine.closeChannel(channel);
+    this.#dispatch(this.engine.drain(), null);
+    for (const [k, ex] of this.exchanges) {
+      if (ex.channel !== channel) continue;
+      this.exchanges.delete(k);
+      ex.done(null);
+    }
+  }
+
+  /** Ends every subscriptions/listen stream with its response. */
+  endSubscriptions() {
+    this.#change((e) => e.endSubscriptions());
   }
 
   /**
@@ -150,6 +262,22 @@ export class Session {
    */
   setCatalog(catalog) {
     this.#change((e) => e.setCatalog(catalog));
+  }
+
+  /**
+   * Replaces the resources, templates and prompts (clients get list_changed).
+   * @param {import('../pkg/index.mjs').SurfaceInput} surface
+   */
+  setSurface(surface) {
+    this.#change((e) => e.setSurface(surface));
+  }
+
+  /**
+   * A resource changed: subscribed clients are told.
+   * @param {string} uri
+   */
+  resourceUpdated(uri) {
+    this.#change((e) => e.resourceUpdated(uri));
   }
 
   /**
@@ -182,69 +310,123 @@ export class Session {
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
       p.abort();
-      p.resolve(null);
       this.pending.delete(id);
+    }
+    for (const [k, ex] of this.exchanges) {
+      this.exchanges.delete(k);
+      ex.done(null);
+    }
+    for (const [id, a] of this.asks) {
+      this.asks.delete(id);
+      a.reject(new Error('the session closed'));
     }
     this.engine.free();
   }
 
   /**
-   * Routes drained outputs. Outputs drained right after handle() belong to
-   * that message: its reply, or the invocation its reply waits for.
+   * Routes drained outputs by their channel and request. `current` is the
+   * request just handled: the first output naming a request on its channel
+   * that nobody waits for yet names it.
    * @param {import('../pkg/index.mjs').EngineOutput[]} outputs
-   * @param {((reply: string | null) => void) | null} resolve
+   * @param {Exchange | null} current
    */
-  #dispatch(outputs, resolve) {
-    let owed = resolve;
+  #dispatch(outputs, current) {
+    /** @param {number} channel @param {unknown} to */
+    const find = (channel, to) => {
+      const key = keyOf(channel, to);
+      let ex = this.exchanges.get(key);
+      if (!ex && current && current.key === null && current.channel === channel) {
+        current.key = key;
+        this.exchanges.set(key, current);
+        ex = current;
+      }
+      return ex;
+    };
     for (const o of outputs) {
       switch (o.type) {
-        case 'reply':
-          if (owed) {
-            owed(o.message);
-            owed = null;
+        case 'reply': {
+          const ex = find(o.channel, o.to);
+          if (ex?.key) {
+            this.exchanges.delete(ex.key);
+            ex.done({ message: o.message, status: o.status });
           } else {
             this.report?.('warn', `dropped a reply nobody waits for: ${o.message.slice(0, 200)}`);
           }
           break;
+        }
         case 'notification':
-          this.notify(o.message);
+        case 'request': {
+          const ex = o.to === null ? undefined : find(o.channel, o.to);
+          if (ex?.stream) ex.stream(o.message);
+          else this.notify(o.message);
           break;
-        case 'invoke':
-          this.#invoke(o, owed ?? (() => {}));
-          owed = null;
+        }
+        case 'invoke': {
+          const ex = find(o.channel, o.request);
+          this.#invoke(o, ex?.key ?? keyOf(o.channel, o.request));
           break;
+        }
         case 'cancel': {
           const p = this.pending.get(o.id);
           if (p) {
             this.pending.delete(o.id);
             clearTimeout(p.timer);
             p.abort();
-            p.resolve(null);
+            const ex = this.exchanges.get(p.key);
+            if (ex) {
+              this.exchanges.delete(p.key);
+              ex.done(null);
+            }
           }
+          break;
+        }
+        case 'answer': {
+          const a = this.asks.get(o.ask);
+          if (!a) break;
+          this.asks.delete(o.ask);
+          if (o.error !== undefined) {
+            const e = /** @type {{ message?: string }} */ (o.error);
+            a.reject(Object.assign(new Error(e?.message ?? 'the client refused'), { error: o.error }));
+          } else a.resolve(o.result);
           break;
         }
       }
     }
-    if (owed) owed(null);
+    // a notification or response: nothing is owed
+    if (current && current.key === null) current.done(null);
   }
 
   /**
-   * @param {{ id: number, tool: string, arguments: { [name: string]: unknown } }} invocation
-   * @param {(reply: string | null) => void} resolve
+   * Runs one invocation on the source by its kind.
+   * @param {import('../pkg/index.mjs').EngineOutput & { type: 'invoke' }} invocation
+   * @param {string} key the request it answers
    */
-  #invoke({ id, tool, arguments: args }, resolve) {
+  #invoke(invocation, key) {
+    const { id, tool, kind, arguments: args } = invocation;
     this.counts.calls++;
     // the AbortController is made only when the tool reads ctx.signal: most
     // calls never do, and making one costs more than the rest of this method
     /** @type {AbortController | null} */
     let controller = null;
     let aborted = false;
+    const session = this;
+    /** @type {ToolContext} */
     const ctx = {
       get signal() {
         controller ??= new AbortController();
         if (aborted) controller.abort();
         return controller.signal;
       },
+      kind,
+      era: invocation.era,
+      source: invocation.source,
+      inputResponses: invocation.inputResponses,
+      requestState: invocation.requestState,
+      progress: (progress, total, message) => session.#tell((e) => e.progress(id, progress, total, message)),
+      // the package reads a string as JSON text: the data goes across as JSON
+      log: (level, data, logger) => session.#tell((e) => e.log(id, level, JSON.stringify(data ?? null), logger)),
+      ask: (method, params) => session.#ask(id, method, params),
+      inputRequired: (requests, state) => ({ [INPUT_REQUIRED]: true, requests, state }),
     };
     const abort = () => {
       aborted = true;
@@ -257,22 +439,88 @@ export class Session {
       this.#toolError(tool, message);
       this.#settle(id, (e) => e.fail(id, message));
     }, this.timeoutMs);
-    this.pending.set(id, { resolve, abort, timer });
-    /** @type {Promise<CallToolResult | string>} */
+    this.pending.set(id, { key, abort, timer, tool });
+    /** @type {Promise<unknown>} */
     let running;
     try {
-      running = Promise.resolve(this.source.call(tool, args, ctx));
+      running = Promise.resolve(this.#run(kind, tool, args, ctx));
     } catch (err) {
       running = Promise.reject(err);
     }
     running.then(
-      (result) => this.#settle(id, (e) => e.complete(id, result)),
+      (result) =>
+        this.#settle(id, (e) => {
+          if (isInputRequired(result)) e.inputRequired(id, result.requests, result.state);
+          else e.complete(id, /** @type {any} */ (result));
+        }),
       (err) => {
         const message = errorText(err);
         if (this.pending.has(id)) this.#toolError(tool, message);
         this.#settle(id, (e) => e.fail(id, message));
       },
     );
+  }
+
+  /**
+   * @param {string} kind
+   * @param {string} name
+   * @param {any} args
+   * @param {ToolContext} ctx
+   */
+  #run(kind, name, args, ctx) {
+    const s = this.source;
+    switch (kind) {
+      case 'resource':
+        if (!s.read) throw new Error(`${args?.uri ?? name} cannot be read`);
+        return s.read(args, ctx);
+      case 'prompt':
+        if (!s.prompt) throw new Error(`no handler is registered for the prompt ${name}`);
+        return s.prompt(name, args ?? {}, ctx);
+      case 'completion':
+        if (!s.complete) return { completion: { values: [] } };
+        return s.complete(args, ctx);
+      default:
+        return s.call(name, args, ctx);
+    }
+  }
+
+  /**
+   * Something an invocation tells the client while it runs.
+   * @param {(engine: Engine) => boolean} say
+   * @returns {boolean} whether a message went out
+   */
+  #tell(say) {
+    if (this.closed) return false;
+    let sent = false;
+    try {
+      sent = say(this.engine);
+    } catch (e) {
+      this.report?.('warn', errorText(e));
+    }
+    this.#dispatch(this.engine.drain(), null);
+    return sent;
+  }
+
+  /**
+   * Asks the client on behalf of invocation `id` (2025 revisions): resolves with its result.
+   * @param {number} id
+   * @param {string} method
+   * @param {{ [key: string]: unknown } | undefined} params
+   * @returns {Promise<unknown>}
+   */
+  #ask(id, method, params) {
+    if (this.closed) return Promise.reject(new Error('the session closed'));
+    return new Promise((resolve, reject) => {
+      let ask;
+      try {
+        ask = this.engine.ask(id, method, params);
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(errorText(e)));
+        return;
+      }
+      this.asks.set(ask, { resolve, reject });
+      this.#dispatch(this.engine.drain(), null);
+    });
   }
 
   /**
@@ -297,11 +545,11 @@ export class Session {
     try {
       report(this.engine);
     } catch (e) {
-      // complete() refuses a result that is not a CallToolResult, but has
+      // complete() refuses a result that is not of its kind, but has
       // already answered the client with an internal error
       this.report?.('warn', `invocation ${id}: ${errorText(e)}`);
     }
-    this.#dispatch(this.engine.drain(), p.resolve);
+    this.#dispatch(this.engine.drain(), null);
   }
 }
 

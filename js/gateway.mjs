@@ -147,6 +147,8 @@ export class Gateway {
   /** the bind address (for listen()) and the endpoint's path (for the URL) */
   #host;
   #path;
+  /** the last channel given to a 2026-07-28 request */
+  #channels = 0;
 
   /** @param {GatewayOptions} options */
   constructor(options) {
@@ -341,6 +343,9 @@ export class Gateway {
   setSource(source) {
     this.#source = source;
     this.updateCatalog(source.catalog);
+    const surface = source.surface ?? {};
+    this.#shared.setSurface(surface);
+    for (const s of this.sessions.values()) s.setSurface(surface);
   }
 
   /** The tool source in use. */
@@ -380,6 +385,9 @@ export class Gateway {
         this.gate.remove(id);
         endSession(s);
       }
+      // subscriptions/listen streams get their responses before the connections close
+      this.#shared.endSubscriptions();
+      await new Promise((resolve) => setImmediate(resolve));
       this.#shared.close();
       const srv = this.#server;
       if (srv) {
@@ -435,6 +443,50 @@ export class Gateway {
       const [level, message] = describe(event);
       this.#report(level, message, event);
     }
+  }
+
+  /**
+   * Serves a 2026-07-28 request on a channel of its own on the shared engine: its reply with the status the
+   * engine gives, and the notifications that belong to it (progress, log messages, a subscriptions/listen
+   * stream) as SSE events before it. A stream the client closes cancels what the request started.
+   * @param {ServerResponse} res
+   * @param {string} body
+   * @param {boolean} expectsReply
+   * @param {boolean} sse the client takes only an SSE stream
+   * @param {boolean} mayStream the client takes an SSE stream
+   */
+  async #stateless(res, body, expectsReply, sse, mayStream) {
+    const shared = this.#shared;
+    const channel = ++this.#channels;
+    if (!expectsReply) {
+      await shared.exchange(channel, body).reply;
+      shared.closeChannel(channel);
+      return finish(res, this.#outcomes.accepted);
+    }
+    let streaming = false;
+    const open = () => {
+      if (streaming) return;
+      streaming = true;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.flushHeaders();
+    };
+    /** @param {string} m */
+    const stream = (m) => {
+      if (res.writableEnded || res.destroyed) return;
+      open();
+      res.write(sseEvent(m));
+    };
+    res.once('close', () => shared.closeChannel(channel));
+    const pending = shared.exchange(channel, body, sse || mayStream ? stream : undefined).reply;
+    if (sse && !res.writableEnded) open();
+    const reply = await pending;
+    if (res.writableEnded || res.destroyed) return;
+    if (reply === null) {
+      if (streaming) return res.end();
+      return finish(res, this.#outcomes.cancelled);
+    }
+    if (streaming) return res.end(sseEvent(reply.message));
+    sendJson(res, reply.status, reply.message);
   }
 
   /** @returns {HttpSession} */
@@ -493,10 +545,16 @@ export class Gateway {
     const body = await readBody(req, res, (size) => (this.#closed ? CLOSED : gate.checkBodySize(size)));
     if (body === null) return;
     if (this.#closed) return reject(res, CLOSED);
+    // the gate reads the body with the request's headers: a 2026-07-28
+    // message stands alone (a channel of its own on the shared engine), a
+    // refused one gets its JSON-RPC error, the rest is 2025 traffic
+    const message = gate.checkMessage(req.headers, body, session !== undefined);
+    if (message.action === 'refuse') return sendJson(res, message.status, message.body);
+    if (message.action === 'stateless') return this.#stateless(res, body, message.expectsReply, verdict.sse, verdict.stream);
     // in a session the engine classifies the message as it reads it (the
     // size limit was enforced while the body streamed in)
-    if (session) return answer(this.#outcomes, res, session, body, verdict.sse, {});
-    const kind = gate.checkBody(body, false);
+    if (session) return answer(this.#outcomes, res, session, body, verdict.sse, verdict.stream, {});
+    const kind = message.action;
     switch (kind) {
       case 'too-large':
       case 'no-session':
@@ -510,13 +568,13 @@ export class Gateway {
         const fresh = this.#newSession();
         this.sessions.set(id, fresh);
         res.once('close', () => this.#finished(id));
-        return answer(this.#outcomes, res, fresh, body, verdict.sse, { 'mcp-session-id': id });
+        return answer(this.#outcomes, res, fresh, body, verdict.sse, verdict.stream, { 'mcp-session-id': id });
       }
       case 'reply': {
         // no session and not JSON-RPC: a throwaway engine writes the error reply
         const once = this.#newSession();
         try {
-          return await answer(this.#outcomes, res, once, body, verdict.sse, {});
+          return await answer(this.#outcomes, res, once, body, verdict.sse, verdict.stream, {});
         } finally {
           once.close();
         }
@@ -565,26 +623,39 @@ function describe(e) {
  * @param {ServerResponse} res
  * @param {Session} session
  * @param {string} body
- * @param {boolean} sse
+ * @param {boolean} sse the client takes only an SSE stream
+ * @param {boolean} mayStream the client takes an SSE stream
  * @param {{ [name: string]: string }} headers
  */
-async function answer(outcomes, res, session, body, sse, headers) {
-  const { owed, reply: pending } = session.send(body);
-  if (!owed) return finish(res, outcomes.accepted, headers);
-  if (sse) {
+async function answer(outcomes, res, session, body, sse, mayStream, headers) {
+  let streaming = false;
+  const open = () => {
+    if (streaming) return;
+    streaming = true;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
     res.flushHeaders();
-  }
+  };
+  // progress and log messages of this request go on its own stream when
+  // the client takes one (else on the session's GET stream)
+  /** @param {string} m */
+  const stream = (m) => {
+    if (res.writableEnded || res.destroyed) return;
+    open();
+    res.write(sseEvent(m));
+  };
+  const { owed, reply: pending } = session.exchange(0, body, sse || mayStream ? stream : undefined);
+  if (!owed) return finish(res, outcomes.accepted, headers);
+  if (sse) open();
   const reply = await pending;
   if (res.writableEnded || res.destroyed) return;
   if (reply === null) {
     // the client cancelled the request: no reply is owed
-    if (sse) return res.end();
+    if (streaming) return res.end();
     return finish(res, outcomes.cancelled, headers);
   }
-  if (sse) return res.end(sseEvent(reply));
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply), ...headers });
-  res.end(reply);
+  if (streaming) return res.end(sseEvent(reply.message));
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply.message), ...headers });
+  res.end(reply.message);
 }
 
 /**
@@ -697,6 +768,17 @@ function reject(res, decision) {
     res.req.pause();
     res.once('finish', () => setTimeout(() => res.socket?.destroy(), 50).unref());
   }
+}
+
+/**
+ * Answers with a JSON-RPC message and the status the engine or the gate gave.
+ * @param {ServerResponse} res
+ * @param {number} status
+ * @param {string} body
+ */
+function sendJson(res, status, body) {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 /**

@@ -396,6 +396,20 @@ fn modern_logging_needs_a_level_and_input_required_round_trips() {
         panic!()
     };
     assert_eq!(retry.request_state.as_deref(), Some("st-1"));
+    // a state the engine did not hand out is refused
+    e.handle_on(
+        9,
+        &modern(
+            9,
+            "tools/call",
+            json!({"name": "get_state", "inputResponses": {}, "requestState": "st-1-TAMPERED"}),
+        ),
+    );
+    let (tampered, status, _) = reply(&mut e);
+    assert_eq!(
+        (tampered["error"]["code"].as_i64(), status),
+        (Some(-32602), 200)
+    );
     assert_eq!(retry.input_responses.unwrap()["who"]["action"], "accept");
     // sampling was not declared: -32021 naming it
     assert!(e

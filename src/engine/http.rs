@@ -341,6 +341,9 @@ pub enum HttpDecision {
         /// Answer with an SSE stream (`text/event-stream`) rather than a
         /// JSON body: the client accepts only the stream.
         sse: bool,
+        /// The client accepts an SSE stream: a reply may go out as one when
+        /// notifications belong to the request (progress, log messages).
+        stream: bool,
     },
     /// Open an SSE stream for server notifications on this session.
     OpenStream,
@@ -472,9 +475,11 @@ fn check_headers(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
                 return reject(415, "the body must be application/json");
             }
             let mut sse = false;
+            let mut may_stream = false;
             if let Some(accept) = rule_header(req, "accept") {
                 let (json, stream) = accepts(accept);
                 sse = !json && stream;
+                may_stream = stream;
                 if !(json || sse) {
                     return reject(406, "accept application/json or text/event-stream");
                 }
@@ -500,6 +505,7 @@ fn check_headers(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
             HttpDecision::ReadBody {
                 max_body: policy.max_body,
                 sse,
+                stream: may_stream,
             }
         }
         "GET" => {
@@ -1420,6 +1426,16 @@ mod tests {
         assert!(sse("text/event-stream"));
         assert!(!sse("application/json, text/event-stream"));
         assert!(!sse("*/*"));
+        let stream = |accept: &str| match check_request(
+            &req("POST", &[json, ("accept", accept)], false),
+            &p,
+        ) {
+            HttpDecision::ReadBody { stream, .. } => stream,
+            other => panic!("{other:?}"),
+        };
+        assert!(stream("application/json, text/event-stream"));
+        assert!(stream("text/event-stream"));
+        assert!(!stream("application/json"));
         assert_eq!(check_body_size(p.max_body, &p), None);
         assert_eq!(status(check_body_size(p.max_body + 1, &p).unwrap()), 413);
         assert_eq!(outcome_status(Outcome::Accepted, &p).0, 202);

@@ -83,7 +83,8 @@
 //!   back the client's response ([`Output::Answer`]); in 2026-07-28 with
 //!   [`Engine::input_required`], an `InputRequiredResult` the client
 //!   answers by retrying with `inputResponses` (*Basic › Patterns › Multi
-//!   Round-Trip Requests*). Either way a capability the client did not
+//!   Round-Trip Requests*); a retry whose `requestState` the engine did
+//!   not hand out (one of the last [`ISSUED_STATES`]) gets -32602. Either way a capability the client did not
 //!   declare is refused (-32021 `MissingRequiredClientCapability` in
 //!   2026-07-28).
 //!
@@ -466,8 +467,15 @@ pub struct Engine {
     pending: BTreeMap<u64, Pending>,
     next_ask: u64,
     asks: BTreeMap<u64, Ask>,
+    /// The `requestState`s handed out by [`Engine::input_required`], newest
+    /// last (at most [`ISSUED_STATES`]).
+    issued_states: VecDeque<String>,
     outputs: VecDeque<Output>,
 }
+
+/// How many request states an engine remembers: a retry must carry one of
+/// them, anything else is refused as tampered with (or too old).
+pub const ISSUED_STATES: usize = 1024;
 
 impl Engine {
     /// An engine serving `catalog`.
@@ -490,6 +498,7 @@ impl Engine {
             pending: BTreeMap::new(),
             next_ask: 1,
             asks: BTreeMap::new(),
+            issued_states: VecDeque::new(),
             outputs: VecDeque::new(),
         }
     }
@@ -977,6 +986,24 @@ impl Engine {
 
     /// Records an invocation and asks the host for it.
     fn start(&mut self, ctx: &Ctx, kind: InvocationKind, name: &str, arguments: Value) {
+        if ctx.era == Era::Modern {
+            if let Some(state) = ctx.params.get("requestState") {
+                // only states this engine handed out come back (*Multi
+                // Round-Trip Requests*: servers verify the state's integrity)
+                if !state
+                    .as_str()
+                    .is_some_and(|s| self.issued_states.iter().any(|i| i == s))
+                {
+                    self.reply_error(
+                        ctx,
+                        WireCode::InvalidParams,
+                        "requestState was not issued by this server, or has expired",
+                        None,
+                    );
+                    return;
+                }
+            }
+        }
         let inv = self.next_invocation;
         self.next_invocation += 1;
         let meta = era::meta(&ctx.params);

@@ -574,6 +574,12 @@ impl Engine {
         }
         if let Some(s) = request_state {
             result["requestState"] = Value::String(s.into());
+            if !self.issued_states.iter().any(|i| i == s) {
+                if self.issued_states.len() == super::ISSUED_STATES {
+                    self.issued_states.pop_front();
+                }
+                self.issued_states.push_back(s.into());
+            }
         }
         self.reply(&ctx, result);
         Ok(())

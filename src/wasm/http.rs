@@ -102,6 +102,9 @@ pub enum HttpAction {
         max_body: usize,
         /// Answer with an SSE stream rather than a JSON body.
         sse: bool,
+        /// The client accepts an SSE stream (for a reply that notifications
+        /// belonging to the request go before).
+        stream: bool,
     },
     /// Open an SSE stream for server notifications.
     Stream,
@@ -121,7 +124,15 @@ impl From<HttpDecision> for HttpAction {
                 headers,
                 message,
             },
-            HttpDecision::ReadBody { max_body, sse } => HttpAction::Read { max_body, sse },
+            HttpDecision::ReadBody {
+                max_body,
+                sse,
+                stream,
+            } => HttpAction::Read {
+                max_body,
+                sse,
+                stream,
+            },
             HttpDecision::OpenStream => HttpAction::Stream,
             HttpDecision::EndSession => HttpAction::End,
         }
@@ -151,6 +162,9 @@ pub enum GateVerdict {
         max_body: usize,
         /// Answer with an SSE stream rather than a JSON body.
         sse: bool,
+        /// The client accepts an SSE stream (for a reply that notifications
+        /// belonging to the request go before).
+        stream: bool,
         /// Sessions to close now.
         close: Vec<String>,
     },
@@ -180,9 +194,14 @@ impl GateVerdict {
                 message,
                 close,
             },
-            HttpDecision::ReadBody { max_body, sse } => GateVerdict::Read {
+            HttpDecision::ReadBody {
                 max_body,
                 sse,
+                stream,
+            } => GateVerdict::Read {
+                max_body,
+                sse,
+                stream,
                 close,
             },
             HttpDecision::OpenStream => GateVerdict::Stream { close },
