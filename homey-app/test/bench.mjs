@@ -17,7 +17,15 @@ import { APP_TOKEN, PERSONAL_KEY } from './harness.mjs';
 import { connect } from './mcp-client.mjs';
 
 if (process.argv[2] === '--child') {
-  // the app's process: boot, then answer the parent's questions
+  // the app's process: boot, then answer the parent's questions. The package's WebAssembly memory
+  // is noted as it is made, to tell its share.
+  const Instance = WebAssembly.Instance;
+  let wasmMemory = null;
+  WebAssembly.Instance = function (...args) {
+    const instance = new Instance(...args);
+    wasmMemory ??= instance.exports.memory ?? null;
+    return instance;
+  };
   const { createFakeHomey, appDir } = await import('./harness.mjs');
   const { createRequire } = await import('node:module');
   const started = Number(process.argv[4]);
@@ -32,7 +40,7 @@ if (process.argv[2] === '--child') {
   const status = await app.status();
   const memory = () => {
     const m = process.memoryUsage();
-    return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers };
+    return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, wasm: wasmMemory?.buffer.byteLength ?? 0 };
   };
   process.on('disconnect', () => process.exit(0));
   process.on('message', (m) => {
@@ -53,7 +61,7 @@ if (process.argv[2] === '--child') {
   const home = createHome();
   const api = await startFakeHomeyApi(home, { tokens: { [APP_TOKEN]: APP_SCOPES, [PERSONAL_KEY]: ['*'] } });
   const t0 = performance.timeOrigin + performance.now();
-  const child = fork(fileURLToPath(import.meta.url), ['--child', api.url, String(t0)], { execArgv: ['--expose-gc', ...(process.env.BENCH_TRACE ? ['--trace-warnings'] : [])], stdio: 'inherit' });
+  const child = fork(fileURLToPath(import.meta.url), ['--child', api.url, String(t0)], { execArgv: ['--expose-gc', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)], stdio: 'inherit' });
   const ask = async (question, key) => {
     child.send(question);
     for (;;) {
@@ -113,10 +121,10 @@ if (process.argv[2] === '--child') {
   const perCall = webApiRequests / calls;
   const webApiMs = pct(direct, 50);
   console.log(JSON.stringify({ node: process.version, calls, errors }, null, 0));
-  console.log(`RSS after boot:            ${mb(afterBoot.rss)} (heap used ${mb(afterBoot.heapUsed)}, external ${mb(afterBoot.external)})`);
+  console.log(`RSS after boot:            ${mb(afterBoot.rss)} (JS heap used ${mb(afterBoot.heapUsed)} of ${mb(afterBoot.heapTotal)}, WebAssembly memory ${mb(afterBoot.wasm)})`);
   console.log(`RSS after first session:   ${mb(afterConnect.rss)}`);
-  console.log(`RSS after ${calls} calls:     ${mb(afterCalls.rss)} (heap used ${mb(afterCalls.heapUsed)})`);
-  console.log(`RSS after a full GC:       ${mb(afterGc.rss)} (heap used ${mb(afterGc.heapUsed)})`);
+  console.log(`RSS after ${calls} calls:     ${mb(afterCalls.rss)} (JS heap used ${mb(afterCalls.heapUsed)} of ${mb(afterCalls.heapTotal)}, WebAssembly memory ${mb(afterCalls.wasm)})`);
+  console.log(`RSS after a full GC:       ${mb(afterGc.rss)} (JS heap used ${mb(afterGc.heapUsed)} of ${mb(afterGc.heapTotal)}, WebAssembly memory ${mb(afterGc.wasm)})`);
   console.log(`boot (fork to onInit done): ${ms(ready.bootMs)}`);
   console.log(`cold start to first answer: ${ms(firstAnswer)} (fork to the SDK client's initialize answered)`);
   console.log(`tool call latency:          p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}, mean ${ms(latencies.reduce((a, b) => a + b, 0) / calls)}`);
