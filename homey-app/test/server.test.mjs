@@ -272,6 +272,23 @@ describe('settings take effect at once', () => {
     assert.equal((await rawInitialize(`http://127.0.0.1:${status.server.port}/mcp`, { authorization: `Bearer ${token}` })).status, 200);
   });
 
+  test('a connected client stays connected through mode and exposure changes and sees the new list', async () => {
+    const { client } = await session();
+    assert.ok((await toolNames(client)).includes('set_light'));
+    b.homey.settings.set('mode', 'meta');
+    await settle();
+    assert.deepEqual(await toolNames(client), ['search_tools', 'get_tool_definition', 'use_tool']);
+    b.homey.settings.set('mode', 'all');
+    b.homey.settings.set('readOnly', true);
+    await settle();
+    const names = await toolNames(client);
+    assert.ok(names.includes('get_states') && !names.includes('set_light'));
+    b.homey.settings.set('readOnly', false);
+    await settle();
+    assert.ok((await toolNames(client)).includes('set_light'));
+    await client.close();
+  });
+
   test('the disclosure mode and the server switch', async () => {
     b.homey.settings.set('mode', 'meta');
     await settle();
