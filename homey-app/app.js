@@ -69,6 +69,7 @@ class SwitchboardApp extends Homey.App {
       version: this.homey.manifest.version,
       metadata,
       log,
+      error: (...a) => this.error(...a),
     });
     try {
       await this.flowTools.init();

@@ -6,7 +6,61 @@
 // with the optional personal API key from the settings, and otherwise fail
 // with a ScopeError that says how to get around it.
 
-const { HomeyAPI } = require('homey-api');
+const Module = require('module');
+const path = require('path');
+
+/**
+ * Registers module `name` (as `from` resolves it) as a stand-in that loads
+ * the real module the first time it is called or constructed. Only for
+ * modules whose export is one function or class used that way.
+ */
+function defer(name, from) {
+  let file;
+  try {
+    file = require.resolve(name, { paths: [from] });
+  } catch {
+    return; // not installed where `from` looks: it loads as it would
+  }
+  if (require.cache[file]) return;
+  let real = null;
+  const load = () => {
+    if (!real) {
+      delete require.cache[file];
+      real = require(file);
+    }
+    return real;
+  };
+  const stand = new Module(file, module);
+  stand.filename = file;
+  stand.loaded = true;
+  stand.exports = function deferred(...args) {
+    return new.target ? Reflect.construct(load(), args) : load()(...args);
+  };
+  require.cache[file] = stand;
+}
+
+/**
+ * homey-api's HomeyAPI class, loaded lean. The package's index loads every
+ * Athom cloud client; HomeyAPI alone loads the local Web API client when a
+ * client is made. That client loads two modules at the top that the app
+ * never uses (about 19 MB on Node 18 together): socket.io-client for
+ * realtime events (the app reads on demand, and homey-api caches items only
+ * while a socket is open) and form-data for app uploads (the developer kit).
+ * They are put off until something really uses them.
+ */
+function loadHomeyApi() {
+  const dir = path.dirname(require.resolve('homey-api/package.json'));
+  defer('socket.io-client', dir);
+  defer('form-data', dir);
+  return require(path.join(dir, 'lib', 'HomeyAPI', 'HomeyAPI'));
+}
+
+let homeyApiClass = null;
+/** HomeyAPI, loaded on first use. */
+function HomeyAPI() {
+  homeyApiClass ??= loadHomeyApi();
+  return homeyApiClass;
+}
 
 /** Whether a Web API error says the token lacks a scope (403 Missing Scopes). */
 function missingScope(err) {
@@ -60,7 +114,7 @@ class HomeyIO {
 
   /** The Web API client with the app's own token. */
   api() {
-    this._app ??= HomeyAPI.createAppAPI({ homey: this.homey }).catch((err) => {
+    this._app ??= HomeyAPI().createAppAPI({ homey: this.homey }).catch((err) => {
       this._app = null;
       throw err;
     });
@@ -73,7 +127,7 @@ class HomeyIO {
     if (!personalKeyEnabled || !personalKey) return null;
     if (this._personal?.key !== personalKey) {
       const address = await this.homey.api.getLocalUrl();
-      const api = HomeyAPI.createLocalAPI({ address, token: personalKey });
+      const api = HomeyAPI().createLocalAPI({ address, token: personalKey });
       this._personal = { key: personalKey, api };
       api.catch(() => {
         if (this._personal?.api === api) this._personal = null;

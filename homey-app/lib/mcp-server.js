@@ -1,19 +1,26 @@
 'use strict';
 
-// The two ways in to the MCP engine, both from the package's gateway
-// library: the app's own Streamable HTTP server on the LAN (bearer token,
-// Origin checks, failed logins rate-limited) and the app's Web API route
-// (/api/app/<id>/mcp, Homey's own token, JSON replies). This module only
-// starts, restarts and stops them and hands them the tools.
+// The two ways in to the MCP engine, both served by one gateway from the
+// package (mcp-switchboard/gateway): the app's own Streamable HTTP server on
+// the LAN (bearer token, Origin checks, failed logins limited per address by
+// the gate) and the app's Web API route (/api/app/<id>/mcp, Homey's own
+// token, one JSON-RPC message in, its reply out). This module only starts
+// and stops the gateway, hands it the tools and passes settings on.
 
-const { load } = require('./switchboard');
-const { LoginGuard, guardServer } = require('./login-guard');
+const { createGateway, handlerSource } = require('mcp-switchboard/gateway');
 
 const INSTRUCTIONS = 'This server controls a Homey smart home. Call get_home_structure first for the zone and device IDs the other tools take; '
   + 'get_states reads current values. In hybrid mode more tools are found with search_tools and run with use_tool.';
 
-/** The settings that need the LAN server restarted when they change. */
+/** The settings the MCP entries use. */
 const SERVER_KEYS = ['serverEnabled', 'port', 'token', 'origins', 'mode', 'readOnly', 'noDestructive', 'hiddenTools'];
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The engine's exposure from the settings (fields left out are off). */
+function exposure(s) {
+  return { readOnly: s.readOnly, noDestructive: s.noDestructive, ...(s.hiddenTools.length ? { deny: s.hiddenTools } : {}) };
+}
 
 class McpServer {
   /**
@@ -23,118 +30,131 @@ class McpServer {
    * @param {object} options.metadata curated search metadata for the tools
    * @param {string} [options.host] bind address of the LAN server (default 0.0.0.0)
    * @param {(...a: unknown[]) => void} options.log
+   * @param {(...a: unknown[]) => void} [options.error]
    */
-  constructor({ name, version, metadata, host = '0.0.0.0', log }) {
+  constructor({ name, version, metadata, host = '0.0.0.0', log, error = log }) {
     this.name = name;
     this.version = version;
     this.metadata = metadata;
     this.host = host;
     this.log = log;
-    this.lib = null;
     this.source = null;
     this.gateway = null;
-    this.web = null;
     this.settings = null;
     this.lastError = null;
-    this.guard = new LoginGuard();
+    /** addresses the gate refuses for failed logins → until when (from its login-limited events) */
+    this.limited = new Map();
+    // sessions opening and closing are not worth a log line on a hub
+    this.logger = { warn: (line) => log('[mcp]', line), error: (line) => error('[mcp]', line) };
     this.queue = Promise.resolve();
   }
 
-  engineOptions(s) {
-    return {
-      name: this.name,
-      version: this.version,
-      instructions: INSTRUCTIONS,
-      mode: s.mode,
-      metadata: this.metadata,
-      readOnly: s.readOnly,
-      noDestructive: s.noDestructive,
-      ...(s.hiddenTools.length ? { deny: s.hiddenTools } : {}),
-    };
-  }
-
-  /** Starts both entries with `catalog` (tools/list JSON text) and `handlers`. */
+  /** Starts serving `catalog` (tools/list JSON text) with `handlers` (by tool name; read at each call). */
   async start(catalog, handlers, settings) {
-    this.lib = await load();
-    this.source = this.lib.handlerSource(catalog, handlers, 'homey');
+    this.source = handlerSource(catalog, handlers, 'homey');
     return this.apply(settings);
   }
 
   /** Serves a new tool list (clients with an open stream get list_changed). */
   setCatalog(catalog) {
-    const text = this.lib.handlerSource(catalog, {}, 'homey').catalog;
-    this.source.catalog = text;
-    if (this.gateway) this.gateway.setCatalog(text);
-    this.web?.setCatalog(text);
+    if (this.gateway) {
+      this.gateway.updateCatalog(catalog);
+      this.source = this.gateway.source;
+    } else {
+      this.source = { ...this.source, catalog };
+    }
   }
 
-  /** Applies new settings; restarts what they affect. Calls are run one at a time. */
+  /** Applies new settings: the token, origins, mode and exposure in place; a new port or the server switch restarts it. */
   apply(settings) {
     const run = this.queue.then(() => this.#apply(settings));
     this.queue = run.catch(() => {});
     return run;
   }
 
-  async #apply(settings) {
+  async #apply(s) {
     const before = this.settings;
-    this.settings = settings;
-    const changed = !before || SERVER_KEYS.some((k) => JSON.stringify(before[k]) !== JSON.stringify(settings[k]));
-    const engine = this.engineOptions(settings);
-    if (!before || ['mode', 'readOnly', 'noDestructive', 'hiddenTools'].some((k) => JSON.stringify(before[k]) !== JSON.stringify(settings[k]))) {
-      this.web?.close();
-      this.web = new this.lib.Session(this.source, { engine, log: (line) => this.log('[web api]', line) });
+    this.settings = s;
+    if (this.gateway && before && before.port === s.port && before.serverEnabled === s.serverEnabled) {
+      const gw = this.gateway;
+      if (before.token !== s.token) gw.setToken(s.token);
+      if (!same(before.origins, s.origins)) gw.setOrigins(s.origins);
+      if (!same(exposure(before), exposure(s))) gw.setPolicy(exposure(s));
+      if (before.mode !== s.mode) gw.setMode(s.mode);
+      return this.status();
     }
-    if (!changed) return this.status();
     if (this.gateway) {
       const old = this.gateway;
       this.gateway = null;
       await old.close();
     }
     this.lastError = null;
-    if (!settings.serverEnabled) return this.status();
+    this.gateway = this.#create(s);
+    if (!s.serverEnabled) return this.status();
     try {
-      this.gateway = await this.lib.startGateway({
-        source: this.source,
-        host: this.host,
-        port: settings.port,
-        token: settings.token,
-        origins: settings.origins,
-        engine,
-        log: (line) => this.log('[mcp]', line),
-      });
-      guardServer(this.gateway.server, this.guard, (line) => this.log('[mcp]', line));
+      await this.gateway.listen({ port: s.port });
       this.log(`MCP server listening on port ${this.gateway.port}`);
     } catch (err) {
-      this.lastError = err.code === 'EADDRINUSE' ? `port ${settings.port} is in use by another program: choose another port` : err.message;
+      this.lastError = err.code === 'EADDRINUSE' ? `port ${s.port} is in use by another program: choose another port` : err.message;
       this.log('MCP server did not start:', this.lastError);
+      // the Web API route still needs a gateway
+      await this.gateway.close();
+      this.gateway = this.#create(s);
     }
     return this.status();
   }
 
-  /** One JSON-RPC message (or batch) from the Web API route; the reply, or null when none is owed. */
-  async handleWebApi(body) {
-    if (!this.web) throw new Error('the MCP engine is not ready yet');
-    const text = typeof body === 'string' ? body : JSON.stringify(body ?? null);
-    const { owed, reply } = this.web.send(text);
-    const answer = await reply;
-    if (!owed || answer === null) return null;
-    return JSON.parse(answer);
+  #create(s) {
+    return createGateway({
+      source: this.source,
+      host: this.host,
+      token: s.token,
+      origins: s.origins,
+      engine: {
+        name: this.name,
+        version: this.version,
+        instructions: INSTRUCTIONS,
+        mode: s.mode,
+        metadata: this.metadata,
+        ...exposure(s),
+      },
+      logger: this.logger,
+      onEvent: (e) => {
+        if (e.type !== 'login-limited') return;
+        if (this.limited.size >= 64) this.status();
+        if (this.limited.size < 64) this.limited.set(e.remote, Date.now() + e.retryAfterS * 1000);
+      },
+    });
   }
 
+  /** One JSON-RPC message (or batch) from the Web API route; the reply, or null when none is owed. */
+  async handleWebApi(body) {
+    await this.queue;
+    if (!this.gateway) throw new Error('the MCP engine is not ready yet');
+    const reply = await this.gateway.handleMessage(typeof body === 'string' ? body : JSON.stringify(body ?? null));
+    return reply === null ? null : JSON.parse(reply);
+  }
+
+  /** For the settings page: the gateway's own status, and what the app adds (port in use, errors). */
   status() {
+    const gw = this.gateway?.status();
+    const now = Date.now();
+    for (const [address, until] of this.limited) if (until <= now) this.limited.delete(address);
     return {
-      running: this.gateway !== null,
+      running: Boolean(gw?.url),
       port: this.gateway?.port ?? this.settings?.port ?? null,
-      sessions: this.gateway?.sessions.size ?? 0,
+      sessions: gw?.sessions ?? 0,
+      tools: gw?.tools ?? 0,
+      listed: gw?.listed ?? 0,
+      calls: gw?.counts.calls ?? 0,
+      failedLogins: gw?.counts.authFailures ?? 0,
       error: this.lastError,
-      lockedOut: this.guard.lockedOut(),
+      lockedOut: [...this.limited.keys()],
     };
   }
 
   async close() {
     await this.queue;
-    this.web?.close();
-    this.web = null;
     if (this.gateway) await this.gateway.close();
     this.gateway = null;
   }

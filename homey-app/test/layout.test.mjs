@@ -1,5 +1,5 @@
 // The app's shape: only the I/O lives here, the package is used through its
-// public entry and one module that knows where its gateway is, and the
+// public entry and its gateway export (mcp-switchboard/gateway), and the
 // packed package installs without a lock-file integrity that changes with
 // every build.
 import assert from 'node:assert/strict';
@@ -20,15 +20,15 @@ function sources(dir = appDir) {
   return out;
 }
 
-test('only lib/switchboard.js knows the package\'s gateway files; nothing reaches into the package otherwise', () => {
+test('the package is used through its entry and its gateway export; nothing reaches into its files', () => {
   const files = sources().map((f) => [relative(appDir, f), readFileSync(f, 'utf8')]);
-  assert.ok(files.length >= 15);
-  const gateway = files.filter(([, text]) => /gateway\.mjs|dispatch\.mjs/.test(text)).map(([f]) => f);
-  assert.deepEqual(gateway, ['lib/switchboard.js']);
-  const deep = files.filter(([, text]) => /require\(['"]mcp-switchboard\/|from ['"]mcp-switchboard\/|\/pkg\//.test(text)).map(([f]) => f);
-  assert.deepEqual(deep, [], 'the core is used through require("mcp-switchboard")');
-  // no JSON-RPC or HTTP status handling of its own
-  const protocol = files.filter(([f, text]) => f !== 'lib/login-guard.js' && /jsonrpc|writeHead|-3260\d|createServer/.test(text)).map(([f]) => f);
+  assert.ok(files.length >= 13);
+  const gateway = files.filter(([, text]) => /require\(['"]mcp-switchboard\/gateway['"]\)/.test(text)).map(([f]) => f);
+  assert.deepEqual(gateway, ['lib/mcp-server.js']);
+  const deep = files.filter(([, text]) => /gateway\.mjs|dispatch\.mjs|\/pkg\/|require\(['"]mcp-switchboard\/(?!gateway['"])|from ['"]mcp-switchboard\//.test(text)).map(([f]) => f);
+  assert.deepEqual(deep, [], 'the core is used through require("mcp-switchboard") and require("mcp-switchboard/gateway")');
+  // no JSON-RPC, HTTP status or login handling of its own
+  const protocol = files.filter(([, text]) => /jsonrpc|writeHead|-3260\d|createServer|remoteAddress/.test(text)).map(([f]) => f);
   assert.deepEqual(protocol, []);
 });
 

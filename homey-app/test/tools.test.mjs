@@ -2,12 +2,14 @@
 // simulated home served by the fake Web API through the real homey-api.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 
 import { APP_ID, createHome } from './fake-home.mjs';
 import { bootApp, PERSONAL_KEY } from './harness.mjs';
 import { call, connect, toolNames } from './mcp-client.mjs';
 
+const require = createRequire(import.meta.url);
 const BUILTIN = JSON.parse(readFileSync(new URL('../lib/tools.json', import.meta.url), 'utf8')).tools.map((t) => t.name);
 
 describe('every tool, in "all" mode', () => {
@@ -344,6 +346,11 @@ describe('every tool, in "all" mode', () => {
     const wrong = await app.app.testPersonalKey();
     assert.equal(wrong.ok, false);
     app.homey.settings.set('personalKeyEnabled', false);
+  });
+
+  test('homey-api\'s realtime client and upload module were never loaded (the app reads on demand)', () => {
+    const loaded = Object.values(require.cache).filter((m) => m.loaded && /node_modules\/(socket\.io-client|form-data)\//.test(m.filename) && m.exports.name !== 'deferred');
+    assert.deepEqual(loaded.map((m) => m.filename), []);
   });
 
   test('every tool was called', () => {

@@ -5,7 +5,7 @@
 // Logic manager's state (homey.system.readonly). Setting one needs
 // homey.logic.
 
-const { toolFailure } = require('mcp-switchboard');
+const { toolFailure, validateValue } = require('mcp-switchboard');
 const { missingScope } = require('../homey-io');
 const { byName } = require('./common');
 
@@ -38,8 +38,8 @@ module.exports = function logicTools({ io }) {
     const list = await variables();
     const found = variableId !== undefined ? list.find((v) => v.id === variableId) : byName(list, name);
     if (!found) return toolFailure(`no Logic variable ${variableId !== undefined ? `with ID ${JSON.stringify(variableId)}` : `named ${JSON.stringify(name)}`}`, { variables: list.map((v) => v.name) });
-    const wanted = found.type === 'string' ? 'string' : found.type;
-    if (typeof value !== wanted) return toolFailure(`${found.name} is a ${found.type} variable; got ${JSON.stringify(value)}`, { variable: { id: found.id, type: found.type } });
+    const checked = validateValue({ type: found.type }, value);
+    if (!checked.valid) return toolFailure(`${found.name} is a ${found.type} variable: ${checked.errors.map((e) => e.message).join('; ')}`, { variable: { id: found.id, type: found.type } });
     await io.withScope('homey.logic', 'Setting a Logic variable', (api) => api.logic.updateVariable({ id: found.id, variable: { value } }),
       `Make a Flow that starts with this app's card "An AI assistant calls a tool" with a parameter, and the Logic action "Set ${found.name}" to that parameter's token.`);
     return { variable: { id: found.id, name: found.name, type: found.type }, value, previous: found.value };

@@ -1,0 +1,132 @@
+// The app's memory and speed without a hub. This process runs the fake Web
+// API and the MCP SDK client; the app runs alone in a child process (booted
+// as in the tests: the fake `homey` runtime, the real homey-api talking to
+// the fake Web API over loopback), so the child's RSS is the app's, and the
+// fake Web API's share of each call's time is measured apart.
+//
+//   homey-app/test/node_modules/node18/bin/node homey-app/test/bench.mjs [calls]
+//
+// (after `make test-homey`, which installs Node 18 and the app's packages)
+import { fork } from 'node:child_process';
+import { once, setMaxListeners } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+import { createHome } from './fake-home.mjs';
+import { APP_SCOPES, startFakeHomeyApi } from './fake-homey-api.mjs';
+import { APP_TOKEN, PERSONAL_KEY } from './harness.mjs';
+import { connect } from './mcp-client.mjs';
+
+if (process.argv[2] === '--child') {
+  // the app's process: boot, then answer the parent's questions. The package's WebAssembly memory
+  // is noted as it is made, to tell its share.
+  const Instance = WebAssembly.Instance;
+  let wasmMemory = null;
+  WebAssembly.Instance = function (...args) {
+    const instance = new Instance(...args);
+    wasmMemory ??= instance.exports.memory ?? null;
+    return instance;
+  };
+  const { createFakeHomey, appDir } = await import('./harness.mjs');
+  const { createRequire } = await import('node:module');
+  const started = Number(process.argv[4]);
+  const home = createHome();
+  const homey = createFakeHomey({ home, apiUrl: process.argv[3], settings: { port: 0 } });
+  const App = createRequire(`${appDir}/app.js`)('./app.js');
+  const app = new App();
+  app.homey = homey;
+  homey.app = app;
+  await app.onInit();
+  const booted = performance.timeOrigin + performance.now() - started;
+  const status = await app.status();
+  const memory = () => {
+    const m = process.memoryUsage();
+    return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, wasm: wasmMemory?.buffer.byteLength ?? 0 };
+  };
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', (m) => {
+    if (m === 'memory') process.send({ memory: memory() });
+    if (m === 'gc') {
+      globalThis.gc?.();
+      setTimeout(() => process.send({ memory: memory() }), 200);
+    }
+    if (m === 'modules') process.send({ modules: Object.keys(require.cache ?? {}).length });
+    if (m === 'exit') app.onUninit().then(() => process.exit(0));
+  });
+  process.send({ ready: { port: status.server.port, token: status.token, bootMs: booted, memory: memory() } });
+} else {
+  const calls = Number(process.argv[2] ?? 1000);
+  // the SDK client's transport adds an abort listener per request to one signal on Node 18's fetch
+  // (here, in the client; not in the app)
+  setMaxListeners(0);
+  const home = createHome();
+  const api = await startFakeHomeyApi(home, { tokens: { [APP_TOKEN]: APP_SCOPES, [PERSONAL_KEY]: ['*'] } });
+  const t0 = performance.timeOrigin + performance.now();
+  const child = fork(fileURLToPath(import.meta.url), ['--child', api.url, String(t0)], { execArgv: ['--expose-gc', ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)], stdio: 'inherit' });
+  const ask = async (question, key) => {
+    child.send(question);
+    for (;;) {
+      const [m] = await once(child, 'message');
+      if (m[key] !== undefined) return m[key];
+    }
+  };
+  const [{ ready }] = await once(child, 'message');
+  const url = `http://127.0.0.1:${ready.port}/mcp`;
+  const { client } = await connect(url, ready.token);
+  const firstAnswer = performance.timeOrigin + performance.now() - t0;
+  const afterBoot = ready.memory;
+  const afterConnect = await ask('memory', 'memory');
+
+  // a mix of what an assistant does in hybrid mode: the listed tools, search, and use_tool
+  const mix = [
+    ['get_states', { deviceIds: ['living-lamp', 'hallway-door'] }],
+    ['get_home_structure', {}],
+    ['search_tools', { query: 'zet de lamp in de woonkamer aan', limit: 3 }],
+    ['use_tool', { name: 'set_light', arguments: { deviceId: 'living-lamp', state: 'toggle' } }],
+    ['use_tool', { name: 'get_device', arguments: { deviceId: 'living-thermostat' } }],
+    ['use_tool', { name: 'control_device', arguments: { deviceId: 'living-lamp', capability: 'dim', value: 0.4 } }],
+    ['use_tool', { name: 'get_energy_report', arguments: {} }],
+    ['get_flow_overview', {}],
+  ];
+  const latencies = [];
+  const requestsBefore = home.requests.length;
+  let errors = 0;
+  for (let i = 0; i < calls; i++) {
+    const [name, args] = mix[i % mix.length];
+    const start = performance.now();
+    const result = await client.callTool({ name, arguments: args });
+    latencies.push(performance.now() - start);
+    if (result.isError) errors++;
+  }
+  const webApiRequests = home.requests.length - requestsBefore;
+  const afterCalls = await ask('memory', 'memory');
+  const afterGc = await ask('gc', 'memory');
+
+  // the fake Web API alone: the same kind of requests, straight from here
+  const direct = [];
+  for (let i = 0; i < 500; i++) {
+    const path = ['/api/manager/devices/device', '/api/manager/zones/zone', '/api/manager/devices/device/living-lamp'][i % 3];
+    const start = performance.now();
+    await (await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${APP_TOKEN}` } })).text();
+    direct.push(performance.now() - start);
+  }
+
+  await client.close();
+  child.send('exit');
+  await once(child, 'exit');
+  await api.close();
+
+  const mb = (b) => `${(b / 1048576).toFixed(1)} MB`;
+  const pct = (list, p) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor((p / 100) * list.length))];
+  const ms = (v) => `${v.toFixed(2)} ms`;
+  const perCall = webApiRequests / calls;
+  const webApiMs = pct(direct, 50);
+  console.log(JSON.stringify({ node: process.version, calls, errors }, null, 0));
+  console.log(`RSS after boot:            ${mb(afterBoot.rss)} (JS heap used ${mb(afterBoot.heapUsed)} of ${mb(afterBoot.heapTotal)}, WebAssembly memory ${mb(afterBoot.wasm)})`);
+  console.log(`RSS after first session:   ${mb(afterConnect.rss)}`);
+  console.log(`RSS after ${calls} calls:     ${mb(afterCalls.rss)} (JS heap used ${mb(afterCalls.heapUsed)} of ${mb(afterCalls.heapTotal)}, WebAssembly memory ${mb(afterCalls.wasm)})`);
+  console.log(`RSS after a full GC:       ${mb(afterGc.rss)} (JS heap used ${mb(afterGc.heapUsed)} of ${mb(afterGc.heapTotal)}, WebAssembly memory ${mb(afterGc.wasm)})`);
+  console.log(`boot (fork to onInit done): ${ms(ready.bootMs)}`);
+  console.log(`cold start to first answer: ${ms(firstAnswer)} (fork to the SDK client's initialize answered)`);
+  console.log(`tool call latency:          p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}, mean ${ms(latencies.reduce((a, b) => a + b, 0) / calls)}`);
+  console.log(`Web API requests per call:  ${perCall.toFixed(2)}; the fake Web API alone answers one in p50 ${ms(webApiMs)} (p99 ${ms(pct(direct, 99))})`);
+}
