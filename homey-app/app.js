@@ -16,6 +16,7 @@ const { FlowTools } = require('./lib/flow-tools');
 const { McpServer, SERVER_KEYS } = require('./lib/mcp-server');
 const { KEYS, newToken, readSettings } = require('./lib/settings');
 const { zonePath } = require('./lib/tools/common');
+const { withWebTools } = require('./lib/web-tools');
 
 const TOOL_MODULES = [
   require('./lib/tools/devices'),
@@ -67,7 +68,7 @@ class SwitchboardApp extends Homey.App {
     this.server = new McpServer({
       name: 'mcp-switchboard-homey',
       version: this.homey.manifest.version,
-      metadata,
+      metadata: this.metadata(),
       log,
       error: (...a) => this.error(...a),
     });
@@ -83,9 +84,28 @@ class SwitchboardApp extends Homey.App {
     this.log(`ready: ${builtin.tools.length} tools and ${this.flowTools.tools.size} AI tool Flow(s)`);
   }
 
-  /** The tools/list text: the built-in tools and the Flow tools. */
+  /** The tools/list text: the built-in tools, the Flow tools and, when switched on, the web tools. */
   catalog() {
-    return JSON.stringify({ tools: [...builtin.tools, ...this.flowTools.definitions()] });
+    const tools = [...builtin.tools, ...this.flowTools.definitions()];
+    if (!this.settings.webTools) return JSON.stringify({ tools });
+    const web = withWebTools(tools, metadata);
+    for (const [name, fn] of Object.entries(web.handlers)) this.handlers[name] = fn;
+    return JSON.stringify({ tools: web.tools });
+  }
+
+  /** The search metadata: the app's, with the web tools' (category "web") when they are on. */
+  metadata() {
+    return this.settings.webTools ? withWebTools([], metadata).metadata : metadata;
+  }
+
+  /** The web tools switched on or off: handlers, catalog and metadata change, and the gateway is made again with them. */
+  webToolsChanged() {
+    if (!this.settings.webTools) {
+      delete this.handlers.web_fetch;
+      delete this.handlers.web_search;
+    }
+    this.server.restart(this.catalog(), this.metadata(), this.settings)
+      .catch((err) => this.error('switching the web tools failed:', err.message));
   }
 
   flowToolsChanged() {
@@ -102,6 +122,10 @@ class SwitchboardApp extends Homey.App {
     const before = this.settings;
     this.settings = readSettings(this.homey.settings);
     if (key === KEYS.personalKey || key === KEYS.personalKeyEnabled) this.io.reset();
+    if (before.webTools !== this.settings.webTools) {
+      this.webToolsChanged();
+      return;
+    }
     if (SERVER_KEYS.some((k) => JSON.stringify(before[k]) !== JSON.stringify(this.settings[k]))) {
       this.server.apply(this.settings).catch((err) => this.error('applying the settings failed:', err.message));
     }

@@ -55,6 +55,22 @@ class McpServer {
     return this.apply(settings);
   }
 
+  /**
+   * Serves a new tool list with new search metadata: the gateway is made
+   * again (the engine's metadata is fixed when it is made), so connected
+   * clients connect again.
+   */
+  restart(catalog, metadata, settings) {
+    const run = this.queue.then(() => {
+      this.metadata = metadata;
+      this.source = { ...this.source, catalog };
+      this.settings = null;
+      return this.#apply(settings);
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
   /** Serves a new tool list (clients with an open stream get list_changed). */
   setCatalog(catalog) {
     if (this.gateway) {

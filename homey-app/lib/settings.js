@@ -18,6 +18,7 @@ const KEYS = {
   origins: 'origins',
   personalKeyEnabled: 'personalKeyEnabled',
   personalKey: 'personalKey',
+  webTools: 'webTools',
 };
 
 const DEFAULTS = {
@@ -31,6 +32,7 @@ const DEFAULTS = {
   origins: [],
   personalKeyEnabled: false,
   personalKey: '',
+  webTools: false,
 };
 
 const MODES = ['hybrid', 'all', 'meta', 'auto'];
@@ -76,6 +78,7 @@ function readSettings(settings) {
     origins: list(get('origins')),
     personalKeyEnabled: get('personalKeyEnabled') === true,
     personalKey: typeof get('personalKey') === 'string' ? get('personalKey').trim() : '',
+    webTools: get('webTools') === true,
   };
 }
 

@@ -25,8 +25,11 @@ test('the package is used through its entry and its gateway export; nothing reac
   assert.ok(files.length >= 13);
   const gateway = files.filter(([, text]) => /require\(['"]mcp-switchboard\/gateway['"]\)/.test(text)).map(([f]) => f);
   assert.deepEqual(gateway, ['lib/mcp-server.js']);
-  const deep = files.filter(([, text]) => /gateway\.mjs|dispatch\.mjs|\/pkg\/|require\(['"]mcp-switchboard\/(?!gateway['"])|from ['"]mcp-switchboard\//.test(text)).map(([f]) => f);
-  assert.deepEqual(deep, [], 'the core is used through require("mcp-switchboard") and require("mcp-switchboard/gateway")');
+  // the web tools' module only where the setting turns them on
+  const web = files.filter(([, text]) => /require\(['"]mcp-switchboard\/web['"]\)/.test(text)).map(([f]) => f);
+  assert.deepEqual(web, ['lib/web-tools.js']);
+  const deep = files.filter(([, text]) => /gateway\.mjs|dispatch\.mjs|\/pkg\/|require\(['"]mcp-switchboard\/(?!(gateway|web)['"])|from ['"]mcp-switchboard\//.test(text)).map(([f]) => f);
+  assert.deepEqual(deep, [], 'the core is used through require("mcp-switchboard"), require("mcp-switchboard/gateway") and require("mcp-switchboard/web")');
   // no JSON-RPC, HTTP status or login handling of its own
   const protocol = files.filter(([, text]) => /jsonrpc|writeHead|-3260\d|createServer|remoteAddress/.test(text)).map(([f]) => f);
   assert.deepEqual(protocol, []);

@@ -240,6 +240,34 @@ describe('settings take effect at once', () => {
     await settle();
   });
 
+  test('the web tools: off by default; switched on they are listed and refuse addresses in the home network; off again', async () => {
+    let { client } = await session();
+    assert.ok(!(await toolNames(client)).includes('web_fetch'));
+    await client.close();
+    b.homey.settings.set('webTools', true);
+    await settle();
+    ({ client } = await session());
+    const names = await toolNames(client);
+    assert.ok(names.includes('web_fetch') && names.includes('web_search'), names.join(' '));
+    const refused = await client.callTool({ name: 'web_fetch', arguments: { url: 'http://192.168.1.10/manual.html' } });
+    assert.equal(refused.isError, true);
+    assert.match(JSON.stringify(refused.content), /refused to fetch/);
+    await client.close();
+    // found by search in hybrid mode, in Dutch too
+    b.homey.settings.set('mode', 'hybrid');
+    await settle();
+    ({ client } = await session());
+    const found = await call(client, 'search_tools', { query: 'zoek op internet naar de handleiding van de thermostaat' });
+    assert.match(JSON.stringify(found), /web_search/);
+    await client.close();
+    b.homey.settings.set('mode', 'all');
+    b.homey.settings.set('webTools', false);
+    await settle();
+    ({ client } = await session());
+    assert.ok(!(await toolNames(client)).includes('web_fetch'));
+    await client.close();
+  });
+
   test('hidden zones: their devices, moods, logs, Flows and energy are left out everywhere', async () => {
     b.homey.settings.set('hiddenZones', ['office']);
     const { client } = await session();
