@@ -153,11 +153,14 @@ const web = await checkedModule('mcp_switchboard_web', 'web', {
   probe: (glue) => new glue.WebSearch({ query: 'probe' }),
 });
 
-const names = exportNames(sig);
-write(
-  'index.cjs',
-  `'use strict';
-// Node, require(): the checked API with the WebAssembly module loaded at once.
+/**
+ * A CommonJS entry that loads a WebAssembly module at once: the checked API
+ * of `./slim.cjs` with the module's bytes read from beside it, or (in a
+ * bundle) from the installed package.
+ */
+function nodeLoader({ about, wasm, spec, entry, otherwise }) {
+  return `'use strict';
+// Node, require(): ${about}
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const api = require('./slim.cjs');
@@ -165,14 +168,14 @@ const api = require('./slim.cjs');
 /** The module's bytes: next to this file, or (in a bundle) from the installed package. */
 function wasmBytes() {
   try {
-    return readFileSync(join(__dirname, 'mcp_switchboard_bg.wasm'));
+    return readFileSync(join(__dirname, '${wasm}'));
   } catch (e) {
     if (e.code !== 'ENOENT') throw e;
     let file;
     try {
-      file = require.resolve('mcp-switchboard/mcp_switchboard_bg.wasm');
+      file = require.resolve('${spec}');
     } catch {
-      throw new Error(\`mcp-switchboard: mcp_switchboard_bg.wasm is neither next to \${__filename} nor installed; copy it there, or use mcp-switchboard/slim with initSync(bytes)\`);
+      throw new Error(\`${entry}: ${wasm} is neither next to \${__filename} nor installed; copy it there${otherwise}\`);
     }
     return readFileSync(file);
   }
@@ -180,7 +183,19 @@ function wasmBytes() {
 
 api.initSync(wasmBytes());
 module.exports = api;
-`,
+`;
+}
+
+const names = exportNames(sig);
+write(
+  'index.cjs',
+  nodeLoader({
+    about: 'the checked API with the WebAssembly module loaded at once.',
+    wasm: 'mcp_switchboard_bg.wasm',
+    spec: 'mcp-switchboard/mcp_switchboard_bg.wasm',
+    entry: 'mcp-switchboard',
+    otherwise: ', or use mcp-switchboard/slim with initSync(bytes)',
+  }),
 );
 write(
   'index.mjs',
@@ -212,31 +227,13 @@ write('index.d.cts', "export * from './slim.cjs';\n");
 const webNames = exportNames(web.sig);
 write(
   'web/wasm.cjs',
-  `'use strict';
-// Node, require(): the web tools' checked API with their WebAssembly module loaded at once.
-const { readFileSync } = require('node:fs');
-const { join } = require('node:path');
-const api = require('./slim.cjs');
-
-/** The module's bytes: next to this file, or (in a bundle) from the installed package. */
-function wasmBytes() {
-  try {
-    return readFileSync(join(__dirname, 'mcp_switchboard_web_bg.wasm'));
-  } catch (e) {
-    if (e.code !== 'ENOENT') throw e;
-    let file;
-    try {
-      file = require.resolve('mcp-switchboard/web/mcp_switchboard_web_bg.wasm');
-    } catch {
-      throw new Error(\`mcp-switchboard/web: mcp_switchboard_web_bg.wasm is neither next to \${__filename} nor installed; copy it there\`);
-    }
-    return readFileSync(file);
-  }
-}
-
-api.initSync(wasmBytes());
-module.exports = api;
-`,
+  nodeLoader({
+    about: "the web tools' checked API with their WebAssembly module loaded at once.",
+    wasm: 'mcp_switchboard_web_bg.wasm',
+    spec: 'mcp-switchboard/web/mcp_switchboard_web_bg.wasm',
+    entry: 'mcp-switchboard/web',
+    otherwise: '',
+  }),
 );
 write(
   'web/wasm.mjs',
