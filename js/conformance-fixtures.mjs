@@ -46,12 +46,22 @@ const tools = [
     else: true,
     additionalProperties: false,
   }),
+  tool('test_custom_headers', 'Echoes its arguments; region and priority are mirrored into Mcp-Param headers (2026-07-28).', {
+    type: 'object',
+    properties: {
+      region: { type: 'string', 'x-mcp-header': 'Region' },
+      priority: { type: 'integer', 'x-mcp-header': 'Priority' },
+      query: { type: 'string' },
+    },
+    required: ['region'],
+  }),
 ];
 
 const text = (t) => ({ type: 'text', text: t });
 
 const handlers = {
   test_simple_text: () => ({ content: [text('This is a simple text response for testing.')] }),
+  test_custom_headers: (args) => ({ content: [text(JSON.stringify(args))] }),
   test_image_content: () => ({ content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] }),
   test_audio_content: () => ({ content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] }),
   test_embedded_resource: () => ({

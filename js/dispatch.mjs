@@ -225,11 +225,13 @@ export class Session {
    * @param {number} channel
    * @param {string} message
    * @param {(message: string) => void} [stream]
+   * @param {Record<string, string | string[] | undefined>} [headers] the HTTP request's headers, for a
+   *   2026-07-28 POST (its Mcp-Param-* headers are checked against the arguments)
    * @returns {{owed: boolean, reply: Promise<{ message: string, status: number } | null>}}
    */
-  exchange(channel, message, stream) {
+  exchange(channel, message, stream, headers) {
     if (this.closed) return { owed: false, reply: Promise.resolve(null) };
-    const owed = this.engine.handleOn(channel, message);
+    const owed = headers ? this.engine.handleHttp(channel, message, headers) : this.engine.handleOn(channel, message);
     /** @type {Promise<{ message: string, status: number } | null>} */
     const reply = new Promise((done) => this.#dispatch(this.engine.drain(), { done, stream, channel, key: null }));
     return { owed, reply };

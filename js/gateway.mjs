@@ -454,12 +454,13 @@ export class Gateway {
    * @param {boolean} expectsReply
    * @param {boolean} sse the client takes only an SSE stream
    * @param {boolean} mayStream the client takes an SSE stream
+   * @param {IncomingMessage['headers']} headers the request's (Mcp-Param-* are checked by the engine)
    */
-  async #stateless(res, body, expectsReply, sse, mayStream) {
+  async #stateless(res, body, expectsReply, sse, mayStream, headers) {
     const shared = this.#shared;
     const channel = ++this.#channels;
     if (!expectsReply) {
-      await shared.exchange(channel, body).reply;
+      await shared.exchange(channel, body, undefined, headers).reply;
       shared.closeChannel(channel);
       return finish(res, this.#outcomes.accepted);
     }
@@ -477,7 +478,7 @@ export class Gateway {
       res.write(sseEvent(m));
     };
     res.once('close', () => shared.closeChannel(channel));
-    const pending = shared.exchange(channel, body, sse || mayStream ? stream : undefined).reply;
+    const pending = shared.exchange(channel, body, sse || mayStream ? stream : undefined, headers).reply;
     if (sse && !res.writableEnded) open();
     const reply = await pending;
     if (res.writableEnded || res.destroyed) return;
@@ -550,7 +551,7 @@ export class Gateway {
     // refused one gets its JSON-RPC error, the rest is 2025 traffic
     const message = gate.checkMessage(req.headers, body, session !== undefined);
     if (message.action === 'refuse') return sendJson(res, message.status, message.body);
-    if (message.action === 'stateless') return this.#stateless(res, body, message.expectsReply, verdict.sse, verdict.stream);
+    if (message.action === 'stateless') return this.#stateless(res, body, message.expectsReply, verdict.sse, verdict.stream, req.headers);
     // in a session the engine classifies the message as it reads it (the
     // size limit was enforced while the body streamed in)
     if (session) return answer(this.#outcomes, res, session, body, verdict.sse, verdict.stream, {});

@@ -515,3 +515,67 @@ fn several_sources_are_namespaced_on_collision_and_routed_back() {
     let twice = Source::new("x", catalog(&["a"]));
     assert!(e.set_sources(&[twice.clone(), twice]).is_err());
 }
+
+/// SEP-2243: a `tools/call` over HTTP whose `Mcp-Param-*` headers do not
+/// mirror the arguments of its `x-mcp-header` parameters is refused with
+/// -32020 and HTTP 400; matching headers (plain or Base64) run the tool;
+/// outside HTTP (`handle_on`) there are no headers to check.
+#[test]
+fn param_headers_are_checked_on_http_calls() {
+    let tools = json!([{"name": "set_zone", "inputSchema": {"type": "object", "properties": {
+        "zone": {"type": "string", "x-mcp-header": "Zone"},
+        "level": {"type": "integer", "x-mcp-header": "Level"}}, "required": ["zone"]}}]);
+    let mut e = Engine::new(Catalog::from_value(tools).unwrap(), EngineConfig::default());
+    let call = |id| {
+        modern(
+            id,
+            "tools/call",
+            json!({"name": "set_zone", "arguments": {"zone": "Woonkamer", "level": 2}}),
+        )
+    };
+    let h = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    // no Mcp-Param-Level: refused
+    assert!(e.handle_http(
+        1,
+        &call(1),
+        &h(&[
+            ("mcp-param-zone", "Woonkamer"),
+            ("mcp-method", "tools/call")
+        ])
+    ));
+    let (r, status, channel) = reply(&mut e);
+    assert_eq!((status, channel), (400, 1));
+    assert_eq!(r["error"]["code"], -32020);
+    let message = r["error"]["message"].as_str().unwrap();
+    assert!(message.contains("Mcp-Param-Level"), "{message}");
+    // a wrong value: refused
+    e.handle_http(
+        2,
+        &call(2),
+        &h(&[("mcp-param-zone", "Keuken"), ("mcp-param-level", "2")]),
+    );
+    assert_eq!(reply(&mut e).1, 400);
+    // both right (one in Base64): the tool runs
+    e.handle_http(
+        3,
+        &call(3),
+        &h(&[
+            ("Mcp-Param-Zone", "=?base64?V29vbmthbWVy?="),
+            ("Mcp-Param-Level", "2"),
+        ]),
+    );
+    let invoked = outputs(&mut e)
+        .into_iter()
+        .any(|o| matches!(o, Output::Invoke(i) if i.tool == "set_zone"));
+    assert!(invoked, "the call with matching headers runs");
+    // not over HTTP: nothing to check
+    e.handle_on(4, &call(4));
+    let invoked = outputs(&mut e)
+        .into_iter()
+        .any(|o| matches!(o, Output::Invoke(i) if i.tool == "set_zone"));
+    assert!(invoked);
+}

@@ -654,7 +654,7 @@ pub fn check_body(body: &str, has_session: bool, policy: &HttpPolicy) -> BodyDec
 
 #[path = "http_modern.rs"]
 mod modern;
-pub use modern::check_message;
+pub use modern::{check_message, check_param_headers, PARAM_HEADER_PREFIX};
 
 /// What the table knows about one session.
 #[derive(Debug, Clone)]

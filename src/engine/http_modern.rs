@@ -167,6 +167,97 @@ pub fn check_message(
     check_body(body, has_session, policy)
 }
 
+/// The prefix of the headers that mirror tool parameters (SEP-2243).
+pub const PARAM_HEADER_PREFIX: &str = "mcp-param-";
+
+/// Checks a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers against its
+/// arguments (specification 2026-07-28, *Transports › Custom Headers*,
+/// SEP-2243): every property of the tool's input schema that carries
+/// `"x-mcp-header": "Name"` and has a value in the arguments (not null)
+/// must come with an `Mcp-Param-Name` header (the name compared without
+/// regard to case) whose value, after surrounding whitespace is dropped
+/// and the `=?base64?…?=` form is decoded, is the argument's text: a
+/// string as it is, a number as JSON writes it, `true` or `false`. A
+/// header for an argument that is absent or null is a mismatch too.
+/// `headers` may hold any headers: the others are ignored.
+///
+/// The message of the error says which header and why; the engine sends
+/// it as a -32020 `HeaderMismatch` error with HTTP 400.
+///
+/// ```
+/// use mcp_switchboard::http::check_param_headers;
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {
+///     "region": {"type": "string", "x-mcp-header": "Region"}}});
+/// let args = json!({"region": "Zuid-Holland"});
+/// let h = |v: &str| vec![("Mcp-Param-Region".to_string(), v.to_string())];
+/// assert!(check_param_headers(&schema, &args, &h("Zuid-Holland")).is_ok());
+/// assert!(check_param_headers(&schema, &args, &h("=?base64?WnVpZC1Ib2xsYW5k?=")).is_ok());
+/// assert!(check_param_headers(&schema, &args, &h("Noord-Holland")).is_err());
+/// assert!(check_param_headers(&schema, &args, &[]).is_err());
+/// ```
+pub fn check_param_headers(
+    schema: &Value,
+    arguments: &Value,
+    headers: &[(String, String)],
+) -> Result<(), String> {
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return Ok(());
+    };
+    for (param, sub) in properties {
+        let Some(name) = sub
+            .get("x-mcp-header")
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+        else {
+            continue;
+        };
+        let header = headers.iter().find(|(k, _)| {
+            k.len() == PARAM_HEADER_PREFIX.len() + name.len()
+                && k.get(..PARAM_HEADER_PREFIX.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(PARAM_HEADER_PREFIX))
+                && k.get(PARAM_HEADER_PREFIX.len()..)
+                    .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        });
+        let expected = match arguments.get(param) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::Bool(b)) => Some(b.to_string()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            // x-mcp-header is for primitive parameters only
+            Some(_) => continue,
+        };
+        match (expected, header) {
+            (None, None) => {}
+            (None, Some(_)) => {
+                return Err(format!(
+                    "the Mcp-Param-{name} header is given, but the argument {param:?} is not"
+                ))
+            }
+            (Some(_), None) => {
+                return Err(format!(
+                    "the Mcp-Param-{name} header is missing (the argument {param:?} is given)"
+                ))
+            }
+            (Some(expected), Some((_, raw))) => {
+                let raw = raw.trim_matches([' ', '\t']);
+                let Some(given) = decode_header_value(raw) else {
+                    return Err(format!(
+                        "the Mcp-Param-{name} header has an invalid Base64 value"
+                    ));
+                };
+                if given != expected {
+                    return Err(format!(
+                        "Mcp-Param-{name} header value {given:?} does not match the argument {param:?} ({expected:?})"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A header value, with the `=?base64?…?=` form decoded; `None` for bad
 /// Base64 or text that is not UTF-8.
 fn decode_header_value(raw: &str) -> Option<String> {
@@ -179,13 +270,14 @@ fn decode_header_value(raw: &str) -> Option<String> {
     }
 }
 
-/// Standard Base64 (RFC 4648 §4, padding optional).
+/// Standard Base64 (RFC 4648 §4) with its padding: a length that is not
+/// a multiple of four is refused, as SEP-2243's test table asks.
 fn base64_decode(text: &str) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(text.len() * 3 / 4);
     let mut acc = 0u32;
     let mut bits = 0;
     let trimmed = text.trim_end_matches('=');
-    if text.len() - trimmed.len() > 2 {
+    if text.len() - trimmed.len() > 2 || text.len() % 4 != 0 {
         return None;
     }
     for b in trimmed.bytes() {
@@ -370,7 +462,63 @@ mod tests {
             base64_decode("SGVsbG8sIOS4lueVjA==").map(String::from_utf8),
             Some(Ok("Hello, 世界".to_string()))
         );
-        assert_eq!(base64_decode("YQ"), Some(b"a".to_vec()));
+        assert_eq!(base64_decode("YQ=="), Some(b"a".to_vec()));
+        // padding is required (SEP-2243's table: `SGVsbG8` is refused)
+        assert_eq!(base64_decode("YQ"), None);
+        assert_eq!(base64_decode("SGVsbG8"), None);
         assert_eq!(base64_decode("Y==="), None);
+        assert_eq!(base64_decode("SGVs!!!bG8="), None);
+    }
+
+    #[test]
+    fn param_headers_mirror_the_arguments() {
+        let schema = json!({"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "priority": {"type": "integer", "x-mcp-header": "Priority"},
+            "loud": {"type": "boolean", "x-mcp-header": "Loud"},
+            "query": {"type": "string"}}});
+        let h = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            list.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let args = json!({"region": " Zeeland ", "priority": 3, "loud": false, "query": "x"});
+        let good = h(&[
+            ("mcp-param-region", "=?base64?IFplZWxhbmQg?="),
+            ("MCP-PARAM-PRIORITY", " 3 "),
+            ("Mcp-Param-Loud", "false"),
+        ]);
+        assert_eq!(check_param_headers(&schema, &args, &good), Ok(()));
+        // a value with spaces around it only matches in Base64 (OWS is dropped)
+        let plain = h(&[
+            ("mcp-param-region", " Zeeland "),
+            ("mcp-param-priority", "3"),
+            ("mcp-param-loud", "false"),
+        ]);
+        assert!(check_param_headers(&schema, &args, &plain).is_err());
+        // missing, wrong, bad Base64, given for an absent argument
+        let missing = h(&[("mcp-param-region", "=?base64?IFplZWxhbmQg?=")]);
+        let e = check_param_headers(&schema, &args, &missing).unwrap_err();
+        assert!(e.contains("Mcp-Param-Priority header is missing"), "{e}");
+        let wrong = h(&[
+            ("mcp-param-region", "=?base64?IFplZWxhbmQg?="),
+            ("mcp-param-priority", "4"),
+            ("mcp-param-loud", "false"),
+        ]);
+        assert!(check_param_headers(&schema, &args, &wrong).is_err());
+        let bad = h(&[("mcp-param-region", "=?base64?SGVsbG8?=")]);
+        assert!(check_param_headers(&schema, &json!({"region": "Hello"}), &bad).is_err());
+        assert!(check_param_headers(&schema, &json!({}), &bad).is_err());
+        // null and absent arguments need no header; the literal form of
+        // something that looks like Base64 is compared as it is
+        assert_eq!(
+            check_param_headers(&schema, &json!({"loud": null}), &[]),
+            Ok(())
+        );
+        let literal = h(&[("mcp-param-region", "SGVsbG8=")]);
+        assert_eq!(
+            check_param_headers(&schema, &json!({"region": "SGVsbG8="}), &literal),
+            Ok(())
+        );
     }
 }

@@ -457,6 +457,9 @@ pub struct Engine {
     sources: Option<sources::Router>,
     view: disclosure::View,
     generation: u64,
+    /// The `Mcp-Param-*` headers of the HTTP request being handled
+    /// ([`Engine::handle_http`]); `None` outside HTTP.
+    param_headers: Option<Vec<(String, String)>>,
     protocol: Option<String>,
     initialized: bool,
     client_capabilities: Value,
@@ -488,6 +491,7 @@ impl Engine {
             sources: None,
             view,
             generation: 0,
+            param_headers: None,
             protocol: None,
             initialized: false,
             client_capabilities: Value::Object(Map::new()),
@@ -618,6 +622,40 @@ impl Engine {
     /// each POST its own channel and call [`Engine::close_channel`] when
     /// its response stream closes (that is the request's cancellation).
     pub fn handle_on(&mut self, channel: u64, message: &str) -> bool {
+        self.param_headers = None;
+        self.handle_message(channel, message)
+    }
+
+    /// [`Engine::handle_on`] for a 2026-07-28 message that came as an HTTP
+    /// POST, with the request's headers (any: only the `Mcp-Param-*` ones
+    /// are kept): a `tools/call` of a tool whose parameters carry
+    /// `x-mcp-header` is refused with -32020 `HeaderMismatch` (HTTP 400)
+    /// when the headers do not mirror its arguments
+    /// ([`crate::http::check_param_headers`]). `Mcp-Method` and `Mcp-Name`
+    /// are checked before, by [`crate::http::check_message`].
+    pub fn handle_http(
+        &mut self,
+        channel: u64,
+        message: &str,
+        headers: &[(String, String)],
+    ) -> bool {
+        let prefix = http::PARAM_HEADER_PREFIX;
+        self.param_headers = Some(
+            headers
+                .iter()
+                .filter(|(k, _)| {
+                    k.get(..prefix.len())
+                        .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+                })
+                .cloned()
+                .collect(),
+        );
+        let owed = self.handle_message(channel, message);
+        self.param_headers = None;
+        owed
+    }
+
+    fn handle_message(&mut self, channel: u64, message: &str) -> bool {
         match wire::read(message) {
             wire::Incoming::Invalid { id, code, message } => {
                 self.push_reply(channel, &id, wire::error(&id, code, &message, None), 400);
@@ -945,7 +983,17 @@ impl Engine {
                 disclosure::Answer::Result(r) => self.reply(ctx, r),
                 disclosure::Answer::Invoke(tool, arguments) => self.invoke(ctx, &tool, &arguments),
             },
-            disclosure::Route::Tool => self.invoke(ctx, &name, &args),
+            disclosure::Route::Tool => {
+                if let (Era::Modern, Some(headers), Some(tool)) =
+                    (ctx.era, &self.param_headers, self.catalog.get(&name))
+                {
+                    if let Err(e) = http::check_param_headers(tool.input_schema(), &args, headers) {
+                        let message = format!("Header mismatch: {e}");
+                        return self.reply_error(ctx, WireCode::HeaderMismatch, &message, None);
+                    }
+                }
+                self.invoke(ctx, &name, &args)
+            }
             disclosure::Route::Unknown => {
                 let hint = self.view.suggest(&name);
                 self.reply_error(

@@ -272,6 +272,50 @@ impl JsEngine {
         self.inner.handle_on(channel as u64, message)
     }
 
+    /// [`Engine.handleOn`](JsEngine::handle_on) for a 2026-07-28 message
+    /// that came as an HTTP POST, with the request's headers (Node's
+    /// `req.headers`): a `tools/call` whose `Mcp-Param-*` headers do not
+    /// mirror the arguments of its `x-mcp-header` parameters is refused
+    /// with -32020 (HTTP 400).
+    #[wasm_bindgen(js_name = handleHttp)]
+    pub fn handle_http(
+        &mut self,
+        channel: f64,
+        message: &str,
+        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
+        headers: JsValue,
+    ) -> Result<bool, JsValue> {
+        let mut list = Vec::new();
+        if headers.is_object() {
+            for key in js_sys::Object::keys(&js_sys::Object::from(headers.clone())).iter() {
+                let Some(name) = key.as_string() else {
+                    continue;
+                };
+                let prefix = crate::http::PARAM_HEADER_PREFIX;
+                if !name
+                    .get(..prefix.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+                {
+                    continue;
+                }
+                let v = js_sys::Reflect::get(&headers, &key)?;
+                let v = v.as_string().or_else(|| {
+                    js_sys::Array::is_array(&v)
+                        .then(|| js_sys::Array::from(&v).get(0).as_string())
+                        .flatten()
+                });
+                if let Some(v) = v {
+                    list.push((name, v));
+                }
+            }
+        } else if !headers.is_undefined() && !headers.is_null() {
+            return Err(super::usage(
+                "headers must be an object of header name → value",
+            ));
+        }
+        Ok(self.inner.handle_http(channel as u64, message, &list))
+    }
+
     /// The channel closed: its invocations are cancelled, its
     /// subscriptions end.
     #[wasm_bindgen(js_name = closeChannel)]

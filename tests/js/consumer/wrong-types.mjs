@@ -62,6 +62,7 @@ const SAMPLES = {
   'Engine.setCatalog': () => [catalog],
   'Engine.setMode': () => ['hybrid'],
   'Engine.handleOn': () => [1, '{"jsonrpc": "2.0", "id": 1, "method": "ping"}'],
+  'Engine.handleHttp': () => [1, '{"jsonrpc": "2.0", "id": 1, "method": "ping"}', { 'mcp-param-region': 'nl' }],
   'Engine.closeChannel': () => [1],
   'Engine.endSubscriptions': () => [],
   'Engine.setSurface': () => [{ resources: [], templates: [], prompts: [] }],
