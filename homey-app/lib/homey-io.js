@@ -260,4 +260,4 @@ class HomeyIO {
   }
 }
 
-module.exports = { HomeyIO, ScopeError, NotFoundError, missingScope };
+module.exports = { HomeyIO, ScopeError, NotFoundError, missingScope, HomeyAPI };
