@@ -79,6 +79,7 @@ if (process.argv[2] === '--child') {
   const { APP_TOKEN, PERSONAL_KEY } = await import('./harness.mjs');
   const { connect } = await import('./mcp-client.mjs');
   const calls = Number(process.argv[2] ?? 1000);
+  const IDLE_S = 15;
   // the SDK client's transport adds an abort listener per request to one signal on Node 18's fetch
   // (here, in the client; not in the app)
   setMaxListeners(0);
@@ -123,6 +124,10 @@ if (process.argv[2] === '--child') {
   }
   const webApiRequests = home.requests.length - requestsBefore;
   const afterCalls = await ask('memory', 'memory');
+  // V8's memory reducer shrinks the heap once a process has been idle for a few seconds, as the app is
+  // most of the time on a hub
+  await new Promise((resolve) => setTimeout(resolve, IDLE_S * 1000));
+  const afterIdle = await ask('memory', 'memory');
   const afterGc = await ask('gc', 'memory');
 
   // the fake Web API alone: the same kind of requests, straight from here
@@ -153,6 +158,7 @@ if (process.argv[2] === '--child') {
   console.log(`RSS after boot:            ${mb(afterBoot.rss)} (JS heap used ${mb(afterBoot.heapUsed)} of ${mb(afterBoot.heapTotal)}, WebAssembly memory ${mb(afterBoot.wasm)})`);
   console.log(`RSS after first session:   ${mb(afterConnect.rss)}`);
   console.log(`RSS after ${calls} calls:     ${mb(afterCalls.rss)} (JS heap used ${mb(afterCalls.heapUsed)} of ${mb(afterCalls.heapTotal)}, WebAssembly memory ${mb(afterCalls.wasm)})`);
+  console.log(`RSS after ${IDLE_S} s idle:      ${mb(afterIdle.rss)} (JS heap used ${mb(afterIdle.heapUsed)} of ${mb(afterIdle.heapTotal)}, WebAssembly memory ${mb(afterIdle.wasm)})`);
   console.log(`RSS after a full GC:       ${mb(afterGc.rss)} (JS heap used ${mb(afterGc.heapUsed)} of ${mb(afterGc.heapTotal)}, WebAssembly memory ${mb(afterGc.wasm)})`);
   console.log(`boot (fork to onInit done): ${ms(ready.bootMs)}`);
   console.log(`cold start to first answer: ${ms(firstAnswer)} (fork to the SDK client's initialize answered)`);
