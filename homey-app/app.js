@@ -6,6 +6,8 @@
 // HTTP gateway come from the mcp-switchboard package; this app only does the
 // Homey I/O and holds the tool definitions (lib/tools.json).
 
+require('./lib/memory');
+
 const Homey = require('homey');
 const { toolFailure } = require('mcp-switchboard');
 

@@ -2,7 +2,10 @@
 // API and the MCP SDK client; the app runs alone in a child process (booted
 // as in the tests: the fake `homey` runtime, the real homey-api talking to
 // the fake Web API over loopback), so the child's RSS is the app's, and the
-// fake Web API's share of each call's time is measured apart.
+// fake Web API's share of each call's time is measured apart. The child
+// loads nothing but the fake runtime and the app (the SDK client alone would
+// add about 25 MB to a process), and notes its memory at each step of the
+// boot: Node alone, the package, homey-api, the app's modules, onInit.
 //
 //   homey-app/test/node_modules/node18/bin/node homey-app/test/bench.mjs [calls]
 //
@@ -11,50 +14,72 @@ import { fork } from 'node:child_process';
 import { once, setMaxListeners } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
-import { createHome } from './fake-home.mjs';
-import { APP_SCOPES, startFakeHomeyApi } from './fake-homey-api.mjs';
-import { APP_TOKEN, PERSONAL_KEY } from './harness.mjs';
-import { connect } from './mcp-client.mjs';
-
 if (process.argv[2] === '--child') {
-  // the app's process: boot, then answer the parent's questions. The package's WebAssembly memory
-  // is noted as it is made, to tell its share.
-  const Instance = WebAssembly.Instance;
+  // the app's process: boot step by step, then answer the parent's questions. The package's
+  // WebAssembly memory is noted as it is made, to tell its share.
+  const memory = () => {
+    const m = process.memoryUsage();
+    const cpu = process.cpuUsage();
+    return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, wasm: wasmMemory?.buffer.byteLength ?? 0, cpuMs: (cpu.user + cpu.system) / 1000 };
+  };
+  const steps = [];
+  const step = (name) => steps.push({ name, ...memory() });
   let wasmMemory = null;
+  step('Node alone');
+  const Instance = WebAssembly.Instance;
   WebAssembly.Instance = function (...args) {
     const instance = new Instance(...args);
     wasmMemory ??= instance.exports.memory ?? null;
     return instance;
   };
   const { createFakeHomey, appDir } = await import('./harness.mjs');
+  const { createHome } = await import('./fake-home.mjs');
   const { createRequire } = await import('node:module');
   const started = Number(process.argv[4]);
   const home = createHome();
   const homey = createFakeHomey({ home, apiUrl: process.argv[3], settings: { port: 0 } });
-  const App = createRequire(`${appDir}/app.js`)('./app.js');
+  step('the fake runtime and home');
+  // the modules in the order the app loads them (app.js's first line, then the package), so each is counted once
+  const requireApp = createRequire(`${appDir}/app.js`);
+  requireApp('./lib/memory');
+  requireApp('mcp-switchboard');
+  step('require mcp-switchboard');
+  requireApp('./lib/homey-io').HomeyAPI();
+  step('homey-api (HomeyAPI, lean)');
+  const App = requireApp('./app.js');
+  step("the app's modules");
   const app = new App();
   app.homey = homey;
   homey.app = app;
   await app.onInit();
+  step('onInit done');
+  // BENCH_HEAP_SNAPSHOTS=<dir>: heap snapshots after boot and after the calls and a full GC (they cost memory themselves)
+  const snapshots = process.env.BENCH_HEAP_SNAPSHOTS;
+  const snapshot = async (name) => snapshots && (await import('node:v8')).writeHeapSnapshot(`${snapshots}/${name}.heapsnapshot`);
+  await snapshot('boot');
   const booted = performance.timeOrigin + performance.now() - started;
   const status = await app.status();
-  const memory = () => {
-    const m = process.memoryUsage();
-    return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, wasm: wasmMemory?.buffer.byteLength ?? 0 };
-  };
   process.on('disconnect', () => process.exit(0));
   process.on('message', (m) => {
     if (m === 'memory') process.send({ memory: memory() });
     if (m === 'gc') {
       globalThis.gc?.();
-      setTimeout(() => process.send({ memory: memory() }), 200);
+      setTimeout(async () => {
+        const m = memory();
+        await snapshot('after-calls');
+        process.send({ memory: m });
+      }, 200);
     }
-    if (m === 'modules') process.send({ modules: Object.keys(require.cache ?? {}).length });
     if (m === 'exit') app.onUninit().then(() => process.exit(0));
   });
-  process.send({ ready: { port: status.server.port, token: status.token, bootMs: booted, memory: memory() } });
+  process.send({ ready: { port: status.server.port, token: status.token, bootMs: booted, memory: memory(), steps } });
 } else {
+  const { createHome } = await import('./fake-home.mjs');
+  const { APP_SCOPES, startFakeHomeyApi } = await import('./fake-homey-api.mjs');
+  const { APP_TOKEN, PERSONAL_KEY } = await import('./harness.mjs');
+  const { connect } = await import('./mcp-client.mjs');
   const calls = Number(process.argv[2] ?? 1000);
+  const IDLE_S = 15;
   // the SDK client's transport adds an abort listener per request to one signal on Node 18's fetch
   // (here, in the client; not in the app)
   setMaxListeners(0);
@@ -99,6 +124,10 @@ if (process.argv[2] === '--child') {
   }
   const webApiRequests = home.requests.length - requestsBefore;
   const afterCalls = await ask('memory', 'memory');
+  // V8's memory reducer shrinks the heap once a process has been idle for a few seconds, as the app is
+  // most of the time on a hub
+  await new Promise((resolve) => setTimeout(resolve, IDLE_S * 1000));
+  const afterIdle = await ask('memory', 'memory');
   const afterGc = await ask('gc', 'memory');
 
   // the fake Web API alone: the same kind of requests, straight from here
@@ -121,12 +150,19 @@ if (process.argv[2] === '--child') {
   const perCall = webApiRequests / calls;
   const webApiMs = pct(direct, 50);
   console.log(JSON.stringify({ node: process.version, calls, errors }, null, 0));
+  console.log('boot, step by step (RSS; JS heap used of total; no GC forced):');
+  for (const [i, st] of ready.steps.entries()) {
+    const grew = i ? ` (${st.rss >= ready.steps[i - 1].rss ? '+' : ''}${((st.rss - ready.steps[i - 1].rss) / 1048576).toFixed(1)})` : '';
+    console.log(`  ${st.name.padEnd(28)} ${mb(st.rss)}${grew}; heap ${mb(st.heapUsed)} of ${mb(st.heapTotal)}`);
+  }
   console.log(`RSS after boot:            ${mb(afterBoot.rss)} (JS heap used ${mb(afterBoot.heapUsed)} of ${mb(afterBoot.heapTotal)}, WebAssembly memory ${mb(afterBoot.wasm)})`);
   console.log(`RSS after first session:   ${mb(afterConnect.rss)}`);
   console.log(`RSS after ${calls} calls:     ${mb(afterCalls.rss)} (JS heap used ${mb(afterCalls.heapUsed)} of ${mb(afterCalls.heapTotal)}, WebAssembly memory ${mb(afterCalls.wasm)})`);
+  console.log(`RSS after ${IDLE_S} s idle:      ${mb(afterIdle.rss)} (JS heap used ${mb(afterIdle.heapUsed)} of ${mb(afterIdle.heapTotal)}, WebAssembly memory ${mb(afterIdle.wasm)})`);
   console.log(`RSS after a full GC:       ${mb(afterGc.rss)} (JS heap used ${mb(afterGc.heapUsed)} of ${mb(afterGc.heapTotal)}, WebAssembly memory ${mb(afterGc.wasm)})`);
   console.log(`boot (fork to onInit done): ${ms(ready.bootMs)}`);
   console.log(`cold start to first answer: ${ms(firstAnswer)} (fork to the SDK client's initialize answered)`);
+  console.log(`app's CPU time per call:    ${ms((afterCalls.cpuMs - afterConnect.cpuMs) / calls)} (user + system in its process; less disturbed by other load than latency)`);
   console.log(`tool call latency:          p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}, mean ${ms(latencies.reduce((a, b) => a + b, 0) / calls)}`);
   console.log(`Web API requests per call:  ${perCall.toFixed(2)}; the fake Web API alone answers one in p50 ${ms(webApiMs)} (p99 ${ms(pct(direct, 99))})`);
 }

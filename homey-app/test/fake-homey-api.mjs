@@ -4,7 +4,11 @@
 // does not give apps (starting Flows, activating moods, Logic), and requests
 // for those get 403 Missing Scopes; a personal API key has them all.
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+
+// required, not imported: on Node 22 an ES import of node:http loads undici
+// (its WebSocket getters), 10 MB in the app's process of bench.mjs
+const { createServer } = createRequire(import.meta.url)('node:http');
 
 /** The scopes an app's token has (homey:manager:api), as the fake grants them. */
 export const APP_SCOPES = [

@@ -80,6 +80,16 @@ describe('hybrid disclosure (the default)', () => {
     const zones = await api.getZones({ homey: b.homey });
     assert.deepEqual(zones.map((z) => z.path), ['Home', 'Home / Bedroom', 'Home / Garden', 'Home / Hallway', 'Home / Kitchen', 'Home / Living room', 'Home / Office', 'Home / Office / Desk corner']);
   });
+
+  test('homey-api answered all of the above without the modules the app puts off (they cost memory)', () => {
+    const installed = `${appDir}/node_modules/`;
+    const packages = new Set(Object.keys(require.cache).filter((f) => f.startsWith(installed)).map((f) => f.slice(installed.length).split('/')[0]));
+    assert.ok(packages.has('homey-api') && packages.has('node-fetch'), [...packages].join(', '));
+    for (const name of ['socket.io-client', 'engine.io-client', 'form-data', 'whatwg-url', 'tr46']) {
+      const loaded = Object.entries(require.cache).filter(([f, m]) => f.startsWith(`${installed}${name}/`) && m.exports?.name !== 'deferred');
+      assert.deepEqual(loaded.map(([f]) => f), [], `${name} was loaded`);
+    }
+  });
 });
 
 describe('Flows change while a client is connected', () => {
