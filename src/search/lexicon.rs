@@ -40,11 +40,12 @@ turn|switch = switch / schakel schakelen / schalte schalten schalt schaltet
 toggle = toggle flip / omschakelen wissel wisselen / umschalten wechseln / basculer bascule inverser
 activate|enable|turn on = activate enable engage illuminate / activeer activeren inschakelen / aktiviere aktivieren einschalten / allume allumer allumez allumes allumee allumees active activer
 deactivate|disable|turn off = deactivate disable disengage / deactiveer deactiveren uitschakelen / deaktiviere deaktivieren ausschalten / eteins eteindre eteignez eteint eteinte eteintes desactive desactiver coupe couper
-# covers, doors, locks
+# covers, doors, locks; a lock is locked by switching it on or closing it,
+# unlocked by switching it off or opening it (`HassTurnOn` locks a lock)
 open = open opened opening / openen open opendoen / offne offnen offnet oeffnen aufmachen offen geoffnet / ouvre ouvrir ouvrez ouvert ouverte ouvertes
 close|shut = close shut closed / sluit sluiten dicht dichtdoen / schliesse schliessen schliess zumachen geschlossen / ferme fermer fermez fermee fermees
-lock = lock locked / slot sloten vergrendel vergrendelen vergrendeld afsluiten / schloss verriegeln verriegle verriegelt verschlossen abschliessen zuschliessen zusperren / verrouille verrouiller verrouillee
-unlock = unlock unlocked / ontgrendel ontgrendelen / entriegeln entriegle aufschliessen aufsperren / deverrouille deverrouiller
+lock|close*0.5|on*0.5 = lock locked / slot sloten vergrendel vergrendelen vergrendeld afsluiten / schloss verriegeln verriegle verriegelt verschlossen abschliessen zuschliessen zusperren / verrouille verrouiller verrouillee
+unlock|open*0.5|off*0.5 = unlock unlocked / ontgrendel ontgrendelen / entriegeln entriegle aufschliessen aufsperren / deverrouille deverrouiller
 curtain|blind|shade|shutter|cover|awning = curtain curtains blind blinds shade shades shutter shutters drape drapes awning cover covers louvre louver / gordijn gordijnen rolluik rolluiken jaloezie jaloezieen zonwering zonnescherm screen screens vitrage luifel markies lamellen / vorhang vorhange rollo rollos rollladen rolladen rollladen jalousie jalousien markise abdeckung abdeckungen raffstore gardine gardinen beschattung beschattungen store / volet volets store stores rideau rideaux persienne persiennes
 door = door doors frontdoor backdoor / deur deuren voordeur achterdeur / tur turen haustur
 # (exact words: `port` is English)
@@ -206,7 +207,7 @@ dicht: doe zet draai maak mak schuif schuiv trek = close|shut
 toe: doe trek = close|shut
 toe: voeg = add
 af: vink haal hal streep strep = complete|done|finish|check
-af: sluit = lock
+af: sluit = lock|close*0.5|on*0.5
 af: zet = turn off
 af: spel speel = play|resume
 af: breek brek = cancel|stop
@@ -227,9 +228,9 @@ ab: schalt dreh stell mach = turn off
 ein: stell = set|change|adjust
 auf: mach dreh zieh fahr = open
 zu: mach dreh zieh fahr = close|shut
-auf: schliess sperr = unlock
-zu: schliess sperr = lock
-ab: schliess = lock|complete
+auf: schliess sperr = unlock|open*0.5|off*0.5
+zu: schliess sperr = lock|close*0.5|on*0.5
+ab: schliess = lock|close*0.5|on*0.5|complete*0.5
 ab: hak = complete|done|finish|check
 hoch: mach fahr zieh dreh stell = up|raise|open
 rauf: mach fahr zieh dreh = up|raise|open

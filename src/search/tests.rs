@@ -382,3 +382,49 @@ fn questions_read_and_commands_change() {
         assert_eq!(top(&i, q), want, "{q}");
     }
 }
+
+/// A catalog whose generic switches also lock and unlock (as Home
+/// Assistant's: a lock is switched on to lock it), beside a script that
+/// names locks in its description.
+fn switches() -> ToolIndex {
+    let enums = json!({"type": "object", "properties": {
+        "name": {"type": "string"},
+        "device_class": {"type": "array", "items": {"type": "string",
+            "enum": ["door", "garage", "gate", "window", "outlet"]}}}});
+    ToolIndex::build(
+        &catalog(json!([
+            {"name": "HassTurnOn", "description": "Turns on/opens a device or entity", "inputSchema": enums},
+            {"name": "HassTurnOff", "description": "Turns off/closes a device or entity", "inputSchema": enums},
+            {"name": "HassSetPosition", "description": "Sets the position of a device or entity", "inputSchema": enums},
+            {"name": "good_night", "description": "Turns off all lights and locks the doors"}
+        ])),
+        None,
+    )
+    .unwrap()
+}
+
+#[test]
+fn locking_switches_on_or_closes_and_unlocking_switches_off_or_opens() {
+    let i = switches();
+    let within = |q: &str, tool: &str, k: usize| {
+        let r = i.search(q, &SearchOptions::new().with_limit(k));
+        assert!(names(&r).contains(&tool), "{q}: {:?}", names(&r));
+    };
+    for q in [
+        "lock the back door",
+        "vergrendel de achterdeur",
+        "sluit de sloten af",
+        "verriegle die Hintertür",
+        "schließ die Hintertür zu",
+    ] {
+        within(q, "HassTurnOn", 3);
+    }
+    for q in [
+        "unlock the back door",
+        "ontgrendel de achterdeur",
+        "entriegle die Hintertür",
+        "schließ die Hintertür auf",
+    ] {
+        within(q, "HassTurnOff", 3);
+    }
+}
