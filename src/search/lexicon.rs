@@ -146,8 +146,9 @@ night|sleep = night sleep goodnight bedtime / nacht slapen welterusten / nacht s
 morning|wake = morning / ochtend morgen / morgen fruh / matin
 # automation and apps
 automation|flow|routine|scene*0.6|script*0.6 = automation automations flow flows routine / automatisering automatiseringen routine / automatisierung automation ablauf routine / automatisation routine
-scene|automation*0.6|flow*0.6 = scene scenes / scenario / szene szenen / scenario
-script|automation*0.6|flow*0.6 = script scripts / - / skript skripte / -
+# a scene or a script is run by switching it on (Home Assistant's `HassTurnOn`)
+scene|automation*0.6|flow*0.6|on*0.5 = scene scenes / scenario / szene szenen / scenario
+script|automation*0.6|flow*0.6|on*0.5 = script scripts / - / skript skripte / -
 trigger|run|execute|activate|start = trigger run execute invoke / uitvoeren voer triggeren afvuren / ausfuhren fuhre auslosen auslose / execute executer declenche declencher
 app|integration|plugin = app apps integration integrations plugin addon addons / app apps applicatie toepassing integratie integraties / app apps anwendung integration erweiterung / application applications
 install = install installed / installeer installeren geinstalleerd / installiere installieren installiert / installe installer

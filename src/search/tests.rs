@@ -428,3 +428,16 @@ fn locking_switches_on_or_closes_and_unlocking_switches_off_or_opens() {
         within(q, "HassTurnOff", 3);
     }
 }
+
+#[test]
+fn a_scene_or_script_by_name_is_switched_on() {
+    let i = switches();
+    for q in [
+        "the party scene please",
+        "de scène feestje",
+        "das Skript Kinoabend",
+    ] {
+        let r = i.search(q, &SearchOptions::new().with_limit(2));
+        assert!(names(&r).contains(&"HassTurnOn"), "{q}: {:?}", names(&r));
+    }
+}
