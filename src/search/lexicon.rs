@@ -336,6 +336,9 @@ pub(crate) const ON: u8 = 2;
 pub(crate) const OFF: u8 = 4;
 /// Started: with `again` (`opnieuw`, `neu`) it is restarted.
 pub(crate) const START: u8 = 8;
+/// A place (a room, an area, the house): where something is, never the
+/// thing a command is about.
+pub(crate) const PLACE: u8 = 16;
 
 impl Expansion {
     fn parse(exp: &str, stemmers: &Stemmers) -> Expansion {
@@ -366,6 +369,9 @@ impl Expansion {
                 "on" => ON,
                 "off" => OFF,
                 "start" => START,
+                "room" | "area" | "home" | "floor" | "bedroom" | "livingroom" | "kitchen"
+                | "bathroom" | "hallway" | "garden" | "office" | "attic" | "basement"
+                | "toilet" | "diningroom" | "nursery" | "terrace" => PLACE,
                 _ => 0,
             };
         }

@@ -8,7 +8,7 @@ use super::analyze::{
     letter_mask, split_compound, undesc, words, Lang, Stemmers,
 };
 use super::index::name_key;
-use super::lexicon::{is_again, Expansion, Lexicon, OFF, ON, SOUND, START};
+use super::lexicon::{is_again, Expansion, Lexicon, OFF, ON, PLACE, SOUND, START};
 use super::{Hit, SearchOptions, SearchResults, ToolIndex};
 
 /// Words of a query read, at most.
@@ -185,8 +185,9 @@ impl Query<'_> {
     }
 
     /// [`Query::add_word`] with a weight; says whether the word was found
-    /// (in the index or the lexicon, whole, in parts or corrected).
-    fn add_word_weighted(&mut self, w: &str, read: &Read<'_>, weight: f32) -> bool {
+    /// (in the index or the lexicon, whole, in parts or corrected), and
+    /// whether it matched any term of the index.
+    fn add_word_weighted(&mut self, w: &str, read: &Read<'_>, weight: f32) -> (bool, bool) {
         let mut group = Group::new();
         let mut extra = Vec::new();
         let known = self.lookup_read(w, read, weight, &mut group, &mut extra);
@@ -197,12 +198,12 @@ impl Query<'_> {
             self.typo_words += 1;
             self.typo(w, weight, &mut group, &mut extra);
         }
-        let found = known || !group.is_empty() || !extra.is_empty();
+        let matched = !group.is_empty() || extra.iter().any(|e| !e.is_empty());
         self.push(group);
         for e in extra {
             self.push(e);
         }
-        found
+        (known || matched, matched)
     }
 
     fn compound(&self, w: &str, weight: f32, group: &mut Group, extra: &mut Vec<Group>) {
@@ -555,9 +556,17 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
                 1.0
             };
         let Some(read) = &reads[i] else { continue };
-        let found = q.add_word_weighted(w, read, weight);
-        unknown |= !found && w.chars().count() >= 3 && w.chars().all(char::is_alphabetic);
-        object |= found && !particle && verb == 0;
+        let (_, matched) = q.add_word_weighted(w, read, weight);
+        // a thing the catalog has no word for (`tuinverlichting` where
+        // tools only control devices) names a device as much as a name
+        // does; a place does not
+        let place = read.exp.is_some_and(|e| e.senses & PLACE != 0);
+        unknown |= !matched
+            && !place
+            && verb == 0
+            && w.chars().count() >= 3
+            && w.chars().all(char::is_alphabetic);
+        object |= matched && !particle && verb == 0 && !lex.is_english_particle(w);
         searchable = true;
     }
     // a name nobody knows, the only object of a command or a question

@@ -441,3 +441,27 @@ fn a_scene_or_script_by_name_is_switched_on() {
         assert!(names(&r).contains(&"HassTurnOn"), "{q}: {:?}", names(&r));
     }
 }
+
+#[test]
+fn a_thing_the_catalog_has_no_word_for_is_a_device() {
+    let i = ToolIndex::build(
+        &catalog(json!([
+            {"name": "list_devices", "description": "List all Homey devices with their current state"},
+            {"name": "control_device", "description": "Control a Homey device capability",
+             "inputSchema": {"type": "object", "properties": {
+                "device_id": {"type": "string"}, "capability": {"type": "string"}, "value": {}}}},
+            {"name": "list_flows", "description": "List automation flows",
+             "inputSchema": {"type": "object", "properties": {"enabled_only": {"type": "boolean"}}}},
+            {"name": "list_zones", "description": "List all Homey zones"}
+        ])),
+        None,
+    )
+    .unwrap();
+    for q in [
+        "zet de tuinverlichting aan",
+        "turn on the garden lights",
+        "schalte die Gartenbeleuchtung ein",
+    ] {
+        assert_eq!(top(&i, q), "control_device", "{q}");
+    }
+}
