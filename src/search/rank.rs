@@ -38,6 +38,8 @@ const STATE_WEIGHT: f32 = 0.8;
 const QUESTION_STATE_WEIGHT: f32 = 0.4;
 /// Weight of what a question why implies: debugging, traces.
 const WHY_WEIGHT: f32 = 0.8;
+/// Weight of a place beside the thing a query is about.
+const PLACE_WEIGHT: f32 = 0.6;
 /// Weight of `device` for a word nobody knows in a command or a question.
 const UNKNOWN_WEIGHT: f32 = 0.5;
 /// Weight of what a question about the past implies: the history.
@@ -533,6 +535,22 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     }
     let commands = act.act != 0 && act.act != act::READ;
     let (mut unknown, mut object) = (false, false);
+    let is_place = |i: usize| {
+        reads[i]
+            .as_ref()
+            .and_then(|r| r.exp)
+            .is_some_and(|e| e.senses & PLACE != 0)
+    };
+    // a place beside the thing a query is about only says where it is
+    // (`the kitchen light`): it weighs less than the thing
+    let thing = (0..n).any(|i| {
+        !consumed[i]
+            && !dropped[i]
+            && reads[i].is_some()
+            && !is_place(i)
+            && verb_at(i) == 0
+            && reading[i].is_some_and(|w| w == words[i] && !lex.is_english_particle(w))
+    });
     for i in 0..n {
         if consumed[i] || dropped[i] {
             continue;
@@ -552,6 +570,8 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         let weight =
             if act.question && (particle || matches!(w, "on" | "off") || verb & !act::READ != 0) {
                 QUESTION_STATE_WEIGHT
+            } else if thing && is_place(i) {
+                PLACE_WEIGHT
             } else {
                 1.0
             };
@@ -560,9 +580,8 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         // a thing the catalog has no word for (`tuinverlichting` where
         // tools only control devices) names a device as much as a name
         // does; a place does not
-        let place = read.exp.is_some_and(|e| e.senses & PLACE != 0);
         unknown |= !matched
-            && !place
+            && !is_place(i)
             && verb == 0
             && w.chars().count() >= 3
             && w.chars().all(char::is_alphabetic);

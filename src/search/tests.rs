@@ -465,3 +465,24 @@ fn a_thing_the_catalog_has_no_word_for_is_a_device() {
         assert_eq!(top(&i, q), "control_device", "{q}");
     }
 }
+
+#[test]
+fn a_place_beside_the_thing_only_says_where() {
+    let i = ToolIndex::build(
+        &catalog(json!([
+            {"name": "set_area", "description": "Set up an area such as the kitchen, and the lights and switches in the kitchen"},
+            {"name": "call_service", "description": "Call a service: turn a light or a switch on or off, set a thermostat, open a cover, and more"}
+        ])),
+        None,
+    )
+    .unwrap();
+    for q in [
+        "turn on the kitchen light",
+        "zet de lamp in de keuken aan",
+        "schalte das Licht in der Küche ein",
+    ] {
+        assert_eq!(top(&i, q), "call_service", "{q}");
+    }
+    // a place alone is what the query is about
+    assert_eq!(top(&i, "kitchen"), "set_area");
+}
