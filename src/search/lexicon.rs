@@ -91,13 +91,13 @@ motion|presence = motion movement presence anyone anybody someone somebody peopl
 energy|power|consumption = energy power consumption electricity / energie stroom verbruik stroomverbruik vermogen elektriciteit / energie strom verbrauch stromverbrauch leistung / energie electricite consommation puissance
 room|area|zone = room rooms area areas zone zones / kamer kamers ruimte vertrek zone zones / raum zimmer bereich bereiche zone zonen / piece pieces salle zone
 floor = floor storey story / verdieping etage / etage stockwerk geschoss / etage
-home|house = home house / huis woning thuis / haus wohnung zuhause / maison domicile
+home|house|base*0.5 = home house / huis woning thuis / haus wohnung zuhause / maison domicile
 garage = garage / garage garagedeur / garage garagentor / garage
 camera = camera cam webcam / camera / kamera / camera
 alarm|security = alarm siren burglar / alarm alarmsysteem sirene / alarm alarmanlage sirene / alarme sirene
 doorbell = doorbell bell / deurbel bel / klingel turklingel / sonnette
-robot = robot / robot / roboter / robot
-vacuum|clean = vacuum hoover vacuuming / stofzuiger stofzuigen stofzuig zuigen robotstofzuiger / staubsauger staubsaugen saugen sauge saugroboter / aspirateur aspirer
+robot|vacuum*0.8 = robot / robot / roboter / robot
+vacuum|clean = vacuum hoover vacuuming roomba roborock deebot ecovacs neato dreame / stofzuiger stofzuigen stofzuig zuigen robotstofzuiger / staubsauger staubsaugen saugen sauge saugroboter / aspirateur aspirer
 clean|vacuum = clean cleaning mop / schoonmaken poetsen dweilen reinigen / putzen reinigen reinige wischen / nettoie nettoyer nettoyage menage
 base|dock|station = base dock station charger / basis basisstation laadstation oplaadstation / basis basisstation ladestation / base station chargeur
 # rooms: known words keep compounds from splitting wrongly
@@ -113,7 +113,7 @@ attic = attic / zolder / dachboden / grenier
 basement|cellar = basement cellar / kelder / keller / cave
 toilet = toilet wc / toilet wc / toilette wc / toilettes
 diningroom = - / eetkamer / esszimmer
-mode = mode modes / modus / modus / mode
+mode|on*0.4 = mode modes / modus / modus / mode
 nursery|kids = nursery / kinderkamer / kinderzimmer
 terrace|balcony|porch = terrace balcony porch patio / terras balkon veranda / terrasse balkon veranda / terrasse balcon
 # media control

@@ -486,3 +486,26 @@ fn a_place_beside_the_thing_only_says_where() {
     // a place alone is what the query is about
     assert_eq!(top(&i, "kitchen"), "set_area");
 }
+
+#[test]
+fn robots_and_vacuum_brands_are_vacuums_and_modes_are_switched_on() {
+    let i = ToolIndex::build(
+        &catalog(json!([
+            {"name": "HassTurnOn", "description": "Turns on/opens a device or entity"},
+            {"name": "HassVacuumStart", "description": "Starts a vacuum"},
+            {"name": "HassVacuumReturnToBase", "description": "Returns a vacuum to base"},
+            {"name": "HassMediaPrevious", "description": "Replays the previous item for a media player"},
+            {"name": "GetLiveContext", "description": "Provides the current state, value, or mode of devices",
+             "annotations": {"readOnlyHint": true}}
+        ])),
+        None,
+    )
+    .unwrap();
+    assert_eq!(top(&i, "stuur de robot terug"), "HassVacuumReturnToBase");
+    assert_eq!(top(&i, "send the roomba home"), "HassVacuumReturnToBase");
+    assert_eq!(top(&i, "start the roborock"), "HassVacuumStart");
+    for q in ["switch to party mode", "Partymodus aktivieren"] {
+        let r = i.search(q, &SearchOptions::new().with_limit(1));
+        assert_eq!(names(&r), ["HassTurnOn"], "{q}");
+    }
+}
