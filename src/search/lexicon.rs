@@ -208,6 +208,7 @@ dicht: doe zet draai maak mak schuif schuiv trek = close|shut
 toe: doe trek = close|shut
 toe: voeg = add
 af: vink haal hal streep strep = complete|done|finish|check
+door: streep strep haal hal = complete|done|finish|check
 af: sluit = lock|close*0.5|on*0.5
 af: zet = turn off
 af: spel speel = play|resume
@@ -233,6 +234,7 @@ auf: schliess sperr = unlock|open*0.5|off*0.5
 zu: schliess sperr = lock|close*0.5|on*0.5
 ab: schliess = lock|close*0.5|on*0.5|complete*0.5
 ab: hak = complete|done|finish|check
+durch: streich = complete|done|finish|check
 hoch: mach fahr zieh dreh stell = up|raise|open
 rauf: mach fahr zieh dreh = up|raise|open
 herauf: mach fahr zieh dreh = up|raise|open
@@ -577,7 +579,13 @@ impl Lexicon {
         if nl_de.contains(start) {
             let found = [(1, Lang::Nl), (2, Lang::De)]
                 .into_iter()
-                .find_map(|(i, lang)| self.by_stem(i, &stemmers.stem(lang, word)));
+                .find_map(|(i, lang)| self.by_stem(i, &stemmers.stem(lang, word)))
+                // a Dutch imperative is the infinitive less `en`, which
+                // the stemmer does not always undo (`ververs`: `verversen`)
+                .or_else(|| {
+                    let infinitive = format!("{word}en");
+                    self.by_stem(1, &stemmers.stem(Lang::Nl, &infinitive))
+                });
             if found.is_some() {
                 return found;
             }
@@ -791,6 +799,9 @@ mod tests {
             "=livingroom|loung"
         );
         assert!(lex.lookup("rover", &stems_of("rover")).is_none());
+        let s = Stemmers::new();
+        let ververs = lex.lookup_lazy("ververs", &s.stem(Lang::En, "ververs"), &s);
+        assert_eq!(exp(ververs), "refresh|reload|updat|sync");
         assert!(lex.knows("thermostaat"));
     }
 
