@@ -33,6 +33,9 @@ const NAME_BONUS: f32 = 2.0;
 /// Weight of what a question about the present implies: the current
 /// state (`state`, `current`, `status`).
 const STATE_WEIGHT: f32 = 0.8;
+/// Weight of `current` in a question about the present: less than the
+/// state, which says more about what is asked (the time is current too).
+const CURRENT_WEIGHT: f32 = 0.6;
 /// Weight, in a question, of the words that would change something: they
 /// describe the state asked about.
 const QUESTION_STATE_WEIGHT: f32 = 0.4;
@@ -600,16 +603,19 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     if act.why {
         q.add_implied("debug", WHY_WEIGHT);
     } else if act.question {
-        let now: &[&[&str]] = if act.past {
-            &[&["state", "status"]]
+        let now: &[(&[&str], f32)] = if act.past {
+            &[(&["state", "status"], STATE_WEIGHT)]
         } else {
-            &[&["state", "status"], &["current"]]
+            &[
+                (&["state", "status"], STATE_WEIGHT),
+                (&["current"], CURRENT_WEIGHT),
+            ]
         };
-        for alts in now {
+        for &(alts, weight) in now {
             let group = alts
                 .iter()
                 .filter_map(|w| index.terms.find(w))
-                .map(|t| (t, STATE_WEIGHT))
+                .map(|t| (t, weight))
                 .collect();
             q.push(group);
         }
