@@ -164,7 +164,7 @@ check|inspect = check verify inspect / controleer controleren / prufe prufen kon
 health = health healthy / gezondheid / gesundheit / sante
 overview|summary = overview summary / overzicht samenvatting / ubersicht zusammenfassung / apercu
 search|find = search find lookup locate / zoek zoeken vind vinden / suche suchen finde finden / cherche chercher trouve trouver recherche
-set|change|adjust = set change adjust modify configure / zet zetten stel stellen instellen verander veranderen wijzig wijzigen aanpassen draai draaien / setze setzen setz stelle stellen stell einstellen andere andern verstelle verstellen dreh drehe drehen / mets mettre regle regler change changer modifie modifier
+set|change|adjust = set put change adjust modify configure / zet zetten stel stellen instellen verander veranderen wijzig wijzigen aanpassen draai draaien / setze setzen setz stelle stellen stell einstellen andere andern verstelle verstellen dreh drehe drehen / mets mettre regle regler change changer modifie modifier
 # software (GitHub and other developer catalogs)
 pull request = pr prs mr / - / -
 repository|repo = repo repos repository repositories project / repository opslagplaats / repository / depot
@@ -338,6 +338,10 @@ pub(crate) const ON: u8 = 2;
 pub(crate) const OFF: u8 = 4;
 /// Started: with `again` (`opnieuw`, `neu`) it is restarted.
 pub(crate) const START: u8 = 8;
+/// Set (`zet`, `setze`, `mets`): with a [`LIST`], put on the list, added.
+pub(crate) const SET: u8 = 32;
+/// A list: what is set on it is added.
+pub(crate) const LIST: u8 = 64;
 /// A place (a room, an area, the house): where something is, never the
 /// thing a command is about.
 pub(crate) const PLACE: u8 = 16;
@@ -371,6 +375,8 @@ impl Expansion {
                 "on" => ON,
                 "off" => OFF,
                 "start" => START,
+                "set" => SET,
+                "list" => LIST,
                 "room" | "area" | "home" | "floor" | "bedroom" | "livingroom" | "kitchen"
                 | "bathroom" | "hallway" | "garden" | "office" | "attic" | "basement"
                 | "toilet" | "diningroom" | "nursery" | "terrace" => PLACE,

@@ -8,7 +8,7 @@ use super::analyze::{
     letter_mask, split_compound, undesc, words, Lang, Stemmers,
 };
 use super::index::name_key;
-use super::lexicon::{is_again, Expansion, Lexicon, OFF, ON, PLACE, SOUND, START};
+use super::lexicon::{is_again, Expansion, Lexicon, LIST, OFF, ON, PLACE, SET, SOUND, START};
 use super::{Hit, SearchOptions, SearchResults, ToolIndex};
 
 /// Words of a query read, at most.
@@ -520,6 +520,14 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     combine(OFF, &sound, "mute");
     combine(ON, &sound, "unmute");
     combine(START, &|i| !consumed[i] && is_again(&words[i]), "restart");
+    // set on a list is added to it (`zet melk op de lijst`, `setz Milch
+    // auf die Liste`, `put milk on the list`)
+    let set = (0..n).find(|&i| senses[i] & SET != 0 && !dropped[i]);
+    let list = (0..n).any(|i| senses[i] & LIST != 0);
+    if let Some(i) = set.filter(|_| list && has_term("add")) {
+        dropped[i] = true;
+        combined.push("add");
+    }
     for (k, &(_, _, exp)) in pairs.iter().enumerate() {
         if !dropped_pairs[k] {
             let mut group = Group::new();

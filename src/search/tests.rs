@@ -509,3 +509,25 @@ fn robots_and_vacuum_brands_are_vacuums_and_modes_are_switched_on() {
         assert_eq!(names(&r), ["HassTurnOn"], "{q}");
     }
 }
+
+#[test]
+fn set_on_a_list_is_added_to_it() {
+    let i = ToolIndex::build(
+        &catalog(json!([
+            {"name": "HassListAddItem", "description": "Add item to a todo list"},
+            {"name": "HassListCompleteItem", "description": "Complete item on a todo list"},
+            {"name": "HassLightSet", "description": "Sets the brightness percentage or color of a light"}
+        ])),
+        None,
+    )
+    .unwrap();
+    for q in [
+        "zet wc-papier op de boodschappenlijst",
+        "setz Milch auf die Einkaufsliste",
+        "put milk on the shopping list",
+        "mets du lait sur la liste de courses",
+    ] {
+        assert_eq!(top(&i, q), "HassListAddItem", "{q}");
+    }
+    assert_eq!(top(&i, "zet de lamp op 50 procent"), "HassLightSet");
+}
