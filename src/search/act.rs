@@ -263,7 +263,11 @@ pub(crate) fn tool_acts<'a>(
         return READ;
     }
     let (mut strong, mut weak) = (0u8, 0u8);
+    // `manage` names every act on its object (`ha_manage_updates` lists,
+    // installs and skips them): reading too, whatever the hints say
+    let mut manages = false;
     for (w, stem) in name.chain(title) {
+        manages |= w == "manage";
         let a = word_category(w, stem).map_or(0, act_of_category);
         if is(w, WEAK) {
             weak |= a;
@@ -277,6 +281,9 @@ pub(crate) fn tool_acts<'a>(
     }
     if read_only == Some(false) {
         acts &= !READ;
+    }
+    if manages {
+        acts |= READ | CHANGE | CREATE | DELETE;
     }
     if acts == 0 && (read_only == Some(false) || destructive == Some(true) || writes_value) {
         acts = CHANGE;
@@ -459,6 +466,10 @@ mod tests {
             CHANGE | CREATE
         );
         assert_eq!(tool("ha_remove_device", "", Some(false), &[]), DELETE);
+        assert_eq!(
+            tool("ha_manage_updates", "Manage Updates", Some(false), &[]),
+            READ | CHANGE | CREATE | DELETE
+        );
         assert_eq!(
             tool("mark_all_notifications_read", "", Some(false), &[]),
             CHANGE

@@ -40,11 +40,12 @@ turn|switch = switch / schakel schakelen / schalte schalten schalt schaltet
 toggle = toggle flip / omschakelen wissel wisselen / umschalten wechseln / basculer bascule inverser
 activate|enable|turn on = activate enable engage illuminate / activeer activeren inschakelen / aktiviere aktivieren einschalten / allume allumer allumez allumes allumee allumees active activer
 deactivate|disable|turn off = deactivate disable disengage / deactiveer deactiveren uitschakelen / deaktiviere deaktivieren ausschalten / eteins eteindre eteignez eteint eteinte eteintes desactive desactiver coupe couper
-# covers, doors, locks
+# covers, doors, locks; a lock is locked by switching it on or closing it,
+# unlocked by switching it off or opening it (`HassTurnOn` locks a lock)
 open = open opened opening / openen open opendoen / offne offnen offnet oeffnen aufmachen offen geoffnet / ouvre ouvrir ouvrez ouvert ouverte ouvertes
 close|shut = close shut closed / sluit sluiten dicht dichtdoen / schliesse schliessen schliess zumachen geschlossen / ferme fermer fermez fermee fermees
-lock = lock locked / slot sloten vergrendel vergrendelen vergrendeld afsluiten / schloss verriegeln verriegle verriegelt verschlossen abschliessen zuschliessen zusperren / verrouille verrouiller verrouillee
-unlock = unlock unlocked / ontgrendel ontgrendelen / entriegeln entriegle aufschliessen aufsperren / deverrouille deverrouiller
+lock|close*0.5|on*0.5 = lock locked / slot sloten vergrendel vergrendelen vergrendeld afsluiten / schloss verriegeln verriegle verriegelt verschlossen abschliessen zuschliessen zusperren / verrouille verrouiller verrouillee
+unlock|open*0.5|off*0.5 = unlock unlocked / ontgrendel ontgrendelen / entriegeln entriegle aufschliessen aufsperren / deverrouille deverrouiller
 curtain|blind|shade|shutter|cover|awning = curtain curtains blind blinds shade shades shutter shutters drape drapes awning cover covers louvre louver / gordijn gordijnen rolluik rolluiken jaloezie jaloezieen zonwering zonnescherm screen screens vitrage luifel markies lamellen / vorhang vorhange rollo rollos rollladen rolladen rollladen jalousie jalousien markise abdeckung abdeckungen raffstore gardine gardinen beschattung beschattungen store / volet volets store stores rideau rideaux persienne persiennes
 door = door doors frontdoor backdoor / deur deuren voordeur achterdeur / tur turen haustur
 # (exact words: `port` is English)
@@ -90,13 +91,13 @@ motion|presence = motion movement presence anyone anybody someone somebody peopl
 energy|power|consumption = energy power consumption electricity / energie stroom verbruik stroomverbruik vermogen elektriciteit / energie strom verbrauch stromverbrauch leistung / energie electricite consommation puissance
 room|area|zone = room rooms area areas zone zones / kamer kamers ruimte vertrek zone zones / raum zimmer bereich bereiche zone zonen / piece pieces salle zone
 floor = floor storey story / verdieping etage / etage stockwerk geschoss / etage
-home|house = home house / huis woning thuis / haus wohnung zuhause / maison domicile
+home|house|base*0.5 = home house / huis woning thuis / haus wohnung zuhause / maison domicile
 garage = garage / garage garagedeur / garage garagentor / garage
 camera = camera cam webcam / camera / kamera / camera
 alarm|security = alarm siren burglar / alarm alarmsysteem sirene / alarm alarmanlage sirene / alarme sirene
 doorbell = doorbell bell / deurbel bel / klingel turklingel / sonnette
-robot = robot / robot / roboter / robot
-vacuum|clean = vacuum hoover vacuuming / stofzuiger stofzuigen stofzuig zuigen robotstofzuiger / staubsauger staubsaugen saugen sauge saugroboter / aspirateur aspirer
+robot|vacuum*0.8 = robot / robot / roboter / robot
+vacuum|clean = vacuum hoover vacuuming roomba roborock deebot ecovacs neato dreame / stofzuiger stofzuigen stofzuig zuigen robotstofzuiger / staubsauger staubsaugen saugen sauge saugroboter / aspirateur aspirer
 clean|vacuum = clean cleaning mop / schoonmaken poetsen dweilen reinigen / putzen reinigen reinige wischen / nettoie nettoyer nettoyage menage
 base|dock|station = base dock station charger / basis basisstation laadstation oplaadstation / basis basisstation ladestation / base station chargeur
 # rooms: known words keep compounds from splitting wrongly
@@ -112,7 +113,7 @@ attic = attic / zolder / dachboden / grenier
 basement|cellar = basement cellar / kelder / keller / cave
 toilet = toilet wc / toilet wc / toilette wc / toilettes
 diningroom = - / eetkamer / esszimmer
-mode = mode modes / modus / modus / mode
+mode|on*0.4 = mode modes / modus / modus / mode
 nursery|kids = nursery / kinderkamer / kinderzimmer
 terrace|balcony|porch = terrace balcony porch patio / terras balkon veranda / terrasse balkon veranda / terrasse balcon
 # media control
@@ -145,8 +146,9 @@ night|sleep = night sleep goodnight bedtime / nacht slapen welterusten / nacht s
 morning|wake = morning / ochtend morgen / morgen fruh / matin
 # automation and apps
 automation|flow|routine|scene*0.6|script*0.6 = automation automations flow flows routine / automatisering automatiseringen routine / automatisierung automation ablauf routine / automatisation routine
-scene|automation*0.6|flow*0.6 = scene scenes / scenario / szene szenen / scenario
-script|automation*0.6|flow*0.6 = script scripts / - / skript skripte / -
+# a scene or a script is run by switching it on (Home Assistant's `HassTurnOn`)
+scene|automation*0.6|flow*0.6|on*0.5 = scene scenes / scenario / szene szenen / scenario
+script|automation*0.6|flow*0.6|on*0.5 = script scripts / - / skript skripte / -
 trigger|run|execute|activate|start = trigger run execute invoke / uitvoeren voer triggeren afvuren / ausfuhren fuhre auslosen auslose / execute executer declenche declencher
 app|integration|plugin = app apps integration integrations plugin addon addons / app apps applicatie toepassing integratie integraties / app apps anwendung integration erweiterung / application applications
 install = install installed / installeer installeren geinstalleerd / installiere installieren installiert / installe installer
@@ -162,7 +164,7 @@ check|inspect = check verify inspect / controleer controleren / prufe prufen kon
 health = health healthy / gezondheid / gesundheit / sante
 overview|summary = overview summary / overzicht samenvatting / ubersicht zusammenfassung / apercu
 search|find = search find lookup locate / zoek zoeken vind vinden / suche suchen finde finden / cherche chercher trouve trouver recherche
-set|change|adjust = set change adjust modify configure / zet zetten stel stellen instellen verander veranderen wijzig wijzigen aanpassen draai draaien / setze setzen setz stelle stellen stell einstellen andere andern verstelle verstellen dreh drehe drehen / mets mettre regle regler change changer modifie modifier
+set|change|adjust = set put change adjust modify configure / zet zetten stel stellen instellen verander veranderen wijzig wijzigen aanpassen draai draaien / setze setzen setz stelle stellen stell einstellen andere andern verstelle verstellen dreh drehe drehen / mets mettre regle regler change changer modifie modifier
 # software (GitHub and other developer catalogs)
 pull request = pr prs mr / - / -
 repository|repo = repo repos repository repositories project / repository opslagplaats / repository / depot
@@ -206,7 +208,8 @@ dicht: doe zet draai maak mak schuif schuiv trek = close|shut
 toe: doe trek = close|shut
 toe: voeg = add
 af: vink haal hal streep strep = complete|done|finish|check
-af: sluit = lock
+door: streep strep haal hal = complete|done|finish|check
+af: sluit = lock|close*0.5|on*0.5
 af: zet = turn off
 af: spel speel = play|resume
 af: breek brek = cancel|stop
@@ -227,10 +230,11 @@ ab: schalt dreh stell mach = turn off
 ein: stell = set|change|adjust
 auf: mach dreh zieh fahr = open
 zu: mach dreh zieh fahr = close|shut
-auf: schliess sperr = unlock
-zu: schliess sperr = lock
-ab: schliess = lock|complete
+auf: schliess sperr = unlock|open*0.5|off*0.5
+zu: schliess sperr = lock|close*0.5|on*0.5
+ab: schliess = lock|close*0.5|on*0.5|complete*0.5
 ab: hak = complete|done|finish|check
+durch: streich = complete|done|finish|check
 hoch: mach fahr zieh dreh stell = up|raise|open
 rauf: mach fahr zieh dreh = up|raise|open
 herauf: mach fahr zieh dreh = up|raise|open
@@ -334,6 +338,13 @@ pub(crate) const ON: u8 = 2;
 pub(crate) const OFF: u8 = 4;
 /// Started: with `again` (`opnieuw`, `neu`) it is restarted.
 pub(crate) const START: u8 = 8;
+/// Set (`zet`, `setze`, `mets`): with a [`LIST`], put on the list, added.
+pub(crate) const SET: u8 = 32;
+/// A list: what is set on it is added.
+pub(crate) const LIST: u8 = 64;
+/// A place (a room, an area, the house): where something is, never the
+/// thing a command is about.
+pub(crate) const PLACE: u8 = 16;
 
 impl Expansion {
     fn parse(exp: &str, stemmers: &Stemmers) -> Expansion {
@@ -364,6 +375,11 @@ impl Expansion {
                 "on" => ON,
                 "off" => OFF,
                 "start" => START,
+                "set" => SET,
+                "list" => LIST,
+                "room" | "area" | "home" | "floor" | "bedroom" | "livingroom" | "kitchen"
+                | "bathroom" | "hallway" | "garden" | "office" | "attic" | "basement"
+                | "toilet" | "diningroom" | "nursery" | "terrace" => PLACE,
                 _ => 0,
             };
         }
@@ -569,7 +585,13 @@ impl Lexicon {
         if nl_de.contains(start) {
             let found = [(1, Lang::Nl), (2, Lang::De)]
                 .into_iter()
-                .find_map(|(i, lang)| self.by_stem(i, &stemmers.stem(lang, word)));
+                .find_map(|(i, lang)| self.by_stem(i, &stemmers.stem(lang, word)))
+                // a Dutch imperative is the infinitive less `en`, which
+                // the stemmer does not always undo (`ververs`: `verversen`)
+                .or_else(|| {
+                    let infinitive = format!("{word}en");
+                    self.by_stem(1, &stemmers.stem(Lang::Nl, &infinitive))
+                });
             if found.is_some() {
                 return found;
             }
@@ -783,6 +805,9 @@ mod tests {
             "=livingroom|loung"
         );
         assert!(lex.lookup("rover", &stems_of("rover")).is_none());
+        let s = Stemmers::new();
+        let ververs = lex.lookup_lazy("ververs", &s.stem(Lang::En, "ververs"), &s);
+        assert_eq!(exp(ververs), "refresh|reload|updat|sync");
         assert!(lex.knows("thermostaat"));
     }
 

@@ -49,6 +49,12 @@ use crate::error::Error;
 ///   is muted (`Ton aus`, `geluid uit`, `coupe le son`), switched on again
 ///   unmuted, started again restarted (`neu starten`, `opnieuw
 ///   opstarten`), when the catalog has such a tool;
+/// * **read as what they do** where a catalog names the act and not the
+///   thing: a lock is locked by switching it on or closing it and unlocked
+///   by switching it off or opening it, a scene, a script or a mode is
+///   switched on to run it, a robot is most likely the vacuum, and what is
+///   set on a list is added to it (`zet melk op de lijst`, `setz Milch auf
+///   die Liste`);
 /// * **split** when they are Dutch or German compounds
 ///   (`slaapkamerlamp` → `slaapkamer` + `lamp`);
 /// * **corrected** when they are in neither the index nor the lexicon
@@ -96,7 +102,11 @@ use crate::error::Error;
 /// words that would change something describe the state asked about (`is
 /// the door open`, `what is it set to`) and weigh less. A word nobody knows
 /// that is the only object of a command or a question is taken for a
-/// device's name (`zet de koffiezetter aan`).
+/// device's name (`zet de koffiezetter aan`), and so is a thing the
+/// catalog has no word for (`tuinverlichting` where the tools only control
+/// devices). A place beside the thing a query is about only says where it
+/// is and weighs less (`the kitchen light` is a light). A tool that
+/// manages something (`ha_manage_updates`) does every act on it.
 ///
 /// Everything a search reads is computed by `build`: per-term postings
 /// with the BM25F impact of every (term, tool) pair, idf, each tool's

@@ -8,7 +8,7 @@ use super::analyze::{
     letter_mask, split_compound, undesc, words, Lang, Stemmers,
 };
 use super::index::name_key;
-use super::lexicon::{is_again, Expansion, Lexicon, OFF, ON, SOUND, START};
+use super::lexicon::{is_again, Expansion, Lexicon, LIST, OFF, ON, PLACE, SET, SOUND, START};
 use super::{Hit, SearchOptions, SearchResults, ToolIndex};
 
 /// Words of a query read, at most.
@@ -33,11 +33,16 @@ const NAME_BONUS: f32 = 2.0;
 /// Weight of what a question about the present implies: the current
 /// state (`state`, `current`, `status`).
 const STATE_WEIGHT: f32 = 0.8;
+/// Weight of `current` in a question about the present: less than the
+/// state, which says more about what is asked (the time is current too).
+const CURRENT_WEIGHT: f32 = 0.6;
 /// Weight, in a question, of the words that would change something: they
 /// describe the state asked about.
 const QUESTION_STATE_WEIGHT: f32 = 0.4;
 /// Weight of what a question why implies: debugging, traces.
 const WHY_WEIGHT: f32 = 0.8;
+/// Weight of a place beside the thing a query is about.
+const PLACE_WEIGHT: f32 = 0.6;
 /// Weight of `device` for a word nobody knows in a command or a question.
 const UNKNOWN_WEIGHT: f32 = 0.5;
 /// Weight of what a question about the past implies: the history.
@@ -185,8 +190,9 @@ impl Query<'_> {
     }
 
     /// [`Query::add_word`] with a weight; says whether the word was found
-    /// (in the index or the lexicon, whole, in parts or corrected).
-    fn add_word_weighted(&mut self, w: &str, read: &Read<'_>, weight: f32) -> bool {
+    /// (in the index or the lexicon, whole, in parts or corrected), and
+    /// whether it matched any term of the index.
+    fn add_word_weighted(&mut self, w: &str, read: &Read<'_>, weight: f32) -> (bool, bool) {
         let mut group = Group::new();
         let mut extra = Vec::new();
         let known = self.lookup_read(w, read, weight, &mut group, &mut extra);
@@ -197,12 +203,12 @@ impl Query<'_> {
             self.typo_words += 1;
             self.typo(w, weight, &mut group, &mut extra);
         }
-        let found = known || !group.is_empty() || !extra.is_empty();
+        let matched = !group.is_empty() || extra.iter().any(|e| !e.is_empty());
         self.push(group);
         for e in extra {
             self.push(e);
         }
-        found
+        (known || matched, matched)
     }
 
     fn compound(&self, w: &str, weight: f32, group: &mut Group, extra: &mut Vec<Group>) {
@@ -514,6 +520,14 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     combine(OFF, &sound, "mute");
     combine(ON, &sound, "unmute");
     combine(START, &|i| !consumed[i] && is_again(&words[i]), "restart");
+    // set on a list is added to it (`zet melk op de lijst`, `setz Milch
+    // auf die Liste`, `put milk on the list`)
+    let set = (0..n).find(|&i| senses[i] & SET != 0 && !dropped[i]);
+    let list = (0..n).any(|i| senses[i] & LIST != 0);
+    if let Some(i) = set.filter(|_| list && has_term("add")) {
+        dropped[i] = true;
+        combined.push("add");
+    }
     for (k, &(_, _, exp)) in pairs.iter().enumerate() {
         if !dropped_pairs[k] {
             let mut group = Group::new();
@@ -532,6 +546,22 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     }
     let commands = act.act != 0 && act.act != act::READ;
     let (mut unknown, mut object) = (false, false);
+    let is_place = |i: usize| {
+        reads[i]
+            .as_ref()
+            .and_then(|r| r.exp)
+            .is_some_and(|e| e.senses & PLACE != 0)
+    };
+    // a place beside the thing a query is about only says where it is
+    // (`the kitchen light`): it weighs less than the thing
+    let thing = (0..n).any(|i| {
+        !consumed[i]
+            && !dropped[i]
+            && reads[i].is_some()
+            && !is_place(i)
+            && verb_at(i) == 0
+            && reading[i].is_some_and(|w| w == words[i] && !lex.is_english_particle(w))
+    });
     for i in 0..n {
         if consumed[i] || dropped[i] {
             continue;
@@ -551,13 +581,22 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         let weight =
             if act.question && (particle || matches!(w, "on" | "off") || verb & !act::READ != 0) {
                 QUESTION_STATE_WEIGHT
+            } else if thing && is_place(i) {
+                PLACE_WEIGHT
             } else {
                 1.0
             };
         let Some(read) = &reads[i] else { continue };
-        let found = q.add_word_weighted(w, read, weight);
-        unknown |= !found && w.chars().count() >= 3 && w.chars().all(char::is_alphabetic);
-        object |= found && !particle && verb == 0;
+        let (_, matched) = q.add_word_weighted(w, read, weight);
+        // a thing the catalog has no word for (`tuinverlichting` where
+        // tools only control devices) names a device as much as a name
+        // does; a place does not
+        unknown |= !matched
+            && !is_place(i)
+            && verb == 0
+            && w.chars().count() >= 3
+            && w.chars().all(char::is_alphabetic);
+        object |= matched && !particle && verb == 0 && !lex.is_english_particle(w);
         searchable = true;
     }
     // a name nobody knows, the only object of a command or a question
@@ -572,16 +611,19 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     if act.why {
         q.add_implied("debug", WHY_WEIGHT);
     } else if act.question {
-        let now: &[&[&str]] = if act.past {
-            &[&["state", "status"]]
+        let now: &[(&[&str], f32)] = if act.past {
+            &[(&["state", "status"], STATE_WEIGHT)]
         } else {
-            &[&["state", "status"], &["current"]]
+            &[
+                (&["state", "status"], STATE_WEIGHT),
+                (&["current"], CURRENT_WEIGHT),
+            ]
         };
-        for alts in now {
+        for &(alts, weight) in now {
             let group = alts
                 .iter()
                 .filter_map(|w| index.terms.find(w))
-                .map(|t| (t, STATE_WEIGHT))
+                .map(|t| (t, weight))
                 .collect();
             q.push(group);
         }

@@ -28,6 +28,18 @@ fn homey() -> Catalog {
     ]))
 }
 
+/// The index of a catalog of these tools.
+fn indexed(tools: Value) -> ToolIndex {
+    ToolIndex::build(&catalog(tools), None).unwrap()
+}
+
+/// Asserts that each query finds `tool` first.
+fn all_first(index: &ToolIndex, queries: &[&str], tool: &str) {
+    for q in queries {
+        assert_eq!(top(index, q), tool, "{q}");
+    }
+}
+
 fn index() -> ToolIndex {
     ToolIndex::build(&homey(), None).unwrap()
 }
@@ -381,4 +393,139 @@ fn questions_read_and_commands_change() {
     ] {
         assert_eq!(top(&i, q), want, "{q}");
     }
+}
+
+/// A catalog whose generic switches also lock and unlock (as Home
+/// Assistant's: a lock is switched on to lock it), beside a script that
+/// names locks in its description.
+fn switches() -> ToolIndex {
+    let enums = json!({"type": "object", "properties": {
+        "name": {"type": "string"},
+        "device_class": {"type": "array", "items": {"type": "string",
+            "enum": ["door", "garage", "gate", "window", "outlet"]}}}});
+    indexed(json!([
+        {"name": "HassTurnOn", "description": "Turns on/opens a device or entity", "inputSchema": enums},
+        {"name": "HassTurnOff", "description": "Turns off/closes a device or entity", "inputSchema": enums},
+        {"name": "HassSetPosition", "description": "Sets the position of a device or entity", "inputSchema": enums},
+        {"name": "good_night", "description": "Turns off all lights and locks the doors"}
+    ]))
+}
+
+#[test]
+fn locking_switches_on_or_closes_and_unlocking_switches_off_or_opens() {
+    let i = switches();
+    let within = |q: &str, tool: &str, k: usize| {
+        let r = i.search(q, &SearchOptions::new().with_limit(k));
+        assert!(names(&r).contains(&tool), "{q}: {:?}", names(&r));
+    };
+    for q in [
+        "lock the back door",
+        "vergrendel de achterdeur",
+        "sluit de sloten af",
+        "verriegle die Hintertür",
+        "schließ die Hintertür zu",
+    ] {
+        within(q, "HassTurnOn", 3);
+    }
+    for q in [
+        "unlock the back door",
+        "ontgrendel de achterdeur",
+        "entriegle die Hintertür",
+        "schließ die Hintertür auf",
+    ] {
+        within(q, "HassTurnOff", 3);
+    }
+}
+
+#[test]
+fn a_scene_or_script_by_name_is_switched_on() {
+    let i = switches();
+    for q in [
+        "the party scene please",
+        "de scène feestje",
+        "das Skript Kinoabend",
+    ] {
+        let r = i.search(q, &SearchOptions::new().with_limit(2));
+        assert!(names(&r).contains(&"HassTurnOn"), "{q}: {:?}", names(&r));
+    }
+}
+
+#[test]
+fn a_thing_the_catalog_has_no_word_for_is_a_device() {
+    let i = indexed(json!([
+        {"name": "list_devices", "description": "List all Homey devices with their current state"},
+        {"name": "control_device", "description": "Control a Homey device capability",
+         "inputSchema": {"type": "object", "properties": {
+            "device_id": {"type": "string"}, "capability": {"type": "string"}, "value": {}}}},
+        {"name": "list_flows", "description": "List automation flows",
+         "inputSchema": {"type": "object", "properties": {"enabled_only": {"type": "boolean"}}}},
+        {"name": "list_zones", "description": "List all Homey zones"}
+    ]));
+    all_first(
+        &i,
+        &[
+            "zet de tuinverlichting aan",
+            "turn on the garden lights",
+            "schalte die Gartenbeleuchtung ein",
+        ],
+        "control_device",
+    );
+}
+
+#[test]
+fn a_place_beside_the_thing_only_says_where() {
+    let i = indexed(json!([
+        {"name": "set_area", "description": "Set up an area such as the kitchen, and the lights and switches in the kitchen"},
+        {"name": "call_service", "description": "Call a service: turn a light or a switch on or off, set a thermostat, open a cover, and more"}
+    ]));
+    all_first(
+        &i,
+        &[
+            "turn on the kitchen light",
+            "zet de lamp in de keuken aan",
+            "schalte das Licht in der Küche ein",
+        ],
+        "call_service",
+    );
+    // a place alone is what the query is about
+    assert_eq!(top(&i, "kitchen"), "set_area");
+}
+
+#[test]
+fn robots_and_vacuum_brands_are_vacuums_and_modes_are_switched_on() {
+    let i = indexed(json!([
+        {"name": "HassTurnOn", "description": "Turns on/opens a device or entity"},
+        {"name": "HassVacuumStart", "description": "Starts a vacuum"},
+        {"name": "HassVacuumReturnToBase", "description": "Returns a vacuum to base"},
+        {"name": "HassMediaPrevious", "description": "Replays the previous item for a media player"},
+        {"name": "GetLiveContext", "description": "Provides the current state, value, or mode of devices",
+         "annotations": {"readOnlyHint": true}}
+    ]));
+    assert_eq!(top(&i, "stuur de robot terug"), "HassVacuumReturnToBase");
+    assert_eq!(top(&i, "send the roomba home"), "HassVacuumReturnToBase");
+    assert_eq!(top(&i, "start the roborock"), "HassVacuumStart");
+    for q in ["switch to party mode", "Partymodus aktivieren"] {
+        let r = i.search(q, &SearchOptions::new().with_limit(1));
+        assert_eq!(names(&r), ["HassTurnOn"], "{q}");
+    }
+}
+
+#[test]
+fn set_on_a_list_is_added_to_it() {
+    let i = indexed(json!([
+        {"name": "HassListAddItem", "description": "Add item to a todo list"},
+        {"name": "HassListCompleteItem", "description": "Complete item on a todo list"},
+        {"name": "HassLightSet", "description": "Sets the brightness percentage or color of a light"}
+    ]));
+    all_first(
+        &i,
+        &[
+            "zet wc-papier op de boodschappenlijst",
+            "setz Milch auf die Einkaufsliste",
+            "put milk on the shopping list",
+            "mets du lait sur la liste de courses",
+        ],
+        "HassListAddItem",
+    );
+    assert_eq!(top(&i, "zet de lamp op 50 procent"), "HassLightSet");
 }
