@@ -881,7 +881,7 @@ fn refusals_and_broken_connections_make_the_source_unavailable() {
     });
     h.connect();
     assert!(
-        matches!(&h.take()[0], ClientOutput::Unavailable { error: Failure::Transport(m) } if m == "ECONNREFUSED")
+        matches!(&h.take()[0], ClientOutput::Unavailable { error: Failure::Unreachable(m) } if m == "ECONNREFUSED")
     );
 
     let mut h = Host::new(
@@ -1065,4 +1065,86 @@ fn hostile_replies_never_panic() {
         let ended: Vec<u64> = calls.iter().copied().collect();
         assert_eq!(outcomes, ended, "round {round}: one outcome per call");
     }
+}
+
+#[test]
+fn a_server_gone_while_connected_makes_the_source_unavailable() {
+    // a 2025 server that answers until it is gone
+    let mut gone = false;
+    let mut h = Host::new(ClientConfig::new("http://hub/mcp"), move |req: &Req| {
+        if gone {
+            return Answer::Broken;
+        }
+        match req.rpc() {
+            "server/discover" => Answer::Json(200, vec![], req.error(-32601, "no such method")),
+            "initialize" => Answer::Json(
+                200,
+                vec![("mcp-session-id", "s1".into())],
+                req.reply(json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}})),
+            ),
+            "tools/list" => Answer::Json(
+                200,
+                vec![],
+                req.reply(json!({"tools": [{"name": "t", "inputSchema": {"type": "object"}}]})),
+            ),
+            "tools/call" if req.body["params"]["name"] == "wrong_id" => Answer::Json(
+                200,
+                vec![],
+                json!({"jsonrpc": "2.0", "id": "nope", "result": {}}),
+            ),
+            "tools/call" if req.body["params"]["name"] == "bye" => {
+                gone = true;
+                Answer::Broken
+            }
+            "tools/call" => Answer::Json(200, vec![], req.reply(json!({"content": []}))),
+            "" => Answer::Status(405),
+            _ => Answer::Status(202),
+        }
+    });
+    h.connect();
+    assert!(h.take().iter().any(|o| *o == ClientOutput::Ready));
+    // a reply without the response: named by its request
+    let call = h.call(CallKind::Tool, json!({"name": "wrong_id"}));
+    let rpc = h.last("tools/call").id();
+    assert_eq!(
+        done(&h.take(), call),
+        Err(Failure::Protocol(format!(
+            "no response to request {rpc} in the reply"
+        )))
+    );
+    // unreachable: the call fails, the connection is lost, and the text names the upstream
+    let call = h.call(CallKind::Tool, json!({"name": "bye"}));
+    let out = h.take();
+    let error = done(&out, call).unwrap_err();
+    assert_eq!(error, Failure::Unreachable("ECONNREFUSED".into()));
+    assert_eq!(
+        h.c.describe(&error),
+        "upstream http://hub/mcp is unreachable (ECONNREFUSED)"
+    );
+    assert!(out
+        .iter()
+        .any(|o| matches!(o, ClientOutput::Unavailable { .. })));
+    assert!(!h.c.source("hub").unwrap().available);
+    assert!(h.c.poll_timeout().is_some(), "a reconnection is scheduled");
+}
+
+#[test]
+fn a_reply_cut_after_its_head_broke_off() {
+    let mut h = Host::new(ClientConfig::new("http://hub/mcp"), |_: &Req| {
+        Answer::Silent
+    });
+    h.connect();
+    let probe = h.sent[0].exchange;
+    let sse = [("content-type".to_string(), "text/event-stream".to_string())];
+    h.c.response_head(probe, 200, &sse, h.now);
+    h.c.response_chunk(probe, b"event: message\ndata: {\"jsonrpc\"", h.now);
+    h.c.response_error(probe, "terminated", h.now);
+    h.run();
+    let out = h.take();
+    assert!(out.iter().any(|o| matches!(o,
+        ClientOutput::Unavailable { error: Failure::Transport(m) } if m == "the reply broke off before its end (terminated)")));
+    assert_eq!(
+        Failure::Transport("x".into()).describe("http://hub/mcp"),
+        "upstream http://hub/mcp: x"
+    );
 }

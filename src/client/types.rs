@@ -312,6 +312,9 @@ pub enum Failure {
     Cancelled,
     /// The connection failed or broke off (what the host reported).
     Transport(String),
+    /// The server could not be reached at all: the request failed before
+    /// any reply began (the host's reason, e.g. `ECONNREFUSED`).
+    Unreachable(String),
     /// A reply or event was larger than the limit.
     Limit(String),
     /// The server broke the protocol (a malformed reply, an unknown era).
@@ -320,7 +323,7 @@ pub enum Failure {
 
 impl Failure {
     /// The kind as a word: `rpc`, `http`, `timeout`, `cancelled`,
-    /// `transport`, `limit` or `protocol`.
+    /// `transport`, `unreachable`, `limit` or `protocol`.
     pub fn code(&self) -> &'static str {
         match self {
             Failure::Rpc { .. } => "rpc",
@@ -328,8 +331,18 @@ impl Failure {
             Failure::Timeout => "timeout",
             Failure::Cancelled => "cancelled",
             Failure::Transport(_) => "transport",
+            Failure::Unreachable(_) => "unreachable",
             Failure::Limit(_) => "limit",
             Failure::Protocol(_) => "protocol",
+        }
+    }
+
+    /// One line for a person that names the upstream at `url`:
+    /// `upstream <url> is unreachable (<why>)`, or `upstream <url>: <what>`.
+    pub fn describe(&self, url: &str) -> String {
+        match self {
+            Failure::Unreachable(m) => format!("upstream {url} is unreachable ({m})"),
+            f => format!("upstream {url}: {f}"),
         }
     }
 
@@ -359,6 +372,7 @@ impl fmt::Display for Failure {
             Failure::Http { message, .. } => f.write_str(message),
             Failure::Timeout => f.write_str("the server did not answer in time"),
             Failure::Cancelled => f.write_str("the request was cancelled"),
+            Failure::Unreachable(m) => write!(f, "the upstream is unreachable ({m})"),
             Failure::Transport(m) | Failure::Limit(m) | Failure::Protocol(m) => f.write_str(m),
         }
     }

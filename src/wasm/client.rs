@@ -338,17 +338,20 @@ pub struct UpstreamOptions {
 }
 
 /// Why something failed: `code` says the kind (`rpc`, `http`, `timeout`,
-/// `cancelled`, `transport`, `limit`, `protocol`).
+/// `cancelled`, `transport`, `unreachable`, `limit`, `protocol`), `text`
+/// says it in one line naming the upstream.
 #[derive(Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct UpstreamFailure {
     /// The kind.
     #[tsify(
-        type = r#""rpc" | "http" | "timeout" | "cancelled" | "transport" | "limit" | "protocol""#
+        type = r#""rpc" | "http" | "timeout" | "cancelled" | "transport" | "unreachable" | "limit" | "protocol""#
     )]
     code: &'static str,
     /// A one-line description.
     message: String,
+    /// The description naming the upstream (`upstream <url>: …`).
+    text: String,
     /// The JSON-RPC error code (kind `rpc`).
     #[serde(skip_serializing_if = "Option::is_none")]
     rpc_code: Option<i64>,
@@ -361,9 +364,10 @@ pub struct UpstreamFailure {
     status: Option<u16>,
 }
 
-impl From<crate::client::Failure> for UpstreamFailure {
-    fn from(f: crate::client::Failure) -> UpstreamFailure {
+impl UpstreamFailure {
+    fn new(f: crate::client::Failure, url: &str) -> UpstreamFailure {
         let message = f.to_string();
+        let text = f.describe(url);
         let code = f.code();
         let (rpc_code, data, status) = match f {
             crate::client::Failure::Rpc { code, data, .. } => (Some(code), data, None),
@@ -373,6 +377,7 @@ impl From<crate::client::Failure> for UpstreamFailure {
         UpstreamFailure {
             code,
             message,
+            text,
             rpc_code,
             data,
             status,
@@ -527,7 +532,7 @@ fn list_kind(name: &str) -> Result<ListKind, JsValue> {
         })
 }
 
-fn upstream_output(o: ClientOutput) -> UpstreamOutput {
+fn upstream_output(o: ClientOutput, url: &str) -> UpstreamOutput {
     match o {
         ClientOutput::Send(s) => UpstreamOutput::Send {
             exchange: s.exchange,
@@ -565,16 +570,16 @@ fn upstream_output(o: ClientOutput) -> UpstreamOutput {
         },
         ClientOutput::ListFailed { kind, error } => UpstreamOutput::ListFailed {
             kind: kind.field(),
-            error: error.into(),
+            error: UpstreamFailure::new(error, url),
         },
         ClientOutput::Ready => UpstreamOutput::Ready,
         ClientOutput::Unavailable { error } => UpstreamOutput::Unavailable {
-            error: error.into(),
+            error: UpstreamFailure::new(error, url),
         },
         ClientOutput::Done { call, result } => UpstreamOutput::Done { call, result },
         ClientOutput::Failed { call, error } => UpstreamOutput::Failed {
             call,
-            error: error.into(),
+            error: UpstreamFailure::new(error, url),
         },
         ClientOutput::Progress { call, params } => UpstreamOutput::Progress { call, params },
         ClientOutput::Ask {
@@ -793,7 +798,7 @@ impl JsUpstreamClient {
     #[wasm_bindgen(js_name = pollOutput, unchecked_return_type = "UpstreamOutput | undefined")]
     pub fn poll_output(&mut self) -> Result<JsValue, JsValue> {
         match self.inner.poll_output() {
-            Some(o) => to_js(&upstream_output(o)),
+            Some(o) => to_js(&upstream_output(o, &self.inner.config().url)),
             None => Ok(JsValue::UNDEFINED),
         }
     }

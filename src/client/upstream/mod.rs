@@ -107,6 +107,9 @@ enum Role {
 #[derive(Debug)]
 struct Exchange {
     role: Role,
+    /// Its reply began (a failure now breaks a reply off, it no longer
+    /// means the server is unreachable).
+    head: bool,
     reader: Option<BodyReader>,
     content_type: String,
     /// What the request fails with when an error reply's body names no
@@ -518,6 +521,7 @@ impl UpstreamClient {
             .unwrap_or("")
             .to_string();
         ex.content_type.clone_from(&ctype);
+        ex.head = true;
         match ex.role {
             Role::Message => {
                 self.exchanges.remove(&exchange);
@@ -554,16 +558,36 @@ impl UpstreamClient {
                 Err(e) => failure = Some(body_failure(&e)),
             }
         }
-        let failure = failure
-            .or(ex.fallback)
-            .unwrap_or_else(|| Failure::Transport("the reply ended without a response".into()));
+        let failure = failure.or(ex.fallback).unwrap_or_else(|| match ex.role {
+            Role::Request(rpc) => {
+                Failure::Protocol(format!("no response to request {rpc} in the reply"))
+            }
+            _ => Failure::Transport("the reply ended without a response".into()),
+        });
         self.ended(exchange, ex.role, failure, now_ms);
     }
 
     /// An exchange failed (the network, the host's own limits): `message`
-    /// says why.
+    /// says why. Before its reply began, the server is
+    /// [`Failure::Unreachable`] (and a connection is lost: every call
+    /// fails, [`ClientOutput::Unavailable`] follows and a reconnection is
+    /// scheduled); after, the reply broke off ([`Failure::Transport`]).
     pub fn response_error(&mut self, exchange: u64, message: &str, now_ms: u64) {
-        self.exchange_failed(exchange, Failure::Transport(message.to_string()), now_ms);
+        let Some(ex) = self.exchanges.get(&exchange) else {
+            return;
+        };
+        let failure = if ex.head {
+            Failure::Transport(format!("the reply broke off before its end ({message})"))
+        } else {
+            Failure::Unreachable(message.to_string())
+        };
+        self.exchange_failed(exchange, failure, now_ms);
+    }
+
+    /// One line naming this upstream and what went wrong (see
+    /// [`Failure::describe`]).
+    pub fn describe(&self, failure: &Failure) -> String {
+        failure.describe(&self.config.url)
     }
 
     /// Handles every deadline at or before `now_ms`: timeouts of requests

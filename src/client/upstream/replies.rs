@@ -155,6 +155,7 @@ impl UpstreamClient {
             exchange,
             Exchange {
                 role,
+                head: false,
                 reader: None,
                 content_type: String::new(),
                 fallback: None,
@@ -304,7 +305,15 @@ impl UpstreamClient {
     }
 
     /// An exchange is over: a request it carried without a reply fails.
+    /// An unreachable server while connected is a lost connection.
     pub(super) fn ended(&mut self, exchange: u64, role: Role, failure: Failure, now_ms: u64) {
+        if matches!(failure, Failure::Unreachable(_))
+            && self.phase == Phase::Connected
+            && role != Role::Message
+        {
+            self.down(failure, now_ms);
+            return;
+        }
         match role {
             Role::Request(rpc) => {
                 let waiting = self
