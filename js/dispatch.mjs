@@ -16,6 +16,10 @@ import { Engine, asToolResultJson, readCatalog } from '../pkg/index.mjs';
  * @property {string} [name] what a timeout waited for (e.g. "upstream http://..."), named in its message
  * @property {() => Promise<void> | void} [close] releases the source (an upstream connection)
  * @property {import('../pkg/index.mjs').SurfaceInput} [surface] resources, templates and prompts served besides the tools
+ * @property {import('../pkg/index.mjs').SourceInput[]} [sources] several sources served as one (instead of catalog
+ *   and surface): names are prefixed with the source's name, and ctx.source names the source of each invocation
+ * @property {(listener: () => void) => () => void} [watch] tells the listener whenever what the source serves
+ *   changed (the gateway and the stdio server then serve it anew); returns a function that stops it
  * @property {(request: any, ctx: ToolContext) => unknown} [read] reads a resource: a ReadResourceResult
  * @property {(name: string, args: { [name: string]: string }, ctx: ToolContext) => unknown} [prompt] renders a
  *   prompt: a GetPromptResult
@@ -190,7 +194,8 @@ export class Session {
     /** the tools; may be replaced (the next invocation uses the new one) */
     this.source = source;
     this.engine = new Engine(source.catalog, defined(engine));
-    if (source.surface) this.engine.setSurface(source.surface);
+    if (source.sources) this.engine.setSources(source.sources, 'prefixed');
+    else if (source.surface) this.engine.setSurface(source.surface);
     this.timeoutMs = timeoutMs;
     this.notify = notify;
     this.report = report;
@@ -262,6 +267,24 @@ export class Session {
    */
   setCatalog(catalog) {
     this.#change((e) => e.setCatalog(catalog));
+  }
+
+  /**
+   * Serves this source from now on: its catalog and surface, or its several sources (clients get
+   * list_changed for what changed). Invocations already running finish on the old one.
+   * @param {ToolSource} source
+   */
+  setSource(source) {
+    this.source = source;
+    if (source.sources) {
+      const sources = source.sources;
+      this.#change((e) => e.setSources(sources, 'prefixed'));
+      return;
+    }
+    this.#change((e) => {
+      e.setCatalog(source.catalog);
+      e.setSurface(source.surface ?? {});
+    });
   }
 
   /**
