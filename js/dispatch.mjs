@@ -20,10 +20,12 @@ import { Engine, asToolResultJson, readCatalog } from '../pkg/index.mjs';
  *   and surface): names are prefixed with the source's name, and ctx.source names the source of each invocation
  * @property {(listener: () => void) => () => void} [watch] tells the listener whenever what the source serves
  *   changed (the gateway and the stdio server then serve it anew); returns a function that stops it
- * @property {(request: any, ctx: ToolContext) => unknown} [read] reads a resource: a ReadResourceResult
+ * @property {(request: any, ctx: ToolContext, uri: string) => unknown} [read] reads a resource: a ReadResourceResult
+ *   (`uri`: the URI as the source knows it, without a prefix several sources add)
  * @property {(name: string, args: { [name: string]: string }, ctx: ToolContext) => unknown} [prompt] renders a
  *   prompt: a GetPromptResult
- * @property {(request: any, ctx: ToolContext) => unknown} [complete] answers completion/complete: a CompleteResult
+ * @property {(request: any, ctx: ToolContext, name: string) => unknown} [complete] answers completion/complete: a
+ *   CompleteResult (`name`: the prompt's name or the template as the source knows it)
  */
 
 /** @typedef {import('../pkg/index.mjs').CallToolResult} CallToolResult */
@@ -495,13 +497,13 @@ export class Session {
     switch (kind) {
       case 'resource':
         if (!s.read) throw new Error(`${args?.uri ?? name} cannot be read`);
-        return s.read(args, ctx);
+        return s.read(args, ctx, name);
       case 'prompt':
         if (!s.prompt) throw new Error(`no handler is registered for the prompt ${name}`);
         return s.prompt(name, args ?? {}, ctx);
       case 'completion':
         if (!s.complete) return { completion: { values: [] } };
-        return s.complete(args, ctx);
+        return s.complete(args, ctx, name);
       default:
         return s.call(name, args, ctx);
     }

@@ -16,6 +16,8 @@ import { defined, errorText, reporter } from './dispatch.mjs';
  * @property {number} [maxReply] largest reply read, in bytes (default 2 MiB)
  * @property {number} [reconnectMs] first wait before reconnecting to an upstream that went away (default 1 s,
  *   doubled after each failure)
+ * @property {{ [name: string]: unknown }} [capabilities] the client capabilities declared to the upstream (default
+ *   elicitation and sampling: their questions go to the client of the call)
  */
 
 /** @typedef {UpstreamOwnOptions & import('./dispatch.mjs').LogOptions} UpstreamOptions */
@@ -42,6 +44,12 @@ import { defined, errorText, reporter } from './dispatch.mjs';
  *   close: () => void,
  * }} UpstreamSource
  */
+
+/**
+ * What an upstream may ask while a call runs: passed to the client of that call (which answers, or
+ * refuses when it does not offer it).
+ */
+const ASKS = { elicitation: {}, sampling: {} };
 
 /** The host's clock for the client, in whole milliseconds. */
 const now = () => Math.floor(performance.now());
@@ -348,11 +356,16 @@ function reason(e) {
 function invoke(upstream, kind, name, args, ctx) {
   switch (kind) {
     case 'resource':
-      return upstream.request('resources/read', { uri: args?.uri ?? name }, ctx);
+      return upstream.request('resources/read', { uri: name || args?.uri }, ctx);
     case 'prompt':
       return upstream.request('prompts/get', { name, arguments: args ?? {} }, ctx);
-    case 'completion':
-      return upstream.request('completion/complete', args ?? {}, ctx);
+    case 'completion': {
+      // the reference as the upstream knows it
+      const ref = { ...(args?.ref ?? {}) };
+      if (name && ref.type === 'ref/prompt') ref.name = name;
+      if (name && ref.type === 'ref/resource') ref.uri = name;
+      return upstream.request('completion/complete', { ...(args ?? {}), ref }, ctx);
+    }
     default:
       return upstream.request('tools/call', { name, arguments: args ?? {} }, ctx);
   }
@@ -368,7 +381,7 @@ function invoke(upstream, kind, name, args, ctx) {
  * @returns {Promise<UpstreamSource>}
  */
 export async function connectUpstream(url, options = {}) {
-  const upstream = new Upstream(url, options);
+  const upstream = new Upstream(url, { capabilities: ASKS, ...options });
   await upstream.start({ keepTrying: false });
   const watchers = new Set();
   /** @type {UpstreamSource} */
@@ -379,9 +392,9 @@ export async function connectUpstream(url, options = {}) {
     upstreams: [upstream],
     catalog: '',
     call: (name, args, ctx) => invoke(upstream, 'tool', name, args, ctx),
-    read: (request, ctx) => invoke(upstream, 'resource', request?.uri, request, ctx),
+    read: (request, ctx, uri) => invoke(upstream, 'resource', uri, request, ctx),
     prompt: (name, args, ctx) => invoke(upstream, 'prompt', name, args, ctx),
-    complete: (request, ctx) => invoke(upstream, 'completion', '', request, ctx),
+    complete: (request, ctx, name) => invoke(upstream, 'completion', name, request, ctx),
     watch(listener) {
       watchers.add(listener);
       return () => watchers.delete(listener);
@@ -425,7 +438,7 @@ export async function connectUpstreams(specs, options = {}) {
     seen.add(s.name);
   }
   const report = reporter(options);
-  const upstreams = specs.map((s) => new Upstream(s.url, { ...options, token: s.token ?? options.token, name: s.name }));
+  const upstreams = specs.map((s) => new Upstream(s.url, { capabilities: ASKS, ...options, token: s.token ?? options.token, name: s.name }));
   const watchers = new Set();
   /** @type {Map<string, Upstream>} */
   const byName = new Map(upstreams.map((u) => [/** @type {string} */ (u.name), u]));
@@ -444,9 +457,9 @@ export async function connectUpstreams(specs, options = {}) {
     catalog: '{"tools":[]}',
     sources: [],
     call: (name, args, ctx) => invoke(upstreamOf(ctx.source), 'tool', name, args, ctx),
-    read: (request, ctx) => invoke(upstreamOf(ctx.source), 'resource', request?.uri, request, ctx),
+    read: (request, ctx, uri) => invoke(upstreamOf(ctx.source), 'resource', uri, request, ctx),
     prompt: (name, args, ctx) => invoke(upstreamOf(ctx.source), 'prompt', name, args, ctx),
-    complete: (request, ctx) => invoke(upstreamOf(ctx.source), 'completion', '', request, ctx),
+    complete: (request, ctx, name) => invoke(upstreamOf(ctx.source), 'completion', name, request, ctx),
     watch(listener) {
       watchers.add(listener);
       return () => watchers.delete(listener);

@@ -348,3 +348,62 @@ impl super::Engine {
         self.resource_updated(&exposed);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn source(name: &str, tools: &[&str], uri: &str) -> Source {
+        let tools: Vec<Value> = tools
+            .iter()
+            .map(|t| json!({"name": t, "inputSchema": {"type": "object"}}))
+            .collect();
+        let catalog = Catalog::from_value(Value::Array(tools)).unwrap();
+        let surface = Surface::new()
+            .with_resources(vec![json!({"uri": uri, "name": "r"})])
+            .unwrap()
+            .with_prompts(vec![json!({"name": "assist"})])
+            .unwrap();
+        Source::new(name, catalog).with_surface(surface)
+    }
+
+    fn tool_names(c: &Catalog) -> Vec<&str> {
+        c.tools().iter().map(|t| t.name()).collect()
+    }
+
+    #[test]
+    fn prefixed_naming_prefixes_every_name_and_routes_it_back() {
+        let a = source("ha", &["get_state", "HassTurnOn"], "ha://areas");
+        let b = source("homey", &["get_state"], "homey://zones");
+        let (catalog, surface, router) =
+            merge(&[a.clone(), b.clone()], SourceNaming::Prefixed).unwrap();
+        assert_eq!(
+            tool_names(&catalog),
+            ["ha__get_state", "ha__HassTurnOn", "homey__get_state"]
+        );
+        assert_eq!(surface.prompts()[1]["name"], "homey__assist");
+        assert_eq!(surface.resources()[0]["uri"], "ha+ha://areas");
+        assert_eq!(
+            router.origin(InvocationKind::Tool, "ha__HassTurnOn"),
+            Some(("ha".into(), "HassTurnOn".into()))
+        );
+        assert_eq!(
+            router.origin(InvocationKind::Resource, "homey+homey://zones"),
+            Some(("homey".into(), "homey://zones".into()))
+        );
+        // a name stays when the other source goes away
+        let (catalog, _, _) =
+            merge(&[a.clone(), b.with_available(false)], SourceNaming::Prefixed).unwrap();
+        assert_eq!(tool_names(&catalog), ["ha__get_state", "ha__HassTurnOn"]);
+        // the default keeps names only one source offers
+        let (catalog, _, _) = merge(&[a], SourceNaming::Collisions).unwrap();
+        assert_eq!(tool_names(&catalog), ["get_state", "HassTurnOn"]);
+        // a prefixed name that another source's name spells too gets a suffix
+        let x = source("a", &["b__c"], "x://1");
+        let y = source("a__b", &["c"], "x://2");
+        let (catalog, _, _) = merge(&[x, y], SourceNaming::Prefixed).unwrap();
+        assert_eq!(tool_names(&catalog), ["a__b__c", "a__b__c_2"]);
+    }
+}
