@@ -14,7 +14,7 @@ import { Session, defined, errorText, reporter } from './dispatch.mjs';
 // the library's other parts, so that one import (mcp-switchboard/gateway) has them all
 export { Session, handlerSource } from './dispatch.mjs';
 export { serveStdio } from './stdio.mjs';
-export { connectUpstream } from './upstream.mjs';
+export { Upstream, connectUpstream, connectUpstreams } from './upstream.mjs';
 
 /**
  * @typedef {import('node:http').IncomingMessage} IncomingMessage

@@ -1102,7 +1102,7 @@ fn a_server_gone_while_connected_makes_the_source_unavailable() {
         }
     });
     h.connect();
-    assert!(h.take().iter().any(|o| *o == ClientOutput::Ready));
+    assert!(h.take().contains(&ClientOutput::Ready));
     // a reply without the response: named by its request
     let call = h.call(CallKind::Tool, json!({"name": "wrong_id"}));
     let rpc = h.last("tools/call").id();

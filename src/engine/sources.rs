@@ -321,7 +321,8 @@ impl super::Engine {
         self.set_sources_named(sources, SourceNaming::Collisions)
     }
 
-    /// [`Engine::set_sources`] with the names made unique by `naming`.
+    /// [`set_sources`](super::Engine::set_sources) with the names made
+    /// unique by `naming`.
     pub fn set_sources_named(
         &mut self,
         sources: &[Source],
@@ -394,8 +395,11 @@ mod tests {
             Some(("homey".into(), "homey://zones".into()))
         );
         // a name stays when the other source goes away
-        let (catalog, _, _) =
-            merge(&[a.clone(), b.with_available(false)], SourceNaming::Prefixed).unwrap();
+        let (catalog, _, _) = merge(
+            &[a.clone(), b.with_available(false)],
+            SourceNaming::Prefixed,
+        )
+        .unwrap();
         assert_eq!(tool_names(&catalog), ["ha__get_state", "ha__HassTurnOn"]);
         // the default keeps names only one source offers
         let (catalog, _, _) = merge(&[a], SourceNaming::Collisions).unwrap();
