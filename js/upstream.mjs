@@ -5,6 +5,8 @@
 // that names the upstream) is the package's UpstreamClient: this module only
 // sends the HTTP requests it asks for, feeds the replies back chunk by chunk
 // with the time, and hands the results to whoever asked.
+import { randomUUID } from 'node:crypto';
+
 import { UpstreamClient, version } from '../pkg/index.mjs';
 import { defined, errorText, reporter } from './dispatch.mjs';
 
@@ -51,6 +53,17 @@ import { defined, errorText, reporter } from './dispatch.mjs';
  */
 const ASKS = { elicitation: {}, sampling: {} };
 
+/**
+ * Who waits for a call: the invocation's promise and context. While a 2026-07-28 client is asked the
+ * upstream's questions (an inputRequired result), the call waits without them, its questions kept by key.
+ * @typedef {object} CallEntry
+ * @property {((v: unknown) => void) | null} resolve
+ * @property {((e: Error) => void) | null} reject
+ * @property {ToolContext | null | undefined} ctx
+ * @property {Map<string, { ask: number, method: string, params: unknown }>} asks questions not passed on yet
+ * @property {string | null} state the requestState the client got, while parked
+ */
+
 /** The host's clock for the client, in whole milliseconds. */
 const now = () => Math.floor(performance.now());
 
@@ -61,8 +74,10 @@ const now = () => Math.floor(performance.now());
 export class Upstream {
   /** @type {Map<number, AbortController>} exchange → its fetch */
   #exchanges = new Map();
-  /** @type {Map<number, { resolve: (v: unknown) => void, reject: (e: Error) => void, ctx?: ToolContext }>} */
+  /** @type {Map<number, CallEntry>} call → who waits for it */
   #calls = new Map();
+  /** @type {Map<string, number>} requestState given to a 2026-07-28 client → the call its answers go to */
+  #parked = new Map();
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   #timer;
   /** @type {Set<(output: UpstreamOutput) => void>} */
@@ -142,6 +157,8 @@ export class Upstream {
    * @returns {Promise<any>}
    */
   request(method, params, ctx) {
+    const parked = ctx?.requestState ? this.#parked.get(ctx.requestState) : undefined;
+    if (parked !== undefined && ctx) return this.#resume(parked, ctx);
     return new Promise((resolve, reject) => {
       let call;
       try {
@@ -150,23 +167,58 @@ export class Upstream {
         reject(e instanceof Error ? e : new Error(errorText(e)));
         return;
       }
-      this.#calls.set(call, { resolve, reject, ctx });
-      if (ctx) {
-        const signal = ctx.signal;
-        const cancel = () => {
-          if (!this.#calls.has(call)) return;
-          try {
-            this.client.cancel(call, now());
-          } catch {
-            // it ended meanwhile
-          }
-          this.#pump();
-        };
-        if (signal.aborted) queueMicrotask(cancel);
-        else signal.addEventListener('abort', cancel, { once: true });
+      this.#calls.set(call, { resolve, reject, ctx, asks: new Map(), state: null });
+      if (ctx) this.#cancelOnAbort(call, ctx);
+      this.#pump();
+    });
+  }
+
+  /**
+   * A 2026-07-28 client's retry with its answers to the upstream's questions: they go to the call,
+   * which goes on.
+   * @param {number} call
+   * @param {ToolContext} ctx
+   * @returns {Promise<any>}
+   */
+  #resume(call, ctx) {
+    const entry = this.#calls.get(call);
+    if (entry?.state) this.#parked.delete(entry.state);
+    return new Promise((resolve, reject) => {
+      if (!entry) return reject(new Error(`upstream ${this.url}: the call that asked is over`));
+      Object.assign(entry, { resolve, reject, ctx, state: null });
+      this.#cancelOnAbort(call, ctx);
+      const answers = /** @type {{ [key: string]: unknown }} */ (ctx.inputResponses ?? {});
+      const asks = [...entry.asks];
+      entry.asks.clear();
+      for (const [key, { ask }] of asks) {
+        try {
+          if (answers[key] !== undefined) this.client.answer(ask, answers[key], now());
+          else this.client.refuse(ask, -32602, `no answer to ${key}`, now());
+        } catch {
+          // the call ended meanwhile
+        }
       }
       this.#pump();
     });
+  }
+
+  /**
+   * @param {number} call
+   * @param {ToolContext} ctx
+   */
+  #cancelOnAbort(call, ctx) {
+    const signal = ctx.signal;
+    const cancel = () => {
+      if (this.#calls.get(call)?.ctx !== ctx) return;
+      try {
+        this.client.cancel(call, now());
+      } catch {
+        // it ended meanwhile
+      }
+      this.#pump();
+    };
+    if (signal.aborted) queueMicrotask(cancel);
+    else signal.addEventListener('abort', cancel, { once: true });
   }
 
   /**
@@ -221,10 +273,10 @@ export class Upstream {
         this.#exchanges.delete(o.exchange);
         return;
       case 'done':
-        this.#settle(o.call)?.resolve(o.result);
+        this.#settle(o.call)?.resolve?.(o.result);
         return;
       case 'failed':
-        this.#settle(o.call)?.reject(new Error(o.error.text));
+        this.#settle(o.call)?.reject?.(new Error(o.error.text));
         return;
       case 'progress': {
         const p = /** @type {{ progress?: number, total?: number, message?: string }} */ (o.params ?? {});
@@ -259,6 +311,7 @@ export class Upstream {
   #settle(call) {
     const c = this.#calls.get(call);
     this.#calls.delete(call);
+    if (c?.state) this.#parked.delete(c.state);
     return c;
   }
 
@@ -267,7 +320,15 @@ export class Upstream {
    * @param {Extract<UpstreamOutput, { type: 'ask' }>} o
    */
   #ask(o) {
-    const ctx = o.call === undefined ? undefined : this.#calls.get(o.call)?.ctx;
+    const entry = o.call === undefined ? undefined : this.#calls.get(o.call);
+    const ctx = entry?.ctx;
+    if (entry && ctx?.era === 'modern' && ctx.inputRequired) {
+      // a 2026-07-28 client is asked in the call's result (inputRequired), all questions of one moment
+      // together; its retry brings the answers (#resume)
+      if (entry.asks.size === 0) queueMicrotask(() => this.#askModern(/** @type {number} */ (o.call)));
+      entry.asks.set(`upstream-${o.ask}`, { ask: o.ask, method: o.method, params: o.params });
+      return;
+    }
     const refuse = (/** @type {string} */ message) => {
       try {
         this.client.refuse(o.ask, -32603, message, now());
@@ -288,6 +349,21 @@ export class Upstream {
       },
       (e) => refuse(errorText(e)),
     );
+  }
+
+  /**
+   * Ends a 2026-07-28 invocation with the upstream's questions; the call waits for the client's retry.
+   * @param {number} call
+   */
+  #askModern(call) {
+    const entry = this.#calls.get(call);
+    if (!entry?.resolve || !entry.ctx?.inputRequired || entry.asks.size === 0) return;
+    const requests = Object.fromEntries([...entry.asks].map(([key, q]) => [key, defined({ method: q.method, params: q.params ?? undefined })]));
+    const state = `upstream-${call}-${randomUUID()}`;
+    const done = entry.resolve;
+    done(entry.ctx.inputRequired(requests, state));
+    Object.assign(entry, { resolve: null, reject: null, ctx: null, state });
+    this.#parked.set(state, call);
   }
 
   /**

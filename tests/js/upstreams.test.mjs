@@ -10,7 +10,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { startGateway } from '../../js/gateway.mjs';
 import { connectUpstreams } from '../../js/upstream.mjs';
-import { connect, serveChild } from './gateway-helpers.mjs';
+import { connect, jsonHeaders, raw, serveChild } from './gateway-helpers.mjs';
 import { dynamicUpstream, haTools, streamableUpstream } from './upstream-servers.mjs';
 
 /** Polls until `check` returns something truthy (or fails after `ms`). */
@@ -191,6 +191,40 @@ test('one upstream keeps its own names and passes prompts, resources and list ch
     await until(async () => (await toolNames(client)).includes('mow'));
   } finally {
     await client.close();
+    await gw.close();
+    source.close();
+    await garden.close();
+  }
+});
+
+test("a 2026-07-28 client gets an upstream's question as inputRequired, and its retry answers it", async () => {
+  const { connectUpstream } = await import('../../js/upstream.mjs');
+  const garden = await dynamicUpstream();
+  const source = await connectUpstream(garden.url);
+  const gw = await startGateway({ source, engine: { mode: 'all' } });
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+  /** One stateless tools/call; its result (from JSON or the last event of a stream). */
+  const call = async (id, params) => {
+    const headers = { ...jsonHeaders, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'ask_name' };
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ask_name', arguments: {}, ...params, _meta: meta } });
+    const r = await raw(gw.url, { headers, body });
+    const text = /event-stream/.test(r.headers['content-type']) ? r.body.split('\n').filter((l) => l.startsWith('data: ')).at(-1).slice(6) : r.body;
+    return JSON.parse(text).result;
+  };
+  try {
+    const first = await call(1, {});
+    assert.equal(first.resultType, 'input_required', JSON.stringify(first));
+    const [[key, question]] = Object.entries(first.inputRequests);
+    assert.equal(question.method, 'elicitation/create');
+    assert.equal(question.params.message, 'Which name?');
+    const done = await call(2, { inputResponses: { [key]: { action: 'accept', content: { name: 'Grace' } } }, requestState: first.requestState });
+    assert.deepEqual(done.content, [{ type: 'text', text: 'accept: Grace' }]);
+    // a retry whose call is over is a new call: the upstream asks again
+    const again = await call(3, { inputResponses: {}, requestState: first.requestState });
+    assert.equal(again.resultType, 'input_required');
+    assert.notEqual(again.requestState, first.requestState);
+    assert.equal(garden.log.filter((e) => e.name === 'ask_name').length, 2);
+  } finally {
     await gw.close();
     source.close();
     await garden.close();
