@@ -12,7 +12,7 @@ const USAGE = `usage:
   mcp-switchboard search --catalog FILE [--meta FILE] [--category C] [--limit K] QUERY
   mcp-switchboard budget --catalog FILE [--to DIALECT]
   mcp-switchboard serve [--port P] [--host H] [--token T] [--stdio]
-        (--demo | --upstream [NAME=]URL... [--upstream-token [NAME=]T...] | --catalog FILE [--handlers MODULE])
+        (--demo | --upstream [NAME=](URL|COMMAND)... [--upstream-token [NAME=]T...] | --catalog FILE [--handlers MODULE])
         [--mode all|hybrid|meta|auto] [--page-size N] [--timeout SECONDS] [--meta FILE]
         [--allow A,B] [--deny A,B] [--read-only] [--no-destructive] [--origin O,P] [--max-body BYTES]
         [--max-sessions N] [--session-idle SECONDS] [--max-streams N] [--max-inflight N]
@@ -29,8 +29,9 @@ when they do not fit the tool's schema.
 serve runs an MCP server (Streamable HTTP at http://HOST:PORT/mcp, or stdio) until SIGINT or SIGTERM;
 tokens may also come from MCP_SWITCHBOARD_TOKEN and MCP_SWITCHBOARD_UPSTREAM_TOKEN.
 --upstream URL fronts one MCP server (Streamable HTTP, or the SSE URL of an HTTP+SSE one) with its own
-names. Give --upstream NAME=URL once per server to front several: their tools and prompts are served
-as NAME__TOOL, their resources as NAME+URI; one that is down is served without tools and joins when it
+names; --upstream "COMMAND ARGS" starts one that speaks stdio (split at spaces). Give --upstream NAME=URL
+or NAME="COMMAND ARGS" once per server to front several: their tools and prompts are served as
+NAME__TOOL, their resources as NAME+URI; one that is down is served without tools and joins when it
 answers. --upstream-token NAME=T is that server's token, --upstream-token T everyone's.
 --web-tools adds web_fetch and web_search (category web) beside the source's tools; web_fetch refuses
 loopback and private addresses unless --web-allow-private (or the host is in --web-allow-hosts).`;
@@ -311,7 +312,7 @@ async function toolSource(flags, timeoutMs, maxReply, log) {
     const { connectUpstream, connectUpstreams } = await import('./upstream.mjs');
     const { specs, token } = upstreamSpecs(flags.upstream, flags['upstream-token'] ?? []);
     try {
-      if (specs.length === 1 && specs[0].name === undefined) return await connectUpstream(specs[0].url, { token, timeoutMs, maxReply, log });
+      if (specs.length === 1 && specs[0].name === undefined) return await connectUpstream(specs[0].command ?? /** @type {string} */ (specs[0].url), { token, timeoutMs, maxReply, log });
       return await connectUpstreams(/** @type {any} */ (specs), { token, timeoutMs, maxReply, log });
     } catch (e) {
       throw new UsageError(e.message);
@@ -338,13 +339,16 @@ async function toolSource(flags, timeoutMs, maxReply, log) {
 function upstreamSpecs(given, tokens) {
   const specs = given.map((g) => {
     const m = /^([A-Za-z0-9_-]+)=(.+)$/.exec(g);
-    return m && !/^[a-z][a-z0-9+.-]*:/i.test(g) ? { name: m[1], url: m[2], token: undefined } : { name: undefined, url: g, token: undefined };
+    const [name, target] = m ? [m[1], m[2]] : [undefined, g];
+    // a URL, or the command line of a stdio server (split at spaces)
+    if (/^https?:\/\//i.test(target)) return { name, url: target, command: undefined, token: undefined };
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) throw new UsageError(`--upstream needs an http:// or https:// URL or a command (got ${target})`);
+    const command = target.split(/\s+/).filter(Boolean);
+    if (command.length === 0) throw new UsageError('--upstream needs a URL or a command');
+    return { name, url: undefined, command, token: undefined };
   });
   const unnamed = specs.filter((s) => s.name === undefined);
-  if (specs.length > 1 && unnamed.length > 0) throw new UsageError(`several upstreams need names: --upstream NAME=URL (not ${unnamed[0].url})`);
-  for (const s of specs) {
-    if (!/^https?:\/\//i.test(s.url)) throw new UsageError(`--upstream needs an http:// or https:// URL (got ${s.url})`);
-  }
+  if (specs.length > 1 && unnamed.length > 0) throw new UsageError(`several upstreams need names: --upstream NAME=URL (not ${unnamed[0].url ?? unnamed[0].command?.join(' ')})`);
   let token = process.env.MCP_SWITCHBOARD_UPSTREAM_TOKEN;
   for (const t of tokens) {
     const eq = t.indexOf('=');

@@ -5,6 +5,7 @@
 // that names the upstream) is the package's UpstreamClient: this module only
 // sends the HTTP requests it asks for, feeds the replies back chunk by chunk
 // with the time, and hands the results to whoever asked.
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 
 import { UpstreamClient, version } from '../pkg/index.mjs';
@@ -28,9 +29,12 @@ import { defined, errorText, reporter } from './dispatch.mjs';
  * One upstream of connectUpstreams().
  * @typedef {object} UpstreamSpec
  * @property {string} name the source's name: its tools and prompts are served as `<name>__<tool>`
- * @property {string} url its MCP endpoint (Streamable HTTP) or the SSE URL of a legacy server
+ * @property {string} [url] its MCP endpoint (Streamable HTTP) or the SSE URL of a legacy server
+ * @property {string[]} [command] or: the command line of a server reached over stdio (started here)
  * @property {string} [token] its bearer token (default: options.token)
  */
+
+/** @typedef {string | string[]} UpstreamTarget a URL, or the command line of a stdio server */
 
 /** @typedef {import('./dispatch.mjs').ToolSource} ToolSource */
 /** @typedef {import('./dispatch.mjs').ToolContext} ToolContext */
@@ -83,18 +87,24 @@ export class Upstream {
   /** @type {Set<(output: UpstreamOutput) => void>} */
   #listeners = new Set();
   #closed = false;
+  /** @type {import('node:child_process').ChildProcessWithoutNullStreams | null} a stdio server's process */
+  #child = null;
 
   /**
-   * @param {string} url
-   * @param {UpstreamOptions & { name?: string, capabilities?: { [name: string]: unknown } }} [options]
+   * @param {UpstreamTarget} target a URL, or the command line of a server reached over stdio
+   * @param {UpstreamOptions & { name?: string }} [options]
    */
-  constructor(url, options = {}) {
+  constructor(target, options = {}) {
     const { token, timeoutMs, maxReply, reconnectMs, capabilities } = options;
-    this.url = url;
+    /** @type {string[] | null} */
+    this.command = Array.isArray(target) ? target : null;
+    /** the URL, or the command line (what failures name) */
+    this.url = Array.isArray(target) ? target.join(' ') : target;
     /** the source's name (several upstreams) */
     this.name = options.name ?? null;
     this.report = reporter(options);
-    this.client = new UpstreamClient(url, defined({ token, timeoutMs, maxReply, reconnectMs, capabilities, clientVersion: version() }));
+    const stdio = this.command ? true : undefined;
+    this.client = new UpstreamClient(this.url, defined({ token, timeoutMs, maxReply, reconnectMs, capabilities, stdio, clientVersion: version() }));
     /** @type {Extract<UpstreamOutput, { type: 'connected' }> | null} what was negotiated, while connected */
     this.connection = null;
     /** @type {string | null} why the upstream is unavailable, while it is */
@@ -102,7 +112,7 @@ export class Upstream {
     this.ready = false;
   }
 
-  /** @returns {'streamable-http' | 'http+sse' | 'unknown'} */
+  /** @returns {'streamable-http' | 'http+sse' | 'stdio' | 'unknown'} */
   get transport() {
     return this.connection?.transport ?? 'unknown';
   }
@@ -239,6 +249,8 @@ export class Upstream {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#exchanges.clear();
+    this.#child?.kill();
+    this.#child = null;
     this.client.free();
   }
 
@@ -267,6 +279,12 @@ export class Upstream {
     switch (o.type) {
       case 'send':
         this.#send(o);
+        return;
+      case 'spawn':
+        this.#spawn();
+        return;
+      case 'write':
+        this.#child?.stdin.write(`${o.message}\n`);
         return;
       case 'abort':
         this.#exchanges.get(o.exchange)?.abort();
@@ -366,6 +384,37 @@ export class Upstream {
     this.#parked.set(state, call);
   }
 
+  /** Starts a stdio server's process (again), ending the one before; its stdout goes to the client. */
+  #spawn() {
+    this.#child?.kill();
+    const [file, ...args] = /** @type {string[]} */ (this.command);
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.#child = child;
+    const live = () => this.#child === child && !this.#closed;
+    const exited = (/** @type {string} */ why) => {
+      if (!live()) return;
+      this.#child = null;
+      this.client.exited(why, now());
+      this.#pump();
+    };
+    child.stdout.on('data', (/** @type {Buffer} */ chunk) => {
+      if (!live()) return;
+      this.client.receive(chunk, now());
+      this.#pump();
+    });
+    // what the server logs, line by line
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (/** @type {string} */ d) => {
+      err += d;
+      const lines = err.split('\n');
+      err = /** @type {string} */ (lines.pop()).slice(-4096);
+      for (const line of lines) if (line.trim()) this.report?.('info', `upstream ${this.url}: ${line.slice(0, 500)}`);
+    });
+    child.stdin.on('error', () => {});
+    child.on('error', (e) => exited(/** @type {NodeJS.ErrnoException} */ (e).code ?? e.message));
+    child.on('exit', (code, signal) => exited(signal ? `the process ended with ${signal}` : `the process exited with code ${code}`));
+  }
+
   /**
    * Sends one HTTP request and feeds its reply back.
    * @param {Extract<UpstreamOutput, { type: 'send' }>} o
@@ -452,12 +501,14 @@ function invoke(upstream, kind, name, args, ctx) {
  * prompts it offers), then serves it as one tool source: calls, reads and prompts go to the upstream;
  * list changes are followed (`watch`), reconnection is automatic. Rejects with a line naming the
  * upstream when it cannot be reached or refuses.
- * @param {string} url the MCP endpoint (Streamable HTTP) or the SSE URL of a legacy server
+ * @param {UpstreamTarget} target the MCP endpoint (Streamable HTTP) or the SSE URL of a legacy server; or the
+ *   command line (an array) of a server reached over stdio, started here
  * @param {UpstreamOptions} [options]
  * @returns {Promise<UpstreamSource>}
  */
-export async function connectUpstream(url, options = {}) {
-  const upstream = new Upstream(url, { capabilities: ASKS, ...options });
+export async function connectUpstream(target, options = {}) {
+  const upstream = new Upstream(target, { capabilities: ASKS, ...options });
+  const url = upstream.url;
   await upstream.start({ keepTrying: false });
   const watchers = new Set();
   /** @type {UpstreamSource} */
@@ -511,10 +562,11 @@ export async function connectUpstreams(specs, options = {}) {
   for (const s of specs) {
     if (!/^[A-Za-z0-9_-]{1,32}$/.test(s.name ?? '')) throw new Error(`upstream name ${JSON.stringify(s.name)}: use 1 to 32 letters, digits, _ or -`);
     if (seen.has(s.name)) throw new Error(`two upstreams are named ${s.name}`);
+    if (!s.url === !s.command?.length) throw new Error(`upstream ${s.name}: give a url or a command`);
     seen.add(s.name);
   }
   const report = reporter(options);
-  const upstreams = specs.map((s) => new Upstream(s.url, { capabilities: ASKS, ...options, token: s.token ?? options.token, name: s.name }));
+  const upstreams = specs.map((s) => new Upstream(s.command ?? /** @type {string} */ (s.url), { capabilities: ASKS, ...options, token: s.token ?? options.token, name: s.name }));
   const watchers = new Set();
   /** @type {Map<string, Upstream>} */
   const byName = new Map(upstreams.map((u) => [/** @type {string} */ (u.name), u]));

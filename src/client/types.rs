@@ -137,6 +137,9 @@ pub enum Transport {
     /// The deprecated HTTP+SSE transport of 2024-11-05: a GET event stream
     /// that names where to POST, every reply on that stream.
     HttpSse,
+    /// A local process: one JSON-RPC message per line on its stdin and
+    /// stdout ([`ClientOutput::Spawn`], [`ClientOutput::Write`]).
+    Stdio,
 }
 
 impl Transport {
@@ -145,6 +148,7 @@ impl Transport {
         match self {
             Transport::StreamableHttp => "streamable-http",
             Transport::HttpSse => "http+sse",
+            Transport::Stdio => "stdio",
         }
     }
 }
@@ -181,6 +185,9 @@ pub struct ClientConfig {
     /// The first wait before a broken event stream or connection is tried
     /// again, in milliseconds; doubled on each failure up to 64 times.
     pub reconnect_ms: u64,
+    /// The server is a local process reached over stdio, not HTTP (`url`
+    /// then names it, e.g. its command line).
+    pub stdio: bool,
 }
 
 impl ClientConfig {
@@ -198,7 +205,17 @@ impl ClientConfig {
             max_items: 10_000,
             max_rounds: 8,
             reconnect_ms: 1_000,
+            stdio: false,
         }
+    }
+
+    /// Reached over stdio: the host starts the process on
+    /// [`ClientOutput::Spawn`], writes each [`ClientOutput::Write`] to its
+    /// stdin, and feeds its stdout to
+    /// [`UpstreamClient::receive`](super::UpstreamClient::receive).
+    pub fn with_stdio(mut self, stdio: bool) -> ClientConfig {
+        self.stdio = stdio;
+        self
     }
 
     /// With a bearer token (an empty one is none).
@@ -404,6 +421,15 @@ pub struct Connection {
 pub enum ClientOutput {
     /// Send this HTTP request.
     Send(HttpSend),
+    /// Stdio: start the server's process (again, after it exited); its
+    /// stdout goes to [`UpstreamClient::receive`](super::UpstreamClient::receive),
+    /// its end to [`UpstreamClient::exited`](super::UpstreamClient::exited).
+    Spawn,
+    /// Stdio: write this JSON-RPC message, then a newline, to the process.
+    Write {
+        /// The message (JSON text, one line).
+        message: String,
+    },
     /// Stop this exchange: abort the request, stop reading its body.
     /// (On 2026-07-28 closing a request's stream is how it is cancelled.)
     Abort {

@@ -335,6 +335,10 @@ pub struct UpstreamOptions {
     max_rounds: Option<f64>,
     /// The first wait before reconnecting, in milliseconds (default 1000).
     reconnect_ms: Option<f64>,
+    /// The server is a local process over stdio (`url` names it): the
+    /// host answers `spawn` and `write` outputs, and feeds `receive` and
+    /// `exited`.
+    stdio: Option<bool>,
 }
 
 /// Why something failed: `code` says the kind (`rpc`, `http`, `timeout`,
@@ -413,6 +417,14 @@ pub enum UpstreamOutput {
         /// A long-lived event stream: no timeout on reading it.
         stream: bool,
     },
+    /// Stdio: start the server's process (again); feed its stdout to
+    /// `receive`, its end to `exited`.
+    Spawn,
+    /// Stdio: write this message and a newline to the process's stdin.
+    Write {
+        /// The JSON-RPC message.
+        message: String,
+    },
     /// Abort this exchange and stop reading its body.
     Abort {
         /// The exchange.
@@ -426,7 +438,7 @@ pub enum UpstreamOutput {
         /// The protocol revision.
         version: String,
         /// How the server is reached.
-        #[tsify(type = r#""streamable-http" | "http+sse""#)]
+        #[tsify(type = r#""streamable-http" | "http+sse" | "stdio""#)]
         transport: &'static str,
         /// The server's capabilities.
         #[tsify(type = "{ [name: string]: unknown }")]
@@ -548,6 +560,8 @@ fn upstream_output(o: ClientOutput, url: &str) -> UpstreamOutput {
             stream: s.stream,
         },
         ClientOutput::Abort { exchange } => UpstreamOutput::Abort { exchange },
+        ClientOutput::Spawn => UpstreamOutput::Spawn,
+        ClientOutput::Write { message } => UpstreamOutput::Write { message },
         ClientOutput::Connected(c) => UpstreamOutput::Connected {
             era: match c.era {
                 crate::Era::Modern => "modern",
@@ -624,7 +638,9 @@ impl JsUpstreamClient {
         options: Option<Ts<UpstreamOptions>>,
     ) -> Result<JsUpstreamClient, JsValue> {
         let o: UpstreamOptions = super::options(options, "upstream options")?;
-        let mut config = ClientConfig::new(url).with_token(o.token);
+        let mut config = ClientConfig::new(url)
+            .with_token(o.token)
+            .with_stdio(o.stdio.unwrap_or(false));
         if o.client_name.is_some() || o.client_version.is_some() {
             let name = o.client_name.unwrap_or_else(|| config.client_name.clone());
             let version = o
@@ -766,6 +782,16 @@ impl JsUpstreamClient {
     pub fn response_chunk(&mut self, exchange: f64, chunk: &[u8], now_ms: f64) {
         self.inner
             .response_chunk(super::millis(exchange), chunk, super::millis(now_ms));
+    }
+
+    /// Stdio: a piece of the process's stdout.
+    pub fn receive(&mut self, chunk: &[u8], now_ms: f64) {
+        self.inner.receive(chunk, super::millis(now_ms));
+    }
+
+    /// Stdio: the process exited or could not start (`reason` says why).
+    pub fn exited(&mut self, reason: &str, now_ms: f64) {
+        self.inner.exited(reason, super::millis(now_ms));
     }
 
     /// An exchange's body ended.

@@ -181,32 +181,7 @@ export async function dynamicUpstream({ name = 'garden', port = 0, token } = {})
   const log = [];
   const servers = new Set();
   const sessions = new Map();
-  const make = () => {
-    const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-      log.push({ method: 'tools/call', name: req.params.name });
-      if (req.params.name === 'ask_name') {
-        // asked on the call's own stream
-        const params = { message: 'Which name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } };
-        const answer = await server.elicitInput(/** @type {any} */ (params), { relatedRequestId: extra.requestId });
-        return { content: [{ type: 'text', text: `${answer.action}: ${answer.content?.name ?? ''}` }] };
-      }
-      return { content: [{ type: 'text', text: `${name}: ${req.params.name} ok` }] };
-    });
-    server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [{ name: 'water', description: `Water the ${name}`, arguments: [{ name: 'zone', required: true }] }] }));
-    server.setRequestHandler(GetPromptRequestSchema, async (req) => {
-      log.push({ method: 'prompts/get', name: req.params.name, arguments: req.params.arguments });
-      return { messages: [{ role: 'user', content: { type: 'text', text: `Water ${req.params.arguments?.zone} in the ${name}` } }] };
-    });
-    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: `${name}://zones`, name: 'zones', mimeType: 'text/plain' }] }));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [{ uriTemplate: `${name}://zone/{id}`, name: 'zone' }] }));
-    server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
-      log.push({ method: 'resources/read', uri: req.params.uri });
-      return { contents: [{ uri: req.params.uri, mimeType: 'text/plain', text: `read ${req.params.uri}` }] };
-    });
-    return server;
-  };
+  const make = () => gardenServer({ name, tools, log });
   const http = createServer(async (req, res) => {
     if (token && req.headers.authorization !== `Bearer ${token}`) return res.writeHead(401).end();
     const sid = req.headers['mcp-session-id'];
@@ -241,4 +216,46 @@ export async function dynamicUpstream({ name = 'garden', port = 0, token } = {})
         http.closeAllConnections();
       }),
   };
+}
+
+/**
+ * The SDK Server of dynamicUpstream() and the stdio test server: a tool list that may grow, prompts,
+ * resources and a template, and `ask_name` asking the client (elicitation). With `stdio` (the stdio
+ * server only), `add_tool` adds a tool (list_changed) and `crash` ends the process.
+ * @param {{ name: string, tools: object[], log: object[], stdio?: boolean }} opts
+ */
+export function gardenServer({ name, tools, log, stdio = false }) {
+  const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    log.push({ method: 'tools/call', name: req.params.name });
+    if (stdio && req.params.name === 'add_tool') {
+      tools.push({ name: `added_${tools.length}`, inputSchema: { type: 'object', properties: {} } });
+      await server.sendToolListChanged();
+      return { content: [{ type: 'text', text: 'added' }] };
+    }
+    if (stdio && req.params.name === 'crash') {
+      setTimeout(() => process.exit(3), 20);
+      return { content: [{ type: 'text', text: 'bye' }] };
+    }
+    if (req.params.name === 'ask_name') {
+      // asked on the call's own stream
+      const params = { message: 'Which name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } };
+      const answer = await server.elicitInput(/** @type {any} */ (params), { relatedRequestId: extra.requestId });
+      return { content: [{ type: 'text', text: `${answer.action}: ${answer.content?.name ?? ''}` }] };
+    }
+    return { content: [{ type: 'text', text: `${name}: ${req.params.name} ok` }] };
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [{ name: 'water', description: `Water the ${name}`, arguments: [{ name: 'zone', required: true }] }] }));
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    log.push({ method: 'prompts/get', name: req.params.name, arguments: req.params.arguments });
+    return { messages: [{ role: 'user', content: { type: 'text', text: `Water ${req.params.arguments?.zone} in the ${name}` } }] };
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: `${name}://zones`, name: 'zones', mimeType: 'text/plain' }] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [{ uriTemplate: `${name}://zone/{id}`, name: 'zone' }] }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    log.push({ method: 'resources/read', uri: req.params.uri });
+    return { contents: [{ uri: req.params.uri, mimeType: 'text/plain', text: `read ${req.params.uri}` }] };
+  });
+  return server;
 }

@@ -230,3 +230,67 @@ test("a 2026-07-28 client gets an upstream's question as inputRequired, and its 
     await garden.close();
   }
 });
+
+describe('a stdio upstream beside an HTTP one', () => {
+  const script = new URL('./upstream-stdio-server.mjs', import.meta.url).pathname;
+  let ha, source, gw, client;
+  const lines = [];
+  before(async () => {
+    ha = await streamableUpstream({ pageSize: 100 });
+    source = await connectUpstreams(
+      [
+        { name: 'ha', url: ha.url, token: ha.token },
+        { name: 'shed', command: [process.execPath, script, 'shed'] },
+      ],
+      { reconnectMs: 100, log: (l) => lines.push(l) },
+    );
+    gw = await startGateway({ source, engine: { mode: 'all' } });
+    ({ client } = await connect(gw.url, {}, { capabilities: { elicitation: {} } }));
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Lin' } }));
+  });
+  after(async () => {
+    await client.close();
+    await gw.close();
+    source.close();
+    await ha.close();
+  });
+
+  test('its tools, prompts and questions pass through; what it logs goes to the log', async () => {
+    assert.match(source.label, /shed=\S+ \S+upstream-stdio-server\.mjs shed \(stdio\)/);
+    const names = await toolNames(client);
+    assert.deepEqual(names.filter((n) => n.startsWith('shed__')), ['shed__get_state', 'shed__ask_name', 'shed__add_tool', 'shed__crash']);
+    const r = await client.callTool({ name: 'shed__get_state', arguments: {} });
+    assert.deepEqual(r.content, [{ type: 'text', text: 'shed: get_state ok' }]);
+    const asked = await client.callTool({ name: 'shed__ask_name', arguments: {} });
+    assert.deepEqual(asked.content, [{ type: 'text', text: 'accept: Lin' }]);
+    const p = await client.getPrompt({ name: 'shed__water', arguments: { zone: 'pots' } });
+    assert.equal(p.messages[0].content.text, 'Water pots in the shed');
+    assert.ok(lines.some((l) => /upstream \S+ \S+ shed: shed server starting/.test(l)), lines.join('\n'));
+  });
+
+  test('list_changed over stdio reaches the clients', async () => {
+    await client.callTool({ name: 'shed__add_tool', arguments: {} });
+    await until(async () => (await toolNames(client)).includes('shed__added_4'));
+  });
+
+  test('a process that ends loses its tools and is started again', async () => {
+    await client.callTool({ name: 'shed__crash', arguments: {} });
+    await until(() => source.upstreams[1].down);
+    assert.match(source.upstreams[1].down, /is unreachable \(the process exited with code 3\)$/);
+    await until(async () => (await toolNames(client)).includes('shed__get_state'));
+    const r = await client.callTool({ name: 'shed__get_state', arguments: {} });
+    assert.deepEqual(r.content, [{ type: 'text', text: 'shed: get_state ok' }]);
+  });
+});
+
+test('serve --upstream with a stdio command', async () => {
+  const script = new URL('./upstream-stdio-server.mjs', import.meta.url).pathname;
+  const s = await serveChild(['--upstream', `${process.execPath} ${script} attic`, '--mode', 'all']);
+  try {
+    const { client } = await connect(s.url);
+    assert.deepEqual(await toolNames(client), ['get_state', 'ask_name', 'add_tool', 'crash']);
+    await client.close();
+  } finally {
+    await s.stop();
+  }
+});

@@ -176,7 +176,13 @@ enum Retry {
 /// reply arriving on that stream. 401, 403 and 5xx to the probe fail the
 /// connection ([`ClientOutput::Unavailable`]); the client tries again
 /// after [`ClientConfig::reconnect_ms`], doubling the wait on each
-/// failure.
+/// failure. A server reached over stdio ([`ClientConfig::with_stdio`]) is
+/// probed and negotiated the same way over lines: the host starts the
+/// process on [`ClientOutput::Spawn`] (again after it exited), writes each
+/// [`ClientOutput::Write`] to its stdin and feeds its stdout to
+/// [`UpstreamClient::receive`] and its end to [`UpstreamClient::exited`];
+/// a call is cancelled with `notifications/cancelled`, and a question of
+/// the server belongs to the call running when only one is.
 ///
 /// ## Lists
 ///
@@ -269,6 +275,8 @@ pub struct UpstreamClient {
     no_stream: bool,
     retry: Option<(u64, Retry)>,
     failures: u32,
+    /// Stdio: the part of a line read so far.
+    line: Vec<u8>,
     outputs: VecDeque<ClientOutput>,
 }
 
@@ -303,6 +311,7 @@ impl UpstreamClient {
             no_stream: false,
             retry: None,
             failures: 0,
+            line: Vec::new(),
             outputs: VecDeque::new(),
         }
     }
@@ -582,6 +591,47 @@ impl UpstreamClient {
             Failure::Unreachable(message.to_string())
         };
         self.exchange_failed(exchange, failure, now_ms);
+    }
+
+    /// Stdio: a piece of the process's stdout (JSON-RPC messages, one per
+    /// line). A line longer than [`ClientConfig::max_reply`] loses the
+    /// connection ([`Failure::Limit`]).
+    pub fn receive(&mut self, chunk: &[u8], now_ms: u64) {
+        if !self.config.stdio || matches!(self.phase, Phase::Closed | Phase::Down) {
+            return;
+        }
+        let mut rest = chunk;
+        while let Some(i) = rest.iter().position(|b| *b == b'\n') {
+            let (head, tail) = rest.split_at(i);
+            rest = tail.get(1..).unwrap_or(&[]);
+            if self.line.len() + head.len() > self.config.max_reply {
+                self.line.clear();
+                self.too_long(now_ms);
+                return;
+            }
+            self.line.extend_from_slice(head);
+            let line = std::mem::take(&mut self.line);
+            self.stdio_line(&line, now_ms);
+            if matches!(self.phase, Phase::Closed | Phase::Down) {
+                return;
+            }
+        }
+        if self.line.len() + rest.len() > self.config.max_reply {
+            self.line.clear();
+            self.too_long(now_ms);
+            return;
+        }
+        self.line.extend_from_slice(rest);
+    }
+
+    /// Stdio: the process exited or could not be started (`reason` says
+    /// why): the connection is lost, and a reconnection (a new
+    /// [`ClientOutput::Spawn`]) is scheduled.
+    pub fn exited(&mut self, reason: &str, now_ms: u64) {
+        if self.config.stdio {
+            self.line.clear();
+            self.down(Failure::Unreachable(reason.to_string()), now_ms);
+        }
     }
 
     /// One line naming this upstream and what went wrong (see
