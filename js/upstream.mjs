@@ -87,6 +87,7 @@ export class Upstream {
   /** @type {Set<(output: UpstreamOutput) => void>} */
   #listeners = new Set();
   #closed = false;
+  #report;
   /** @type {import('node:child_process').ChildProcessWithoutNullStreams | null} a stdio server's process */
   #child = null;
 
@@ -102,7 +103,7 @@ export class Upstream {
     this.url = Array.isArray(target) ? target.join(' ') : target;
     /** the source's name (several upstreams) */
     this.name = options.name ?? null;
-    this.report = reporter(options);
+    this.#report = reporter(options);
     const stdio = this.command ? true : undefined;
     this.client = new UpstreamClient(this.url, defined({ token, timeoutMs, maxReply, reconnectMs, capabilities, stdio, clientVersion: version() }));
     /** @type {Extract<UpstreamOutput, { type: 'connected' }> | null} what was negotiated, while connected */
@@ -307,19 +308,19 @@ export class Upstream {
       case 'connected':
         this.connection = o;
         this.down = null;
-        this.report?.('info', `upstream ${this.url}: connected (${o.version}, ${o.transport})`);
+        this.#report?.('info', `upstream ${this.url}: connected (${o.version}, ${o.transport})`);
         break;
       case 'ready':
         this.ready = true;
         break;
       case 'unavailable':
         this.connection = null;
-        if (this.ready) this.report?.('warn', `${o.error.text}; connecting again`);
+        if (this.ready) this.#report?.('warn', `${o.error.text}; connecting again`);
         this.ready = false;
         this.down = o.error.text;
         break;
       case 'listFailed':
-        this.report?.('warn', `upstream ${this.url}: ${o.kind} could not be read: ${o.error.message}`);
+        this.#report?.('warn', `upstream ${this.url}: ${o.kind} could not be read: ${o.error.message}`);
         break;
     }
     for (const l of [...this.#listeners]) l(o);
@@ -408,7 +409,7 @@ export class Upstream {
       err += d;
       const lines = err.split('\n');
       err = /** @type {string} */ (lines.pop()).slice(-4096);
-      for (const line of lines) if (line.trim()) this.report?.('info', `upstream ${this.url}: ${line.slice(0, 500)}`);
+      for (const line of lines) if (line.trim()) this.#report?.('info', `upstream ${this.url}: ${line.slice(0, 500)}`);
     });
     child.stdin.on('error', () => {});
     child.on('error', (e) => exited(/** @type {NodeJS.ErrnoException} */ (e).code ?? e.message));
