@@ -12,7 +12,7 @@ const USAGE = `usage:
   mcp-switchboard search --catalog FILE [--meta FILE] [--category C] [--limit K] QUERY
   mcp-switchboard budget --catalog FILE [--to DIALECT]
   mcp-switchboard serve [--port P] [--host H] [--token T] [--stdio]
-        (--demo | --upstream URL [--upstream-token T] | --catalog FILE [--handlers MODULE])
+        (--demo | --upstream [NAME=](URL|COMMAND)... [--upstream-token [NAME=]T...] | --catalog FILE [--handlers MODULE])
         [--mode all|hybrid|meta|auto] [--page-size N] [--timeout SECONDS] [--meta FILE]
         [--allow A,B] [--deny A,B] [--read-only] [--no-destructive] [--origin O,P] [--max-body BYTES]
         [--max-sessions N] [--session-idle SECONDS] [--max-streams N] [--max-inflight N]
@@ -28,6 +28,11 @@ ARGS is the arguments as inline JSON ('{"on": true}'), or a FILE holding them; v
 when they do not fit the tool's schema.
 serve runs an MCP server (Streamable HTTP at http://HOST:PORT/mcp, or stdio) until SIGINT or SIGTERM;
 tokens may also come from MCP_SWITCHBOARD_TOKEN and MCP_SWITCHBOARD_UPSTREAM_TOKEN.
+--upstream URL fronts one MCP server (Streamable HTTP, or the SSE URL of an HTTP+SSE one) with its own
+names; --upstream "COMMAND ARGS" starts one that speaks stdio (split at spaces). Give --upstream NAME=URL
+or NAME="COMMAND ARGS" once per server to front several: their tools and prompts are served as
+NAME__TOOL, their resources as NAME+URI; one that is down is served without tools and joins when it
+answers. --upstream-token NAME=T is that server's token, --upstream-token T everyone's.
 --web-tools adds web_fetch and web_search (category web) beside the source's tools; web_fetch refuses
 loopback and private addresses unless --web-allow-private (or the host is in --web-allow-hosts).`;
 
@@ -42,10 +47,15 @@ function parseArgs(argv, spec) {
     if (a === '--help' || a === '-h') {
       flags.help = true;
     } else if (a.startsWith('--') && a !== '--') {
-      const [name, inline] = a.slice(2).split('=', 2);
+      const eq = a.indexOf('=');
+      const [name, inline] = eq < 0 ? [a.slice(2), undefined] : [a.slice(2, eq), a.slice(eq + 1)];
       if (!(name in spec)) throw new UsageError(`unknown option --${name}`);
       if (spec[name] === 'bool') {
         flags[name] = true;
+      } else if (spec[name] === 'list') {
+        const v = inline ?? argv[++i];
+        if (v === undefined) throw new UsageError(`--${name} needs a value`);
+        (flags[name] ??= []).push(v);
       } else {
         const v = inline ?? argv[++i];
         if (v === undefined) throw new UsageError(`--${name} needs a value`);
@@ -151,7 +161,7 @@ Object.assign(commands, {
   },
   async serve(argv) {
     const { flags, rest } = parseArgs(argv, {
-      port: 'value', host: 'value', token: 'value', upstream: 'value', 'upstream-token': 'value', mode: 'value',
+      port: 'value', host: 'value', token: 'value', upstream: 'list', 'upstream-token': 'list', mode: 'value',
       demo: 'bool', stdio: 'bool', catalog: 'value', handlers: 'value', timeout: 'value', 'page-size': 'value',
       meta: 'value', allow: 'value', deny: 'value', 'read-only': 'bool', 'no-destructive': 'bool', origin: 'value',
       'max-body': 'value', 'conformance-fixtures': 'bool', 'max-sessions': 'value', 'session-idle': 'value',
@@ -161,7 +171,7 @@ Object.assign(commands, {
     });
     if (rest.length > 0) throw new UsageError(`serve takes no positional arguments (got ${rest[0]})`);
     const chosen = ['demo', 'upstream', 'catalog', 'conformance-fixtures'].filter((k) => flags[k] !== undefined);
-    if (chosen.length !== 1) throw new UsageError('serve needs exactly one tool source: --demo, --upstream URL or --catalog FILE');
+    if (chosen.length !== 1) throw new UsageError('serve needs exactly one tool source: --demo, --upstream URL (or NAME=URL, repeated) or --catalog FILE');
     if (flags.handlers && !flags.catalog) throw new UsageError('--handlers goes with --catalog FILE');
     const log = (line) => process.stderr.write(`mcp-switchboard: ${line}\n`);
     const timeoutMs = flags.timeout === undefined ? 30_000 : Math.round(Number(flags.timeout) * 1000);
@@ -186,11 +196,15 @@ Object.assign(commands, {
     } else if (Object.keys(flags).some((k) => k.startsWith('web-'))) {
       throw new UsageError('the --web-* options go with --web-tools');
     }
-    const tools = sb.readCatalog(source.catalog).tools.length;
+    const tools = source.sources
+      ? source.sources.reduce((n, s) => n + (s.available ? sb.readCatalog(s.catalog).tools.length : 0), 0)
+      : sb.readCatalog(source.catalog).tools.length;
     if (flags.stdio) {
       const { serveStdio } = await import('./stdio.mjs');
       log(`serving ${source.label} (${tools} tools) on stdio`);
       const server = serveStdio({ source, engine, timeoutMs, log });
+      // upstreams: what they serve changes (lists, one lost or back)
+      source.watch?.(() => server.session.setSource(source));
       stopped().then(() => server.close());
       await server.done;
       await source.close?.();
@@ -295,10 +309,11 @@ async function toolSource(flags, timeoutMs, maxReply, log) {
   if (flags.demo) return (await import('./demo-home.mjs')).createDemoHome().source;
   if (flags['conformance-fixtures']) return (await import('./conformance-fixtures.mjs')).conformanceSource();
   if (flags.upstream) {
-    const { connectUpstream } = await import('./upstream.mjs');
-    const token = flags['upstream-token'] ?? process.env.MCP_SWITCHBOARD_UPSTREAM_TOKEN;
+    const { connectUpstream, connectUpstreams } = await import('./upstream.mjs');
+    const { specs, token } = upstreamSpecs(flags.upstream, flags['upstream-token'] ?? []);
     try {
-      return await connectUpstream(flags.upstream, { token, timeoutMs, maxReply, log });
+      if (specs.length === 1 && specs[0].name === undefined) return await connectUpstream(specs[0].command ?? /** @type {string} */ (specs[0].url), { token, timeoutMs, maxReply, log });
+      return await connectUpstreams(/** @type {any} */ (specs), { token, timeoutMs, maxReply, log });
     } catch (e) {
       throw new UsageError(e.message);
     }
@@ -313,6 +328,35 @@ async function toolSource(flags, timeoutMs, maxReply, log) {
     handlers = mod.default ?? mod;
   }
   return handlerSource(readInput(flags.catalog), handlers, flags.catalog);
+}
+
+/**
+ * The upstreams of serve: `URL` (one, unnamed) or `NAME=URL` each, and their tokens: `NAME=T` for one,
+ * `T` (or MCP_SWITCHBOARD_UPSTREAM_TOKEN) for every one.
+ * @param {string[]} given
+ * @param {string[]} tokens
+ */
+function upstreamSpecs(given, tokens) {
+  const specs = given.map((g) => {
+    const m = /^([A-Za-z0-9_-]+)=(.+)$/.exec(g);
+    const [name, target] = m ? [m[1], m[2]] : [undefined, g];
+    // a URL, or the command line of a stdio server (split at spaces)
+    if (/^https?:\/\//i.test(target)) return { name, url: target, command: undefined, token: undefined };
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) throw new UsageError(`--upstream needs an http:// or https:// URL or a command (got ${target})`);
+    const command = target.split(/\s+/).filter(Boolean);
+    if (command.length === 0) throw new UsageError('--upstream needs a URL or a command');
+    return { name, url: undefined, command, token: undefined };
+  });
+  const unnamed = specs.filter((s) => s.name === undefined);
+  if (specs.length > 1 && unnamed.length > 0) throw new UsageError(`several upstreams need names: --upstream NAME=URL (not ${unnamed[0].url ?? unnamed[0].command?.join(' ')})`);
+  let token = process.env.MCP_SWITCHBOARD_UPSTREAM_TOKEN;
+  for (const t of tokens) {
+    const eq = t.indexOf('=');
+    const spec = eq > 0 ? specs.find((s) => s.name === t.slice(0, eq)) : undefined;
+    if (spec) spec.token = t.slice(eq + 1);
+    else token = t;
+  }
+  return { specs, token };
 }
 
 const [command, ...argv] = process.argv.slice(2);

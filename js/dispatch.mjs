@@ -16,10 +16,16 @@ import { Engine, asToolResultJson, readCatalog } from '../pkg/index.mjs';
  * @property {string} [name] what a timeout waited for (e.g. "upstream http://..."), named in its message
  * @property {() => Promise<void> | void} [close] releases the source (an upstream connection)
  * @property {import('../pkg/index.mjs').SurfaceInput} [surface] resources, templates and prompts served besides the tools
- * @property {(request: any, ctx: ToolContext) => unknown} [read] reads a resource: a ReadResourceResult
+ * @property {import('../pkg/index.mjs').SourceInput[]} [sources] several sources served as one (instead of catalog
+ *   and surface): names are prefixed with the source's name, and ctx.source names the source of each invocation
+ * @property {(listener: () => void) => () => void} [watch] tells the listener whenever what the source serves
+ *   changed (the gateway and the stdio server then serve it anew); returns a function that stops it
+ * @property {(request: any, ctx: ToolContext, uri: string) => unknown} [read] reads a resource: a ReadResourceResult
+ *   (`uri`: the URI as the source knows it, without a prefix several sources add)
  * @property {(name: string, args: { [name: string]: string }, ctx: ToolContext) => unknown} [prompt] renders a
  *   prompt: a GetPromptResult
- * @property {(request: any, ctx: ToolContext) => unknown} [complete] answers completion/complete: a CompleteResult
+ * @property {(request: any, ctx: ToolContext, name: string) => unknown} [complete] answers completion/complete: a
+ *   CompleteResult (`name`: the prompt's name or the template as the source knows it)
  */
 
 /** @typedef {import('../pkg/index.mjs').CallToolResult} CallToolResult */
@@ -190,7 +196,8 @@ export class Session {
     /** the tools; may be replaced (the next invocation uses the new one) */
     this.source = source;
     this.engine = new Engine(source.catalog, defined(engine));
-    if (source.surface) this.engine.setSurface(source.surface);
+    if (source.sources) this.engine.setSources(source.sources, 'prefixed');
+    else if (source.surface) this.engine.setSurface(source.surface);
     this.timeoutMs = timeoutMs;
     this.notify = notify;
     this.report = report;
@@ -264,6 +271,24 @@ export class Session {
    */
   setCatalog(catalog) {
     this.#change((e) => e.setCatalog(catalog));
+  }
+
+  /**
+   * Serves this source from now on: its catalog and surface, or its several sources (clients get
+   * list_changed for what changed). Invocations already running finish on the old one.
+   * @param {ToolSource} source
+   */
+  setSource(source) {
+    this.source = source;
+    if (source.sources) {
+      const sources = source.sources;
+      this.#change((e) => e.setSources(sources, 'prefixed'));
+      return;
+    }
+    this.#change((e) => {
+      e.setCatalog(source.catalog);
+      e.setSurface(source.surface ?? {});
+    });
   }
 
   /**
@@ -474,13 +499,13 @@ export class Session {
     switch (kind) {
       case 'resource':
         if (!s.read) throw new Error(`${args?.uri ?? name} cannot be read`);
-        return s.read(args, ctx);
+        return s.read(args, ctx, name);
       case 'prompt':
         if (!s.prompt) throw new Error(`no handler is registered for the prompt ${name}`);
         return s.prompt(name, args ?? {}, ctx);
       case 'completion':
         if (!s.complete) return { completion: { values: [] } };
-        return s.complete(args, ctx);
+        return s.complete(args, ctx, name);
       default:
         return s.call(name, args, ctx);
     }

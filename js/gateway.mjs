@@ -14,7 +14,7 @@ import { Session, defined, errorText, reporter } from './dispatch.mjs';
 // the library's other parts, so that one import (mcp-switchboard/gateway) has them all
 export { Session, handlerSource } from './dispatch.mjs';
 export { serveStdio } from './stdio.mjs';
-export { connectUpstream } from './upstream.mjs';
+export { Upstream, connectUpstream, connectUpstreams } from './upstream.mjs';
 
 /**
  * @typedef {import('node:http').IncomingMessage} IncomingMessage
@@ -170,7 +170,8 @@ export class Gateway {
     this.#remoteAddress = options.remoteAddress ?? ((/** @type {IncomingMessage} */ req) => req.socket?.remoteAddress);
     // made first: it checks the engine options (mode, dialect names) and the catalog up front
     this.#shared = new Session(source, { engine: this.#engine, timeoutMs, report: this.#report, counts: this.#counts });
-    this.#reportCatalog(source.catalog);
+    if (!source.sources) this.#reportCatalog(source.catalog);
+    this.#follow(source);
     /** the limits the server applies (timeouts, connections, body size) */
     this.limits = this.gate.limits;
     // how exchanges end without the engine: fixed for a gate, read once
@@ -341,11 +342,38 @@ export class Gateway {
    * @param {ToolSource} source
    */
   setSource(source) {
+    this.#follow(source);
+    if (source.sources) {
+      // several sources: the engine merges them
+      this.#source = source;
+      this.#shared.setSource(source);
+      for (const s of this.sessions.values()) s.setSource(source);
+      return;
+    }
     this.#source = source;
     this.updateCatalog(source.catalog);
     const surface = source.surface ?? {};
     this.#shared.setSurface(surface);
     for (const s of this.sessions.values()) s.setSurface(surface);
+  }
+
+  /** @type {ToolSource | null} the source whose changes are followed */
+  #followed = null;
+  /** @type {(() => void) | undefined} */
+  #unfollow;
+
+  /**
+   * Follows a source that tells of its changes (upstreams: a list changed, one went away or came back):
+   * every session serves it anew, and clients get list_changed.
+   * @param {ToolSource} source
+   */
+  #follow(source) {
+    if (this.#followed === source) return;
+    this.#unfollow?.();
+    this.#followed = source;
+    this.#unfollow = source.watch?.(() => {
+      if (!this.#closed && this.#followed === source) this.setSource(source);
+    });
   }
 
   /** The tool source in use. */
@@ -380,6 +408,7 @@ export class Gateway {
     this.#closing ??= (async () => {
       this.#closed = true;
       clearInterval(this.#sweeper);
+      this.#unfollow?.();
       for (const [id, s] of this.sessions) {
         this.sessions.delete(id);
         this.gate.remove(id);

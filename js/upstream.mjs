@@ -1,350 +1,624 @@
-// An upstream MCP server over HTTP as a tool source: Streamable HTTP with a
-// bearer token (Home Assistant's /api/mcp), falling back to the legacy
-// HTTP+SSE transport of older servers. Requests, headers, reply reading and
-// what each HTTP status means come from the package (ClientSession,
-// classifyReply, ReplyBody, resultFor, SseParser, readLegacyEvent); this
-// module only does the fetches. Replies are read under a size limit
-// (ReplyBody, 2 MiB by default): a larger one is a clear error, never held
-// whole.
-import { ClientSession, ReplyBody, SseParser, classifyReply, readLegacyEvent, resultFor, version } from '../pkg/index.mjs';
-import { errorText, reporter } from './dispatch.mjs';
+// Upstream MCP servers as tool sources. Every protocol decision (the
+// 2026-07-28 probe or the 2025 initialize handshake, the legacy HTTP+SSE
+// transport, sessions, request ids, list paging and list_changed refreshes,
+// timeouts, cancellation, reply size limits, reconnection and the error text
+// that names the upstream) is the package's UpstreamClient: this module only
+// sends the HTTP requests it asks for, feeds the replies back chunk by chunk
+// with the time, and hands the results to whoever asked.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 
-const CLIENT_NAME = 'mcp-switchboard';
+import { UpstreamClient, version } from '../pkg/index.mjs';
+import { defined, errorText, reporter } from './dispatch.mjs';
 
 /**
  * Upstream options.
  * @typedef {object} UpstreamOwnOptions
  * @property {string} [token] bearer token
- * @property {number} [timeoutMs] per-request timeout while connecting and listing (default 30 s)
+ * @property {number} [timeoutMs] per-request timeout while connecting, listing and calling (default 30 s)
  * @property {number} [maxReply] largest reply read, in bytes (default 2 MiB)
+ * @property {number} [reconnectMs] first wait before reconnecting to an upstream that went away (default 1 s,
+ *   doubled after each failure)
+ * @property {{ [name: string]: unknown }} [capabilities] the client capabilities declared to the upstream (default
+ *   elicitation and sampling: their questions go to the client of the call)
  */
 
 /** @typedef {UpstreamOwnOptions & import('./dispatch.mjs').LogOptions} UpstreamOptions */
 
 /**
- * Connects to an upstream MCP server and reads its whole catalog
- * (following nextCursor). Tool calls go to the upstream; reconnection
- * (expired sessions, a broken legacy stream) is automatic.
- * @param {string} url the MCP endpoint (Streamable HTTP) or the SSE URL of a legacy server
- * @param {UpstreamOptions} [options]
- * @returns {Promise<import('./dispatch.mjs').ToolSource & {transport: string, close: () => void}>}
+ * One upstream of connectUpstreams().
+ * @typedef {object} UpstreamSpec
+ * @property {string} name the source's name: its tools and prompts are served as `<name>__<tool>`
+ * @property {string} [url] its MCP endpoint (Streamable HTTP) or the SSE URL of a legacy server
+ * @property {string[]} [command] or: the command line of a server reached over stdio (started here)
+ * @property {string} [token] its bearer token (default: options.token)
  */
-export async function connectUpstream(url, options = {}) {
-  const { token, timeoutMs = 30_000, maxReply } = options;
-  const report = reporter(options);
-  /** @param {string} line */
-  const log = (line) => report?.('info', line);
-  const client = new UpstreamClient(url, token, log, maxReply);
-  try {
-    await client.connect(AbortSignal.timeout(timeoutMs));
-    /** @type {object[]} */
-    const tools = [];
-    /** @type {string | null} */
-    let cursor = null;
-    do {
-      const c = cursor;
-      const page = /** @type {{tools?: object[], nextCursor?: string}} */ (await client.request((s) => s.listTools(c), AbortSignal.timeout(timeoutMs)));
-      tools.push(...(page.tools ?? []));
-      cursor = page.nextCursor ?? null;
-    } while (cursor);
-    return {
-      label: `upstream ${url} (${client.transport})`,
-      name: `upstream ${url}`,
-      transport: client.transport,
-      catalog: JSON.stringify({ tools }),
-      call: (name, args, ctx) => /** @type {Promise<import('../pkg/index.mjs').CallToolResult>} */ (client.request((s) => s.callTool(name, args), ctx.signal)),
-      close: () => client.close(),
-    };
-  } catch (e) {
-    client.close();
-    const message = errorText(e);
-    throw new Error(message.startsWith('upstream ') ? message : client.describe(e));
-  }
-}
 
-/** @typedef {import('../pkg/index.mjs').ClientRequest} ClientRequest */
-/** @typedef {{ action: 'read', messages: object[] } | { action: 'none' | 'legacy' | 'reinitialize' }} PostReply */
+/** @typedef {string | string[]} UpstreamTarget a URL, or the command line of a stdio server */
 
-class UpstreamClient {
+/** @typedef {import('./dispatch.mjs').ToolSource} ToolSource */
+/** @typedef {import('./dispatch.mjs').ToolContext} ToolContext */
+/** @typedef {import('../pkg/index.mjs').UpstreamOutput} UpstreamOutput */
+
+/**
+ * A tool source that follows its upstreams: `watch(listener)` is told whenever what it serves changed
+ * (a list the upstream changed, an upstream lost or back); the gateway and the stdio server follow it.
+ * @typedef {ToolSource & {
+ *   transport: string,
+ *   upstreams: Upstream[],
+ *   watch: (listener: () => void) => () => void,
+ *   close: () => void,
+ * }} UpstreamSource
+ */
+
+/**
+ * What an upstream may ask while a call runs: passed to the client of that call (which answers, or
+ * refuses when it does not offer it).
+ */
+const ASKS = { elicitation: {}, sampling: {} };
+
+/**
+ * Who waits for a call: the invocation's promise and context. While a 2026-07-28 client is asked the
+ * upstream's questions (an inputRequired result), the call waits without them, its questions kept by key.
+ * @typedef {object} CallEntry
+ * @property {((v: unknown) => void) | null} resolve
+ * @property {((e: Error) => void) | null} reject
+ * @property {ToolContext | null | undefined} ctx
+ * @property {Map<string, { ask: number, method: string, params: unknown }>} asks questions not passed on yet
+ * @property {string | null} state the requestState the client got, while parked
+ */
+
+/** The host's clock for the client, in whole milliseconds. */
+const now = () => Math.floor(performance.now());
+
+/**
+ * The connection to one upstream MCP server: the package's UpstreamClient
+ * plus the fetches, timers and promises around it.
+ */
+export class Upstream {
+  /** @type {Map<number, AbortController>} exchange → its fetch */
+  #exchanges = new Map();
+  /** @type {Map<number, CallEntry>} call → who waits for it */
+  #calls = new Map();
+  /** @type {Map<string, number>} requestState given to a 2026-07-28 client → the call its answers go to */
+  #parked = new Map();
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  #timer;
+  /** @type {Set<(output: UpstreamOutput) => void>} */
+  #listeners = new Set();
+  #closed = false;
+  #report;
+  /** @type {import('node:child_process').ChildProcessWithoutNullStreams | null} a stdio server's process */
+  #child = null;
+
   /**
-   * @param {string} url
-   * @param {string | undefined} token
-   * @param {(line: string) => void} log
-   * @param {number | undefined} maxReply
+   * @param {UpstreamTarget} target a URL, or the command line of a server reached over stdio
+   * @param {UpstreamOptions & { name?: string }} [options]
    */
-  constructor(url, token, log, maxReply) {
-    this.url = url;
-    this.token = token;
-    this.log = log;
-    this.maxReply = maxReply;
-    this.session = new ClientSession();
-    this.transport = 'streamable-http';
-    /** legacy transport: the POST endpoint, and requests waiting for their response by id */
-    /** @type {string | null} */
-    this.endpoint = null;
-    /** @type {Map<number, (m: object | Error) => void>} */
-    this.waiting = new Map();
-    /** @type {AbortController | null} */
-    this.stream = null;
+  constructor(target, options = {}) {
+    const { token, timeoutMs, maxReply, reconnectMs, capabilities } = options;
+    /** @type {string[] | null} */
+    this.command = Array.isArray(target) ? target : null;
+    /** the URL, or the command line (what failures name) */
+    this.url = Array.isArray(target) ? target.join(' ') : target;
+    /** the source's name (several upstreams) */
+    this.name = options.name ?? null;
+    this.#report = reporter(options);
+    const stdio = this.command ? true : undefined;
+    this.client = new UpstreamClient(this.url, defined({ token, timeoutMs, maxReply, reconnectMs, capabilities, stdio, clientVersion: version() }));
+    /** @type {Extract<UpstreamOutput, { type: 'connected' }> | null} what was negotiated, while connected */
+    this.connection = null;
+    /** @type {string | null} why the upstream is unavailable, while it is */
+    this.down = null;
+    this.ready = false;
+  }
+
+  /** @returns {'streamable-http' | 'http+sse' | 'stdio' | 'unknown'} */
+  get transport() {
+    return this.connection?.transport ?? 'unknown';
   }
 
   /**
-   * Initializes (Streamable HTTP, or the legacy transport when the server asks for it).
-   * @param {AbortSignal} signal
+   * Listens to every output that is not about one call (connected, listed, ready, unavailable,
+   * notification).
+   * @param {(output: UpstreamOutput) => void} listener
+   * @returns {() => void} stops listening
    */
-  async connect(signal) {
-    try {
-      await this.#connect(signal);
-    } catch (e) {
-      throw new Error(this.describe(e, signal));
-    }
+  listen(listener) {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
-  /** @param {AbortSignal} signal */
-  async #connect(signal) {
-    if (this.transport === 'streamable-http') {
-      const init = this.session.initialize(CLIENT_NAME, version());
-      const reply = await this.#post(this.url, init.message, signal, true);
-      if (reply.action !== 'legacy') {
-        if (reply.action !== 'read') throw new Error('no reply to initialize');
-        this.session.setProtocolVersion(protocolOf(resultFor(reply.messages, init.id)));
-        await this.#send(this.session.initialized(), signal);
+  /**
+   * Connects and reads every list; resolves once ready, rejects with a line naming the upstream when
+   * the first attempt fails (the client keeps trying after that only when `keepTrying`).
+   * @param {{ keepTrying?: boolean }} [options]
+   * @returns {Promise<void>}
+   */
+  start({ keepTrying = false } = {}) {
+    return new Promise((resolve, reject) => {
+      const stop = this.listen((o) => {
+        if (o.type === 'ready') {
+          stop();
+          resolve();
+        } else if (o.type === 'unavailable') {
+          stop();
+          if (!keepTrying) this.close();
+          reject(new Error(o.error.text));
+        }
+      });
+      try {
+        this.client.connect(now());
+      } catch (e) {
+        stop();
+        reject(e);
         return;
       }
-      this.transport = 'http+sse';
-    }
-    // legacy HTTP+SSE: a new stream and a new session on it
-    this.stream?.abort();
-    this.session.free();
-    this.session = new ClientSession();
-    await this.#openLegacy(signal);
-    const init = this.session.initialize(CLIENT_NAME, version());
-    this.session.setProtocolVersion(protocolOf(await this.#legacyRequest(init, signal)));
-    await this.#send(this.session.initialized(), signal);
-  }
-
-  /**
-   * Sends one request built by `build(session)` and resolves with its result.
-   * Errors name the upstream and what went wrong.
-   * @param {(session: ClientSession) => ClientRequest} build
-   * @param {AbortSignal} signal
-   * @returns {Promise<unknown>}
-   */
-  async request(build, signal) {
-    try {
-      return await this.#request(build, signal, true);
-    } catch (e) {
-      const message = errorText(e);
-      throw new Error(message.startsWith('upstream ') ? message : this.describe(e, signal));
-    }
-  }
-
-  /**
-   * @param {(session: ClientSession) => ClientRequest} build
-   * @param {AbortSignal} signal
-   * @param {boolean} mayRetry
-   * @returns {Promise<unknown>}
-   */
-  async #request(build, signal, mayRetry) {
-    if (this.transport !== 'streamable-http') {
-      if (!this.endpoint) {
-        // the event stream broke off: open a new one
-        this.log(`upstream ${this.url}: event stream closed, connecting again`);
-        await this.#connect(signal);
-      }
-      return this.#legacyRequest(build(this.session), signal);
-    }
-    const req = build(this.session);
-    const reply = await this.#post(this.url, req.message, signal, false);
-    if (reply.action === 'reinitialize' && mayRetry) {
-      this.log(`upstream ${this.url}: session expired, initializing again`);
-      this.session.setSessionId(null);
-      await this.#connect(signal);
-      return this.#request(build, signal, false);
-    }
-    if (reply.action !== 'read') throw new Error(`no reply to ${req.id}`);
-    return resultFor(reply.messages, req.id);
-  }
-
-  /**
-   * A notification (no reply expected).
-   * @param {string} message
-   * @param {AbortSignal} signal
-   */
-  async #send(message, signal) {
-    if (this.transport === 'streamable-http') {
-      await this.#post(this.url, message, signal, false);
-    } else {
-      if (!this.endpoint) throw new Error('the legacy event stream is closed');
-      await this.#post(this.endpoint, message, signal, false);
-    }
-  }
-
-  /**
-   * POSTs a message; classifyReply says what the answer means.
-   * @param {string} url
-   * @param {string} message
-   * @param {AbortSignal} signal
-   * @param {boolean} initializing
-   * @returns {Promise<PostReply>}
-   */
-  async #post(url, message, signal, initializing) {
-    const res = await fetch(url, { method: 'POST', headers: this.session.headers(this.token ?? null), body: message, signal });
-    const ctype = res.headers.get('content-type') ?? '';
-    const decision = classifyReply(res.status, ctype, initializing, this.session.hasSession);
-    if (initializing && decision.action === 'read') this.session.setSessionId(res.headers.get('mcp-session-id'));
-    switch (decision.action) {
-      case 'read':
-        return { action: 'read', messages: await this.#read(res, ctype) };
-      case 'fail':
-        await res.body?.cancel();
-        throw new Error(decision.message);
-      default:
-        await res.body?.cancel();
-        return { action: decision.action };
-    }
-  }
-
-  /**
-   * Reads a reply body chunk by chunk; past the limit it stops (and cancels the rest).
-   * @param {Response} res
-   * @param {string} ctype
-   * @returns {Promise<object[]>}
-   */
-  async #read(res, ctype) {
-    const body = new ReplyBody(this.maxReply);
-    try {
-      try {
-        if (res.body) for await (const chunk of res.body) body.push(chunk);
-      } catch (err) {
-        const e = /** @type {Error & {code?: string, cause?: {code?: string}}} */ (err);
-        if (e.code === 'limit') throw e;
-        throw new Error(`the reply broke off before its end (${e.cause?.code ?? e.message})`);
-      }
-      return body.messages(ctype);
-    } finally {
-      body.free();
-    }
-  }
-
-  /**
-   * Legacy HTTP+SSE: GET the stream and wait for its endpoint event.
-   * @param {AbortSignal} signal
-   */
-  async #openLegacy(signal) {
-    const controller = new AbortController();
-    this.stream = controller;
-    const onAbort = () => controller.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    const headers = { accept: 'text/event-stream', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) };
-    const res = await fetch(this.url, { headers, signal: controller.signal });
-    const ctype = res.headers.get('content-type') ?? '';
-    const decision = classifyReply(res.status, ctype, false, false);
-    if (decision.action === 'fail') {
-      controller.abort();
-      throw new Error(decision.message);
-    }
-    /** @type {{resolve: (url: string) => void, reject: (e: Error) => void}} */
-    let found = { resolve: () => {}, reject: () => {} };
-    /** @type {Promise<string>} */
-    const endpoint = new Promise((resolve, reject) => {
-      found = { resolve, reject };
+      this.#pump();
     });
-    if (!res.body) throw new Error('the event stream has no body');
-    this.#pump(res.body, found, controller).finally(() => signal.removeEventListener('abort', onAbort));
-    this.endpoint = await endpoint;
-    signal.removeEventListener('abort', onAbort);
   }
 
   /**
-   * Reads the legacy stream: the endpoint, then responses routed to their requests.
-   * @param {ReadableStream<Uint8Array>} body
-   * @param {{resolve: (url: string) => void, reject: (e: Error) => void}} found
-   * @param {AbortController} controller
+   * Sends a call (tools/call, resources/read, prompts/get, completion/complete) and resolves with its
+   * result; rejects with a line naming the upstream. The context's signal cancels it; its progress and
+   * questions are passed on to the context.
+   * @param {import('../pkg/index.mjs').UpstreamMethod} method
+   * @param {{ [name: string]: unknown }} params
+   * @param {ToolContext} [ctx]
+   * @returns {Promise<any>}
    */
-  async #pump(body, found, controller) {
-    const parser = new SseParser(this.maxReply);
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of body) {
-        for (const event of parser.push(decoder.decode(chunk, { stream: true }))) {
-          const e = readLegacyEvent(event);
-          if (e && 'endpoint' in e) found.resolve(new URL(e.endpoint, this.url).href);
-          else if (e && 'message' in e) this.waiting.get(/** @type {{id: number}} */ (e.message).id)?.(e.message);
+  request(method, params, ctx) {
+    const parked = ctx?.requestState ? this.#parked.get(ctx.requestState) : undefined;
+    if (parked !== undefined && ctx) return this.#resume(parked, ctx);
+    return new Promise((resolve, reject) => {
+      let call;
+      try {
+        call = this.client.call(method, params, now());
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(errorText(e)));
+        return;
+      }
+      this.#calls.set(call, { resolve, reject, ctx, asks: new Map(), state: null });
+      if (ctx) this.#cancelOnAbort(call, ctx);
+      this.#pump();
+    });
+  }
+
+  /**
+   * A 2026-07-28 client's retry with its answers to the upstream's questions: they go to the call,
+   * which goes on.
+   * @param {number} call
+   * @param {ToolContext} ctx
+   * @returns {Promise<any>}
+   */
+  #resume(call, ctx) {
+    const entry = this.#calls.get(call);
+    if (entry?.state) this.#parked.delete(entry.state);
+    return new Promise((resolve, reject) => {
+      if (!entry) return reject(new Error(`upstream ${this.url}: the call that asked is over`));
+      Object.assign(entry, { resolve, reject, ctx, state: null });
+      this.#cancelOnAbort(call, ctx);
+      const answers = /** @type {{ [key: string]: unknown }} */ (ctx.inputResponses ?? {});
+      const asks = [...entry.asks];
+      entry.asks.clear();
+      for (const [key, { ask }] of asks) {
+        try {
+          if (answers[key] !== undefined) this.client.answer(ask, answers[key], now());
+          else this.client.refuse(ask, -32602, `no answer to ${key}`, now());
+        } catch {
+          // the call ended meanwhile
         }
       }
-      throw new Error('the upstream closed its event stream');
-    } catch (err) {
-      const reason = controllerReason(err);
-      if (this.stream === controller) this.endpoint = null;
-      found.reject(reason);
-      for (const deliver of this.waiting.values()) deliver(reason);
-      this.waiting.clear();
-    } finally {
-      parser.free();
-    }
-  }
-
-  /**
-   * @param {ClientRequest} req
-   * @param {AbortSignal} signal
-   * @returns {Promise<unknown>}
-   */
-  async #legacyRequest(req, signal) {
-    if (!this.endpoint) throw new Error('the legacy event stream is closed');
-    /** @type {Promise<object>} */
-    const response = new Promise((resolve, reject) => {
-      this.waiting.set(req.id, (m) => (m instanceof Error ? reject(m) : resolve(m)));
-      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      this.#pump();
     });
-    try {
-      const reply = await this.#post(this.endpoint, req.message, signal, false);
-      const messages = reply.action === 'read' ? reply.messages : [await response];
-      return resultFor(messages, req.id);
-    } finally {
-      this.waiting.delete(req.id);
-    }
   }
 
   /**
-   * A one-line message naming the upstream and the problem.
-   * @param {unknown} e
-   * @param {AbortSignal} [signal]
+   * @param {number} call
+   * @param {ToolContext} ctx
    */
-  describe(e, signal) {
-    if (signal?.aborted) {
-      const r = signal.reason;
-      const what = r?.name === 'TimeoutError' ? 'did not answer in time' : 'request was stopped';
-      return `upstream ${this.url}: ${what}`;
-    }
-    const c = /** @type {{cause?: {code?: string, message?: string}} | undefined} */ (e)?.cause;
-    const cause = c?.code ?? c?.message;
-    if (e instanceof TypeError && cause) return `upstream ${this.url} is unreachable (${cause})`;
-    return `upstream ${this.url}: ${errorText(e)}`;
+  #cancelOnAbort(call, ctx) {
+    const signal = ctx.signal;
+    const cancel = () => {
+      if (this.#calls.get(call)?.ctx !== ctx) return;
+      try {
+        this.client.cancel(call, now());
+      } catch {
+        // it ended meanwhile
+      }
+      this.#pump();
+    };
+    if (signal.aborted) queueMicrotask(cancel);
+    else signal.addEventListener('abort', cancel, { once: true });
   }
 
+  /**
+   * This upstream as one source of an engine (`engine.setSources`).
+   * @param {string} name
+   * @returns {import('../pkg/index.mjs').SourceInput}
+   */
+  source(name) {
+    return this.client.source(name);
+  }
+
+  /** Closes the connection: every exchange aborted, a 2025 session ended with DELETE (not waited for). */
   close() {
-    this.stream?.abort();
-    this.stream = null;
-    this.endpoint = null;
-    this.session.free();
+    if (this.#closed) return;
+    this.#listeners.clear();
+    this.client.close(now());
+    this.#pump();
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#exchanges.clear();
+    this.#child?.kill();
+    this.#child = null;
+    this.client.free();
+  }
+
+  /** Drains the client's outputs and carries them out, then sets the timer. */
+  #pump() {
+    if (this.#closed) return;
+    /** @type {UpstreamOutput | undefined} */
+    let o;
+    // an output may close the upstream (a listener): nothing is read after that
+    while (!this.#closed && (o = this.client.pollOutput())) this.#output(o);
+    if (this.#closed) return;
+    clearTimeout(this.#timer);
+    const at = this.client.pollTimeout();
+    if (at !== undefined) {
+      this.#timer = setTimeout(() => {
+        if (this.#closed) return;
+        this.client.handleTimeout(now());
+        this.#pump();
+      }, Math.max(0, at - now()));
+      this.#timer.unref?.();
+    }
+  }
+
+  /** @param {UpstreamOutput} o */
+  #output(o) {
+    switch (o.type) {
+      case 'send':
+        this.#send(o);
+        return;
+      case 'spawn':
+        this.#spawn();
+        return;
+      case 'write':
+        this.#child?.stdin.write(`${o.message}\n`);
+        return;
+      case 'abort':
+        this.#exchanges.get(o.exchange)?.abort();
+        this.#exchanges.delete(o.exchange);
+        return;
+      case 'done':
+        this.#settle(o.call)?.resolve?.(o.result);
+        return;
+      case 'failed':
+        this.#settle(o.call)?.reject?.(new Error(o.error.text));
+        return;
+      case 'progress': {
+        const p = /** @type {{ progress?: number, total?: number, message?: string }} */ (o.params ?? {});
+        if (typeof p.progress === 'number') this.#calls.get(o.call)?.ctx?.progress?.(p.progress, p.total, p.message);
+        return;
+      }
+      case 'ask':
+        this.#ask(o);
+        return;
+      case 'connected':
+        this.connection = o;
+        this.down = null;
+        this.#report?.('info', `upstream ${this.url}: connected (${o.version}, ${o.transport})`);
+        break;
+      case 'ready':
+        this.ready = true;
+        break;
+      case 'unavailable':
+        this.connection = null;
+        if (this.ready) this.#report?.('warn', `${o.error.text}; connecting again`);
+        this.ready = false;
+        this.down = o.error.text;
+        break;
+      case 'listFailed':
+        this.#report?.('warn', `upstream ${this.url}: ${o.kind} could not be read: ${o.error.message}`);
+        break;
+    }
+    for (const l of [...this.#listeners]) l(o);
+  }
+
+  /** @param {number} call */
+  #settle(call) {
+    const c = this.#calls.get(call);
+    this.#calls.delete(call);
+    if (c?.state) this.#parked.delete(c.state);
+    return c;
+  }
+
+  /**
+   * A question of the upstream, passed to the client of the call it belongs to (2025 sessions).
+   * @param {Extract<UpstreamOutput, { type: 'ask' }>} o
+   */
+  #ask(o) {
+    const entry = o.call === undefined ? undefined : this.#calls.get(o.call);
+    const ctx = entry?.ctx;
+    if (entry && ctx?.era === 'modern' && ctx.inputRequired) {
+      // a 2026-07-28 client is asked in the call's result (inputRequired), all questions of one moment
+      // together; its retry brings the answers (#resume)
+      if (entry.asks.size === 0) queueMicrotask(() => this.#askModern(/** @type {number} */ (o.call)));
+      entry.asks.set(`upstream-${o.ask}`, { ask: o.ask, method: o.method, params: o.params });
+      return;
+    }
+    const refuse = (/** @type {string} */ message) => {
+      try {
+        this.client.refuse(o.ask, -32603, message, now());
+      } catch {
+        // the call ended meanwhile
+      }
+      this.#pump();
+    };
+    if (!ctx?.ask) return refuse(`the client cannot answer ${o.method}`);
+    ctx.ask(o.method, /** @type {{ [key: string]: unknown }} */ (o.params ?? undefined)).then(
+      (result) => {
+        try {
+          this.client.answer(o.ask, result, now());
+        } catch {
+          // the call ended meanwhile
+        }
+        this.#pump();
+      },
+      (e) => refuse(errorText(e)),
+    );
+  }
+
+  /**
+   * Ends a 2026-07-28 invocation with the upstream's questions; the call waits for the client's retry.
+   * @param {number} call
+   */
+  #askModern(call) {
+    const entry = this.#calls.get(call);
+    if (!entry?.resolve || !entry.ctx?.inputRequired || entry.asks.size === 0) return;
+    const requests = Object.fromEntries([...entry.asks].map(([key, q]) => [key, defined({ method: q.method, params: q.params ?? undefined })]));
+    const state = `upstream-${call}-${randomUUID()}`;
+    const done = entry.resolve;
+    done(entry.ctx.inputRequired(requests, state));
+    Object.assign(entry, { resolve: null, reject: null, ctx: null, state });
+    this.#parked.set(state, call);
+  }
+
+  /** Starts a stdio server's process (again), ending the one before; its stdout goes to the client. */
+  #spawn() {
+    this.#child?.kill();
+    const [file, ...args] = /** @type {string[]} */ (this.command);
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.#child = child;
+    const live = () => this.#child === child && !this.#closed;
+    const exited = (/** @type {string} */ why) => {
+      if (!live()) return;
+      this.#child = null;
+      this.client.exited(why, now());
+      this.#pump();
+    };
+    child.stdout.on('data', (/** @type {Buffer} */ chunk) => {
+      if (!live()) return;
+      this.client.receive(chunk, now());
+      this.#pump();
+    });
+    // what the server logs, line by line
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (/** @type {string} */ d) => {
+      err += d;
+      const lines = err.split('\n');
+      err = /** @type {string} */ (lines.pop()).slice(-4096);
+      for (const line of lines) if (line.trim()) this.#report?.('info', `upstream ${this.url}: ${line.slice(0, 500)}`);
+    });
+    child.stdin.on('error', () => {});
+    child.on('error', (e) => exited(/** @type {NodeJS.ErrnoException} */ (e).code ?? e.message));
+    child.on('exit', (code, signal) => exited(signal ? `the process ended with ${signal}` : `the process exited with code ${code}`));
+  }
+
+  /**
+   * Sends one HTTP request and feeds its reply back.
+   * @param {Extract<UpstreamOutput, { type: 'send' }>} o
+   */
+  async #send(o) {
+    const controller = new AbortController();
+    const ex = o.exchange;
+    this.#exchanges.set(ex, controller);
+    const live = () => this.#exchanges.has(ex) && !this.#closed;
+    let res;
+    try {
+      res = await fetch(o.url, { method: o.method, headers: o.headers, body: o.body, signal: controller.signal });
+    } catch (e) {
+      if (live()) {
+        this.#exchanges.delete(ex);
+        this.client.responseError(ex, reason(e), now());
+        this.#pump();
+      }
+      return;
+    }
+    if (!live()) return void res.body?.cancel().catch(() => {});
+    this.client.responseHead(ex, res.status, Object.fromEntries(res.headers), now());
+    this.#pump();
+    try {
+      if (res.body) {
+        for await (const chunk of res.body) {
+          if (!live()) break;
+          this.client.responseChunk(ex, chunk, now());
+          this.#pump();
+        }
+      }
+    } catch (e) {
+      if (live()) {
+        this.#exchanges.delete(ex);
+        this.client.responseError(ex, reason(e), now());
+        this.#pump();
+      }
+      return;
+    }
+    if (!live()) return void res.body?.cancel().catch(() => {});
+    this.#exchanges.delete(ex);
+    this.client.responseEnd(ex, now());
+    this.#pump();
   }
 }
 
 /**
- * The protocol version of an initialize result.
- * @param {unknown} result
- * @returns {string | null}
+ * Why a fetch or a body read failed, as the network said it.
+ * @param {unknown} e
  */
-function protocolOf(result) {
-  const v = /** @type {{protocolVersion?: unknown} | null} */ (result)?.protocolVersion;
-  return typeof v === 'string' ? v : null;
+function reason(e) {
+  const c = /** @type {{ cause?: { code?: string, message?: string } } | undefined} */ (e)?.cause;
+  return c?.code ?? c?.message ?? errorText(e);
 }
 
 /**
- * @param {unknown} err
- * @returns {Error}
+ * Runs one invocation of the engine on an upstream, by its kind.
+ * @param {Upstream} upstream
+ * @param {string} kind
+ * @param {string} name
+ * @param {any} args
+ * @param {ToolContext} ctx
  */
-function controllerReason(err) {
-  return err instanceof Error ? err : new Error(String(err));
+function invoke(upstream, kind, name, args, ctx) {
+  switch (kind) {
+    case 'resource':
+      return upstream.request('resources/read', { uri: name || args?.uri }, ctx);
+    case 'prompt':
+      return upstream.request('prompts/get', { name, arguments: args ?? {} }, ctx);
+    case 'completion': {
+      // the reference as the upstream knows it
+      const ref = { ...(args?.ref ?? {}) };
+      if (name && ref.type === 'ref/prompt') ref.name = name;
+      if (name && ref.type === 'ref/resource') ref.uri = name;
+      return upstream.request('completion/complete', { ...(args ?? {}), ref }, ctx);
+    }
+    default:
+      return upstream.request('tools/call', { name, arguments: args ?? {} }, ctx);
+  }
+}
+
+/**
+ * Connects to an upstream MCP server and reads its whole catalog (tools, and the resources, templates and
+ * prompts it offers), then serves it as one tool source: calls, reads and prompts go to the upstream;
+ * list changes are followed (`watch`), reconnection is automatic. Rejects with a line naming the
+ * upstream when it cannot be reached or refuses.
+ * @param {UpstreamTarget} target the MCP endpoint (Streamable HTTP) or the SSE URL of a legacy server; or the
+ *   command line (an array) of a server reached over stdio, started here
+ * @param {UpstreamOptions} [options]
+ * @returns {Promise<UpstreamSource>}
+ */
+export async function connectUpstream(target, options = {}) {
+  const upstream = new Upstream(target, { capabilities: ASKS, ...options });
+  const url = upstream.url;
+  await upstream.start({ keepTrying: false });
+  const watchers = new Set();
+  /** @type {UpstreamSource} */
+  const source = {
+    label: `upstream ${url} (${upstream.transport})`,
+    name: `upstream ${url}`,
+    transport: upstream.transport,
+    upstreams: [upstream],
+    catalog: '',
+    call: (name, args, ctx) => invoke(upstream, 'tool', name, args, ctx),
+    read: (request, ctx, uri) => invoke(upstream, 'resource', uri, request, ctx),
+    prompt: (name, args, ctx) => invoke(upstream, 'prompt', name, args, ctx),
+    complete: (request, ctx, name) => invoke(upstream, 'completion', name, request, ctx),
+    watch(listener) {
+      watchers.add(listener);
+      return () => watchers.delete(listener);
+    },
+    close: () => {
+      watchers.clear();
+      upstream.close();
+    },
+  };
+  const refresh = () => {
+    const { catalog, resources, templates, prompts } = upstream.source('upstream');
+    source.catalog = JSON.stringify(catalog);
+    source.surface = { resources, templates, prompts };
+  };
+  refresh();
+  upstream.listen((o) => {
+    // a list changed, or the lists read again after a reconnection; while the upstream is away its tools
+    // stay, and calls fail with a line naming it
+    if (!(o.type === 'ready' || (o.type === 'listed' && upstream.ready))) return;
+    refresh();
+    for (const w of [...watchers]) w();
+  });
+  return source;
+}
+
+/**
+ * Connects to several upstream MCP servers and serves them as one source: each one's tools and prompts
+ * as `<name>__<tool>`, its resources as `<name>+<uri>`. Resolves once every upstream answered (ready or
+ * not): one that cannot be reached is served without tools, with its status in `label` and the log, and
+ * joins when it comes up; one that goes away later loses its tools until it is back. Rejects only for
+ * bad specs (names must be unique, and made of letters, digits, `_` and `-`).
+ * @param {UpstreamSpec[]} specs
+ * @param {UpstreamOptions} [options]
+ * @returns {Promise<UpstreamSource>}
+ */
+export async function connectUpstreams(specs, options = {}) {
+  const seen = new Set();
+  for (const s of specs) {
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(s.name ?? '')) throw new Error(`upstream name ${JSON.stringify(s.name)}: use 1 to 32 letters, digits, _ or -`);
+    if (seen.has(s.name)) throw new Error(`two upstreams are named ${s.name}`);
+    if (!s.url === !s.command?.length) throw new Error(`upstream ${s.name}: give a url or a command`);
+    seen.add(s.name);
+  }
+  const report = reporter(options);
+  const upstreams = specs.map((s) => new Upstream(s.command ?? /** @type {string} */ (s.url), { capabilities: ASKS, ...options, token: s.token ?? options.token, name: s.name }));
+  const watchers = new Set();
+  /** @type {Map<string, Upstream>} */
+  const byName = new Map(upstreams.map((u) => [/** @type {string} */ (u.name), u]));
+  /** @param {string | null | undefined} name */
+  const upstreamOf = (name) => {
+    const u = name ? byName.get(name) : undefined;
+    if (!u) throw new Error(`no upstream is named ${name}`);
+    return u;
+  };
+  /** @type {UpstreamSource} */
+  const source = {
+    label: '',
+    name: 'upstream',
+    transport: 'several',
+    upstreams,
+    catalog: '{"tools":[]}',
+    sources: [],
+    call: (name, args, ctx) => invoke(upstreamOf(ctx.source), 'tool', name, args, ctx),
+    read: (request, ctx, uri) => invoke(upstreamOf(ctx.source), 'resource', uri, request, ctx),
+    prompt: (name, args, ctx) => invoke(upstreamOf(ctx.source), 'prompt', name, args, ctx),
+    complete: (request, ctx, name) => invoke(upstreamOf(ctx.source), 'completion', name, request, ctx),
+    watch(listener) {
+      watchers.add(listener);
+      return () => watchers.delete(listener);
+    },
+    close: () => {
+      watchers.clear();
+      for (const u of upstreams) u.close();
+    },
+  };
+  const refresh = () => {
+    source.sources = upstreams.map((u) => u.source(/** @type {string} */ (u.name)));
+    source.label = `upstreams ${upstreams.map((u) => `${u.name}=${u.url} (${u.down ? 'unavailable' : u.transport})`).join(', ')}`;
+  };
+  refresh();
+  for (const u of upstreams) {
+    u.listen((o) => {
+      // every change of what a source serves: its lists, lost, back
+      if (o.type === 'ready' || o.type === 'unavailable' || (o.type === 'listed' && u.ready)) {
+        refresh();
+        for (const w of [...watchers]) w();
+      }
+    });
+  }
+  await Promise.all(
+    upstreams.map((u) =>
+      u.start({ keepTrying: true }).catch((e) => {
+        report?.('warn', `${errorText(e)}; its tools are served once it answers`);
+      }),
+    ),
+  );
+  refresh();
+  return source;
 }

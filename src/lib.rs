@@ -168,8 +168,8 @@ pub use dialect::{convert, format_results, parse_calls, Conversion, Dialect, Opt
 pub use engine::http;
 pub use engine::{
     budget, Answer, Budget, ClientRequest, Disclosure, Engine, EngineConfig, Era, Exposure,
-    Invocation, InvocationKind, LogLevel, Mode, Notice, Output, Reply, Source, Surface, WireCode,
-    LEGACY_VERSIONS, MODERN_VERSIONS, PROTOCOL_VERSIONS,
+    Invocation, InvocationKind, LogLevel, Mode, Notice, Output, Reply, Source, SourceNaming,
+    Surface, WireCode, LEGACY_VERSIONS, MODERN_VERSIONS, PROTOCOL_VERSIONS,
 };
 pub use error::{Error, ErrorKind};
 pub use lint::{lint, Finding, LintReport, Severity, ToolLint};

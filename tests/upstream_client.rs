@@ -881,7 +881,7 @@ fn refusals_and_broken_connections_make_the_source_unavailable() {
     });
     h.connect();
     assert!(
-        matches!(&h.take()[0], ClientOutput::Unavailable { error: Failure::Transport(m) } if m == "ECONNREFUSED")
+        matches!(&h.take()[0], ClientOutput::Unavailable { error: Failure::Unreachable(m) } if m == "ECONNREFUSED")
     );
 
     let mut h = Host::new(
@@ -1065,4 +1065,196 @@ fn hostile_replies_never_panic() {
         let ended: Vec<u64> = calls.iter().copied().collect();
         assert_eq!(outcomes, ended, "round {round}: one outcome per call");
     }
+}
+
+#[test]
+fn a_server_gone_while_connected_makes_the_source_unavailable() {
+    // a 2025 server that answers until it is gone
+    let mut gone = false;
+    let mut h = Host::new(ClientConfig::new("http://hub/mcp"), move |req: &Req| {
+        if gone {
+            return Answer::Broken;
+        }
+        match req.rpc() {
+            "server/discover" => Answer::Json(200, vec![], req.error(-32601, "no such method")),
+            "initialize" => Answer::Json(
+                200,
+                vec![("mcp-session-id", "s1".into())],
+                req.reply(json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}})),
+            ),
+            "tools/list" => Answer::Json(
+                200,
+                vec![],
+                req.reply(json!({"tools": [{"name": "t", "inputSchema": {"type": "object"}}]})),
+            ),
+            "tools/call" if req.body["params"]["name"] == "wrong_id" => Answer::Json(
+                200,
+                vec![],
+                json!({"jsonrpc": "2.0", "id": "nope", "result": {}}),
+            ),
+            "tools/call" if req.body["params"]["name"] == "bye" => {
+                gone = true;
+                Answer::Broken
+            }
+            "tools/call" => Answer::Json(200, vec![], req.reply(json!({"content": []}))),
+            "" => Answer::Status(405),
+            _ => Answer::Status(202),
+        }
+    });
+    h.connect();
+    assert!(h.take().contains(&ClientOutput::Ready));
+    // a reply without the response: named by its request
+    let call = h.call(CallKind::Tool, json!({"name": "wrong_id"}));
+    let rpc = h.last("tools/call").id();
+    assert_eq!(
+        done(&h.take(), call),
+        Err(Failure::Protocol(format!(
+            "no response to request {rpc} in the reply"
+        )))
+    );
+    // unreachable: the call fails, the connection is lost, and the text names the upstream
+    let call = h.call(CallKind::Tool, json!({"name": "bye"}));
+    let out = h.take();
+    let error = done(&out, call).unwrap_err();
+    assert_eq!(error, Failure::Unreachable("ECONNREFUSED".into()));
+    assert_eq!(
+        h.c.describe(&error),
+        "upstream http://hub/mcp is unreachable (ECONNREFUSED)"
+    );
+    assert!(out
+        .iter()
+        .any(|o| matches!(o, ClientOutput::Unavailable { .. })));
+    assert!(!h.c.source("hub").unwrap().available);
+    assert!(h.c.poll_timeout().is_some(), "a reconnection is scheduled");
+}
+
+#[test]
+fn a_reply_cut_after_its_head_broke_off() {
+    let mut h = Host::new(ClientConfig::new("http://hub/mcp"), |_: &Req| {
+        Answer::Silent
+    });
+    h.connect();
+    let probe = h.sent[0].exchange;
+    let sse = [("content-type".to_string(), "text/event-stream".to_string())];
+    h.c.response_head(probe, 200, &sse, h.now);
+    h.c.response_chunk(probe, b"event: message\ndata: {\"jsonrpc\"", h.now);
+    h.c.response_error(probe, "terminated", h.now);
+    h.run();
+    let out = h.take();
+    assert!(out.iter().any(|o| matches!(o,
+        ClientOutput::Unavailable { error: Failure::Transport(m) } if m == "the reply broke off before its end (terminated)")));
+    assert_eq!(
+        Failure::Transport("x".into()).describe("http://hub/mcp"),
+        "upstream http://hub/mcp: x"
+    );
+}
+
+/// What a stdio client wrote since last asked, parsed.
+fn written(c: &mut UpstreamClient, out: &mut Vec<ClientOutput>) -> Vec<Value> {
+    let mut w = Vec::new();
+    while let Some(o) = c.poll_output() {
+        match o {
+            ClientOutput::Write { message } => w.push(serde_json::from_str(&message).unwrap()),
+            other => out.push(other),
+        }
+    }
+    w
+}
+
+#[test]
+fn a_stdio_server_is_spoken_to_line_by_line_and_respawned() {
+    let mut c = UpstreamClient::new(ClientConfig::new("node server.mjs").with_stdio(true));
+    let mut out = Vec::new();
+    c.connect(0).unwrap();
+    assert_eq!(c.poll_output(), Some(ClientOutput::Spawn));
+    let w = written(&mut c, &mut out);
+    assert_eq!(w[0]["method"], "server/discover");
+    // a 2025 server: method not found, then initialize
+    let line = |v: Value| format!("{v}\n");
+    c.receive(
+        line(
+            json!({"jsonrpc": "2.0", "id": w[0]["id"], "error": {"code": -32601, "message": "no"}}),
+        )
+        .as_bytes(),
+        1,
+    );
+    let w = written(&mut c, &mut out);
+    assert_eq!(w[0]["method"], "initialize");
+    let init = line(json!({"jsonrpc": "2.0", "id": w[0]["id"], "result": {
+        "protocolVersion": "2025-06-18", "capabilities": {"tools": {"listChanged": true}}}}));
+    // in pieces, with a log line a server printed on stdout
+    let (a, b) = init.split_at(20);
+    c.receive(b"starting up\n", 2);
+    c.receive(a.as_bytes(), 2);
+    c.receive(b.as_bytes(), 2);
+    let w = written(&mut c, &mut out);
+    assert_eq!(
+        w.iter()
+            .map(|m| m["method"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["notifications/initialized", "tools/list"]
+    );
+    assert!(matches!(&out[0], ClientOutput::Connected(c) if c.transport == Transport::Stdio));
+    c.receive(
+        line(
+            json!({"jsonrpc": "2.0", "id": w[1]["id"], "result": {"tools": [
+            {"name": "t", "inputSchema": {"type": "object"}}]}}),
+        )
+        .as_bytes(),
+        3,
+    );
+    written(&mut c, &mut out);
+    assert!(out.contains(&ClientOutput::Ready));
+    // a call, and a question of the server while it runs: it belongs to the call
+    let call = c
+        .call(CallKind::Tool, json!({"name": "t"}), None, 4)
+        .unwrap();
+    let w = written(&mut c, &mut out);
+    assert_eq!(w[0]["method"], "tools/call");
+    c.receive(
+        line(json!({"jsonrpc": "2.0", "id": 99, "method": "elicitation/create", "params": {}}))
+            .as_bytes(),
+        5,
+    );
+    written(&mut c, &mut out);
+    let Some(ClientOutput::Ask {
+        ask,
+        call: Some(of),
+        ..
+    }) = out.pop()
+    else {
+        panic!("{out:?}")
+    };
+    assert_eq!(of, call);
+    c.answer(ask, json!({"action": "decline"}), 6).unwrap();
+    assert_eq!(written(&mut c, &mut out)[0]["id"], 99);
+    // list changes are read again
+    c.receive(
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n",
+        7,
+    );
+    assert_eq!(written(&mut c, &mut out)[0]["method"], "tools/list");
+    // the process ends: everything fails, it is started again later
+    c.exited("exit code 1", 8);
+    written(&mut c, &mut out);
+    assert!(out.iter().any(|o| matches!(o, ClientOutput::Failed { call: f, error: Failure::Unreachable(m) } if *f == call && m == "exit code 1")));
+    let at = c.poll_timeout().unwrap();
+    c.handle_timeout(at);
+    assert_eq!(c.poll_output(), Some(ClientOutput::Spawn));
+    // what worked before: straight to initialize
+    assert_eq!(written(&mut c, &mut out)[0]["method"], "initialize");
+    // a line past the limit loses the connection
+    let mut c = UpstreamClient::new(ClientConfig::new("srv").with_stdio(true).with_max_reply(64));
+    c.connect(0).unwrap();
+    let mut out = Vec::new();
+    written(&mut c, &mut out);
+    c.receive(&[b'x'; 40], 1);
+    c.receive(&[b'x'; 40], 1);
+    written(&mut c, &mut out);
+    assert!(out.iter().any(|o| matches!(
+        o,
+        ClientOutput::Unavailable {
+            error: Failure::Limit(_)
+        }
+    )));
 }

@@ -137,6 +137,9 @@ pub enum Transport {
     /// The deprecated HTTP+SSE transport of 2024-11-05: a GET event stream
     /// that names where to POST, every reply on that stream.
     HttpSse,
+    /// A local process: one JSON-RPC message per line on its stdin and
+    /// stdout ([`ClientOutput::Spawn`], [`ClientOutput::Write`]).
+    Stdio,
 }
 
 impl Transport {
@@ -145,6 +148,7 @@ impl Transport {
         match self {
             Transport::StreamableHttp => "streamable-http",
             Transport::HttpSse => "http+sse",
+            Transport::Stdio => "stdio",
         }
     }
 }
@@ -181,6 +185,9 @@ pub struct ClientConfig {
     /// The first wait before a broken event stream or connection is tried
     /// again, in milliseconds; doubled on each failure up to 64 times.
     pub reconnect_ms: u64,
+    /// The server is a local process reached over stdio, not HTTP (`url`
+    /// then names it, e.g. its command line).
+    pub stdio: bool,
 }
 
 impl ClientConfig {
@@ -198,7 +205,17 @@ impl ClientConfig {
             max_items: 10_000,
             max_rounds: 8,
             reconnect_ms: 1_000,
+            stdio: false,
         }
+    }
+
+    /// Reached over stdio: the host starts the process on
+    /// [`ClientOutput::Spawn`], writes each [`ClientOutput::Write`] to its
+    /// stdin, and feeds its stdout to
+    /// [`UpstreamClient::receive`](super::UpstreamClient::receive).
+    pub fn with_stdio(mut self, stdio: bool) -> ClientConfig {
+        self.stdio = stdio;
+        self
     }
 
     /// With a bearer token (an empty one is none).
@@ -312,6 +329,9 @@ pub enum Failure {
     Cancelled,
     /// The connection failed or broke off (what the host reported).
     Transport(String),
+    /// The server could not be reached at all: the request failed before
+    /// any reply began (the host's reason, e.g. `ECONNREFUSED`).
+    Unreachable(String),
     /// A reply or event was larger than the limit.
     Limit(String),
     /// The server broke the protocol (a malformed reply, an unknown era).
@@ -320,7 +340,7 @@ pub enum Failure {
 
 impl Failure {
     /// The kind as a word: `rpc`, `http`, `timeout`, `cancelled`,
-    /// `transport`, `limit` or `protocol`.
+    /// `transport`, `unreachable`, `limit` or `protocol`.
     pub fn code(&self) -> &'static str {
         match self {
             Failure::Rpc { .. } => "rpc",
@@ -328,8 +348,18 @@ impl Failure {
             Failure::Timeout => "timeout",
             Failure::Cancelled => "cancelled",
             Failure::Transport(_) => "transport",
+            Failure::Unreachable(_) => "unreachable",
             Failure::Limit(_) => "limit",
             Failure::Protocol(_) => "protocol",
+        }
+    }
+
+    /// One line for a person that names the upstream at `url`:
+    /// `upstream <url> is unreachable (<why>)`, or `upstream <url>: <what>`.
+    pub fn describe(&self, url: &str) -> String {
+        match self {
+            Failure::Unreachable(m) => format!("upstream {url} is unreachable ({m})"),
+            f => format!("upstream {url}: {f}"),
         }
     }
 
@@ -359,6 +389,7 @@ impl fmt::Display for Failure {
             Failure::Http { message, .. } => f.write_str(message),
             Failure::Timeout => f.write_str("the server did not answer in time"),
             Failure::Cancelled => f.write_str("the request was cancelled"),
+            Failure::Unreachable(m) => write!(f, "the upstream is unreachable ({m})"),
             Failure::Transport(m) | Failure::Limit(m) | Failure::Protocol(m) => f.write_str(m),
         }
     }
@@ -390,6 +421,15 @@ pub struct Connection {
 pub enum ClientOutput {
     /// Send this HTTP request.
     Send(HttpSend),
+    /// Stdio: start the server's process (again, after it exited); its
+    /// stdout goes to [`UpstreamClient::receive`](super::UpstreamClient::receive),
+    /// its end to [`UpstreamClient::exited`](super::UpstreamClient::exited).
+    Spawn,
+    /// Stdio: write this JSON-RPC message, then a newline, to the process.
+    Write {
+        /// The message (JSON text, one line).
+        message: String,
+    },
     /// Stop this exchange: abort the request, stop reading its body.
     /// (On 2026-07-28 closing a request's stream is how it is cancelled.)
     Abort {

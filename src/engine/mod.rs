@@ -156,7 +156,7 @@ pub(crate) mod wire;
 pub use disclosure::{budget, Budget, Disclosure, Mode};
 pub use era::{Era, LogLevel, LEGACY_VERSIONS, MODERN_VERSIONS};
 use serve::ListKind;
-pub use sources::Source;
+pub use sources::{Source, SourceNaming};
 
 pub use surface::Surface;
 pub use wire::WireCode;

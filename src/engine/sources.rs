@@ -9,6 +9,11 @@
 //! `_2`, `_3`, … is added. Resource URIs and template URIs that several
 //! sources offer become `<source>+<uri>`. Sources are taken in the order
 //! given, so the same sources always give the same names.
+//!
+//! With [`SourceNaming::Prefixed`] every name is namespaced, collision or
+//! not: `<source>__<name>` and `<source>+<uri>`. A gateway in front of
+//! upstream servers uses it, so that a tool keeps its name when another
+//! upstream comes, goes or adds a tool of the same name.
 
 use std::collections::{HashMap, HashSet};
 
@@ -59,6 +64,17 @@ impl Source {
     }
 }
 
+/// How the names of several sources are made unique.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum SourceNaming {
+    /// A name only one source offers is kept; shared names are prefixed.
+    #[default]
+    Collisions,
+    /// Every name is prefixed with its source's name.
+    Prefixed,
+}
+
 /// Where each exposed name comes from.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Router {
@@ -69,10 +85,14 @@ pub(crate) struct Router {
 }
 
 /// Unique names for `(source, name)` pairs by the module's rule.
-fn unique(pairs: &[(String, String)]) -> Vec<String> {
+fn unique(pairs: &[(String, String)], naming: SourceNaming) -> Vec<String> {
     let mut count: HashMap<&str, usize> = HashMap::new();
     for (_, n) in pairs {
         *count.entry(n.as_str()).or_default() += 1;
+    }
+    if naming == SourceNaming::Prefixed {
+        // no name is kept as it is
+        count.values_mut().for_each(|c| *c += 1);
     }
     let mut taken: HashSet<String> = pairs
         .iter()
@@ -99,10 +119,13 @@ fn unique(pairs: &[(String, String)]) -> Vec<String> {
 }
 
 /// Unique URIs: a URI several sources offer becomes `<source>+<uri>`.
-fn unique_uris(pairs: &[(String, String)]) -> Vec<String> {
+fn unique_uris(pairs: &[(String, String)], naming: SourceNaming) -> Vec<String> {
     let mut count: HashMap<&str, usize> = HashMap::new();
     for (_, u) in pairs {
         *count.entry(u.as_str()).or_default() += 1;
+    }
+    if naming == SourceNaming::Prefixed {
+        count.values_mut().for_each(|c| *c += 1);
     }
     pairs
         .iter()
@@ -129,7 +152,10 @@ fn str_field(v: &Value, key: &str) -> String {
 }
 
 /// Merges the sources: the catalog and surface to serve, and the router.
-pub(crate) fn merge(sources: &[Source]) -> Result<(Catalog, Surface, Router), Error> {
+pub(crate) fn merge(
+    sources: &[Source],
+    naming: SourceNaming,
+) -> Result<(Catalog, Surface, Router), Error> {
     let mut seen = HashSet::new();
     for s in sources {
         if !seen.insert(s.name.as_str()) {
@@ -155,7 +181,7 @@ pub(crate) fn merge(sources: &[Source]) -> Result<(Catalog, Surface, Router), Er
                 .map(|t| (s.name.clone(), t.name().to_string()))
         })
         .collect();
-    let tool_names = unique(&tool_pairs);
+    let tool_names = unique(&tool_pairs, naming);
     let mut tools = Vec::new();
     let all_tools = live.iter().flat_map(|s| s.catalog.tools().iter());
     for ((pair, exposed), tool) in tool_pairs.iter().zip(&tool_names).zip(all_tools) {
@@ -182,7 +208,7 @@ pub(crate) fn merge(sources: &[Source]) -> Result<(Catalog, Surface, Router), Er
                 .map(|p| (s.name.clone(), str_field(p, "name")))
         })
         .collect();
-    let prompt_names = unique(&prompt_pairs);
+    let prompt_names = unique(&prompt_pairs, naming);
     let prompts: Vec<Value> = live
         .iter()
         .flat_map(|s| s.surface.prompts().iter())
@@ -202,7 +228,7 @@ pub(crate) fn merge(sources: &[Source]) -> Result<(Catalog, Surface, Router), Er
                 .map(|r| (s.name.clone(), str_field(r, "uri")))
         })
         .collect();
-    let res_uris = unique_uris(&res_pairs);
+    let res_uris = unique_uris(&res_pairs, naming);
     let resources: Vec<Value> = live
         .iter()
         .flat_map(|s| s.surface.resources().iter())
@@ -222,7 +248,7 @@ pub(crate) fn merge(sources: &[Source]) -> Result<(Catalog, Surface, Router), Er
                 .map(|t| (s.name.clone(), str_field(t, "uriTemplate")))
         })
         .collect();
-    let tpl_uris = unique_uris(&tpl_pairs);
+    let tpl_uris = unique_uris(&tpl_pairs, naming);
     let templates: Vec<Value> = live
         .iter()
         .flat_map(|s| s.surface.templates().iter())
@@ -292,7 +318,17 @@ impl super::Engine {
     /// (un)available; clients are told what changed. Fails when two
     /// sources share a name.
     pub fn set_sources(&mut self, sources: &[Source]) -> Result<(), Error> {
-        let (catalog, surface, router) = merge(sources)?;
+        self.set_sources_named(sources, SourceNaming::Collisions)
+    }
+
+    /// [`set_sources`](super::Engine::set_sources) with the names made
+    /// unique by `naming`.
+    pub fn set_sources_named(
+        &mut self,
+        sources: &[Source],
+        naming: SourceNaming,
+    ) -> Result<(), Error> {
+        let (catalog, surface, router) = merge(sources, naming)?;
         self.catalog = catalog;
         self.rebuild();
         let old = std::mem::replace(&mut self.surface, surface);
@@ -311,5 +347,67 @@ impl super::Engine {
             .and_then(|r| r.exposed_uri(source, uri))
             .unwrap_or_else(|| uri.to_string());
         self.resource_updated(&exposed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn source(name: &str, tools: &[&str], uri: &str) -> Source {
+        let tools: Vec<Value> = tools
+            .iter()
+            .map(|t| json!({"name": t, "inputSchema": {"type": "object"}}))
+            .collect();
+        let catalog = Catalog::from_value(Value::Array(tools)).unwrap();
+        let surface = Surface::new()
+            .with_resources(vec![json!({"uri": uri, "name": "r"})])
+            .unwrap()
+            .with_prompts(vec![json!({"name": "assist"})])
+            .unwrap();
+        Source::new(name, catalog).with_surface(surface)
+    }
+
+    fn tool_names(c: &Catalog) -> Vec<&str> {
+        c.tools().iter().map(|t| t.name()).collect()
+    }
+
+    #[test]
+    fn prefixed_naming_prefixes_every_name_and_routes_it_back() {
+        let a = source("ha", &["get_state", "HassTurnOn"], "ha://areas");
+        let b = source("homey", &["get_state"], "homey://zones");
+        let (catalog, surface, router) =
+            merge(&[a.clone(), b.clone()], SourceNaming::Prefixed).unwrap();
+        assert_eq!(
+            tool_names(&catalog),
+            ["ha__get_state", "ha__HassTurnOn", "homey__get_state"]
+        );
+        assert_eq!(surface.prompts()[1]["name"], "homey__assist");
+        assert_eq!(surface.resources()[0]["uri"], "ha+ha://areas");
+        assert_eq!(
+            router.origin(InvocationKind::Tool, "ha__HassTurnOn"),
+            Some(("ha".into(), "HassTurnOn".into()))
+        );
+        assert_eq!(
+            router.origin(InvocationKind::Resource, "homey+homey://zones"),
+            Some(("homey".into(), "homey://zones".into()))
+        );
+        // a name stays when the other source goes away
+        let (catalog, _, _) = merge(
+            &[a.clone(), b.with_available(false)],
+            SourceNaming::Prefixed,
+        )
+        .unwrap();
+        assert_eq!(tool_names(&catalog), ["ha__get_state", "ha__HassTurnOn"]);
+        // the default keeps names only one source offers
+        let (catalog, _, _) = merge(&[a], SourceNaming::Collisions).unwrap();
+        assert_eq!(tool_names(&catalog), ["get_state", "HassTurnOn"]);
+        // a prefixed name that another source's name spells too gets a suffix
+        let x = source("a", &["b__c"], "x://1");
+        let y = source("a__b", &["c"], "x://2");
+        let (catalog, _, _) = merge(&[x, y], SourceNaming::Prefixed).unwrap();
+        assert_eq!(tool_names(&catalog), ["a__b__c", "a__b__c_2"]);
     }
 }

@@ -335,20 +335,27 @@ pub struct UpstreamOptions {
     max_rounds: Option<f64>,
     /// The first wait before reconnecting, in milliseconds (default 1000).
     reconnect_ms: Option<f64>,
+    /// The server is a local process over stdio (`url` names it): the
+    /// host answers `spawn` and `write` outputs, and feeds `receive` and
+    /// `exited`.
+    stdio: Option<bool>,
 }
 
 /// Why something failed: `code` says the kind (`rpc`, `http`, `timeout`,
-/// `cancelled`, `transport`, `limit`, `protocol`).
+/// `cancelled`, `transport`, `unreachable`, `limit`, `protocol`), `text`
+/// says it in one line naming the upstream.
 #[derive(Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct UpstreamFailure {
     /// The kind.
     #[tsify(
-        type = r#""rpc" | "http" | "timeout" | "cancelled" | "transport" | "limit" | "protocol""#
+        type = r#""rpc" | "http" | "timeout" | "cancelled" | "transport" | "unreachable" | "limit" | "protocol""#
     )]
     code: &'static str,
     /// A one-line description.
     message: String,
+    /// The description naming the upstream (`upstream <url>: …`).
+    text: String,
     /// The JSON-RPC error code (kind `rpc`).
     #[serde(skip_serializing_if = "Option::is_none")]
     rpc_code: Option<i64>,
@@ -361,9 +368,10 @@ pub struct UpstreamFailure {
     status: Option<u16>,
 }
 
-impl From<crate::client::Failure> for UpstreamFailure {
-    fn from(f: crate::client::Failure) -> UpstreamFailure {
+impl UpstreamFailure {
+    fn new(f: crate::client::Failure, url: &str) -> UpstreamFailure {
         let message = f.to_string();
+        let text = f.describe(url);
         let code = f.code();
         let (rpc_code, data, status) = match f {
             crate::client::Failure::Rpc { code, data, .. } => (Some(code), data, None),
@@ -373,6 +381,7 @@ impl From<crate::client::Failure> for UpstreamFailure {
         UpstreamFailure {
             code,
             message,
+            text,
             rpc_code,
             data,
             status,
@@ -408,6 +417,14 @@ pub enum UpstreamOutput {
         /// A long-lived event stream: no timeout on reading it.
         stream: bool,
     },
+    /// Stdio: start the server's process (again); feed its stdout to
+    /// `receive`, its end to `exited`.
+    Spawn,
+    /// Stdio: write this message and a newline to the process's stdin.
+    Write {
+        /// The JSON-RPC message.
+        message: String,
+    },
     /// Abort this exchange and stop reading its body.
     Abort {
         /// The exchange.
@@ -421,7 +438,7 @@ pub enum UpstreamOutput {
         /// The protocol revision.
         version: String,
         /// How the server is reached.
-        #[tsify(type = r#""streamable-http" | "http+sse""#)]
+        #[tsify(type = r#""streamable-http" | "http+sse" | "stdio""#)]
         transport: &'static str,
         /// The server's capabilities.
         #[tsify(type = "{ [name: string]: unknown }")]
@@ -527,7 +544,7 @@ fn list_kind(name: &str) -> Result<ListKind, JsValue> {
         })
 }
 
-fn upstream_output(o: ClientOutput) -> UpstreamOutput {
+fn upstream_output(o: ClientOutput, url: &str) -> UpstreamOutput {
     match o {
         ClientOutput::Send(s) => UpstreamOutput::Send {
             exchange: s.exchange,
@@ -543,6 +560,8 @@ fn upstream_output(o: ClientOutput) -> UpstreamOutput {
             stream: s.stream,
         },
         ClientOutput::Abort { exchange } => UpstreamOutput::Abort { exchange },
+        ClientOutput::Spawn => UpstreamOutput::Spawn,
+        ClientOutput::Write { message } => UpstreamOutput::Write { message },
         ClientOutput::Connected(c) => UpstreamOutput::Connected {
             era: match c.era {
                 crate::Era::Modern => "modern",
@@ -565,16 +584,16 @@ fn upstream_output(o: ClientOutput) -> UpstreamOutput {
         },
         ClientOutput::ListFailed { kind, error } => UpstreamOutput::ListFailed {
             kind: kind.field(),
-            error: error.into(),
+            error: UpstreamFailure::new(error, url),
         },
         ClientOutput::Ready => UpstreamOutput::Ready,
         ClientOutput::Unavailable { error } => UpstreamOutput::Unavailable {
-            error: error.into(),
+            error: UpstreamFailure::new(error, url),
         },
         ClientOutput::Done { call, result } => UpstreamOutput::Done { call, result },
         ClientOutput::Failed { call, error } => UpstreamOutput::Failed {
             call,
-            error: error.into(),
+            error: UpstreamFailure::new(error, url),
         },
         ClientOutput::Progress { call, params } => UpstreamOutput::Progress { call, params },
         ClientOutput::Ask {
@@ -619,7 +638,9 @@ impl JsUpstreamClient {
         options: Option<Ts<UpstreamOptions>>,
     ) -> Result<JsUpstreamClient, JsValue> {
         let o: UpstreamOptions = super::options(options, "upstream options")?;
-        let mut config = ClientConfig::new(url).with_token(o.token);
+        let mut config = ClientConfig::new(url)
+            .with_token(o.token)
+            .with_stdio(o.stdio.unwrap_or(false));
         if o.client_name.is_some() || o.client_version.is_some() {
             let name = o.client_name.unwrap_or_else(|| config.client_name.clone());
             let version = o
@@ -763,6 +784,16 @@ impl JsUpstreamClient {
             .response_chunk(super::millis(exchange), chunk, super::millis(now_ms));
     }
 
+    /// Stdio: a piece of the process's stdout.
+    pub fn receive(&mut self, chunk: &[u8], now_ms: f64) {
+        self.inner.receive(chunk, super::millis(now_ms));
+    }
+
+    /// Stdio: the process exited or could not start (`reason` says why).
+    pub fn exited(&mut self, reason: &str, now_ms: f64) {
+        self.inner.exited(reason, super::millis(now_ms));
+    }
+
     /// An exchange's body ended.
     #[wasm_bindgen(js_name = responseEnd)]
     pub fn response_end(&mut self, exchange: f64, now_ms: f64) {
@@ -793,7 +824,7 @@ impl JsUpstreamClient {
     #[wasm_bindgen(js_name = pollOutput, unchecked_return_type = "UpstreamOutput | undefined")]
     pub fn poll_output(&mut self) -> Result<JsValue, JsValue> {
         match self.inner.poll_output() {
-            Some(o) => to_js(&upstream_output(o)),
+            Some(o) => to_js(&upstream_output(o, &self.inner.config().url)),
             None => Ok(JsValue::UNDEFINED),
         }
     }

@@ -341,12 +341,26 @@ impl JsEngine {
     }
 
     /// Serves several sources as one server (names made unique, calls
-    /// routed back: each invoke output names its source).
+    /// routed back: each invoke output names its source). `naming`:
+    /// `collisions` (default: only names several sources share get
+    /// `<source>__`) or `prefixed` (every name does).
     #[wasm_bindgen(js_name = setSources)]
     pub fn set_sources(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "SourceInput[]")] sources: JsValue,
+        #[wasm_bindgen(unchecked_param_type = r#""collisions" | "prefixed""#)] naming: Option<
+            String,
+        >,
     ) -> Result<(), JsValue> {
+        let naming = match naming.as_deref() {
+            None | Some("collisions") => crate::SourceNaming::Collisions,
+            Some("prefixed") => crate::SourceNaming::Prefixed,
+            Some(other) => {
+                return Err(usage(&format!(
+                    "unknown naming {other:?}; choose collisions or prefixed"
+                )))
+            }
+        };
         if !js_sys::Array::is_array(&sources) {
             return Err(usage("sources must be an array"));
         }
@@ -378,7 +392,9 @@ impl JsEngine {
                     .with_available(available),
             );
         }
-        self.inner.set_sources(&list).map_err(|e| js_error(&e))
+        self.inner
+            .set_sources_named(&list, naming)
+            .map_err(|e| js_error(&e))
     }
 
     /// A resource changed: subscribed clients are told.

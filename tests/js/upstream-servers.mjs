@@ -10,7 +10,16 @@ import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 import { corpus } from './helpers.mjs';
 
@@ -155,4 +164,98 @@ export async function legacyUpstream({ token = 'ha-token', pageSize = 100 } = {}
       for (const t of transports.values()) t.close();
     },
   };
+}
+
+/**
+ * A Streamable HTTP upstream whose catalog changes (the SDK's Server, capabilities with listChanged):
+ * tools, prompts, resources and a resource template, and a tool that asks the client (elicitation).
+ * `addTool` adds a tool and tells every session (notifications/tools/list_changed). It listens on
+ * `port` when given (to come back on the same address after close()).
+ * @param {{ name?: string, port?: number, token?: string }} [opts]
+ */
+export async function dynamicUpstream({ name = 'garden', port = 0, token } = {}) {
+  const tools = [
+    { name: 'get_state', description: `The state of the ${name}.`, inputSchema: { type: 'object', properties: {} } },
+    { name: 'ask_name', description: 'Asks the user for a name.', inputSchema: { type: 'object', properties: {} } },
+  ];
+  const log = [];
+  const servers = new Set();
+  const sessions = new Map();
+  const make = () => gardenServer({ name, tools, log });
+  const http = createServer(async (req, res) => {
+    if (token && req.headers.authorization !== `Bearer ${token}`) return res.writeHead(401).end();
+    const sid = req.headers['mcp-session-id'];
+    let transport = sid ? sessions.get(sid) : undefined;
+    if (sid && !transport) return res.writeHead(404).end('session not found');
+    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    if (!transport) {
+      const server = make();
+      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => sessions.set(id, transport) });
+      await server.connect(transport);
+      servers.add(server);
+      transport.onclose = () => servers.delete(server);
+    }
+    await transport.handleRequest(req, res, body);
+  });
+  await new Promise((r) => http.listen(port, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${http.address().port}/mcp`;
+  return {
+    url,
+    port: http.address().port,
+    log,
+    tools,
+    /** Adds a tool; every session is told its list changed. */
+    async addTool(tool) {
+      tools.push(tool);
+      await Promise.all([...servers].map((s) => s.sendToolListChanged().catch(() => {})));
+    },
+    close: () =>
+      new Promise((resolve) => {
+        sessions.clear();
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * The SDK Server of dynamicUpstream() and the stdio test server: a tool list that may grow, prompts,
+ * resources and a template, and `ask_name` asking the client (elicitation). With `stdio` (the stdio
+ * server only), `add_tool` adds a tool (list_changed) and `crash` ends the process.
+ * @param {{ name: string, tools: object[], log: object[], stdio?: boolean }} opts
+ */
+export function gardenServer({ name, tools, log, stdio = false }) {
+  const server = new Server({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    log.push({ method: 'tools/call', name: req.params.name });
+    if (stdio && req.params.name === 'add_tool') {
+      tools.push({ name: `added_${tools.length}`, inputSchema: { type: 'object', properties: {} } });
+      await server.sendToolListChanged();
+      return { content: [{ type: 'text', text: 'added' }] };
+    }
+    if (stdio && req.params.name === 'crash') {
+      setTimeout(() => process.exit(3), 20);
+      return { content: [{ type: 'text', text: 'bye' }] };
+    }
+    if (req.params.name === 'ask_name') {
+      // asked on the call's own stream
+      const params = { message: 'Which name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } };
+      const answer = await server.elicitInput(/** @type {any} */ (params), { relatedRequestId: extra.requestId });
+      return { content: [{ type: 'text', text: `${answer.action}: ${answer.content?.name ?? ''}` }] };
+    }
+    return { content: [{ type: 'text', text: `${name}: ${req.params.name} ok` }] };
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [{ name: 'water', description: `Water the ${name}`, arguments: [{ name: 'zone', required: true }] }] }));
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    log.push({ method: 'prompts/get', name: req.params.name, arguments: req.params.arguments });
+    return { messages: [{ role: 'user', content: { type: 'text', text: `Water ${req.params.arguments?.zone} in the ${name}` } }] };
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [{ uri: `${name}://zones`, name: 'zones', mimeType: 'text/plain' }] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [{ uriTemplate: `${name}://zone/{id}`, name: 'zone' }] }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    log.push({ method: 'resources/read', uri: req.params.uri });
+    return { contents: [{ uri: req.params.uri, mimeType: 'text/plain', text: `read ${req.params.uri}` }] };
+  });
+  return server;
 }

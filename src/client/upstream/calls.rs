@@ -125,7 +125,8 @@ impl UpstreamClient {
                     self.exchanges.remove(&ex);
                     self.abort(ex);
                 }
-                if self.era == Era::Legacy && self.phase == Phase::Connected {
+                let told = self.era == Era::Legacy || self.transport == Transport::Stdio;
+                if told && self.phase == Phase::Connected {
                     let note = wire::notification(
                         "notifications/cancelled",
                         Some(json!({"requestId": rpc, "reason": reason})),

@@ -13,6 +13,19 @@ impl UpstreamClient {
         self.reinit = false;
         self.retry = None;
         self.no_stream = false;
+        if self.config.stdio {
+            self.transport = Transport::Stdio;
+            self.line.clear();
+            self.outputs.push_back(ClientOutput::Spawn);
+            if matches!(self.known, Some((Era::Legacy, _))) {
+                self.initialize(now_ms);
+            } else {
+                self.era = Era::Modern;
+                self.phase = Phase::Discovering;
+                self.request(What::Discover, "server/discover", json!({}), now_ms);
+            }
+            return;
+        }
         match self.known {
             Some((_, Transport::HttpSse)) => self.open_legacy(now_ms),
             Some((Era::Legacy, _)) => {
@@ -238,7 +251,8 @@ impl UpstreamClient {
             return;
         }
         match (self.era, self.transport) {
-            (_, Transport::HttpSse) => {}
+            // the legacy stream and stdio carry every notification already
+            (_, Transport::HttpSse | Transport::Stdio) => {}
             (Era::Legacy, _) => {
                 if self.stream.is_some() {
                     return;

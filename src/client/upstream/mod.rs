@@ -107,6 +107,9 @@ enum Role {
 #[derive(Debug)]
 struct Exchange {
     role: Role,
+    /// Its reply began (a failure now breaks a reply off, it no longer
+    /// means the server is unreachable).
+    head: bool,
     reader: Option<BodyReader>,
     content_type: String,
     /// What the request fails with when an error reply's body names no
@@ -173,7 +176,13 @@ enum Retry {
 /// reply arriving on that stream. 401, 403 and 5xx to the probe fail the
 /// connection ([`ClientOutput::Unavailable`]); the client tries again
 /// after [`ClientConfig::reconnect_ms`], doubling the wait on each
-/// failure.
+/// failure. A server reached over stdio ([`ClientConfig::with_stdio`]) is
+/// probed and negotiated the same way over lines: the host starts the
+/// process on [`ClientOutput::Spawn`] (again after it exited), writes each
+/// [`ClientOutput::Write`] to its stdin and feeds its stdout to
+/// [`UpstreamClient::receive`] and its end to [`UpstreamClient::exited`];
+/// a call is cancelled with `notifications/cancelled`, and a question of
+/// the server belongs to the call running when only one is.
 ///
 /// ## Lists
 ///
@@ -266,6 +275,8 @@ pub struct UpstreamClient {
     no_stream: bool,
     retry: Option<(u64, Retry)>,
     failures: u32,
+    /// Stdio: the part of a line read so far.
+    line: Vec<u8>,
     outputs: VecDeque<ClientOutput>,
 }
 
@@ -300,6 +311,7 @@ impl UpstreamClient {
             no_stream: false,
             retry: None,
             failures: 0,
+            line: Vec::new(),
             outputs: VecDeque::new(),
         }
     }
@@ -518,6 +530,7 @@ impl UpstreamClient {
             .unwrap_or("")
             .to_string();
         ex.content_type.clone_from(&ctype);
+        ex.head = true;
         match ex.role {
             Role::Message => {
                 self.exchanges.remove(&exchange);
@@ -554,16 +567,77 @@ impl UpstreamClient {
                 Err(e) => failure = Some(body_failure(&e)),
             }
         }
-        let failure = failure
-            .or(ex.fallback)
-            .unwrap_or_else(|| Failure::Transport("the reply ended without a response".into()));
+        let failure = failure.or(ex.fallback).unwrap_or_else(|| match ex.role {
+            Role::Request(rpc) => {
+                Failure::Protocol(format!("no response to request {rpc} in the reply"))
+            }
+            _ => Failure::Transport("the reply ended without a response".into()),
+        });
         self.ended(exchange, ex.role, failure, now_ms);
     }
 
     /// An exchange failed (the network, the host's own limits): `message`
-    /// says why.
+    /// says why. Before its reply began, the server is
+    /// [`Failure::Unreachable`] (and a connection is lost: every call
+    /// fails, [`ClientOutput::Unavailable`] follows and a reconnection is
+    /// scheduled); after, the reply broke off ([`Failure::Transport`]).
     pub fn response_error(&mut self, exchange: u64, message: &str, now_ms: u64) {
-        self.exchange_failed(exchange, Failure::Transport(message.to_string()), now_ms);
+        let Some(ex) = self.exchanges.get(&exchange) else {
+            return;
+        };
+        let failure = if ex.head {
+            Failure::Transport(format!("the reply broke off before its end ({message})"))
+        } else {
+            Failure::Unreachable(message.to_string())
+        };
+        self.exchange_failed(exchange, failure, now_ms);
+    }
+
+    /// Stdio: a piece of the process's stdout (JSON-RPC messages, one per
+    /// line). A line longer than [`ClientConfig::max_reply`] loses the
+    /// connection ([`Failure::Limit`]).
+    pub fn receive(&mut self, chunk: &[u8], now_ms: u64) {
+        if !self.config.stdio || matches!(self.phase, Phase::Closed | Phase::Down) {
+            return;
+        }
+        let mut rest = chunk;
+        while let Some(i) = rest.iter().position(|b| *b == b'\n') {
+            let (head, tail) = rest.split_at(i);
+            rest = tail.get(1..).unwrap_or(&[]);
+            if self.line.len() + head.len() > self.config.max_reply {
+                self.line.clear();
+                self.too_long(now_ms);
+                return;
+            }
+            self.line.extend_from_slice(head);
+            let line = std::mem::take(&mut self.line);
+            self.stdio_line(&line, now_ms);
+            if matches!(self.phase, Phase::Closed | Phase::Down) {
+                return;
+            }
+        }
+        if self.line.len() + rest.len() > self.config.max_reply {
+            self.line.clear();
+            self.too_long(now_ms);
+            return;
+        }
+        self.line.extend_from_slice(rest);
+    }
+
+    /// Stdio: the process exited or could not be started (`reason` says
+    /// why): the connection is lost, and a reconnection (a new
+    /// [`ClientOutput::Spawn`]) is scheduled.
+    pub fn exited(&mut self, reason: &str, now_ms: u64) {
+        if self.config.stdio {
+            self.line.clear();
+            self.down(Failure::Unreachable(reason.to_string()), now_ms);
+        }
+    }
+
+    /// One line naming this upstream and what went wrong (see
+    /// [`Failure::describe`]).
+    pub fn describe(&self, failure: &Failure) -> String {
+        failure.describe(&self.config.url)
     }
 
     /// Handles every deadline at or before `now_ms`: timeouts of requests

@@ -64,6 +64,11 @@ impl UpstreamClient {
             )
         });
         let body = wire::request(rpc, p.method, &p.params, envelope.as_ref());
+        if self.transport == Transport::Stdio {
+            self.outputs
+                .push_back(ClientOutput::Write { message: body });
+            return;
+        }
         let mut headers = self.base_headers(!modern && p.what != What::Initialize);
         if modern {
             headers.push(("MCP-Protocol-Version".into(), version.to_string()));
@@ -101,6 +106,11 @@ impl UpstreamClient {
 
     /// A notification or response: nothing to read back.
     pub(super) fn post_message(&mut self, body: String, call: Option<u64>) {
+        if self.transport == Transport::Stdio {
+            self.outputs
+                .push_back(ClientOutput::Write { message: body });
+            return;
+        }
         let headers = self.base_headers(self.era == Era::Legacy);
         let url = self.post_url();
         self.send_http("POST", url, headers, Some(body), call, false, Role::Message);
@@ -155,6 +165,7 @@ impl UpstreamClient {
             exchange,
             Exchange {
                 role,
+                head: false,
                 reader: None,
                 content_type: String::new(),
                 fallback: None,
@@ -304,7 +315,15 @@ impl UpstreamClient {
     }
 
     /// An exchange is over: a request it carried without a reply fails.
+    /// An unreachable server while connected is a lost connection.
     pub(super) fn ended(&mut self, exchange: u64, role: Role, failure: Failure, now_ms: u64) {
+        if matches!(failure, Failure::Unreachable(_))
+            && self.phase == Phase::Connected
+            && role != Role::Message
+        {
+            self.down(failure, now_ms);
+            return;
+        }
         match role {
             Role::Request(rpc) => {
                 let waiting = self
@@ -325,6 +344,35 @@ impl UpstreamClient {
             }
             Role::Message => {}
         }
+    }
+
+    /// Stdio: one line of the process's stdout.
+    pub(super) fn stdio_line(&mut self, line: &[u8], now_ms: u64) {
+        let text = String::from_utf8_lossy(line);
+        let text = text.trim();
+        if text.is_empty() {
+            return;
+        }
+        // a line that is no JSON (a server logging on stdout) is skipped
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Array(batch)) => {
+                for m in batch {
+                    self.message(m, None, now_ms);
+                }
+            }
+            Ok(m) => self.message(m, None, now_ms),
+            Err(_) => {}
+        }
+    }
+
+    pub(super) fn too_long(&mut self, now_ms: u64) {
+        let limit = self.config.max_reply;
+        self.down(
+            Failure::Limit(format!(
+                "a message is larger than the limit of {limit} bytes"
+            )),
+            now_ms,
+        );
     }
 
     /// Messages (and an `endpoint`) read from an exchange.
@@ -378,7 +426,12 @@ impl UpstreamClient {
                 }
                 let ask = self.next_ask;
                 self.next_ask += 1;
-                let call = call_of(self, rpc);
+                // over stdio a question names no request: it belongs to
+                // the call running, when only one is
+                let sole = (self.transport == Transport::Stdio && self.calls.0.len() == 1)
+                    .then(|| self.calls.keys().next().copied())
+                    .flatten();
+                let call = call_of(self, rpc).or(sole);
                 self.asks.insert(
                     ask,
                     Ask {
