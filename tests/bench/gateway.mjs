@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // Gateway benchmark (not a test): requests per second, p50/p99 latency and
-// server CPU per request for tools/list and tools/call on loopback,
-// mcp-switchboard's gateway (`serve --demo`) against the official SDK's
-// McpServer serving the same demo-home tools with the same handlers (with
-// JSON replies, and with its default SSE replies), all as child processes on
-// this machine, measured back to back in rounds that alternate the order. Then
-// the engine's own overhead per tools/call inside wasm (handle + drain +
-// complete + drain), in process.
+// server CPU per request for tools/list and tools/call on loopback, in both
+// protocol eras. 2025: sessions (initialize, then requests with
+// Mcp-Session-Id), mcp-switchboard's gateway (`serve --demo`) against the
+// official SDK 1.32.2's McpServer serving the same demo-home tools with the
+// same handlers (with JSON replies, and with its default SSE replies).
+// 2026-07-28: stateless requests (no initialize, no session; the version and
+// client capabilities in `_meta`, MCP-Protocol-Version / Mcp-Method / Mcp-Name
+// headers), the same gateway against the v2 server SDK's McpServer behind
+// createMcpHandler. All servers are child processes on this machine, measured
+// back to back in rounds that alternate the order. Then the engine's own
+// overhead per tools/call inside wasm (handle + drain + complete + drain), in
+// process.
 //
 //   node tests/bench/gateway.mjs [--quick] [--clients N] [--seconds S] [--rounds R]
 //
@@ -20,9 +25,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
+const MODERN = '2026-07-28';
+const clientInfo = { name: 'bench', version: '1' };
 
 if (args[0] === '--serve-sdk') {
   await serveSdk(args[1] === 'sse');
+} else if (args[0] === '--serve-sdk-v2') {
+  await serveSdkV2();
 } else {
   await main();
 }
@@ -57,6 +66,40 @@ async function serveSdk(sse) {
   server.listen(0, '127.0.0.1', () => process.stderr.write(`sdk at http://127.0.0.1:${server.address().port}/mcp\n`));
 }
 
+/**
+ * The v2 SDK server (`@modelcontextprotocol/server`): createMcpHandler with a factory building an McpServer
+ * with the demo-home tools, 2026-07-28 only (`legacy: 'reject'`), on node:http through a web Request/Response bridge.
+ */
+async function serveSdkV2() {
+  const { createServer } = await import('node:http');
+  const { z } = await import('zod');
+  const { McpServer, createMcpHandler } = await import('@modelcontextprotocol/server');
+  const { createDemoHome } = await import(join(root, 'js/demo-home.mjs'));
+  const { catalog, handlers } = createDemoHome();
+  // The factory runs once per request (createMcpHandler's design); the schemas are converted once, up front.
+  const tools = JSON.parse(catalog).result.tools.map((t) => ({ ...t, schema: z.fromJSONSchema(t.inputSchema) }));
+  const factory = () => {
+    const mcp = new McpServer({ name: 'sdk-v2-demo-home', version: '1.0.0' });
+    for (const t of tools) {
+      mcp.registerTool(t.name, { description: t.description, inputSchema: t.schema, annotations: t.annotations }, (a) => handlers[t.name](a ?? {}));
+    }
+    return mcp;
+  };
+  const handler = createMcpHandler(factory, { legacy: 'reject' });
+  const server = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
+    const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body: req.method === 'POST' ? Buffer.concat(chunks) : undefined });
+    const response = await handler.fetch(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (response.body) for await (const c of response.body) res.write(c);
+    res.end();
+  });
+  server.listen(0, '127.0.0.1', () => process.stderr.write(`sdk at http://127.0.0.1:${server.address().port}/mcp\n`));
+}
+
 function flag(name, fallback) {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : fallback;
@@ -68,52 +111,108 @@ async function main() {
   const seconds = flag('seconds', quick ? 1 : 4);
   const rounds = flag('rounds', quick ? 1 : 3);
 
-  const servers = {
-    'mcp-switchboard': await startChild([join(root, 'js/cli.mjs'), 'serve', '--demo', '--port', '0'], /at (http:\S+)/),
-    'SDK McpServer, JSON replies': await startChild([fileURLToPath(import.meta.url), '--serve-sdk', 'json'], /sdk at (http:\S+)/),
-    'SDK McpServer, SSE replies (default)': await startChild([fileURLToPath(import.meta.url), '--serve-sdk', 'sse'], /sdk at (http:\S+)/),
-  };
+  const gateway = await startChild([join(root, 'js/cli.mjs'), 'serve', '--demo', '--port', '0'], /at (http:\S+)/);
+  const sdk = (mode) => startChild([fileURLToPath(import.meta.url), ...mode], /sdk at (http:\S+)/);
+  // Each leg: a server and the era of the requests it gets; the gateway serves both eras from one child.
+  const legs = [
+    { era: '2025-06-18', server: 'mcp-switchboard', ...gateway },
+    { era: '2025-06-18', server: 'SDK 1.32.2 McpServer, JSON replies', ...(await sdk(['--serve-sdk', 'json'])) },
+    { era: '2025-06-18', server: 'SDK 1.32.2 McpServer, SSE replies (default)', ...(await sdk(['--serve-sdk', 'sse'])) },
+    { era: MODERN, server: 'mcp-switchboard', ...gateway },
+    { era: MODERN, server: 'SDK 2.4.0 McpServer, createMcpHandler', ...(await sdk(['--serve-sdk-v2'])) },
+  ];
   const ops = {
     'tools/list': { method: 'tools/list', params: {} },
     'tools/call': { method: 'tools/call', params: { name: 'get_states', arguments: { zoneId: 'kitchen' } } },
   };
   const results = [];
   try {
+    // One reply of each kind from each leg, checked before timing: the same 13 tools, the same tool result.
     for (const [op, call] of Object.entries(ops)) {
-      const acc = Object.fromEntries(Object.keys(servers).map((s) => [s, { count: 0, ms: 0, cpu: 0, latencies: [] }]));
+      const replies = [];
+      for (const leg of legs) {
+        const reply = await probe(leg, call);
+        if (!reply.result || reply.result.isError) throw new Error(`${leg.server} (${leg.era}) ${op}: ${JSON.stringify(reply).slice(0, 300)}`);
+        replies.push(JSON.stringify(op === 'tools/list' ? reply.result.tools.map((t) => t.name) : reply.result.content));
+      }
+      if (op === 'tools/list' && JSON.parse(replies[0]).length !== 13) throw new Error(`tools/list: ${replies[0]}`);
+      if (new Set(replies).size !== 1) throw new Error(`${op}: the servers disagree:\n${replies.join('\n')}`);
+    }
+    for (const [op, call] of Object.entries(ops)) {
+      const acc = legs.map(() => ({ count: 0, ms: 0, cpu: 0, latencies: [] }));
       for (let r = 0; r < rounds; r++) {
-        const order = r % 2 === 0 ? Object.keys(servers) : Object.keys(servers).reverse();
-        for (const name of order) {
-          const m = await load(servers[name], call, clients, seconds * 1000);
-          acc[name].count += m.count;
-          acc[name].ms += m.ms;
-          acc[name].cpu += m.cpuMs;
-          acc[name].latencies.push(...m.latencies);
+        const order = r % 2 === 0 ? legs.keys() : [...legs.keys()].reverse();
+        for (const i of order) {
+          const m = await load(legs[i], call, clients, seconds * 1000);
+          acc[i].count += m.count;
+          acc[i].ms += m.ms;
+          acc[i].cpu += m.cpuMs;
+          acc[i].latencies.push(...m.latencies);
         }
       }
-      for (const [name, a] of Object.entries(acc)) {
+      legs.forEach(({ era, server }, i) => {
+        const a = acc[i];
         a.latencies.sort((x, y) => x - y);
-        results.push({ server: name, op, rps: (a.count / a.ms) * 1000, p50: pct(a.latencies, 0.5), p99: pct(a.latencies, 0.99), cpuUs: (a.cpu * 1000) / a.count });
-      }
+        results.push({ era, server, op, rps: (a.count / a.ms) * 1000, p50: pct(a.latencies, 0.5), p99: pct(a.latencies, 0.99), cpuUs: (a.cpu * 1000) / a.count });
+      });
     }
   } finally {
-    for (const s of Object.values(servers)) s.child.kill('SIGTERM');
+    for (const leg of legs) leg.child.kill('SIGTERM');
   }
 
   const engine = await engineOverhead(quick ? 20_000 : 100_000);
 
-  console.log(`\nGateway benchmark: ${clients} concurrent clients, ${seconds} s x ${rounds} round(s) per server and operation, loopback, Node ${process.version}\n`);
-  console.log('| server | operation | requests/s | p50 ms | p99 ms | server CPU µs/request |');
-  console.log('|---|---|---:|---:|---:|---:|');
-  for (const r of results) console.log(`| ${r.server} | ${r.op} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.cpuUs.toFixed(0)} |`);
-  console.log('');
-  for (const op of Object.keys(ops)) {
-    const ours = results.find((r) => r.op === op && r.server === 'mcp-switchboard');
-    for (const sdk of results.filter((r) => r.op === op && r.server.startsWith('SDK'))) {
-      console.log(`${op}: mcp-switchboard ${(ours.rps / sdk.rps).toFixed(2)}x the throughput of ${sdk.server}`);
+  console.log(`\nGateway benchmark: ${clients} concurrent clients, ${seconds} s x ${rounds} round(s) per server, era and operation, loopback, Node ${process.version}\n`);
+  console.log('| era | server | operation | requests/s | p50 ms | p99 ms | server CPU µs/request |');
+  console.log('|---|---|---|---:|---:|---:|---:|');
+  for (const era of new Set(legs.map((l) => l.era))) {
+    for (const r of results.filter((r) => r.era === era)) console.log(`| ${r.era} | ${r.server} | ${r.op} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.cpuUs.toFixed(0)} |`);
+  }
+  for (const era of new Set(legs.map((l) => l.era))) {
+    const sdks = legs.filter((l) => l.era === era && l.server !== 'mcp-switchboard').map((l) => l.server);
+    console.log(`\n| ${era}: ratio (mcp-switchboard ÷ SDK, requests/s) | ${sdks.join(' | ')} |`);
+    console.log(`|---|${sdks.map(() => '---:').join('|')}|`);
+    for (const op of Object.keys(ops)) {
+      const ours = results.find((r) => r.era === era && r.op === op && r.server === 'mcp-switchboard');
+      const cells = sdks.map((name) => `${(ours.rps / results.find((r) => r.era === era && r.op === op && r.server === name).rps).toFixed(2)}×`);
+      console.log(`| ${op} | ${cells.join(' | ')} |`);
     }
   }
   console.log(`\nEngine overhead per tools/call in wasm (handle + drain + complete + drain, ${engine.calls} calls): ${engine.usPerCall.toFixed(2)} µs`);
+}
+
+/**
+ * What one client sends for `call` in its era: for 2025 a session of its own (initialize + initialized,
+ * then Mcp-Session-Id), for 2026-07-28 nothing beforehand, the version, capabilities and clientInfo in
+ * `_meta` and headers that match the body. Resolves with {headers, message}.
+ */
+async function client(agent, { url, era }, call) {
+  if (era === MODERN) {
+    const headers = { 'mcp-protocol-version': MODERN, 'mcp-method': call.method };
+    if (call.params.name) headers['mcp-name'] = call.params.name;
+    const _meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': clientInfo };
+    return { headers, message: { jsonrpc: '2.0', id: 1, method: call.method, params: { ...call.params, _meta } } };
+  }
+  const init = await post(agent, url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: era, capabilities: {}, clientInfo } });
+  if (init.status !== 200) throw new Error(`initialize: HTTP ${init.status} ${init.body}`);
+  const headers = { 'mcp-session-id': init.headers['mcp-session-id'], 'mcp-protocol-version': era };
+  await post(agent, url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+  return { headers, message: { jsonrpc: '2.0', id: 1, ...call } };
+}
+
+/** One request of `call` on a leg; resolves with the JSON-RPC reply (from a JSON body or the last SSE event). */
+async function probe(leg, call) {
+  const agent = new Agent({ keepAlive: false });
+  try {
+    const { headers, message } = await client(agent, leg, call);
+    const r = await post(agent, leg.url, message, headers);
+    if (r.status !== 200) throw new Error(`${leg.server} (${leg.era}) ${call.method}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+    if (!/text\/event-stream/.test(r.headers['content-type'] ?? '')) return JSON.parse(r.body);
+    const data = r.body.split('\n').filter((l) => l.startsWith('data: '));
+    return JSON.parse(data.at(-1).slice(6));
+  } finally {
+    agent.destroy();
+  }
 }
 
 /** Starts a server child and waits for the URL it prints on stderr. */
@@ -147,21 +246,15 @@ function post(agent, url, message, headers) {
 }
 
 /**
- * N clients, each with its own session and keep-alive connection, sending
- * `call` in a loop for `ms`. The loop writes prebuilt request bytes on a raw
- * socket and reads each response by its length (or chunks), so the load
- * generator costs far less than the servers it measures.
+ * N clients, each with its own keep-alive connection (and in 2025 its own session), sending `call` in a
+ * loop for `ms`. The loop writes prebuilt request bytes on a raw socket and reads each response by its
+ * length (or chunks), so the load generator costs far less than the servers it measures.
  */
-async function load({ url, child }, call, clients, ms) {
+async function load(leg, call, clients, ms) {
+  const { url, child } = leg;
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
-  const sessions = [];
-  for (let i = 0; i < clients; i++) {
-    const init = await post(agent, url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
-    if (init.status !== 200) throw new Error(`initialize: HTTP ${init.status} ${init.body}`);
-    const headers = { 'mcp-session-id': init.headers['mcp-session-id'], 'mcp-protocol-version': '2025-06-18' };
-    await post(agent, url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
-    sessions.push(headers);
-  }
+  const requests = [];
+  for (let i = 0; i < clients; i++) requests.push(await client(agent, leg, call));
   agent.destroy();
   const { hostname, port, pathname } = new URL(url);
   const latencies = [];
@@ -170,8 +263,8 @@ async function load({ url, child }, call, clients, ms) {
   const t0 = performance.now();
   const end = t0 + ms;
   await Promise.all(
-    sessions.map(async (headers) => {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, ...call });
+    requests.map(async ({ headers, message }) => {
+      const body = JSON.stringify(message);
       const head = [`POST ${pathname} HTTP/1.1`, `host: ${hostname}:${port}`, 'content-type: application/json', 'accept: application/json, text/event-stream', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(body)}`, '', ''].join('\r\n');
       const bytes = Buffer.from(head + body);
       const conn = await rawConnection(hostname, Number(port));
