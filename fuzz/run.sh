@@ -6,6 +6,10 @@
 #   fuzz/run.sh --runs 10000000   each target for 10 million executions
 #   fuzz/run.sh 60 engine http    only these targets
 #
+# FUZZ_SANITIZER=none runs without the address sanitizer (2-3 times the
+# executions per second; the crate has no unsafe code, the sanitizer
+# watches the dependencies'): the long runs use it. Default: address.
+#
 # Every input is capped at 2 GiB of memory and 10 s. A crash, timeout or
 # out-of-memory stops the run with its input in fuzz/artifacts/<target>/;
 # copy it to fuzz/regressions/<target>/ once fixed. Executions per target
@@ -30,12 +34,13 @@ summary=artifacts/summary.txt
 # one build for every target, with the address sanitizer (its allocator
 # lets libFuzzer write a timed-out input reliably, and it watches the
 # unsafe code of the dependencies) and debug assertions (overflow checks)
-cargo +nightly fuzz build --debug-assertions >/dev/null
+sanitizer="${FUZZ_SANITIZER:-address}"
+cargo +nightly fuzz build --debug-assertions -s "$sanitizer" >/dev/null
 for t in "${targets[@]}"; do
   mkdir -p "artifacts/$t"
   log="artifacts/$t.log"
   status=0
-  cargo +nightly fuzz run --debug-assertions "$t" "corpus/$t" -- \
+  cargo +nightly fuzz run --debug-assertions -s "$sanitizer" "$t" "corpus/$t" -- \
     "${limit[@]}" -rss_limit_mb=2048 -malloc_limit_mb=2048 -timeout=10 \
     -artifact_prefix="artifacts/$t/" -print_final_stats=1 >"$log" 2>&1 || status=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
