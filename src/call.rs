@@ -322,6 +322,20 @@ impl<'a> CallBuilder<'a> {
         }
     }
 
+    /// `{prefix}{n}`, or the first `{prefix}{n}_{k}` no call of this turn
+    /// has (a model may have sent that id itself: `a#2` beside two `a`).
+    fn free_id(&self, prefix: &str, n: usize) -> String {
+        let id = format!("{prefix}{n}");
+        if !self.seen_ids.contains(&id) {
+            return id;
+        }
+        // seen_ids holds at most one id per call: this ends
+        (1..)
+            .map(|k| format!("{prefix}{n}_{k}"))
+            .find(|c| !self.seen_ids.contains(c))
+            .unwrap_or(id)
+    }
+
     /// Adds one call. `id` is the model's id, when it gave one.
     pub(crate) fn push(
         &mut self,
@@ -337,10 +351,10 @@ impl<'a> CallBuilder<'a> {
                 error = Some(format!(
                     "the id {i:?} is used by an earlier call in the same turn"
                 ));
-                (format!("{i}#{n}"), true)
+                (self.free_id(&format!("{i}#"), n), true)
             }
             Some(i) => (i.to_string(), true),
-            None => (format!("call_{n}"), false),
+            None => (self.free_id("call_", n), false),
         };
         self.seen_ids.insert(id.clone());
         if n >= MAX_CALLS {

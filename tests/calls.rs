@@ -434,3 +434,40 @@ fn results_must_be_array_or_object() {
         .unwrap()
         .starts_with("Error: no result"));
 }
+
+/// Ids stay unique when the id a repeated one would be given is an
+/// earlier call's own (`a#2`, `a`, `a`: the third is call 2), and when a
+/// call without an id comes where a model's id already says `call_1`:
+/// every call gets its own result.
+#[test]
+fn given_ids_never_collide_with_the_models() {
+    let cat = homey();
+    let call = |id: Option<&str>| {
+        let mut c = json!({"type": "function", "function": {"name": "set_light", "arguments": "{\"deviceId\": \"a\"}"}});
+        if let Some(id) = id {
+            c["id"] = json!(id);
+        }
+        c
+    };
+    for ids in [
+        vec![Some("a#2"), Some("a"), Some("a")],
+        vec![Some("a#2"), Some("a#2_1"), Some("a"), Some("a")],
+        vec![Some("call_1"), None],
+        vec![Some("call_1"), Some("call_1_1"), None],
+    ] {
+        let calls: Vec<Value> = ids.iter().map(|&i| call(i)).collect();
+        let response = json!({"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": calls}}]});
+        let turn = parse_calls(
+            Dialect::OpenAi,
+            &response,
+            &names(&cat, Dialect::OpenAi),
+            Some(&cat),
+        )
+        .unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for c in &turn.calls {
+            assert!(seen.insert(c.id.clone()), "{:?} twice in {ids:?}", c.id);
+        }
+        assert_eq!(turn.calls.len(), ids.len());
+    }
+}
