@@ -85,20 +85,25 @@ async function exercise(client) {
   await assert.rejects(client.callTool({ name: 'open_garage', arguments: {} }), /Unknown tool: open_garage/);
 }
 
+/** Connects the v2 client in `mode` over `transport`, checks the era it agreed on, and runs the checks. */
+async function session(mode, transport) {
+  const client = new Client({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode: mode.option } });
+  await client.connect(transport);
+  try {
+    const version = client.getNegotiatedProtocolVersion();
+    if (mode.modern) assert.equal(version, MODERN);
+    else assert.notEqual(version, MODERN);
+    await exercise(client);
+  } finally {
+    await client.close();
+  }
+}
+
 describe('the v2 SDK client over Streamable HTTP', () => {
   for (const mode of MODES) {
     test(mode.label, async () => {
       const before = proxy.seen.length;
-      const client = new Client({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode: mode.option } });
-      await client.connect(new StreamableHTTPClientTransport(new URL(proxy.url)));
-      try {
-        const version = client.getNegotiatedProtocolVersion();
-        if (mode.modern) assert.equal(version, MODERN);
-        else assert.notEqual(version, MODERN);
-        await exercise(client);
-      } finally {
-        await client.close();
-      }
+      await session(mode, new StreamableHTTPClientTransport(new URL(proxy.url)));
       const calls = proxy.seen.slice(before).filter((r) => r.method === 'tools/call');
       assert.equal(calls.length, 3);
       for (const c of calls) {
@@ -112,23 +117,16 @@ describe('the v2 SDK client over Streamable HTTP', () => {
 
 describe('the v2 SDK client over stdio', () => {
   for (const mode of MODES) {
-    test(mode.label, async () => {
-      const client = new Client({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode: mode.option } });
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [join(root, 'js/cli.mjs'), 'serve', '--demo', '--stdio', '--mode', 'hybrid'],
-        stderr: 'pipe',
-      });
-      await client.connect(transport);
-      try {
-        const version = client.getNegotiatedProtocolVersion();
-        if (mode.modern) assert.equal(version, MODERN);
-        else assert.notEqual(version, MODERN);
-        await exercise(client);
-      } finally {
-        await client.close();
-      }
-    });
+    test(mode.label, () =>
+      session(
+        mode,
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [join(root, 'js/cli.mjs'), 'serve', '--demo', '--stdio', '--mode', 'hybrid'],
+          stderr: 'pipe',
+        }),
+      ),
+    );
   }
 });
 

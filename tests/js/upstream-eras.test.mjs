@@ -17,20 +17,9 @@ import { z } from 'zod';
 import { startGateway } from '../../js/gateway.mjs';
 import { connectUpstreams } from '../../js/upstream.mjs';
 import { connect } from './gateway-helpers.mjs';
-import { dynamicUpstream } from './upstream-servers.mjs';
+import { dynamicUpstream, until } from './upstream-servers.mjs';
 
 const MODERN = '2026-07-28';
-
-/** Polls until `check` returns something truthy (or fails after `ms`). */
-async function until(check, ms = 10_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * A 2026-07-28 server on the v2 SDK's web-standard handler, mounted on node:http: a tool, a prompt and a

@@ -259,3 +259,14 @@ export function gardenServer({ name, tools, log, stdio = false }) {
   });
   return server;
 }
+
+/** Polls until `check` returns something truthy (or fails after `ms`). */
+export async function until(check, ms = 10_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`gave up waiting after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -11,18 +11,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startGateway } from '../../js/gateway.mjs';
 import { connectUpstreams } from '../../js/upstream.mjs';
 import { connect, jsonHeaders, raw, serveChild } from './gateway-helpers.mjs';
-import { dynamicUpstream, haTools, streamableUpstream } from './upstream-servers.mjs';
-
-/** Polls until `check` returns something truthy (or fails after `ms`). */
-async function until(check, ms = 10_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { dynamicUpstream, haTools, streamableUpstream, until } from './upstream-servers.mjs';
 
 const toolNames = async (client) => (await client.listTools()).tools.map((t) => t.name);
 
