@@ -6,9 +6,11 @@
 #   fuzz/run.sh --runs 10000000   each target for 10 million executions
 #   fuzz/run.sh 60 engine http    only these targets
 #
-# FUZZ_SANITIZER=none runs without the address sanitizer (2-3 times the
-# executions per second; the crate has no unsafe code, the sanitizer
-# watches the dependencies'): the long runs use it. Default: address.
+# FUZZ_SANITIZER=none runs without the address sanitizer: 2-3 times the
+# executions per second (the crate has no unsafe code; the sanitizer
+# watches the dependencies'), but a timed-out input may hang libFuzzer's
+# timeout handler instead of being written out: a run that stops counting
+# is a timeout. The long runs use it; the default is address.
 #
 # Every input is capped at 2 GiB of memory and 10 s. A crash, timeout or
 # out-of-memory stops the run with its input in fuzz/artifacts/<target>/;
@@ -31,9 +33,10 @@ node seed.mjs
 mkdir -p artifacts
 summary=artifacts/summary.txt
 : > "$summary"
-# one build for every target, with the address sanitizer (its allocator
-# lets libFuzzer write a timed-out input reliably, and it watches the
-# unsafe code of the dependencies) and debug assertions (overflow checks)
+# one build for every target, with the sanitizer (address unless told
+# otherwise: its allocator lets libFuzzer write a timed-out input reliably,
+# and it watches the unsafe code of the dependencies) and debug assertions
+# (overflow checks)
 sanitizer="${FUZZ_SANITIZER:-address}"
 cargo +nightly fuzz build --debug-assertions -s "$sanitizer" >/dev/null
 for t in "${targets[@]}"; do
