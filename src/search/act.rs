@@ -122,6 +122,8 @@ why: why waarom warum wieso weshalb pourquoi
 subject: er es sich iets etwas iemand jemand irgendjemand ergens irgendwo overal uberall
 make: make maak maken mach mache machen fais
 article: a an new een nieuwe nieuw ein eine einen neue neuen neues un une nouveau nouvelle
+noun-next: any some no there er es geen kein keine keinen for op nach voor fur des du which what
+    welke welk wat welche welcher welches welchen quel quelle quels quelles
 ";
 
 /// A verb in a tool's name only when nothing else is: usually a noun
@@ -152,6 +154,10 @@ const SUBJECT: u16 = 256;
 const MAKE: u16 = 512;
 /// An article or `new` (`make a ...`, `maak een nieuwe ...`).
 const ARTICLE: u16 = 1024;
+/// Says that a noun comes next: a quantifier, `there` and its Dutch and
+/// German kin (`are there any updates`, `zijn er updates`, `gibt es
+/// Updates`), a preposition that takes an object (`check for updates`).
+const NOUN_NEXT: u16 = 2048;
 
 /// The roles of a folded word (0 for none).
 fn role(word: &str) -> u16 {
@@ -175,6 +181,7 @@ fn role(word: &str) -> u16 {
                         "subject" => SUBJECT,
                         "make" => MAKE,
                         "article" => ARTICLE,
+                        "noun-next" => NOUN_NEXT,
                         _ => 0,
                     };
                     rest
@@ -203,6 +210,14 @@ fn role(word: &str) -> u16 {
 /// Whether the word has the role.
 fn is(word: &str, r: u16) -> bool {
     role(word) & r != 0
+}
+
+/// Whether the word after this one is a noun, even if it could be a verb:
+/// after a determiner, an article, a quantifier, `there` (`er`, `es`) or
+/// a preposition (`the update`, `any updates`, `zijn er updates`, `check
+/// for updates`).
+pub(crate) fn noun_next(word: &str) -> bool {
+    is_determiner(word) || is(word, ARTICLE | NOUN_NEXT)
 }
 
 /// The verb category of one folded word of a tool's name, title or

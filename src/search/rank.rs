@@ -47,6 +47,10 @@ const PLACE_WEIGHT: f32 = 0.6;
 const UNKNOWN_WEIGHT: f32 = 0.5;
 /// Weight of what a question about the past implies: the history.
 const PAST_WEIGHT: f32 = 0.6;
+/// Score added to a tool that reads, for a query that reads, when the
+/// query's object is what the tool's name is about (the last word of
+/// `ha_manage_updates`, `list_flows`, `get_installed_apps`).
+const HEAD_BONUS: f32 = 3.0;
 /// Score factors by how a tool's acts fit the query's (see [`act_fit`]).
 const FIT_READ: f32 = 1.3;
 const MISFIT_READ: f32 = 0.6;
@@ -359,6 +363,9 @@ struct Analysis {
     groups: Vec<Group>,
     searchable: bool,
     act: QueryAct,
+    /// The term groups of the things the query is about (not its verbs,
+    /// places or particles).
+    objects: Vec<Group>,
 }
 
 /// Joins two neighbouring words that the index or the lexicon knows as
@@ -546,6 +553,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     }
     let commands = act.act != 0 && act.act != act::READ;
     let (mut unknown, mut object) = (false, false);
+    let mut objects: Vec<Group> = Vec::new();
     let is_place = |i: usize| {
         reads[i]
             .as_ref()
@@ -577,7 +585,12 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         }
         // in a question, what would change something describes the state
         // asked about (`is the door open`, `what is it set to`)
-        let verb = verb_at(i);
+        // a word after a determiner, a quantifier or `there` is a noun,
+        // even one that could be a verb (`zijn er updates`)
+        let verb = match i.checked_sub(1).and_then(|p| words.get(p)) {
+            Some(prev) if !particle && act::noun_next(prev) => 0,
+            _ => verb_at(i),
+        };
         let weight =
             if act.question && (particle || matches!(w, "on" | "off") || verb & !act::READ != 0) {
                 QUESTION_STATE_WEIGHT
@@ -587,7 +600,11 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
                 1.0
             };
         let Some(read) = &reads[i] else { continue };
+        let before = q.groups.len();
         let (_, matched) = q.add_word_weighted(w, read, weight);
+        if matched && !particle && verb == 0 && !is_place(i) && !lex.is_english_particle(w) {
+            objects.extend(q.groups.get(before..).unwrap_or(&[]).iter().cloned());
+        }
         // a thing the catalog has no word for (`tuinverlichting` where
         // tools only control devices) names a device as much as a name
         // does; a place does not
@@ -632,6 +649,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         groups: q.groups,
         searchable,
         act,
+        objects,
     }
 }
 
@@ -685,6 +703,7 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
         groups,
         searchable,
         act,
+        objects,
     } = analyze(index, query);
     let n = index.docs.len();
     let mut scores = vec![0f32; n];
@@ -729,6 +748,9 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
         touched.clear();
     }
     name_bonus(index, &groups, &mut scores);
+    if act.act == act::READ {
+        head_bonus(index, &objects, &mut scores);
+    }
     if act.act != 0 {
         for (s, &acts) in scores.iter_mut().zip(&index.acts) {
             if *s > 0.0 {
@@ -830,6 +852,43 @@ fn name_bonus(index: &ToolIndex, groups: &[Group], scores: &mut [f32]) {
             let share = hit / all;
             *score += NAME_BONUS * share * share;
         }
+    }
+}
+
+/// Adds to each matching tool that reads and whose name is about what
+/// the query is about (its name's last term is one of the query's
+/// objects) [`HEAD_BONUS`] times the share of the query's objects that
+/// term is (by idf): `zijn er updates?` is about `ha_manage_updates`,
+/// not about the state of a device; `search HACS for a weather card` is
+/// about more than `ha_manage_hacs`.
+fn head_bonus(index: &ToolIndex, objects: &[Group], scores: &mut [f32]) {
+    let idf = |t: u32| index.idf.get(t as usize).copied().unwrap_or(0.0);
+    let mass = |g: &Group| {
+        g.iter()
+            .map(|&(t, w)| w.min(1.0) * idf(t))
+            .fold(0f32, f32::max)
+    };
+    let total: f32 = objects.iter().map(mass).sum();
+    if total <= 0.0 {
+        return;
+    }
+    let mut start = 0;
+    for ((score, &end), &acts) in scores.iter_mut().zip(&index.name_ends).zip(&index.acts) {
+        let head = index
+            .name_terms
+            .get(start as usize..end as usize)
+            .and_then(<[u32]>::last)
+            .copied();
+        start = end;
+        let Some(head) = head.filter(|_| *score > 0.0 && acts & act::READ != 0) else {
+            continue;
+        };
+        let named: f32 = objects
+            .iter()
+            .filter_map(|g| g.iter().find(|&&(t, _)| t == head))
+            .map(|&(t, w)| w.min(1.0) * idf(t))
+            .sum();
+        *score += HEAD_BONUS * (named / total).min(1.0);
     }
 }
 

@@ -529,3 +529,47 @@ fn set_on_a_list_is_added_to_it() {
     );
     assert_eq!(top(&i, "zet de lamp op 50 procent"), "HassLightSet");
 }
+
+#[test]
+fn a_question_about_what_a_tool_is_about_finds_it_over_the_state() {
+    // `update` is mostly a verb in these descriptions; asked about, it is
+    // the thing one tool's name is about
+    let i = indexed(json!([
+        {"name": "get_state", "description": "Get the current state and status of an entity."},
+        {"name": "manage_updates", "description": "Manage updates: list, install or skip them."},
+        {"name": "set_scene", "description": "Create or update a scene."},
+        {"name": "set_script", "description": "Create or update a script."},
+        {"name": "list_labels", "description": "List the labels.",
+         "annotations": {"readOnlyHint": true}},
+        {"name": "set_label", "description": "Create or update a label."}
+    ]));
+    all_first(
+        &i,
+        &[
+            "are there any updates?",
+            "zijn er updates?",
+            "Gibt es Updates?",
+            "check for updates",
+        ],
+        "manage_updates",
+    );
+    all_first(
+        &i,
+        &[
+            "which labels are there?",
+            "welke labels zijn er",
+            "welche Labels gibt es",
+        ],
+        "list_labels",
+    );
+    // a question about the state of a thing no tool is about still is
+    all_first(
+        &i,
+        &[
+            "is the porch light on?",
+            "zijn er lampen aan?",
+            "sind noch Fenster offen?",
+        ],
+        "get_state",
+    );
+}
