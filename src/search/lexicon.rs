@@ -164,7 +164,9 @@ template = template templates / sjabloon sjablonen / vorlage vorlagen / modele m
 helper = helper helpers / hulpmiddel hulpmiddelen / helfer / -
 pair|join = pair pairing / koppel koppelen koppeling / koppeln koppele kopple anlernen / appairer jumeler
 service|action = service services / dienst diensten / dienst dienste / service services
-history|historical|log|insight = history historical log logs logbook trend trends insight insights / geschiedenis historie verloop logboek inzicht inzichten / verlauf geschichte historie protokoll logbuch statistik / historique journal
+# the history of values and the log of messages: near, not the same
+history|historical|insight|log*0.6 = history historical trend trends insight insights / geschiedenis historie verloop inzicht inzichten / verlauf geschichte historie statistik / historique
+log|logbook|history*0.6 = log logs logbook logfile logfiles / logboek logbestand logbestanden / protokoll protokolle logbuch logdatei logdateien / journal journaux
 trace|debug = trace traces tracing debug debugging troubleshoot diagnose / traceren debuggen foutopsporing / debuggen fehlersuche / debogage diagnostic
 get|list|show = show display get fetch retrieve view / toon tonen geef bekijk bekijken / zeige zeigen zeig gib anzeigen hole holen / affiche afficher montre montrer donne
 check|inspect = check verify inspect / controleer controleren / prufe prufen kontrolliere kontrollieren / verifie verifier
