@@ -150,7 +150,9 @@ automation|flow|routine|scene*0.6|script*0.6 = automation automations flow flows
 scene|automation*0.6|flow*0.6|on*0.5 = scene scenes / scenario / szene szenen / scenario
 script|automation*0.6|flow*0.6|on*0.5 = script scripts / - / skript skripte / -
 trigger|run|execute|activate|start = trigger run execute invoke / uitvoeren voer triggeren afvuren / ausfuhren fuhre auslosen auslose / execute executer declenche declencher
-app|integration|plugin = app apps integration integrations plugin addon addons / app apps applicatie toepassing integratie integraties / app apps anwendung integration erweiterung / application applications
+# an app (an add-on) and an integration: near, not the same
+app|plugin|integration*0.6 = app apps plugin plugins addon addons / app apps applicatie applicaties toepassing / app apps anwendung erweiterung / application applications
+integration|app*0.6|plugin*0.6 = integration integrations / integratie integraties / integration integrationen / integration integrations
 install = install installed / installeer installeren geinstalleerd / installiere installieren installiert / installe installer
 refresh|reload|update|sync = refresh reload rescan resync sync / vernieuw vernieuwen verversen herlaad herladen synchroniseren / aktualisiere aktualisieren neuladen synchronisieren / actualise actualiser recharge recharger rafraichir
 restart|reboot = restart reboot rebooting / herstart herstarten herstarte / neustart neustarten / redemarre redemarrer redemarrage
