@@ -220,6 +220,12 @@ pub(crate) fn noun_next(word: &str) -> bool {
     is_determiner(word) || is(word, ARTICLE | NOUN_NEXT)
 }
 
+/// Whether the word is an indefinite article or `new` (`a`, `een`,
+/// `nieuwe`, `einen`): what follows is a thing, not a place it is in.
+pub(crate) fn indefinite(word: &str) -> bool {
+    is(word, ARTICLE)
+}
+
 /// The verb category of one folded word of a tool's name, title or
 /// description: by the word, or by its English stem when it is inflected
 /// (`Turns`, `Gets`, `listing`).

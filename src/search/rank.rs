@@ -554,11 +554,17 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     let commands = act.act != 0 && act.act != act::READ;
     let (mut unknown, mut object) = (false, false);
     let mut objects: Vec<Group> = Vec::new();
+    // a place says where, unless an indefinite article makes it a thing
+    // (`a new zone`, `een nieuwe ruimte`, `einen neuen Bereich`)
     let is_place = |i: usize| {
         reads[i]
             .as_ref()
             .and_then(|r| r.exp)
             .is_some_and(|e| e.senses & PLACE != 0)
+            && !i
+                .checked_sub(1)
+                .and_then(|p| words.get(p))
+                .is_some_and(|w| act::indefinite(w))
     };
     // a place beside the thing a query is about only says where it is
     // (`the kitchen light`): it weighs less than the thing

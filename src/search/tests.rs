@@ -489,6 +489,20 @@ fn a_place_beside_the_thing_only_says_where() {
     );
     // a place alone is what the query is about
     assert_eq!(top(&i, "kitchen"), "set_area");
+    // and so is a place with an indefinite article: a thing to make
+    let i = indexed(json!([
+        {"name": "set_zone", "description": "Create or update a zone"},
+        {"name": "set_work_item", "description": "Create or update a work item in a project"}
+    ]));
+    all_first(
+        &i,
+        &[
+            "create a new zone for work",
+            "maak een nieuwe zone voor het werk",
+            "lege eine neue Zone für die Arbeit an",
+        ],
+        "set_zone",
+    );
 }
 
 #[test]
