@@ -89,7 +89,11 @@ current|state|status = current present moment / huidige actuele momentele moment
 battery = battery batteries / batterij batterijen accu / batterie akku / batterie batteries pile piles
 motion|presence = motion movement presence anyone anybody someone somebody people person / beweging aanwezigheid iemand mensen personen persoon / bewegung anwesenheit jemand irgendjemand personen person leute / mouvement presence quelqu personne personnes
 energy|power|consumption = energy power consumption electricity / energie stroom verbruik stroomverbruik vermogen elektriciteit / energie strom verbrauch stromverbrauch leistung / energie electricite consommation puissance
-room|area|zone = room rooms area areas zone zones / kamer kamers ruimte vertrek zone zones / raum zimmer bereich bereiche zone zonen / piece pieces salle zone
+# a room, an area (Home Assistant's, `ruimte`, `Bereich` in its Dutch and
+# German) and a zone (Homey's rooms; Home Assistant's places on a map)
+room|area|zone = room rooms / kamer kamers vertrek / raum zimmer / piece pieces salle
+area|room|zone*0.8 = area areas / ruimte ruimtes / bereich bereiche / -
+zone|room*0.8|area*0.8 = zone zones / zone zones / zone zonen / zone
 floor = floor storey story / verdieping etage / etage stockwerk geschoss / etage
 home|house|base*0.5 = home house / huis woning thuis / haus wohnung zuhause / maison domicile
 garage = garage / garage garagedeur / garage garagentor / garage
