@@ -220,6 +220,12 @@ pub(crate) fn noun_next(word: &str) -> bool {
     is_determiner(word) || is(word, ARTICLE | NOUN_NEXT)
 }
 
+/// Whether the word is a form of `to be` that opens a question (`are`,
+/// `zijn`, `sind`): its subject comes next.
+pub(crate) fn be(word: &str) -> bool {
+    matches!(word, "is" | "are" | "ist" | "sind" | "zijn")
+}
+
 /// Whether the word is an indefinite article or `new` (`a`, `een`,
 /// `nieuwe`, `einen`): what follows is a thing, not a place it is in.
 pub(crate) fn indefinite(word: &str) -> bool {

@@ -592,9 +592,10 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         // in a question, what would change something describes the state
         // asked about (`is the door open`, `what is it set to`)
         // a word after a determiner, a quantifier or `there` is a noun,
-        // even one that could be a verb (`zijn er updates`)
+        // even one that could be a verb (`zijn er updates`); so is the
+        // subject of a question opened by `to be` (`sind Updates da?`)
         let verb = match i.checked_sub(1).and_then(|p| words.get(p)) {
-            Some(prev) if !particle && act::noun_next(prev) => 0,
+            Some(prev) if !particle && (act::noun_next(prev) || (i == 1 && act::be(prev))) => 0,
             _ => verb_at(i),
         };
         let weight =

@@ -564,6 +564,7 @@ fn a_question_about_what_a_tool_is_about_finds_it_over_the_state() {
             "zijn er updates?",
             "Gibt es Updates?",
             "check for updates",
+            "Sind Updates verfügbar?",
         ],
         "manage_updates",
     );
