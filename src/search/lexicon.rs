@@ -183,14 +183,15 @@ set|change|adjust = set put change adjust modify configure / zet zetten stel ste
 # software (GitHub and other developer catalogs)
 pull request = pr prs mr / - / -
 repository|repo = repo repos repository repositories project / repository opslagplaats / repository / depot
-issue|bug|ticket = issue issues bug bugs ticket tickets / issue probleem / issue fehler problem
+issue|bug|ticket = issue issues bug bugs ticket tickets / issue probleem / issue problem
+error|fault|issue*0.5 = error errors fault faults / fout fouten foutmelding foutmeldingen storing storingen / fehler fehlermeldung fehlermeldungen storung storungen / erreur erreurs panne
 comment|reply = comment comments reply remark / opmerking reactie commentaar / kommentar antwort / commentaire
 branch = branch branches / tak branch / zweig branch / branche
 merge = merge / samenvoegen mergen / zusammenfuhren mergen / fusionne fusionner
 file|content = file files content contents / bestand bestanden inhoud / datei dateien inhalt / fichier fichiers
 directory|folder|tree = directory folder tree / map mappen folder / ordner verzeichnis
 create|new|add = create new / aanmaken nieuw nieuwe creeer creeren / erstelle erstellen neu neue anlegen / cree creer nouveau nouvelle
-update|edit|change = update edit rename / bewerk bewerken bijwerken / bearbeite bearbeiten / edite editer renomme renommer
+update|edit|change = update edit rename / bewerk bewerken bijwerken hernoem hernoemen / bearbeite bearbeiten umbenennen / edite editer renomme renommer
 read|get = read / lees lezen / lies lesen / lis lire
 user|me|profile|account = user users profile account whoami / gebruiker profiel account / benutzer profil konto / utilisateur profil compte
 release|version = release releases version / versie uitgave / version veroffentlichung / version
