@@ -105,8 +105,17 @@ use crate::error::Error;
 /// device's name (`zet de koffiezetter aan`), and so is a thing the
 /// catalog has no word for (`tuinverlichting` where the tools only control
 /// devices). A place beside the thing a query is about only says where it
-/// is and weighs less (`the kitchen light` is a light). A tool that
+/// is and weighs less (`the kitchen light` is a light), unless an
+/// indefinite article makes it the thing (`a new zone`). A tool that
 /// manages something (`ha_manage_updates`) does every act on it.
+///
+/// A word after a determiner, a quantifier, `there` (`er`, `es`) or
+/// `which`, or right after a question's opening `are` (`zijn`, `sind`), is
+/// a noun even if it could be a verb (`zijn er updates?`). A query that
+/// reads about what a reading tool's name is about (the name's last word
+/// is one of the query's objects) gets that tool a bonus by the share of
+/// the query's objects that word is: `are there any updates?` is about
+/// `ha_manage_updates`, not about the state of a device.
 ///
 /// Everything a search reads is computed by `build`: per-term postings
 /// with the BM25F impact of every (term, tool) pair, idf, each tool's
