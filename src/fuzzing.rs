@@ -70,8 +70,13 @@ pub const TOOLS: &str = r#"{"tools": [
   "inputSchema": {"type": "object", "properties": {"ids": {"type": "array", "items": {"type": "integer"}, "uniqueItems": true}}}}
 ]}"#;
 
+/// [`TOOLS`], read once per process (reading it is a tenth of the engine
+/// target's work); each caller gets its own copy.
 fn tools() -> Catalog {
-    Catalog::parse(TOOLS.as_bytes()).unwrap_or_else(|_| unreachable_catalog())
+    static TOOLS_READ: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
+    TOOLS_READ
+        .get_or_init(|| Catalog::parse(TOOLS.as_bytes()).unwrap_or_else(|_| unreachable_catalog()))
+        .clone()
 }
 
 #[cold]
@@ -251,20 +256,40 @@ pub fn check_validation(schema: &Value, v: &crate::Validation, plain: &[crate::A
 /// Search: `catalog 0xFF query`, or the built-in catalog and the whole
 /// input as the query.
 pub fn search(data: &[u8]) {
-    let (catalog, query) = match data.iter().position(|&b| b == 0xff) {
-        Some(i) => match Catalog::parse(&data[..i]) {
-            Ok(c) => (c, text(&data[i + 1..])),
-            Err(_) => return,
-        },
-        None => (tools(), text(data)),
+    let Some(i) = data.iter().position(|&b| b == 0xff) else {
+        // the built-in catalog's index is built once per process (an index
+        // is only read by searches)
+        thread_local! {
+            static BUILT_IN: Option<(Catalog, ToolIndex)> = {
+                let catalog = tools();
+                ToolIndex::build(&catalog, None).ok().map(|index| (catalog, index))
+            };
+        }
+        return BUILT_IN.with(|built| {
+            let (catalog, index) = built.as_ref().unwrap_or_else(|| unbuilt_index());
+            search_in(catalog, index, &text(data));
+        });
+    };
+    let Ok(catalog) = Catalog::parse(&data[..i]) else {
+        return;
     };
     let Ok(index) = ToolIndex::build(&catalog, None) else {
         return;
     };
+    search_in(&catalog, &index, &text(&data[i + 1..]));
+}
+
+#[cold]
+fn unbuilt_index() -> ! {
+    panic!("the built-in fuzz catalog has no index")
+}
+
+/// The search target's checks of `query` in `index`, built from `catalog`.
+fn search_in(catalog: &Catalog, index: &ToolIndex, query: &str) {
     let limit = 1 + query.len() % 7;
-    let found = index.search(&query, &SearchOptions::new().with_limit(limit));
-    check_hits(&catalog, &found, limit);
-    let _ = index.suggest(&query, 3);
+    let found = index.search(query, &SearchOptions::new().with_limit(limit));
+    check_hits(catalog, &found, limit);
+    let _ = index.suggest(query, 3);
     // a tool's exact name finds that tool first
     for tool in catalog.tools().iter().take(3) {
         let name = tool.name();
@@ -310,17 +335,7 @@ pub fn engine(data: &[u8]) {
     let Some((&first, rest)) = data.split_first() else {
         return;
     };
-    let mut config = EngineConfig {
-        page_size: 1 + usize::from(first >> 4),
-        ..EngineConfig::default()
-    };
-    config.disclosure.mode = match first & 3 {
-        1 => Mode::Hybrid,
-        2 => Mode::Meta,
-        _ => Mode::All,
-    };
-    config.exposure.deny = vec!["trigger_any_flow".into()];
-    let mut engine = Engine::new(tools(), config);
+    let mut engine = fresh_engine(first);
     let mut outcome = 0usize;
     for line in text(rest).split('\n') {
         if let Some(mode) = line.strip_prefix("#mode ") {
@@ -340,6 +355,40 @@ pub fn engine(data: &[u8]) {
         );
         assert_eq!(engine.outstanding(), 0);
     }
+}
+
+/// A new engine for the configuration `first` picks (mode and page
+/// size): built once per configuration and process, then copied for each
+/// input, so every input starts from the same untouched engine without
+/// paying for the catalog, its views and search index again (two thirds
+/// of the target's work when built per input).
+fn fresh_engine(first: u8) -> Engine {
+    thread_local! {
+        static BUILT: std::cell::RefCell<std::collections::HashMap<u8, Engine>> =
+            std::cell::RefCell::default();
+    }
+    BUILT.with(|built| {
+        built
+            .borrow_mut()
+            .entry(first)
+            .or_insert_with(|| build_engine(first))
+            .clone()
+    })
+}
+
+/// The engine for the configuration `first` picks.
+fn build_engine(first: u8) -> Engine {
+    let mut config = EngineConfig {
+        page_size: 1 + usize::from(first >> 4),
+        ..EngineConfig::default()
+    };
+    config.disclosure.mode = match first & 3 {
+        1 => Mode::Hybrid,
+        2 => Mode::Meta,
+        _ => Mode::All,
+    };
+    config.exposure.deny = vec!["trigger_any_flow".into()];
+    Engine::new(tools(), config)
 }
 
 /// Drains the engine, completing every invocation; checks every message
