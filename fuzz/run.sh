@@ -12,6 +12,13 @@
 # timeout handler instead of being written out: a run that stops counting
 # is a timeout. The long runs use it; the default is address.
 #
+# The long runs (--runs) cap inputs at 4096 bytes (-max_len=4096,
+# libFuzzer's own default when no seed is longer): seeds past it (html's
+# whole pages, search's catalogs with a query) are read cut there, and
+# mutations stay small enough for millions of executions. The timed runs
+# (make test) let libFuzzer take the longest seed as the limit, and the
+# tests run every seed whole. FUZZ_MAX_LEN=n changes the cap.
+#
 # Every input is capped at 2 GiB of memory and 10 s. A crash, timeout or
 # out-of-memory stops the run with its input in fuzz/artifacts/<target>/;
 # copy it to fuzz/regressions/<target>/ once fixed. Executions per target
@@ -21,7 +28,7 @@ cd "$(dirname "$0")"
 
 limit=(-max_total_time="${1:-5}")
 if [ "${1:-}" = "--runs" ]; then
-  limit=(-runs="$2")
+  limit=(-runs="$2" -max_len="${FUZZ_MAX_LEN:-4096}")
   shift 2
 else
   shift || true

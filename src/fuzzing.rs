@@ -70,8 +70,13 @@ pub const TOOLS: &str = r#"{"tools": [
   "inputSchema": {"type": "object", "properties": {"ids": {"type": "array", "items": {"type": "integer"}, "uniqueItems": true}}}}
 ]}"#;
 
+/// [`TOOLS`], read once per process (reading it is a tenth of the engine
+/// target's work); each caller gets its own copy.
 fn tools() -> Catalog {
-    Catalog::parse(TOOLS.as_bytes()).unwrap_or_else(|_| unreachable_catalog())
+    static TOOLS_READ: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
+    TOOLS_READ
+        .get_or_init(|| Catalog::parse(TOOLS.as_bytes()).unwrap_or_else(|_| unreachable_catalog()))
+        .clone()
 }
 
 #[cold]
@@ -142,15 +147,32 @@ pub fn check_conversion(catalog: &Catalog, c: &Conversion) {
     }
 }
 
-/// Lint and the token budget per disclosure mode.
+/// Lint, or the token budget per disclosure mode, chosen by the input's
+/// length (as [`catalog`] chooses its dialect: each run costs one of the
+/// two, and a byte more or less moves the same catalog to the other).
 pub fn lint(data: &[u8]) {
+    let odd = data.len() % 2 == 1;
+    lint_checks(data, !odd, odd);
+}
+
+/// [`lint`] with both the lint and the budget: what the tests run on the
+/// seeds, regression inputs and shared catalogs.
+pub fn lint_and_budget(data: &[u8]) {
+    lint_checks(data, true, true);
+}
+
+fn lint_checks(data: &[u8], lint: bool, budget: bool) {
     let Ok(catalog) = Catalog::parse(data) else {
         return;
     };
-    let report = crate::lint(&catalog);
-    assert_eq!(report.tools.len(), catalog.len(), "one lint entry per tool");
-    let b = crate::budget(&catalog, None, &crate::Disclosure::default());
-    assert!(serde_json::to_value(&b).is_ok());
+    if lint {
+        let report = crate::lint(&catalog);
+        assert_eq!(report.tools.len(), catalog.len(), "one lint entry per tool");
+    }
+    if budget {
+        let b = crate::budget(&catalog, None, &crate::Disclosure::default());
+        assert!(serde_json::to_value(&b).is_ok());
+    }
 }
 
 /// Reading a model response's calls in a dialect (chosen by the first
@@ -251,21 +273,51 @@ pub fn check_validation(schema: &Value, v: &crate::Validation, plain: &[crate::A
 /// Search: `catalog 0xFF query`, or the built-in catalog and the whole
 /// input as the query.
 pub fn search(data: &[u8]) {
-    let (catalog, query) = match data.iter().position(|&b| b == 0xff) {
-        Some(i) => match Catalog::parse(&data[..i]) {
-            Ok(c) => (c, text(&data[i + 1..])),
-            Err(_) => return,
-        },
-        None => (tools(), text(data)),
+    let Some(i) = data.iter().position(|&b| b == 0xff) else {
+        // the built-in catalog's index is built once per process (an index
+        // is only read by searches)
+        // (and its tools' exact names, the same for every input, checked
+        // then)
+        thread_local! {
+            static BUILT_IN: Option<(Catalog, ToolIndex)> = {
+                let catalog = tools();
+                ToolIndex::build(&catalog, None).ok().map(|index| {
+                    check_exact_names(&catalog, &index);
+                    (catalog, index)
+                })
+            };
+        }
+        return BUILT_IN.with(|built| {
+            let (catalog, index) = built.as_ref().unwrap_or_else(|| unbuilt_index());
+            search_in(catalog, index, &text(data));
+        });
+    };
+    let Ok(catalog) = Catalog::parse(&data[..i]) else {
+        return;
     };
     let Ok(index) = ToolIndex::build(&catalog, None) else {
         return;
     };
+    search_in(&catalog, &index, &text(&data[i + 1..]));
+    check_exact_names(&catalog, &index);
+}
+
+#[cold]
+fn unbuilt_index() -> ! {
+    panic!("the built-in fuzz catalog has no index")
+}
+
+/// The search target's checks of `query` in `index`, built from `catalog`.
+fn search_in(catalog: &Catalog, index: &ToolIndex, query: &str) {
     let limit = 1 + query.len() % 7;
-    let found = index.search(&query, &SearchOptions::new().with_limit(limit));
-    check_hits(&catalog, &found, limit);
-    let _ = index.suggest(&query, 3);
-    // a tool's exact name finds that tool first
+    let found = index.search(query, &SearchOptions::new().with_limit(limit));
+    check_hits(catalog, &found, limit);
+    let _ = index.suggest(query, 3);
+}
+
+/// A tool's exact name finds that tool first (for the first three tools
+/// with a plain, unique name).
+fn check_exact_names(catalog: &Catalog, index: &ToolIndex) {
     for tool in catalog.tools().iter().take(3) {
         let name = tool.name();
         let plain = name.len() > 2
@@ -310,17 +362,7 @@ pub fn engine(data: &[u8]) {
     let Some((&first, rest)) = data.split_first() else {
         return;
     };
-    let mut config = EngineConfig {
-        page_size: 1 + usize::from(first >> 4),
-        ..EngineConfig::default()
-    };
-    config.disclosure.mode = match first & 3 {
-        1 => Mode::Hybrid,
-        2 => Mode::Meta,
-        _ => Mode::All,
-    };
-    config.exposure.deny = vec!["trigger_any_flow".into()];
-    let mut engine = Engine::new(tools(), config);
+    let mut engine = fresh_engine(first);
     let mut outcome = 0usize;
     for line in text(rest).split('\n') {
         if let Some(mode) = line.strip_prefix("#mode ") {
@@ -340,6 +382,40 @@ pub fn engine(data: &[u8]) {
         );
         assert_eq!(engine.outstanding(), 0);
     }
+}
+
+/// A new engine for the configuration `first` picks (mode and page
+/// size): built once per configuration and process, then copied for each
+/// input, so every input starts from the same untouched engine without
+/// paying for the catalog, its views and search index again (two thirds
+/// of the target's work when built per input).
+fn fresh_engine(first: u8) -> Engine {
+    thread_local! {
+        static BUILT: std::cell::RefCell<std::collections::HashMap<u8, Engine>> =
+            std::cell::RefCell::default();
+    }
+    BUILT.with(|built| {
+        built
+            .borrow_mut()
+            .entry(first)
+            .or_insert_with(|| build_engine(first))
+            .clone()
+    })
+}
+
+/// The engine for the configuration `first` picks.
+fn build_engine(first: u8) -> Engine {
+    let mut config = EngineConfig {
+        page_size: 1 + usize::from(first >> 4),
+        ..EngineConfig::default()
+    };
+    config.disclosure.mode = match first & 3 {
+        1 => Mode::Hybrid,
+        2 => Mode::Meta,
+        _ => Mode::All,
+    };
+    config.exposure.deny = vec!["trigger_any_flow".into()];
+    Engine::new(tools(), config)
 }
 
 /// Drains the engine, completing every invocation; checks every message
@@ -785,30 +861,63 @@ pub fn rawjson(data: &[u8]) {
     }
 }
 
-/// HTML to Markdown and to text. The first byte picks small limits (output,
-/// depth, elements) so the fuzzer reaches them; the rest is the page's
-/// bytes, read with the encoding they declare. Checked: the output, depth,
+/// HTML to Markdown or to text, or `web_fetch`. The first byte picks small
+/// limits (output, depth, elements) so the fuzzer reaches them; the rest is
+/// the page's bytes, read with the encoding they declare. The page's length
+/// picks one of [`HTML_VARIANTS`] runs (as [`catalog`] picks its dialect):
+/// a conversion to Markdown or to text under the small or the default
+/// limits, or the page as a `web_fetch` body. Checked: the output, depth,
 /// elements and input stay within the limits and the work within 4 steps
-/// per byte read; text mode adds no markup; the page's bytes as a
-/// `web_fetch` body give a result or a tool error, never a panic.
+/// per byte read; text mode adds no markup; `web_fetch` gives a result or
+/// a tool error, never a panic.
 pub fn html(data: &[u8]) {
-    use crate::html::{convert_bytes, Format, HtmlOptions};
     let Some((&knobs, page)) = data.split_first() else {
         return;
     };
-    let small = HtmlOptions::new()
-        .with_base_url("https://example.com/docs/page")
-        .with_max_output(16 + usize::from(knobs) * 64)
-        .with_max_depth(1 + usize::from(knobs % 64))
-        .with_max_elements(1 + usize::from(knobs) * 4);
-    for options in [small, HtmlOptions::new()] {
-        for format in [Format::Markdown, Format::Text] {
-            let options = options.clone().with_format(format);
-            let content_type = (knobs & 1 == 0).then_some("text/html; charset=windows-1252");
-            let out = convert_bytes(page, content_type, &options);
-            check_html(page, &options, &out);
-        }
+    html_variant(knobs, page, page.len() % HTML_VARIANTS);
+}
+
+/// How many ways [`html`] runs a page: four conversions and a fetch.
+pub const HTML_VARIANTS: usize = 5;
+
+/// [`html`] in every variant: what the tests run on the seeds and
+/// regression inputs.
+pub fn html_every_variant(data: &[u8]) {
+    let Some((&knobs, page)) = data.split_first() else {
+        return;
+    };
+    for variant in 0..HTML_VARIANTS {
+        html_variant(knobs, page, variant);
     }
+}
+
+fn html_variant(knobs: u8, page: &[u8], variant: usize) {
+    use crate::html::{convert_bytes, Format, HtmlOptions};
+    if variant >= 4 {
+        return html_fetch(knobs, page);
+    }
+    let options = if variant < 2 {
+        HtmlOptions::new()
+            .with_base_url("https://example.com/docs/page")
+            .with_max_output(16 + usize::from(knobs) * 64)
+            .with_max_depth(1 + usize::from(knobs % 64))
+            .with_max_elements(1 + usize::from(knobs) * 4)
+    } else {
+        HtmlOptions::new()
+    };
+    let format = if variant % 2 == 0 {
+        Format::Markdown
+    } else {
+        Format::Text
+    };
+    let options = options.with_format(format);
+    let content_type = (knobs & 1 == 0).then_some("text/html; charset=windows-1252");
+    let out = convert_bytes(page, content_type, &options);
+    check_html(page, &options, &out);
+}
+
+/// The page as a `web_fetch` body, in the format `knobs` picks.
+fn html_fetch(knobs: u8, page: &[u8]) {
     let format = match knobs % 3 {
         0 => "markdown",
         1 => "text",
@@ -902,8 +1011,19 @@ mod tests {
         out
     }
 
+    /// For the targets that run one variant per input (chosen by its
+    /// length), the function that runs them all.
+    fn every_variant(target: &str) -> Option<fn(&[u8])> {
+        match target {
+            "catalog" => Some(catalog_every_dialect),
+            "lint" => Some(lint_and_budget),
+            "html" => Some(html_every_variant),
+            _ => None,
+        }
+    }
+
     /// Every target over its committed seeds and regression inputs (the
-    /// libFuzzer runs start from the same files).
+    /// libFuzzer runs start from the same files), and in every variant.
     #[test]
     fn every_target_passes_its_seeds_and_regressions() {
         for target in TARGETS {
@@ -914,15 +1034,51 @@ mod tests {
                 let data = std::fs::read(file).unwrap_or_default();
                 let ok = std::panic::catch_unwind(|| run(target, &data));
                 assert!(matches!(ok, Ok(true)), "{target}: {} fails", file.display());
-                if target == "catalog" {
-                    let all = std::panic::catch_unwind(|| catalog_every_dialect(&data));
+                if let Some(every) = every_variant(target) {
+                    let all = std::panic::catch_unwind(|| every(&data));
                     assert!(
                         all.is_ok(),
-                        "catalog: {} fails in a dialect",
+                        "{target}: {} fails in a variant",
                         file.display()
                     );
                 }
             }
+        }
+    }
+
+    /// Every engine input starts from an untouched engine: after inputs
+    /// ran on copies of the built one, a copy still answers each seed's
+    /// messages as a new engine does.
+    #[test]
+    fn engine_copies_answer_as_new_engines() {
+        let outputs = |mut e: Engine, rest: &[u8]| {
+            let mut out = Vec::new();
+            for line in text(rest).split('\n') {
+                e.handle(line);
+                while let Some(o) = e.poll_output() {
+                    out.push(o);
+                }
+            }
+            out
+        };
+        let seeds = files(&fuzz_dir().join("seeds").join("engine"));
+        for file in &seeds {
+            let data = std::fs::read(file).unwrap_or_default();
+            engine(&data);
+        }
+        for file in &seeds {
+            let data = std::fs::read(file).unwrap_or_default();
+            let Some((&first, rest)) = data.split_first() else {
+                continue;
+            };
+            let copied = outputs(fresh_engine(first), rest);
+            assert!(!copied.is_empty(), "{}", file.display());
+            assert_eq!(
+                copied,
+                outputs(build_engine(first), rest),
+                "{}",
+                file.display()
+            );
         }
     }
 
@@ -939,7 +1095,7 @@ mod tests {
         for file in catalogs {
             let data = std::fs::read(&file).unwrap_or_default();
             catalog_every_dialect(&data);
-            lint(&data);
+            lint_and_budget(&data);
             let mut query = data.clone();
             query.extend_from_slice(b"\xffturn on the kitchen light");
             search(&query);

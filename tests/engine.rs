@@ -150,6 +150,32 @@ fn tools_list_pages_with_opaque_cursors() {
     assert_eq!(r[0]["error"]["code"], -32602, "{stale}");
 }
 
+/// A mode change keeps the search index of the same tools: the engine
+/// lists and searches as one built in the new mode.
+#[test]
+fn a_mode_change_answers_as_an_engine_built_in_that_mode() {
+    let mut changed = Engine::new(homey(), config(Mode::All));
+    init(&mut changed);
+    for mode in [Mode::Meta, Mode::All, Mode::Hybrid, Mode::Meta] {
+        changed.set_mode(mode);
+    }
+    let mut built = Engine::new(homey(), config(Mode::Meta));
+    init(&mut built);
+    drain(&mut changed);
+    for (id, query) in ["turn on the light", "thermostat", "flows", "zzz"]
+        .into_iter()
+        .enumerate()
+    {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "search_tools", "arguments": {"query": query}}});
+        let (a, _) = send(&mut changed, call.clone());
+        let (b, _) = send(&mut built, call);
+        assert_eq!(a, b, "{query}");
+        assert!(a[0]["result"]["structuredContent"]["hits"].is_array());
+    }
+    let list = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list"});
+    assert_eq!(send(&mut changed, list.clone()).0, send(&mut built, list).0);
+}
+
 #[test]
 fn tools_call_invokes_the_host_and_answers_later() {
     let mut e = Engine::new(homey(), EngineConfig::default());

@@ -165,6 +165,7 @@ pub(crate) enum Answer {
 }
 
 /// The catalog as clients see it under one configuration.
+#[cfg_attr(any(test, feature = "fuzzing"), derive(Clone))]
 pub(crate) struct View {
     listed: Vec<Value>,
     exposed: HashSet<String>,
@@ -175,6 +176,23 @@ pub(crate) struct View {
 
 impl View {
     pub(crate) fn build(catalog: &Catalog, config: &EngineConfig) -> View {
+        View::build_with(catalog, config, None)
+    }
+
+    /// This view's tools under another mode (`config` differs from this
+    /// view's only in its mode): the search index, which depends on the
+    /// tools alone, moves to the new view instead of being built again
+    /// (this view keeps its list, without an index).
+    pub(crate) fn with_mode(&mut self, catalog: &Catalog, config: &EngineConfig) -> View {
+        let index = self.index.take();
+        View::build_with(catalog, config, Some(index))
+    }
+
+    fn build_with(
+        catalog: &Catalog,
+        config: &EngineConfig,
+        index: Option<Option<ToolIndex>>,
+    ) -> View {
         let exposed_tools: Vec<Tool> = catalog
             .tools()
             .iter()
@@ -182,9 +200,11 @@ impl View {
             .cloned()
             .collect();
         let exposed_catalog = Catalog::from_tools(exposed_tools);
-        let index = ToolIndex::build(&exposed_catalog, config.disclosure.metadata.as_ref())
-            .or_else(|_| ToolIndex::build(&exposed_catalog, None))
-            .ok();
+        let index = index.unwrap_or_else(|| {
+            ToolIndex::build(&exposed_catalog, config.disclosure.metadata.as_ref())
+                .or_else(|_| ToolIndex::build(&exposed_catalog, None))
+                .ok()
+        });
         let all: Vec<Value> = exposed_catalog
             .tools()
             .iter()

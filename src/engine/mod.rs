@@ -411,6 +411,7 @@ impl Output {
 }
 
 /// An invocation waiting for the host.
+#[cfg_attr(any(test, feature = "fuzzing"), derive(Clone))]
 struct Pending {
     channel: u64,
     request_id: Value,
@@ -423,6 +424,7 @@ struct Pending {
 }
 
 /// An open `subscriptions/listen` stream.
+#[cfg_attr(any(test, feature = "fuzzing"), derive(Clone))]
 struct Subscription {
     channel: u64,
     id: Value,
@@ -433,6 +435,7 @@ struct Subscription {
 }
 
 /// A request sent to the client, waiting for its response.
+#[cfg_attr(any(test, feature = "fuzzing"), derive(Clone))]
 struct Ask {
     invocation: u64,
 }
@@ -450,6 +453,9 @@ struct Ctx {
 /// The MCP server state machine: [`Engine::handle`] takes each incoming
 /// message, [`Engine::poll_output`] gives what to send or run, and
 /// [`Engine::complete`] or [`Engine::fail`] report each invocation.
+// cloned by the fuzz target, which builds one fresh engine per
+// configuration and runs every input on a copy
+#[cfg_attr(any(test, feature = "fuzzing"), derive(Clone))]
 pub struct Engine {
     config: EngineConfig,
     catalog: Catalog,
@@ -539,7 +545,8 @@ impl Engine {
     /// Changes the disclosure mode; clients are told when the list changes.
     pub fn set_mode(&mut self, mode: Mode) {
         self.config.disclosure.mode = mode;
-        self.rebuild();
+        let view = self.view.with_mode(&self.catalog, &self.config);
+        self.replace_view(view);
     }
 
     /// Changes which tools exist for clients; clients are told when the
@@ -567,6 +574,11 @@ impl Engine {
 
     fn rebuild(&mut self) {
         let view = disclosure::View::build(&self.catalog, &self.config);
+        self.replace_view(view);
+    }
+
+    /// Serves `view` from now on; clients are told when the list changed.
+    fn replace_view(&mut self, view: disclosure::View) {
         let changed = view.listed_names() != self.view.listed_names()
             || view.fingerprint() != self.view.fingerprint();
         self.view = view;
