@@ -150,30 +150,96 @@ impl EngineOptions {
 #[wasm_bindgen(js_name = Engine)]
 pub struct JsEngine {
     inner: crate::Engine,
+    words: OutputWords,
+}
+
+/// The field names and tags of engine outputs.
+const OUTPUT_WORDS: [&str; 29] = [
+    "type",
+    "message",
+    "channel",
+    "to",
+    "status",
+    "id",
+    "kind",
+    "tool",
+    "arguments",
+    "source",
+    "era",
+    "request",
+    "inputResponses",
+    "requestState",
+    "invocation",
+    "method",
+    "ask",
+    "result",
+    "error",
+    "reply",
+    "notification",
+    "invoke",
+    "cancel",
+    "answer",
+    "resource",
+    "prompt",
+    "completion",
+    "modern",
+    "legacy",
+];
+
+/// [`OUTPUT_WORDS`] as JS strings, made once per engine: an output's field
+/// names and tags do not cross into JS anew for every output.
+struct OutputWords(Vec<(&'static str, JsValue)>);
+
+impl OutputWords {
+    fn new() -> Self {
+        OutputWords(
+            OUTPUT_WORDS
+                .iter()
+                .map(|w| (*w, JsValue::from_str(w)))
+                .collect(),
+        )
+    }
+
+    /// `obj[key] = value`, with `key` one of the words (else made now).
+    fn set(&self, obj: &js_sys::Object, key: &str, value: &JsValue) -> Result<(), JsValue> {
+        match self.0.iter().find(|(w, _)| *w == key) {
+            Some((_, k)) => js_sys::Reflect::set(obj, k, value),
+            None => js_sys::Reflect::set(obj, &JsValue::from_str(key), value),
+        }
+        .map(|_| ())
+    }
+
+    /// `obj[key] = word`, both (if they are) from the words.
+    fn set_word(&self, obj: &js_sys::Object, key: &str, word: &str) -> Result<(), JsValue> {
+        match self.0.iter().find(|(w, _)| *w == word) {
+            Some((_, v)) => self.set(obj, key, v),
+            None => self.set(obj, key, &JsValue::from_str(word)),
+        }
+    }
 }
 
 /// An engine output as a plain JS object, built field by field (the reply
 /// text goes across once, not escaped inside another JSON document).
-fn output_js(o: crate::Output) -> Result<JsValue, JsValue> {
+fn output_js(o: crate::Output, words: &OutputWords) -> Result<JsValue, JsValue> {
     let obj = js_sys::Object::new();
-    let set =
-        |k: &str, v: &JsValue| js_sys::Reflect::set(&obj, &JsValue::from_str(k), v).map(|_| ());
+    let set = |k: &str, v: &JsValue| words.set(&obj, k, v);
+    let set_word = |k: &str, w: &str| words.set_word(&obj, k, w);
     match o {
         crate::Output::Reply(r) => {
-            set("type", &"reply".into())?;
+            set_word("type", "reply")?;
             set("message", &JsValue::from_str(&r.message))?;
             set("channel", &JsValue::from_f64(r.channel as f64))?;
             set("to", &json_js(&r.to)?)?;
             set("status", &JsValue::from_f64(f64::from(r.status)))?;
         }
         crate::Output::Notification(n) => {
-            set("type", &"notification".into())?;
+            set_word("type", "notification")?;
             set("message", &JsValue::from_str(&n.message))?;
             set("channel", &JsValue::from_f64(n.channel as f64))?;
             set("to", &json_js(n.to.as_ref().unwrap_or(&Value::Null))?)?;
         }
         crate::Output::Invoke(i) => {
-            set("type", &"invoke".into())?;
+            set_word("type", "invoke")?;
             set("id", &JsValue::from_f64(i.id as f64))?;
             let kind = match i.kind {
                 crate::InvocationKind::Resource => "resource",
@@ -181,7 +247,7 @@ fn output_js(o: crate::Output) -> Result<JsValue, JsValue> {
                 crate::InvocationKind::Completion => "completion",
                 _ => "tool",
             };
-            set("kind", &kind.into())?;
+            set_word("kind", kind)?;
             set("tool", &JsValue::from_str(&i.tool))?;
             set("arguments", &json_js(&i.arguments)?)?;
             set(
@@ -193,7 +259,7 @@ fn output_js(o: crate::Output) -> Result<JsValue, JsValue> {
             } else {
                 "legacy"
             };
-            set("era", &era.into())?;
+            set_word("era", era)?;
             set("channel", &JsValue::from_f64(i.channel as f64))?;
             set("request", &json_js(&i.request)?)?;
             if let Some(r) = &i.input_responses {
@@ -204,11 +270,11 @@ fn output_js(o: crate::Output) -> Result<JsValue, JsValue> {
             }
         }
         crate::Output::Cancel(id) => {
-            set("type", &"cancel".into())?;
+            set_word("type", "cancel")?;
             set("id", &JsValue::from_f64(id as f64))?;
         }
         crate::Output::Request(r) => {
-            set("type", &"request".into())?;
+            set_word("type", "request")?;
             set("id", &JsValue::from_f64(r.id as f64))?;
             set("invocation", &JsValue::from_f64(r.invocation as f64))?;
             set("method", &JsValue::from_str(&r.method))?;
@@ -217,7 +283,7 @@ fn output_js(o: crate::Output) -> Result<JsValue, JsValue> {
             set("to", &json_js(&r.to)?)?;
         }
         crate::Output::Answer(a) => {
-            set("type", &"answer".into())?;
+            set_word("type", "answer")?;
             set("ask", &JsValue::from_f64(a.ask as f64))?;
             set("invocation", &JsValue::from_f64(a.invocation as f64))?;
             match &a.outcome {
@@ -229,9 +295,18 @@ fn output_js(o: crate::Output) -> Result<JsValue, JsValue> {
     Ok(obj.into())
 }
 
-/// A JSON value as a JS value (through JSON text).
+/// A JSON value as a JS value: null, a string or a number (request ids)
+/// directly, anything else through JSON text.
 fn json_js(v: &Value) -> Result<JsValue, JsValue> {
-    js_sys::JSON::parse(&v.to_string())
+    match v {
+        Value::Null => Ok(JsValue::NULL),
+        Value::String(s) => Ok(JsValue::from_str(s)),
+        Value::Number(n) if n.is_i64() || n.is_u64() => match n.as_f64() {
+            Some(f) if f.abs() < 9_007_199_254_740_992.0 => Ok(JsValue::from_f64(f)),
+            _ => js_sys::JSON::parse(&v.to_string()),
+        },
+        _ => js_sys::JSON::parse(&v.to_string()),
+    }
 }
 
 /// An array of JSON values from an optional JS field.
@@ -485,6 +560,7 @@ impl JsEngine {
         let config = super::options(options, "engine options")?.config()?;
         Ok(JsEngine {
             inner: crate::Engine::new(catalog, config),
+            words: OutputWords::new(),
         })
     }
 
@@ -500,7 +576,7 @@ impl JsEngine {
     pub fn drain(&mut self) -> Result<js_sys::Array, JsValue> {
         let out = js_sys::Array::new();
         while let Some(o) = self.inner.poll_output() {
-            out.push(&output_js(o)?);
+            out.push(&output_js(o, &self.words)?);
         }
         Ok(out)
     }
