@@ -150,163 +150,128 @@ impl EngineOptions {
 #[wasm_bindgen(js_name = Engine)]
 pub struct JsEngine {
     inner: crate::Engine,
-    words: OutputWords,
+    /// `"message"` as a JS string, made once (not per output).
+    message_key: JsValue,
 }
 
-/// The field names and tags of engine outputs.
-const OUTPUT_WORDS: [&str; 29] = [
-    "type",
-    "message",
-    "channel",
-    "to",
-    "status",
-    "id",
-    "kind",
-    "tool",
-    "arguments",
-    "source",
-    "era",
-    "request",
-    "inputResponses",
-    "requestState",
-    "invocation",
-    "method",
-    "ask",
-    "result",
-    "error",
-    "reply",
-    "notification",
-    "invoke",
-    "cancel",
-    "answer",
-    "resource",
-    "prompt",
-    "completion",
-    "modern",
-    "legacy",
-];
-
-/// [`OUTPUT_WORDS`] as JS strings, made once per engine: an output's field
-/// names and tags do not cross into JS anew for every output.
-struct OutputWords(Vec<(&'static str, JsValue)>);
-
-impl OutputWords {
-    fn new() -> Self {
-        OutputWords(
-            OUTPUT_WORDS
-                .iter()
-                .map(|w| (*w, JsValue::from_str(w)))
-                .collect(),
-        )
-    }
-
-    /// `obj[key] = value`, with `key` one of the words (else made now).
-    fn set(&self, obj: &js_sys::Object, key: &str, value: &JsValue) -> Result<(), JsValue> {
-        match self.0.iter().find(|(w, _)| *w == key) {
-            Some((_, k)) => js_sys::Reflect::set(obj, k, value),
-            None => js_sys::Reflect::set(obj, &JsValue::from_str(key), value),
-        }
-        .map(|_| ())
-    }
-
-    /// `obj[key] = word`, both (if they are) from the words.
-    fn set_word(&self, obj: &js_sys::Object, key: &str, word: &str) -> Result<(), JsValue> {
-        match self.0.iter().find(|(w, _)| *w == word) {
-            Some((_, v)) => self.set(obj, key, v),
-            None => self.set(obj, key, &JsValue::from_str(word)),
-        }
-    }
-}
-
-/// An engine output as a plain JS object, built field by field (the reply
-/// text goes across once, not escaped inside another JSON document).
-fn output_js(o: crate::Output, words: &OutputWords) -> Result<JsValue, JsValue> {
-    let obj = js_sys::Object::new();
-    let set = |k: &str, v: &JsValue| words.set(&obj, k, v);
-    let set_word = |k: &str, w: &str| words.set_word(&obj, k, w);
+/// An engine output as a plain JS object: its fields written as JSON text
+/// and parsed in one call, then its message (a reply, notification or
+/// request as JSON text) set as a string, so the message is neither escaped
+/// inside another JSON document nor parsed.
+fn output_js(o: crate::Output, message_key: &JsValue) -> Result<JsValue, JsValue> {
+    let mut t = String::with_capacity(160);
+    let mut message = None;
+    // `"message":null` holds the message's place among the fields
     match o {
         crate::Output::Reply(r) => {
-            set_word("type", "reply")?;
-            set("message", &JsValue::from_str(&r.message))?;
-            set("channel", &JsValue::from_f64(r.channel as f64))?;
-            set("to", &json_js(&r.to)?)?;
-            set("status", &JsValue::from_f64(f64::from(r.status)))?;
+            t.push_str(r#"{"type":"reply","message":null,"channel":"#);
+            push_num(&mut t, r.channel);
+            t.push_str(r#","to":"#);
+            push_value(&mut t, &r.to);
+            t.push_str(r#","status":"#);
+            push_num(&mut t, u64::from(r.status));
+            message = Some(r.message);
         }
         crate::Output::Notification(n) => {
-            set_word("type", "notification")?;
-            set("message", &JsValue::from_str(&n.message))?;
-            set("channel", &JsValue::from_f64(n.channel as f64))?;
-            set("to", &json_js(n.to.as_ref().unwrap_or(&Value::Null))?)?;
+            t.push_str(r#"{"type":"notification","message":null,"channel":"#);
+            push_num(&mut t, n.channel);
+            t.push_str(r#","to":"#);
+            push_value(&mut t, n.to.as_ref().unwrap_or(&Value::Null));
+            message = Some(n.message);
         }
         crate::Output::Invoke(i) => {
-            set_word("type", "invoke")?;
-            set("id", &JsValue::from_f64(i.id as f64))?;
+            t.push_str(r#"{"type":"invoke","id":"#);
+            push_num(&mut t, i.id);
             let kind = match i.kind {
                 crate::InvocationKind::Resource => "resource",
                 crate::InvocationKind::Prompt => "prompt",
                 crate::InvocationKind::Completion => "completion",
                 _ => "tool",
             };
-            set_word("kind", kind)?;
-            set("tool", &JsValue::from_str(&i.tool))?;
-            set("arguments", &json_js(&i.arguments)?)?;
-            set(
-                "source",
-                &i.source.as_deref().map_or(JsValue::NULL, JsValue::from_str),
-            )?;
-            let era = if i.era == crate::Era::Modern {
-                "modern"
+            t.push_str(r#","kind":""#);
+            t.push_str(kind);
+            t.push_str(r#"","tool":"#);
+            push_str(&mut t, &i.tool);
+            t.push_str(r#","arguments":"#);
+            push_value(&mut t, &i.arguments);
+            t.push_str(r#","source":"#);
+            match &i.source {
+                Some(s) => push_str(&mut t, s),
+                None => t.push_str("null"),
+            }
+            t.push_str(if i.era == crate::Era::Modern {
+                r#","era":"modern","channel":"#
             } else {
-                "legacy"
-            };
-            set_word("era", era)?;
-            set("channel", &JsValue::from_f64(i.channel as f64))?;
-            set("request", &json_js(&i.request)?)?;
+                r#","era":"legacy","channel":"#
+            });
+            push_num(&mut t, i.channel);
+            t.push_str(r#","request":"#);
+            push_value(&mut t, &i.request);
             if let Some(r) = &i.input_responses {
-                set("inputResponses", &json_js(r)?)?;
+                t.push_str(r#","inputResponses":"#);
+                push_value(&mut t, r);
             }
             if let Some(s) = &i.request_state {
-                set("requestState", &JsValue::from_str(s))?;
+                t.push_str(r#","requestState":"#);
+                push_str(&mut t, s);
             }
         }
         crate::Output::Cancel(id) => {
-            set_word("type", "cancel")?;
-            set("id", &JsValue::from_f64(id as f64))?;
+            t.push_str(r#"{"type":"cancel","id":"#);
+            push_num(&mut t, id);
         }
         crate::Output::Request(r) => {
-            set_word("type", "request")?;
-            set("id", &JsValue::from_f64(r.id as f64))?;
-            set("invocation", &JsValue::from_f64(r.invocation as f64))?;
-            set("method", &JsValue::from_str(&r.method))?;
-            set("message", &JsValue::from_str(&r.message))?;
-            set("channel", &JsValue::from_f64(r.channel as f64))?;
-            set("to", &json_js(&r.to)?)?;
+            t.push_str(r#"{"type":"request","id":"#);
+            push_num(&mut t, r.id);
+            t.push_str(r#","invocation":"#);
+            push_num(&mut t, r.invocation);
+            t.push_str(r#","method":"#);
+            push_str(&mut t, &r.method);
+            t.push_str(r#","message":null,"channel":"#);
+            push_num(&mut t, r.channel);
+            t.push_str(r#","to":"#);
+            push_value(&mut t, &r.to);
+            message = Some(r.message);
         }
         crate::Output::Answer(a) => {
-            set_word("type", "answer")?;
-            set("ask", &JsValue::from_f64(a.ask as f64))?;
-            set("invocation", &JsValue::from_f64(a.invocation as f64))?;
+            t.push_str(r#"{"type":"answer","ask":"#);
+            push_num(&mut t, a.ask);
+            t.push_str(r#","invocation":"#);
+            push_num(&mut t, a.invocation);
             match &a.outcome {
-                Ok(v) => set("result", &json_js(v)?)?,
-                Err(e) => set("error", &json_js(e)?)?,
+                Ok(v) => {
+                    t.push_str(r#","result":"#);
+                    push_value(&mut t, v);
+                }
+                Err(e) => {
+                    t.push_str(r#","error":"#);
+                    push_value(&mut t, e);
+                }
             }
         }
     }
-    Ok(obj.into())
+    t.push('}');
+    let obj = js_sys::JSON::parse(&t)?;
+    if let Some(m) = message {
+        js_sys::Reflect::set(&obj, message_key, &JsValue::from_str(&m))?;
+    }
+    Ok(obj)
 }
 
-/// A JSON value as a JS value: null, a string or a number (request ids)
-/// directly, anything else through JSON text.
-fn json_js(v: &Value) -> Result<JsValue, JsValue> {
-    match v {
-        Value::Null => Ok(JsValue::NULL),
-        Value::String(s) => Ok(JsValue::from_str(s)),
-        Value::Number(n) if n.is_i64() || n.is_u64() => match n.as_f64() {
-            Some(f) if f.abs() < 9_007_199_254_740_992.0 => Ok(JsValue::from_f64(f)),
-            _ => js_sys::JSON::parse(&v.to_string()),
-        },
-        _ => js_sys::JSON::parse(&v.to_string()),
-    }
+/// Appends a number as JSON.
+fn push_num(t: &mut String, n: u64) {
+    use std::fmt::Write;
+    let _ = write!(t, "{n}");
+}
+
+/// Appends a string as JSON.
+fn push_str(t: &mut String, s: &str) {
+    t.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "null".into()));
+}
+
+/// Appends a JSON value.
+fn push_value(t: &mut String, v: &Value) {
+    t.push_str(&v.to_string());
 }
 
 /// An array of JSON values from an optional JS field.
@@ -560,7 +525,7 @@ impl JsEngine {
         let config = super::options(options, "engine options")?.config()?;
         Ok(JsEngine {
             inner: crate::Engine::new(catalog, config),
-            words: OutputWords::new(),
+            message_key: JsValue::from_str("message"),
         })
     }
 
@@ -576,7 +541,7 @@ impl JsEngine {
     pub fn drain(&mut self) -> Result<js_sys::Array, JsValue> {
         let out = js_sys::Array::new();
         while let Some(o) = self.inner.poll_output() {
-            out.push(&output_js(o, &self.words)?);
+            out.push(&output_js(o, &self.message_key)?);
         }
         Ok(out)
     }
