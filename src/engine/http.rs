@@ -11,7 +11,8 @@
 //! with the scheme read without case, and the content type must be exactly
 //! `application/json` (parameters aside).
 
-use std::collections::{HashMap, VecDeque};
+use foldhash::{HashMap, HashMapExt};
+use std::collections::VecDeque;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use crate::engine::PROTOCOL_VERSIONS;
