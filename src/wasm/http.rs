@@ -263,29 +263,7 @@ pub struct JsHttpGate {
     header_names: Vec<(&'static str, JsValue)>,
     /// `MESSAGE_HEADERS_READ` as JS strings, made once.
     message_header_names: Vec<(&'static str, JsValue)>,
-    /// The names and tags of the answers to every request, made once.
-    words: super::Words,
 }
-
-/// The names and tags in the answers of `request` and `checkMessage`.
-const WORDS: [&str; 16] = [
-    "action",
-    "maxBody",
-    "sse",
-    "stream",
-    "close",
-    "read",
-    "status",
-    "body",
-    "expectsReply",
-    "too-large",
-    "new-session",
-    "reply",
-    "accepted",
-    "no-session",
-    "stateless",
-    "refuse",
-];
 
 /// Header names as JS strings, with their Rust names.
 fn js_names(names: &[&'static str]) -> Vec<(&'static str, JsValue)> {
@@ -366,7 +344,6 @@ impl JsHttpGate {
             gate: Gate::new(policy),
             header_names: js_names(&HEADERS_READ),
             message_header_names: js_names(&MESSAGE_HEADERS_READ),
-            words: super::Words::new(&WORDS),
         })
     }
 
@@ -427,28 +404,7 @@ impl JsHttpGate {
         let verdict = self
             .gate
             .request_from(&req, remote.as_deref(), millis(now_ms));
-        match verdict.decision {
-            // the answer to most requests, built from names made once
-            HttpDecision::ReadBody {
-                max_body,
-                sse,
-                stream,
-            } => {
-                let obj = js_sys::Object::new();
-                let w = &self.words;
-                w.set_word(&obj, "action", "read")?;
-                w.set(&obj, "maxBody", &JsValue::from_f64(max_body as f64))?;
-                w.set(&obj, "sse", &JsValue::from_bool(sse))?;
-                w.set(&obj, "stream", &JsValue::from_bool(stream))?;
-                let close = js_sys::Array::new();
-                for id in &verdict.close {
-                    close.push(&JsValue::from_str(id));
-                }
-                w.set(&obj, "close", &close)?;
-                Ok(obj.into())
-            }
-            d => to_js(&GateVerdict::new(d, verdict.close)),
-        }
+        to_js(&GateVerdict::new(verdict.decision, verdict.close))
     }
 
     /// Changes the bearer token from the next request on; sessions stay.
@@ -616,10 +572,12 @@ impl JsHttpGate {
             headers: read_headers(&headers, &self.message_header_names)?,
             session_known: has_session,
         };
-        super::http_modern::message_action(
-            crate::http::check_message(&req, body, has_session, self.gate.policy()),
-            &self.words,
-        )
+        super::http_modern::message_action(crate::http::check_message(
+            &req,
+            body,
+            has_session,
+            self.gate.policy(),
+        ))
     }
 
     /// Checks the bytes of a body read so far: a 413 rejection past the

@@ -2,7 +2,6 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::Words;
 use crate::http::BodyDecision;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -14,10 +13,11 @@ export type MessageAction =
   | { action: "refuse"; status: number; body: string };
 "#;
 
-/// A body decision as a plain JS object (its names from `words`).
-pub(crate) fn message_action(d: BodyDecision, words: &Words) -> Result<JsValue, JsValue> {
+/// A body decision as a plain JS object.
+pub(crate) fn message_action(d: BodyDecision) -> Result<JsValue, JsValue> {
     let obj = js_sys::Object::new();
-    let set = |k: &str, v: &JsValue| words.set(&obj, k, v);
+    let set =
+        |k: &str, v: &JsValue| js_sys::Reflect::set(&obj, &JsValue::from_str(k), v).map(|_| ());
     let action = match &d {
         BodyDecision::TooLarge => "too-large",
         BodyDecision::NewSession => "new-session",
@@ -38,6 +38,6 @@ pub(crate) fn message_action(d: BodyDecision, words: &Words) -> Result<JsValue, 
             "refuse"
         }
     };
-    words.set_word(&obj, "action", action)?;
+    set("action", &JsValue::from_str(action))?;
     Ok(obj.into())
 }

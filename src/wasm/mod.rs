@@ -131,44 +131,6 @@ pub(crate) fn string_of(s: &JsValue, what: &str) -> Result<String, JsValue> {
     Ok(s.as_string().unwrap_or_default())
 }
 
-/// Field names and tags as JS strings, made once (by the object that
-/// answers with them) instead of crossing into JS anew for every answer.
-pub(crate) struct Words(Vec<(&'static str, JsValue)>);
-
-impl Words {
-    pub(crate) fn new(words: &[&'static str]) -> Self {
-        Words(words.iter().map(|w| (*w, JsValue::from_str(w))).collect())
-    }
-
-    /// `word` as a JS string: the one made once, or a new one.
-    fn with<R>(&self, word: &str, f: impl FnOnce(&JsValue) -> R) -> R {
-        match self.0.iter().find(|(w, _)| *w == word) {
-            Some((_, v)) => f(v),
-            None => f(&JsValue::from_str(word)),
-        }
-    }
-
-    /// `obj[key] = value`.
-    pub(crate) fn set(
-        &self,
-        obj: &js_sys::Object,
-        key: &str,
-        value: &JsValue,
-    ) -> Result<(), JsValue> {
-        self.with(key, |k| js_sys::Reflect::set(obj, k, value).map(|_| ()))
-    }
-
-    /// `obj[key] = word`.
-    pub(crate) fn set_word(
-        &self,
-        obj: &js_sys::Object,
-        key: &str,
-        word: &str,
-    ) -> Result<(), JsValue> {
-        self.with(word, |w| self.set(obj, key, w))
-    }
-}
-
 /// `JSON.stringify(input)` as Rust text: `None` for a value with no JSON
 /// form (`undefined`, a function, a symbol).
 pub(crate) fn stringify(input: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
