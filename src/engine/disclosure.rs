@@ -3,7 +3,7 @@
 //! the rest. Their input schemas are generated with schemars from the Rust
 //! argument types below.
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 
 use serde::Deserialize;
 use serde_json::{json, Map, Value};

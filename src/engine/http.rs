@@ -11,7 +11,8 @@
 //! with the scheme read without case, and the content type must be exactly
 //! `application/json` (parameters aside).
 
-use std::collections::{HashMap, VecDeque};
+use foldhash::{HashMap, HashMapExt};
+use std::collections::VecDeque;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use crate::engine::PROTOCOL_VERSIONS;
@@ -396,7 +397,17 @@ fn rule_header<'a>(req: &'a HttpRequest, name: &str) -> Option<&'a str> {
 
 /// Decides on a request from its method, path and headers.
 pub fn check_request(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
-    let decision = check_headers(req, policy);
+    check_request_known(req, req.session_known, policy)
+}
+
+/// [`check_request`] with `session_known` given apart (the gate's table
+/// decides it; the request is not copied to change one field).
+fn check_request_known(
+    req: &HttpRequest,
+    session_known: bool,
+    policy: &HttpPolicy,
+) -> HttpDecision {
+    let decision = check_headers(req, session_known, policy);
     // a POST refused before its body is read closes the connection: the
     // body (of any announced size) is never read
     match decision {
@@ -420,7 +431,7 @@ pub fn check_request(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
     }
 }
 
-fn check_headers(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
+fn check_headers(req: &HttpRequest, session_known: bool, policy: &HttpPolicy) -> HttpDecision {
     if req.path != policy.path {
         return reject(
             404,
@@ -465,7 +476,7 @@ fn check_headers(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
         }
     }
     let has_session = rule_header(req, "mcp-session-id").is_some();
-    if has_session && !req.session_known {
+    if has_session && !session_known {
         return reject(404, "unknown or expired session: initialize again");
     }
     match req.method.as_str() {
@@ -628,8 +639,12 @@ pub fn check_body(body: &str, has_session: bool, policy: &HttpPolicy) -> BodyDec
     if body.len() > policy.max_body {
         return BodyDecision::TooLarge;
     }
-    let kind = crate::engine::wire::read(body);
-    let is_initialize = matches!(&kind, crate::engine::wire::Incoming::Request { method, .. } if method == "initialize");
+    body_decision(&crate::engine::wire::read(body), has_session)
+}
+
+/// [`check_body`] of a body already read (and within the size limit).
+fn body_decision(kind: &crate::engine::wire::Incoming, has_session: bool) -> BodyDecision {
+    let is_initialize = matches!(kind, crate::engine::wire::Incoming::Request { method, .. } if method == "initialize");
     if !has_session {
         if is_initialize {
             return BodyDecision::NewSession;
@@ -654,7 +669,7 @@ pub fn check_body(body: &str, has_session: bool, policy: &HttpPolicy) -> BodyDec
 
 #[path = "http_modern.rs"]
 mod modern;
-pub use modern::{check_message, check_param_headers, PARAM_HEADER_PREFIX};
+pub use modern::{check_message, check_param_headers, MESSAGE_HEADERS_READ, PARAM_HEADER_PREFIX};
 
 /// What the table knows about one session.
 #[derive(Debug, Clone)]
@@ -1113,11 +1128,7 @@ impl Gate {
                 None => {}
             }
         }
-        let req = HttpRequest {
-            session_known: known,
-            ..req.clone()
-        };
-        let mut decision = check_request(&req, &self.policy);
+        let mut decision = check_request_known(req, known, &self.policy);
         if let (Some(id), true) = (&sid, known) {
             let (max_inflight, max_streams) = (self.policy.max_inflight, self.policy.max_streams);
             match &decision {

@@ -5,13 +5,27 @@
 
 use serde_json::{json, Value};
 
-use super::{check_body, rule_header, BodyDecision, HttpPolicy, HttpRequest};
+use super::{body_decision, rule_header, BodyDecision, HttpPolicy, HttpRequest};
+
+/// The headers [`check_message`] reads, by their lower-case names (all of
+/// them in [`HEADERS_READ`](super::HEADERS_READ)): a host need pass only these.
+pub const MESSAGE_HEADERS_READ: [&str; 3] = ["mcp-protocol-version", "mcp-method", "mcp-name"];
+
+/// A header [`check_message`] reads: one of [`MESSAGE_HEADERS_READ`]
+/// (checked in debug builds).
+fn message_header<'a>(req: &'a HttpRequest, name: &str) -> Option<&'a str> {
+    debug_assert!(
+        MESSAGE_HEADERS_READ.contains(&name),
+        "{name} is missing from MESSAGE_HEADERS_READ"
+    );
+    rule_header(req, name)
+}
 use crate::engine::era::{self, LEGACY_VERSIONS, MODERN_VERSIONS};
 use crate::engine::wire::{self, Incoming, WireCode};
 use crate::engine::PROTOCOL_VERSIONS;
 
 /// Decides on a POST body once read, with the request's headers: like
-/// [`check_body`] for 2025 traffic, and for 2026-07-28 messages (a body
+/// [`check_body`](super::check_body) for 2025 traffic, and for 2026-07-28 messages (a body
 /// whose `_meta` names a protocol version, or an `MCP-Protocol-Version`
 /// header naming a modern one) [`BodyDecision::Stateless`], or
 /// [`BodyDecision::Refuse`] with a JSON-RPC error and HTTP 400 when:
@@ -51,7 +65,7 @@ pub fn check_message(
     if body.len() > policy.max_body {
         return BodyDecision::TooLarge;
     }
-    let header_version = rule_header(req, "mcp-protocol-version").map(str::trim);
+    let header_version = message_header(req, "mcp-protocol-version").map(str::trim);
     let header_modern = header_version.is_some_and(|v| MODERN_VERSIONS.contains(&v));
     let refuse =
         |id: &Value, code: WireCode, message: String, data: Option<Value>| BodyDecision::Refuse {
@@ -66,20 +80,22 @@ pub fn check_message(
             None,
         )
     };
-    let (id, method, params, is_request) = match wire::read(body) {
-        Incoming::Request { id, method, params } => (id, method, params, true),
-        Incoming::Notification { method, params } => (Value::Null, method, params, false),
-        _ => return check_body(body, has_session, policy),
+    // the body is read once: what the 2025 rules decide comes from the same reading
+    let incoming = wire::read(body);
+    let (id, method, params, is_request) = match &incoming {
+        Incoming::Request { id, method, params } => (id.clone(), method.as_str(), params, true),
+        Incoming::Notification { method, params } => (Value::Null, method.as_str(), params, false),
+        _ => return body_decision(&incoming, has_session),
     };
-    let claim = era::has_claim(&params);
-    let claimed = era::claimed_version(&params);
+    let claim = era::has_claim(params);
+    let claimed = era::claimed_version(params);
     let claimed_modern = claimed.is_some_and(|v| MODERN_VERSIONS.contains(&v));
-    let mcp_method = rule_header(req, "mcp-method").map(str::trim);
+    let mcp_method = message_header(req, "mcp-method").map(str::trim);
     if method == "initialize" && !claimed_modern {
         if header_modern {
             return mismatch(&id, "an initialize request (2025 handshake) came with a 2026-07-28 MCP-Protocol-Version header".into());
         }
-        return check_body(body, has_session, policy);
+        return body_decision(&incoming, has_session);
     }
     if claim && !claimed.is_some_and(|v| LEGACY_VERSIONS.contains(&v)) {
         if let (Some(h), Some(c)) = (header_version, claimed) {
@@ -108,13 +124,13 @@ pub fn check_message(
             }
             Some(_) => {}
         }
-        let source = match method.as_str() {
+        let source = match method {
             "tools/call" | "prompts/get" => params.get("name").and_then(Value::as_str),
             "resources/read" => params.get("uri").and_then(Value::as_str),
             _ => None,
         };
         if let Some(expected) = source {
-            let Some(raw) = rule_header(req, "mcp-name").map(str::trim) else {
+            let Some(raw) = message_header(req, "mcp-name").map(str::trim) else {
                 return mismatch(&id, "the Mcp-Name header is missing".into());
             };
             let Some(given) = decode_header_value(raw) else {
@@ -164,7 +180,7 @@ pub fn check_message(
             );
         }
     }
-    check_body(body, has_session, policy)
+    body_decision(&incoming, has_session)
 }
 
 /// The prefix of the headers that mirror tool parameters (SEP-2243).

@@ -172,17 +172,30 @@ pub fn tool_exception_js(message: &str) -> Result<JsValue, JsValue> {
 
 /// `asToolResult` as JSON text, for `Engine.complete` (which takes text
 /// too): a CallToolResult passes with one scan, not two conversions.
-#[wasm_bindgen(js_name = asToolResultJson)]
+#[wasm_bindgen(js_name = asToolResultJson, unchecked_return_type = "string")]
 pub fn as_tool_result_json_js(
     #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue,
-) -> Result<String, JsValue> {
+) -> Result<JsValue, JsValue> {
     // any value, strings included, as JSON; no JSON form is null
-    let text = stringify(&value, "the result")?.unwrap_or_else(|| "null".to_string());
-    crate::client::as_tool_result_text(&text).map_err(|e| js_error(&e))
+    let json = super::stringify_js(&value, "the result")?;
+    let text = if json.is_string() {
+        super::string_of(&json, "the result")?
+    } else {
+        "null".to_string()
+    };
+    let out = crate::client::as_tool_result_text(&text).map_err(|e| js_error(&e))?;
+    // a CallToolResult JSON.stringify wrote is compact already: the JS
+    // string goes back as it is, not copied out of wasm memory
+    if out == text && json.is_string() {
+        return Ok(json);
+    }
+    Ok(JsValue::from_str(&out))
 }
 
 /// A tool handler's return value as a CallToolResult (declared in [`TYPES`]).
 #[wasm_bindgen(js_name = asToolResult, skip_typescript)]
 pub fn as_tool_result_js(value: JsValue) -> Result<JsValue, JsValue> {
-    js_sys::JSON::parse(&as_tool_result_json_js(value)?)
+    // any value, strings included, as JSON; no JSON form is null
+    let text = stringify(&value, "the result")?.unwrap_or_else(|| "null".to_string());
+    js_sys::JSON::parse(&crate::client::as_tool_result_text(&text).map_err(|e| js_error(&e))?)
 }

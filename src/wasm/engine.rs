@@ -150,88 +150,128 @@ impl EngineOptions {
 #[wasm_bindgen(js_name = Engine)]
 pub struct JsEngine {
     inner: crate::Engine,
+    /// `"message"` as a JS string, made once (not per output).
+    message_key: JsValue,
 }
 
-/// An engine output as a plain JS object, built field by field (the reply
-/// text goes across once, not escaped inside another JSON document).
-fn output_js(o: crate::Output) -> Result<JsValue, JsValue> {
-    let obj = js_sys::Object::new();
-    let set =
-        |k: &str, v: &JsValue| js_sys::Reflect::set(&obj, &JsValue::from_str(k), v).map(|_| ());
+/// An engine output as a plain JS object: its fields written as JSON text
+/// and parsed in one call, then its message (a reply, notification or
+/// request as JSON text) set as a string, so the message is neither escaped
+/// inside another JSON document nor parsed.
+fn output_js(o: crate::Output, message_key: &JsValue) -> Result<JsValue, JsValue> {
+    let mut t = String::with_capacity(160);
+    let mut message = None;
+    // `"message":null` holds the message's place among the fields
     match o {
         crate::Output::Reply(r) => {
-            set("type", &"reply".into())?;
-            set("message", &JsValue::from_str(&r.message))?;
-            set("channel", &JsValue::from_f64(r.channel as f64))?;
-            set("to", &json_js(&r.to)?)?;
-            set("status", &JsValue::from_f64(f64::from(r.status)))?;
+            t.push_str(r#"{"type":"reply","message":null,"channel":"#);
+            push_num(&mut t, r.channel);
+            t.push_str(r#","to":"#);
+            push_value(&mut t, &r.to);
+            t.push_str(r#","status":"#);
+            push_num(&mut t, u64::from(r.status));
+            message = Some(r.message);
         }
         crate::Output::Notification(n) => {
-            set("type", &"notification".into())?;
-            set("message", &JsValue::from_str(&n.message))?;
-            set("channel", &JsValue::from_f64(n.channel as f64))?;
-            set("to", &json_js(n.to.as_ref().unwrap_or(&Value::Null))?)?;
+            t.push_str(r#"{"type":"notification","message":null,"channel":"#);
+            push_num(&mut t, n.channel);
+            t.push_str(r#","to":"#);
+            push_value(&mut t, n.to.as_ref().unwrap_or(&Value::Null));
+            message = Some(n.message);
         }
         crate::Output::Invoke(i) => {
-            set("type", &"invoke".into())?;
-            set("id", &JsValue::from_f64(i.id as f64))?;
+            t.push_str(r#"{"type":"invoke","id":"#);
+            push_num(&mut t, i.id);
             let kind = match i.kind {
                 crate::InvocationKind::Resource => "resource",
                 crate::InvocationKind::Prompt => "prompt",
                 crate::InvocationKind::Completion => "completion",
                 _ => "tool",
             };
-            set("kind", &kind.into())?;
-            set("tool", &JsValue::from_str(&i.tool))?;
-            set("arguments", &json_js(&i.arguments)?)?;
-            set(
-                "source",
-                &i.source.as_deref().map_or(JsValue::NULL, JsValue::from_str),
-            )?;
-            let era = if i.era == crate::Era::Modern {
-                "modern"
+            t.push_str(r#","kind":""#);
+            t.push_str(kind);
+            t.push_str(r#"","tool":"#);
+            push_str(&mut t, &i.tool);
+            t.push_str(r#","arguments":"#);
+            push_value(&mut t, &i.arguments);
+            t.push_str(r#","source":"#);
+            match &i.source {
+                Some(s) => push_str(&mut t, s),
+                None => t.push_str("null"),
+            }
+            t.push_str(if i.era == crate::Era::Modern {
+                r#","era":"modern","channel":"#
             } else {
-                "legacy"
-            };
-            set("era", &era.into())?;
-            set("channel", &JsValue::from_f64(i.channel as f64))?;
-            set("request", &json_js(&i.request)?)?;
+                r#","era":"legacy","channel":"#
+            });
+            push_num(&mut t, i.channel);
+            t.push_str(r#","request":"#);
+            push_value(&mut t, &i.request);
             if let Some(r) = &i.input_responses {
-                set("inputResponses", &json_js(r)?)?;
+                t.push_str(r#","inputResponses":"#);
+                push_value(&mut t, r);
             }
             if let Some(s) = &i.request_state {
-                set("requestState", &JsValue::from_str(s))?;
+                t.push_str(r#","requestState":"#);
+                push_str(&mut t, s);
             }
         }
         crate::Output::Cancel(id) => {
-            set("type", &"cancel".into())?;
-            set("id", &JsValue::from_f64(id as f64))?;
+            t.push_str(r#"{"type":"cancel","id":"#);
+            push_num(&mut t, id);
         }
         crate::Output::Request(r) => {
-            set("type", &"request".into())?;
-            set("id", &JsValue::from_f64(r.id as f64))?;
-            set("invocation", &JsValue::from_f64(r.invocation as f64))?;
-            set("method", &JsValue::from_str(&r.method))?;
-            set("message", &JsValue::from_str(&r.message))?;
-            set("channel", &JsValue::from_f64(r.channel as f64))?;
-            set("to", &json_js(&r.to)?)?;
+            t.push_str(r#"{"type":"request","id":"#);
+            push_num(&mut t, r.id);
+            t.push_str(r#","invocation":"#);
+            push_num(&mut t, r.invocation);
+            t.push_str(r#","method":"#);
+            push_str(&mut t, &r.method);
+            t.push_str(r#","message":null,"channel":"#);
+            push_num(&mut t, r.channel);
+            t.push_str(r#","to":"#);
+            push_value(&mut t, &r.to);
+            message = Some(r.message);
         }
         crate::Output::Answer(a) => {
-            set("type", &"answer".into())?;
-            set("ask", &JsValue::from_f64(a.ask as f64))?;
-            set("invocation", &JsValue::from_f64(a.invocation as f64))?;
+            t.push_str(r#"{"type":"answer","ask":"#);
+            push_num(&mut t, a.ask);
+            t.push_str(r#","invocation":"#);
+            push_num(&mut t, a.invocation);
             match &a.outcome {
-                Ok(v) => set("result", &json_js(v)?)?,
-                Err(e) => set("error", &json_js(e)?)?,
+                Ok(v) => {
+                    t.push_str(r#","result":"#);
+                    push_value(&mut t, v);
+                }
+                Err(e) => {
+                    t.push_str(r#","error":"#);
+                    push_value(&mut t, e);
+                }
             }
         }
     }
-    Ok(obj.into())
+    t.push('}');
+    let obj = js_sys::JSON::parse(&t)?;
+    if let Some(m) = message {
+        js_sys::Reflect::set(&obj, message_key, &JsValue::from_str(&m))?;
+    }
+    Ok(obj)
 }
 
-/// A JSON value as a JS value (through JSON text).
-fn json_js(v: &Value) -> Result<JsValue, JsValue> {
-    js_sys::JSON::parse(&v.to_string())
+/// Appends a number as JSON.
+fn push_num(t: &mut String, n: u64) {
+    use std::fmt::Write;
+    let _ = write!(t, "{n}");
+}
+
+/// Appends a string as JSON.
+fn push_str(t: &mut String, s: &str) {
+    t.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "null".into()));
+}
+
+/// Appends a JSON value.
+fn push_value(t: &mut String, v: &Value) {
+    t.push_str(&v.to_string());
 }
 
 /// An array of JSON values from an optional JS field.
@@ -485,6 +525,7 @@ impl JsEngine {
         let config = super::options(options, "engine options")?.config()?;
         Ok(JsEngine {
             inner: crate::Engine::new(catalog, config),
+            message_key: JsValue::from_str("message"),
         })
     }
 
@@ -500,7 +541,7 @@ impl JsEngine {
     pub fn drain(&mut self) -> Result<js_sys::Array, JsValue> {
         let out = js_sys::Array::new();
         while let Some(o) = self.inner.poll_output() {
-            out.push(&output_js(o)?);
+            out.push(&output_js(o, &self.message_key)?);
         }
         Ok(out)
     }

@@ -29,7 +29,10 @@ export interface GateStats {
   sessionsEnded: number;
 }
 "#;
-use crate::http::{BodyDecision, Gate, GateEvent, HttpDecision, HttpPolicy, Outcome, HEADERS_READ};
+use crate::http::{
+    BodyDecision, Gate, GateEvent, HttpDecision, HttpPolicy, Outcome, HEADERS_READ,
+    MESSAGE_HEADERS_READ,
+};
 
 /// `HttpGate` options (defaults sized for a small hub).
 #[derive(Deserialize, Default, Tsify)]
@@ -257,7 +260,43 @@ pub enum BodyAction {
 pub struct JsHttpGate {
     gate: Gate,
     /// `HEADERS_READ` as JS strings, made once (not per request).
-    header_names: Vec<JsValue>,
+    header_names: Vec<(&'static str, JsValue)>,
+    /// `MESSAGE_HEADERS_READ` as JS strings, made once.
+    message_header_names: Vec<(&'static str, JsValue)>,
+}
+
+/// Header names as JS strings, with their Rust names.
+fn js_names(names: &[&'static str]) -> Vec<(&'static str, JsValue)> {
+    names.iter().map(|h| (*h, JsValue::from_str(h))).collect()
+}
+
+/// The headers named in `names` from a JS object of lower-case header name
+/// → value (as Node gives them): a string, or (rarely) an array of them,
+/// of which the first counts.
+fn read_headers(
+    headers: &JsValue,
+    names: &[(&'static str, JsValue)],
+) -> Result<Vec<(String, String)>, JsValue> {
+    let mut list = Vec::new();
+    if headers.is_object() {
+        for (name, key) in names {
+            let v = js_sys::Reflect::get(headers, key)?;
+            if v.is_undefined() {
+                continue;
+            }
+            let v = v.as_string().or_else(|| {
+                js_sys::Array::is_array(&v)
+                    .then(|| js_sys::Array::from(&v).get(0).as_string())
+                    .flatten()
+            });
+            if let Some(v) = v {
+                list.push(((*name).to_string(), v));
+            }
+        }
+    } else if !headers.is_undefined() && !headers.is_null() {
+        return Err(usage("headers must be an object of header name → value"));
+    }
+    Ok(list)
 }
 
 #[wasm_bindgen(js_class = HttpGate)]
@@ -301,10 +340,10 @@ impl JsHttpGate {
         let failures = o.max_auth_failures.unwrap_or(policy.max_auth_failures);
         let window = o.auth_window_ms.unwrap_or(policy.auth_window_ms);
         policy = policy.with_auth_limit(failures, window);
-        let header_names = HEADERS_READ.iter().map(|h| JsValue::from_str(h)).collect();
         Ok(JsHttpGate {
             gate: Gate::new(policy),
-            header_names,
+            header_names: js_names(&HEADERS_READ),
+            message_header_names: js_names(&MESSAGE_HEADERS_READ),
         })
     }
 
@@ -317,23 +356,7 @@ impl JsHttpGate {
         headers: &JsValue,
         session_known: bool,
     ) -> Result<crate::http::HttpRequest, JsValue> {
-        let mut list = Vec::new();
-        if headers.is_object() {
-            for (name, key) in HEADERS_READ.iter().zip(&self.header_names) {
-                let v = js_sys::Reflect::get(headers, key)?;
-                // a string, or (rarely) an array of them: the first counts
-                let v = v.as_string().or_else(|| {
-                    js_sys::Array::is_array(&v)
-                        .then(|| js_sys::Array::from(&v).get(0).as_string())
-                        .flatten()
-                });
-                if let Some(v) = v {
-                    list.push((name.to_string(), v));
-                }
-            }
-        } else if !headers.is_undefined() && !headers.is_null() {
-            return Err(usage("headers must be an object of header name → value"));
-        }
+        let list = read_headers(headers, &self.header_names)?;
         Ok(crate::http::HttpRequest {
             method: method.to_ascii_uppercase(),
             path: path.split('?').next().unwrap_or("").to_string(),
@@ -542,7 +565,13 @@ impl JsHttpGate {
         body: &str,
         has_session: bool,
     ) -> Result<JsValue, JsValue> {
-        let req = self.http_request("POST", "", &headers, has_session)?;
+        // only the headers the body checks read cross into wasm
+        let req = crate::http::HttpRequest {
+            method: "POST".into(),
+            path: String::new(),
+            headers: read_headers(&headers, &self.message_header_names)?,
+            session_known: has_session,
+        };
         super::http_modern::message_action(crate::http::check_message(
             &req,
             body,

@@ -123,7 +123,7 @@ fn too_large(what: &str, len: usize) -> JsValue {
 }
 
 /// A JS string as Rust text, refused before copying when past the limit.
-fn string_of(s: &JsValue, what: &str) -> Result<String, JsValue> {
+pub(crate) fn string_of(s: &JsValue, what: &str) -> Result<String, JsValue> {
     let len = s.unchecked_ref::<js_sys::JsString>().length() as usize;
     if len > input_limit() {
         return Err(too_large(what, len));
@@ -134,15 +134,21 @@ fn string_of(s: &JsValue, what: &str) -> Result<String, JsValue> {
 /// `JSON.stringify(input)` as Rust text: `None` for a value with no JSON
 /// form (`undefined`, a function, a symbol).
 pub(crate) fn stringify(input: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
-    let text = js_sys::JSON::stringify(input).map_err(|_| {
-        usage(&format!(
-            "{what} cannot be turned into JSON (is it cyclic, or does it hold a BigInt?)"
-        ))
-    })?;
+    let text = stringify_js(input, what)?;
     if !text.is_string() {
         return Ok(None);
     }
     string_of(&text, what).map(Some)
+}
+
+/// `JSON.stringify(input)` as a JS value (a string, or `undefined` for a
+/// value with no JSON form).
+pub(crate) fn stringify_js(input: &JsValue, what: &str) -> Result<JsValue, JsValue> {
+    js_sys::JSON::stringify(input).map(Into::into).map_err(|_| {
+        usage(&format!(
+            "{what} cannot be turned into JSON (is it cyclic, or does it hold a BigInt?)"
+        ))
+    })
 }
 
 /// JSON text: a string as it is, any other value written by

@@ -13,7 +13,11 @@
 // overhead per tools/call inside wasm (handle + drain + complete + drain), in
 // process.
 //
-//   node tests/bench/gateway.mjs [--quick] [--clients N] [--seconds S] [--rounds R]
+//   node tests/bench/gateway.mjs [--quick] [--clients N] [--seconds S] [--rounds R] [--baseline DIR]
+//
+// --baseline DIR adds, in the 2025 era, the gateway of another checkout
+// (DIR/js/cli.mjs with its own built pkg/, e.g. the parent commit's) as one
+// more server: the ratio tables then give this gateway ÷ that one as well.
 //
 // Prints a Markdown table.
 import { spawn } from 'node:child_process';
@@ -114,8 +118,11 @@ async function main() {
   const gateway = await startChild([join(root, 'js/cli.mjs'), 'serve', '--demo', '--port', '0'], /at (http:\S+)/);
   const sdk = (mode) => startChild([fileURLToPath(import.meta.url), ...mode], /sdk at (http:\S+)/);
   // Each leg: a server and the era of the requests it gets; the gateway serves both eras from one child.
+  const baselineAt = args.indexOf('--baseline');
+  const baseline = baselineAt >= 0 ? await startChild([join(args[baselineAt + 1], 'js/cli.mjs'), 'serve', '--demo', '--port', '0'], /at (http:\S+)/) : null;
   const legs = [
     { era: '2025-06-18', server: 'mcp-switchboard', ...gateway },
+    ...(baseline ? [{ era: '2025-06-18', server: 'mcp-switchboard at --baseline', ...baseline }] : []),
     { era: '2025-06-18', server: 'SDK 1.32.2 McpServer, JSON replies', ...(await sdk(['--serve-sdk', 'json'])) },
     { era: '2025-06-18', server: 'SDK 1.32.2 McpServer, SSE replies (default)', ...(await sdk(['--serve-sdk', 'sse'])) },
     { era: MODERN, server: 'mcp-switchboard', ...gateway },
