@@ -323,9 +323,12 @@ impl ToolIndex {
     ) -> Result<ToolIndex, Error> {
         let read = match std::str::from_utf8(&input).ok().map(scan::of_text) {
             Some(Ok(tools)) if input.len() > OWN_STRINGS_PAST => {
-                let tools: Vec<_> = tools.into_iter().map(scan::ToolText::into_owned).collect();
+                let mut owned = Vec::with_capacity(tools.len());
+                for t in tools {
+                    owned.push(t.into_owned());
+                }
                 drop(input);
-                index::read(tools, meta)?
+                index::read(owned, meta)?
             }
             Some(Ok(tools)) => index::read(tools, meta)?,
             _ => return index::build(&Catalog::parse(&input)?, meta),

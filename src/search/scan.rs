@@ -13,9 +13,9 @@
 
 use std::borrow::Cow;
 
-use foldhash::{HashSet, HashSetExt};
 use serde_json::Value;
 
+use super::analyze::Strings;
 use crate::catalog::{Catalog, Limits, Tool};
 
 /// Schema nodes read per tool for parameter words, at most.
@@ -49,14 +49,22 @@ pub(crate) struct ToolText<'t> {
 impl ToolText<'_> {
     /// The same, its strings copied (to let go of the text they are in).
     pub(crate) fn into_owned(self) -> ToolText<'static> {
-        let own =
-            |v: Vec<Cow<'_, str>>| v.into_iter().map(|s| Cow::Owned(s.into_owned())).collect();
+        fn own(s: Cow<'_, str>) -> Cow<'static, str> {
+            Cow::Owned(s.into_owned())
+        }
+        fn own_all(v: Vec<Cow<'_, str>>) -> Vec<Cow<'static, str>> {
+            let mut out = Vec::with_capacity(v.len());
+            for s in v {
+                out.push(own(s));
+            }
+            out
+        }
         ToolText {
-            name: Cow::Owned(self.name.into_owned()),
-            title: self.title.map(|t| Cow::Owned(t.into_owned())),
-            description: self.description.map(|d| Cow::Owned(d.into_owned())),
-            params: own(self.params),
-            enums: own(self.enums),
+            name: own(self.name),
+            title: self.title.map(own),
+            description: self.description.map(own),
+            params: own_all(self.params),
+            enums: own_all(self.enums),
             read_only: self.read_only,
             destructive: self.destructive,
             writes_value: self.writes_value,
@@ -123,7 +131,11 @@ fn schema_words<'t>(root: Node<'t>, out: &mut ToolText<'t>) {
                         stack.push((sub, depth + 1));
                     }
                 }
-                Part::Subs(subs) => stack.extend(subs.into_iter().map(|s| (s, depth + 1))),
+                Part::Subs(subs) => {
+                    for s in subs {
+                        stack.push((s, depth + 1));
+                    }
+                }
             }
         }
     }
@@ -140,27 +152,39 @@ fn node_of(v: &Value, depth: usize) -> Node<'_> {
     let sub = |v| node_of(v, depth + 1);
     let mut parts = Vec::new();
     for (key, v) in map {
+        let mut subs = Vec::new();
         let part = match (key.as_str(), v) {
             ("description" | "title", Value::String(s)) => Part::Text(Cow::Borrowed(s)),
-            ("enum" | "examples", Value::Array(values)) => Part::Values(
-                values
-                    .iter()
-                    .take(MAX_ENUM_ITEMS)
-                    .filter_map(|v| v.as_str().map(Cow::Borrowed))
-                    .collect(),
-            ),
-            ("const", Value::String(s)) => Part::Values(vec![Cow::Borrowed(s)]),
-            ("properties", Value::Object(props)) => Part::Properties(
-                props
-                    .iter()
-                    .map(|(k, v)| (Cow::Borrowed(k.as_str()), sub(v)))
-                    .collect(),
-            ),
-            ("items", v) => Part::Subs(vec![sub(v)]),
-            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(subs)) => {
-                Part::Subs(subs.iter().map(sub).collect())
+            ("enum" | "examples", Value::Array(values)) => {
+                let mut strings = Vec::new();
+                for v in values.iter().take(MAX_ENUM_ITEMS) {
+                    if let Value::String(s) = v {
+                        strings.push(Cow::Borrowed(s.as_str()));
+                    }
+                }
+                Part::Values(strings)
             }
-            ("$defs", Value::Object(defs)) => Part::Subs(defs.values().map(sub).collect()),
+            ("const", Value::String(s)) => Part::Values(vec![Cow::Borrowed(s)]),
+            ("properties", Value::Object(props)) => {
+                let mut named = Vec::new();
+                for (k, v) in props {
+                    named.push((Cow::Borrowed(k.as_str()), sub(v)));
+                }
+                Part::Properties(named)
+            }
+            ("items", v) => Part::Subs(vec![sub(v)]),
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(list)) => {
+                for v in list {
+                    subs.push(sub(v));
+                }
+                Part::Subs(subs)
+            }
+            ("$defs", Value::Object(defs)) => {
+                for v in defs.values() {
+                    subs.push(sub(v));
+                }
+                Part::Subs(subs)
+            }
             _ => continue,
         };
         parts.push(part);
@@ -216,7 +240,11 @@ pub(crate) fn of_tool(tool: &Tool) -> ToolText<'_> {
 
 /// What the index reads of every tool of a catalog.
 pub(crate) fn of_catalog(catalog: &Catalog) -> Vec<ToolText<'_>> {
-    catalog.tools().iter().map(of_tool).collect()
+    let mut out = Vec::with_capacity(catalog.len());
+    for t in catalog.tools() {
+        out.push(of_tool(t));
+    }
+    out
 }
 
 /// The reader gave up: the catalog is read the usual way.
@@ -259,15 +287,6 @@ impl<'t> Scan<'t> {
         Ok(())
     }
 
-    /// Whether the next byte is `c` (eaten if so).
-    fn next_is(&mut self, c: u8) -> R<bool> {
-        let yes = self.peek()? == c;
-        if yes {
-            self.i += 1;
-        }
-        Ok(yes)
-    }
-
     fn enter(&mut self) -> R<()> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
@@ -276,43 +295,35 @@ impl<'t> Scan<'t> {
         Ok(())
     }
 
-    /// Each member of an object, its value read by `f`.
-    fn object(&mut self, mut f: impl FnMut(&mut Self, Cow<'t, str>) -> R<()>) -> R<()> {
-        self.eat(b'{')?;
-        self.enter()?;
-        if !self.next_is(b'}')? {
-            loop {
-                self.peek()?;
-                let key = self.string()?;
-                self.eat(b':')?;
-                f(self, key)?;
-                if self.next_is(b'}')? {
-                    break;
-                }
-                self.eat(b',')?;
-            }
-        }
-        self.depth -= 1;
-        Ok(())
+    /// Opens an object or an array.
+    fn open(&mut self, c: u8) -> R<()> {
+        self.eat(c)?;
+        self.enter()
     }
 
-    /// Each item of an array, read by `f` with its position.
-    fn array(&mut self, mut f: impl FnMut(&mut Self, usize) -> R<()>) -> R<()> {
-        self.eat(b'[')?;
-        self.enter()?;
-        if !self.next_is(b']')? {
-            let mut n = 0;
-            loop {
-                f(self, n)?;
-                n += 1;
-                if self.next_is(b']')? {
-                    break;
-                }
-                self.eat(b',')?;
-            }
+    /// Whether the container opened has one more member or item (then
+    /// past the comma before it); at its end, closes it.
+    fn more(&mut self, close: u8, first: &mut bool) -> R<bool> {
+        if self.peek()? == close {
+            self.i += 1;
+            self.depth -= 1;
+            return Ok(false);
         }
-        self.depth -= 1;
-        Ok(())
+        if !std::mem::replace(first, false) {
+            self.eat(b',')?;
+        }
+        Ok(true)
+    }
+
+    /// The key of the next member of the object opened, its value next;
+    /// `None` at its end.
+    fn key(&mut self, first: &mut bool) -> R<Option<Cow<'t, str>>> {
+        if !self.more(b'}', first)? {
+            return Ok(None);
+        }
+        let key = self.string()?;
+        self.eat(b':')?;
+        Ok(Some(key))
     }
 
     /// Any value, checked and passed over.
@@ -325,11 +336,19 @@ impl<'t> Scan<'t> {
         Ok(match self.peek()? {
             b'"' => Scalar::Str(self.string()?),
             b'{' => {
-                self.object(|s, _| s.skip())?;
+                self.open(b'{')?;
+                let mut first = true;
+                while self.key(&mut first)?.is_some() {
+                    self.skip()?;
+                }
                 Scalar::Other
             }
             b'[' => {
-                self.array(|s, _| s.skip())?;
+                self.open(b'[')?;
+                let mut first = true;
+                while self.more(b']', &mut first)? {
+                    self.skip()?;
+                }
                 Scalar::Array
             }
             b't' => {
@@ -503,72 +522,73 @@ impl<'t> Scan<'t> {
         }
         let mut parts = Vec::new();
         let mut seen = 0u32;
-        self.object(|s, key| {
+        self.open(b'{')?;
+        let mut first = true;
+        while let Some(key) = self.key(&mut first)? {
             if let (Some(ty), "type") = (object_type.as_deref_mut(), key.as_ref()) {
                 Self::once(&mut seen, SCHEMA_KEYS.len())?;
-                *ty = matches!(s.scalar()?, Scalar::Str(t) if t == "object");
-                return Ok(());
+                *ty = matches!(self.scalar()?, Scalar::Str(t) if t == "object");
+                continue;
             }
             let Some(bit) = SCHEMA_KEYS.iter().position(|k| *k == key) else {
-                return s.skip();
+                self.skip()?;
+                continue;
             };
             Self::once(&mut seen, bit)?;
-            let part = match (bit, s.peek()?) {
-                (0 | 1, b'"') => Some(Part::Text(s.string()?)),
-                (2 | 3, b'[') => {
+            let c = self.peek()?;
+            let part = match (bit, c) {
+                (0 | 1, b'"') => Part::Text(self.string()?),
+                (4, b'"') => Part::Values(vec![self.string()?]),
+                (2 | 3 | 7..=10, b'[') => {
                     let mut values = Vec::new();
-                    s.array(|s, i| match s.scalar()? {
-                        Scalar::Str(v) if i < MAX_ENUM_ITEMS => {
-                            values.push(v);
-                            Ok(())
+                    let mut subs = Vec::new();
+                    self.open(b'[')?;
+                    let (mut first, mut items) = (true, 0);
+                    while self.more(b']', &mut first)? {
+                        if bit > 3 {
+                            subs.push(self.node(depth + 1, None)?);
+                        } else if let Scalar::Str(v) = self.scalar()? {
+                            if items < MAX_ENUM_ITEMS {
+                                values.push(v);
+                            }
                         }
-                        _ => Ok(()),
-                    })?;
-                    Some(Part::Values(values))
+                        items += 1;
+                    }
+                    if bit > 3 {
+                        Part::Subs(subs)
+                    } else {
+                        Part::Values(values)
+                    }
                 }
-                (4, b'"') => Some(Part::Values(vec![s.string()?])),
-                (5, b'{') => {
+                (5 | 11, b'{') => {
                     let mut props: Vec<(Cow<'t, str>, Node<'t>)> = Vec::new();
-                    s.object(|s, name| {
+                    self.open(b'{')?;
+                    let mut first = true;
+                    while let Some(name) = self.key(&mut first)? {
                         if props.iter().any(|(n, _)| *n == name) {
                             return Err(GiveUp);
                         }
-                        let sub = s.node(depth + 1, None)?;
+                        let sub = self.node(depth + 1, None)?;
                         props.push((name, sub));
-                        Ok(())
-                    })?;
-                    Some(Part::Properties(props))
-                }
-                (6, _) => Some(Part::Subs(vec![s.node(depth + 1, None)?])),
-                (7..=10, b'[') => {
-                    let mut subs = Vec::new();
-                    s.array(|s, _| {
-                        subs.push(s.node(depth + 1, None)?);
-                        Ok(())
-                    })?;
-                    Some(Part::Subs(subs))
-                }
-                (11, b'{') => {
-                    let mut names: Vec<Cow<'t, str>> = Vec::new();
-                    let mut subs = Vec::new();
-                    s.object(|s, name| {
-                        if names.contains(&name) {
-                            return Err(GiveUp);
+                    }
+                    if bit == 5 {
+                        Part::Properties(props)
+                    } else {
+                        let mut subs = Vec::with_capacity(props.len());
+                        for (_, n) in props {
+                            subs.push(n);
                         }
-                        names.push(name);
-                        subs.push(s.node(depth + 1, None)?);
-                        Ok(())
-                    })?;
-                    Some(Part::Subs(subs))
+                        Part::Subs(subs)
+                    }
                 }
+                (6, _) => Part::Subs(vec![self.node(depth + 1, None)?]),
                 _ => {
-                    s.skip()?;
-                    None
+                    self.skip()?;
+                    continue;
                 }
             };
-            parts.extend(part);
-            Ok(())
-        })?;
+            parts.push(part);
+        }
         Ok(Node::Object(parts))
     }
 
@@ -602,64 +622,70 @@ impl<'t> Scan<'t> {
         let mut ann_title = None;
         let mut valid_schema = true;
         let mut seen = 0u32;
-        self.object(|s, key| {
+        self.open(b'{')?;
+        let mut first = true;
+        while let Some(key) = self.key(&mut first)? {
             match key.as_ref() {
                 "name" => {
                     Self::once(&mut seen, 0)?;
-                    name = Some(s.scalar()?);
+                    name = Some(self.scalar()?);
                 }
                 "title" => {
                     Self::once(&mut seen, 1)?;
-                    title = Some(s.scalar()?);
+                    title = Some(self.scalar()?);
                 }
                 "description" => {
                     Self::once(&mut seen, 2)?;
-                    if let Scalar::Str(d) = s.scalar()? {
+                    if let Scalar::Str(d) = self.scalar()? {
                         out.description = trimmed(d);
                     }
                 }
                 "inputSchema" => {
                     Self::once(&mut seen, 3)?;
-                    valid_schema = if s.peek()? == b'{' {
-                        s.input_schema(&mut out)?
+                    valid_schema = if self.peek()? == b'{' {
+                        self.input_schema(&mut out)?
                     } else {
-                        s.skip()?;
+                        self.skip()?;
                         false
                     };
                 }
-                "annotations" => {
+                "annotations" if self.peek()? == b'{' => {
                     Self::once(&mut seen, 4)?;
-                    if s.peek()? != b'{' {
-                        return s.skip();
-                    }
                     let mut seen = 0u32;
-                    s.object(|s, key| {
+                    self.open(b'{')?;
+                    let mut first = true;
+                    while let Some(key) = self.key(&mut first)? {
                         let bit = match key.as_ref() {
                             "title" => 0,
                             "readOnlyHint" => 1,
                             "destructiveHint" => 2,
-                            _ => return s.skip(),
+                            _ => {
+                                self.skip()?;
+                                continue;
+                            }
                         };
                         Self::once(&mut seen, bit)?;
-                        match (bit, s.scalar()?) {
+                        match (bit, self.scalar()?) {
                             (0, Scalar::Str(t)) => ann_title = Some(t),
                             (1, Scalar::Bool(b)) => out.read_only = Some(b),
                             (2, Scalar::Bool(b)) => out.destructive = Some(b),
                             _ => {}
                         }
-                        Ok(())
-                    })?;
+                    }
+                }
+                "annotations" => {
+                    Self::once(&mut seen, 4)?;
+                    self.skip()?;
                 }
                 "result" | "error" if top => return Err(GiveUp),
                 "tools" if top => {
-                    if matches!(s.scalar()?, Scalar::Array) {
+                    if matches!(self.scalar()?, Scalar::Array) {
                         return Err(GiveUp);
                     }
                 }
-                _ => s.skip()?,
+                _ => self.skip()?,
             }
-            Ok(())
-        })?;
+        }
         let Some(Scalar::Str(name)) = name else {
             return Ok(None);
         };
@@ -677,52 +703,47 @@ impl<'t> Scan<'t> {
 
     /// A tools array, each tool kept once by name.
     fn tools(&mut self, top: bool, out: &mut Vec<ToolText<'t>>) -> R<()> {
-        let mut names: HashSet<Cow<'t, str>> = HashSet::new();
+        let mut names = Strings::default();
         let mut count = 0;
-        self.array(|s, _| {
+        self.open(b'[')?;
+        let mut first = true;
+        while self.more(b']', &mut first)? {
             count += 1;
-            if let Some(t) = s.tool(top)? {
-                if names.insert(t.name.clone()) {
+            if let Some(t) = self.tool(top)? {
+                if names.insert(&t.name).1 {
                     out.push(t);
                 }
             }
-            Ok(())
-        })?;
+        }
         if count > Limits::default().max_tools {
             return Err(GiveUp);
         }
         Ok(())
     }
 
-    /// `{"tools": [...]}`, with no `error`, `result` or `name` beside it.
-    fn page(&mut self, out: &mut Vec<ToolText<'t>>) -> R<()> {
+    /// `{"tools": [...]}` with no `error`, `result` or `name` beside it
+    /// (`want` is `"tools"`), or a `tools/list` response whose `result`
+    /// is one (`want` is `"result"`).
+    fn page(&mut self, want: &str, out: &mut Vec<ToolText<'t>>) -> R<()> {
         let mut found = false;
-        self.object(|s, key| match key.as_ref() {
-            "tools" if !found && s.peek()? == b'[' => {
-                found = true;
-                s.tools(false, out)
+        self.open(b'{')?;
+        let mut first = true;
+        while let Some(key) = self.key(&mut first)? {
+            match key.as_ref() {
+                k if k == want && !found => {
+                    found = true;
+                    if want == "tools" && self.peek()? == b'[' {
+                        self.tools(false, out)?;
+                    } else if want == "result" && self.peek()? == b'{' {
+                        self.page("tools", out)?;
+                    } else {
+                        return Err(GiveUp);
+                    }
+                }
+                "tools" | "error" | "result" | "name" => return Err(GiveUp),
+                _ => self.skip()?,
             }
-            "tools" | "error" | "result" | "name" => Err(GiveUp),
-            _ => s.skip(),
-        })?;
-        if found {
-            Ok(())
-        } else {
-            Err(GiveUp)
         }
-    }
-
-    /// A `tools/list` response: its `result` is a page.
-    fn response(&mut self, out: &mut Vec<ToolText<'t>>) -> R<()> {
-        let mut found = false;
-        self.object(|s, key| match key.as_ref() {
-            "result" if !found && s.peek()? == b'{' => {
-                found = true;
-                s.page(out)
-            }
-            "result" | "error" | "tools" | "name" => Err(GiveUp),
-            _ => s.skip(),
-        })?;
         if found {
             Ok(())
         } else {
@@ -749,11 +770,11 @@ pub(crate) fn of_text(text: &str) -> Result<Vec<ToolText<'_>>, GiveUp> {
         b'{' => {
             // a result, or a response holding one
             let start = s.i;
-            if s.page(&mut out).is_err() {
+            if s.page("tools", &mut out).is_err() {
                 out.clear();
                 s.i = start;
                 s.depth = 0;
-                s.response(&mut out)?;
+                s.page("result", &mut out)?;
             }
         }
         _ => return Err(GiveUp),
