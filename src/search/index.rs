@@ -9,6 +9,7 @@ use super::analyze::{
     CLASS, JOIN, LOWER, SEP, UPPER, WIDE,
 };
 use super::lexicon::Lexicon;
+use super::scan::{self, ToolText};
 use super::ToolIndex;
 use crate::catalog::Catalog;
 #[cfg(test)]
@@ -48,10 +49,6 @@ pub(crate) const K1: f32 = 1.2;
 /// How much a lexicon expansion of an indexed word counts, relative to the
 /// word itself (`bulb` is indexed as `light` too, at this weight).
 const EXPANSION_TF: f32 = 0.4;
-/// Schema nodes read per tool for parameter words, at most.
-const MAX_SCHEMA_NODES: usize = 2000;
-/// Schema depth read for parameter words, at most.
-const MAX_SCHEMA_DEPTH: usize = 6;
 /// Term lengths (bytes) told apart for typo search; longer ones share the
 /// last bucket.
 const MAX_TERM_BYTES: usize = 64;
@@ -609,104 +606,6 @@ fn read_meta(meta: Option<&Value>) -> Result<(Strings, Vec<Meta>), Error> {
     Ok(out)
 }
 
-/// Collects parameter words and enum values from an input schema, bounded
-/// in depth and node count.
-fn schema_words<'a>(schema: &'a Value, params: &mut Vec<&'a str>, enums: &mut Vec<&'a str>) {
-    let mut stack: Vec<(&Value, usize)> = vec![(schema, 0)];
-    let mut nodes = 0;
-    while let Some((node, depth)) = stack.pop() {
-        nodes += 1;
-        if nodes > MAX_SCHEMA_NODES || depth > MAX_SCHEMA_DEPTH {
-            break;
-        }
-        let Value::Object(map) = node else { continue };
-        for (key, v) in map {
-            match (key.as_str(), v) {
-                ("description" | "title", Value::String(s)) if depth > 0 => params.push(s),
-                ("enum" | "examples", Value::Array(values)) => {
-                    for v in values.iter().take(200) {
-                        if let Value::String(s) = v {
-                            enums.push(s);
-                        }
-                    }
-                }
-                ("const", Value::String(s)) => enums.push(s),
-                ("properties", Value::Object(props)) => {
-                    for (name, sub) in props {
-                        params.push(name);
-                        stack.push((sub, depth + 1));
-                    }
-                }
-                ("items", sub) => stack.push((sub, depth + 1)),
-                ("anyOf" | "oneOf" | "allOf" | "prefixItems", Value::Array(subs)) => {
-                    for sub in subs {
-                        stack.push((sub, depth + 1));
-                    }
-                }
-                ("$defs", Value::Object(defs)) => {
-                    for sub in defs.values() {
-                        stack.push((sub, depth + 1));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-}
-
-/// The fields of a tool that the index reads, found in one pass over its
-/// object: the same as [`Tool::title`], [`Tool::description`],
-/// [`Tool::input_schema`] and [`Tool::hint`] without hashing a key for
-/// each.
-struct ToolFields<'a> {
-    title: Option<&'a str>,
-    description: Option<&'a str>,
-    input_schema: Option<&'a Value>,
-    annotations: Option<&'a serde_json::Map<String, Value>>,
-}
-
-/// A string that is not blank, trimmed.
-fn non_empty(v: Option<&Value>) -> Option<&str> {
-    v.and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-}
-
-/// A member of a small object, found by comparing keys.
-fn member<'a>(map: &'a serde_json::Map<String, Value>, key: &str) -> Option<&'a Value> {
-    map.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
-}
-
-impl<'a> ToolFields<'a> {
-    fn of(tool: &'a crate::catalog::Tool) -> ToolFields<'a> {
-        let mut title = None;
-        let mut f = ToolFields {
-            title: None,
-            description: None,
-            input_schema: None,
-            annotations: None,
-        };
-        for (k, v) in tool.as_map() {
-            match k.as_str() {
-                "title" => title = Some(v),
-                "description" => f.description = non_empty(Some(v)),
-                "inputSchema" => f.input_schema = Some(v),
-                "annotations" => f.annotations = v.as_object(),
-                _ => {}
-            }
-        }
-        f.title =
-            non_empty(title).or_else(|| non_empty(f.annotations.and_then(|a| member(a, "title"))));
-        f
-    }
-
-    fn hint(&self, key: &str) -> Option<bool> {
-        self.annotations
-            .and_then(|a| member(a, key))
-            .and_then(Value::as_bool)
-    }
-}
-
 /// Whether a name looks like an identifier (has a separator or a hump), so
 /// that its mentions in other tools' descriptions can be recognised.
 fn is_identifier_like(name: &str) -> bool {
@@ -754,6 +653,36 @@ fn name_order(docs: &[Doc]) -> Vec<u32> {
 }
 
 pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex, Error> {
+    build_from(scan::of_catalog(catalog), meta)
+}
+
+/// [`build`] from what the index reads of each tool.
+pub(crate) fn build_from(
+    tools: Vec<ToolText<'_>>,
+    meta: Option<&Value>,
+) -> Result<ToolIndex, Error> {
+    read(tools, meta).map(finish)
+}
+
+/// The tools read, their postings not yet put in order: what [`finish`]
+/// needs, and nothing of the tools themselves (what they were read from
+/// may go before the postings take their room).
+pub(crate) struct Read {
+    b: Builder<'static>,
+    docs: Vec<Doc>,
+    acts_of: Vec<u8>,
+    categories: Strings,
+    folded: Strings,
+    folded_doc: Vec<u32>,
+    keys: Strings,
+    key_ids: Vec<u32>,
+    name_terms: Vec<u32>,
+    name_ends: Vec<u32>,
+}
+
+/// Reads every tool's words into a [`Builder`], letting each tool's
+/// strings go once read.
+pub(crate) fn read(tools: Vec<ToolText<'_>>, meta: Option<&Value>) -> Result<Read, Error> {
     let (meta_names, metas) = read_meta(meta)?;
     let lex = Lexicon::get();
     let mut b = Builder {
@@ -770,47 +699,44 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         lens: [0.0; FIELDS],
         df: Vec::new(),
         records: Vec::new(),
-        counts: Vec::with_capacity(catalog.len()),
-        all_lens: Vec::with_capacity(catalog.len()),
+        counts: Vec::with_capacity(tools.len()),
+        all_lens: Vec::with_capacity(tools.len()),
         name_words: Vec::new(),
         title_words: Vec::new(),
     };
     let mut names = Strings::default();
-    for t in catalog.tools() {
-        if is_identifier_like(t.name()) {
-            names.insert(t.name());
+    for t in &tools {
+        if is_identifier_like(&t.name) {
+            names.insert(&t.name);
         }
     }
-    let mut docs = Vec::with_capacity(catalog.len());
+    let mut docs = Vec::with_capacity(tools.len());
     // what each tool does: [`act::READ`], [`act::CHANGE`], [`act::CREATE`],
     // [`act::DELETE`] (0 when nothing tells)
-    let mut acts_of: Vec<u8> = Vec::with_capacity(catalog.len());
+    let mut acts_of: Vec<u8> = Vec::with_capacity(tools.len());
     let mut categories = Strings::default();
     // folded names and name keys, each to the first tool that has it
     let mut folded = Strings::default();
     let mut folded_doc = Vec::new();
     let mut buf = String::new();
     let mut keys = Strings::default();
-    let mut key_ids = Vec::with_capacity(catalog.len());
+    let mut key_ids = Vec::with_capacity(tools.len());
     let empty = Meta::default();
-    let mut params: Vec<&str> = Vec::new();
-    let mut enums: Vec<&str> = Vec::new();
     let mut name_terms = Vec::new();
-    let mut name_ends = Vec::with_capacity(catalog.len());
-    for tool in catalog.tools() {
-        let name = tool.name();
+    let mut name_ends = Vec::with_capacity(tools.len());
+    for tool in tools {
+        let name: &str = &tool.name;
         let m = meta_names
             .find(name)
             .and_then(|i| metas.get(i as usize))
             .unwrap_or(&empty);
-        let fields = ToolFields::of(tool);
-        let title = fields.title;
+        let title = tool.title.as_deref();
         b.title_words.clear();
         b.add(Field::Name, name);
         if let Some(t) = title {
             b.add(Field::Title, t);
         }
-        let description = fields.description;
+        let description = tool.description.as_deref();
         let (summary, body) = description.map(first_sentence).unwrap_or(("", ""));
         b.add_prose(Field::Summary, summary, &names, name);
         b.add_prose(Field::Body, body, &names, name);
@@ -820,19 +746,13 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         for k in m.tags.iter().chain(&m.keywords) {
             b.add(Field::Keywords, k);
         }
-        params.clear();
-        enums.clear();
-        if let Some(schema) = fields.input_schema {
-            schema_words(schema, &mut params, &mut enums);
-        }
-        for p in &params {
+        for p in &tool.params {
             b.add(Field::Params, p);
         }
-        for e in &enums {
+        for e in &tool.enums {
             b.add(Field::Enums, e);
         }
-        let (read_only, destructive) =
-            (fields.hint("readOnlyHint"), fields.hint("destructiveHint"));
+        let (read_only, destructive) = (tool.read_only, tool.destructive);
         let category = match &m.category {
             Some(c) => c.as_str(),
             None => category_of(
@@ -846,11 +766,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         let acts = {
             let first_verb =
                 act::description_category(description, &b.stemmers).map_or(0, act::act_of_category);
-            let writes_value = fields
-                .input_schema
-                .and_then(|s| s.get("properties"))
-                .and_then(Value::as_object)
-                .is_some_and(|p| p.keys().any(|k| act::value_param(k)));
+            let writes_value = tool.writes_value;
             act::tool_acts(
                 b.word_stems(&b.name_words),
                 b.word_stems(&b.title_words),
@@ -888,9 +804,35 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         });
         acts_of.push(acts);
     }
-    drop(params);
-    drop(enums);
 
+    Ok(Read {
+        b,
+        docs,
+        acts_of,
+        categories,
+        folded,
+        folded_doc,
+        keys,
+        key_ids,
+        name_terms,
+        name_ends,
+    })
+}
+
+/// The index from the tools [`read`].
+pub(crate) fn finish(read: Read) -> ToolIndex {
+    let Read {
+        mut b,
+        docs,
+        acts_of,
+        categories,
+        mut folded,
+        folded_doc,
+        keys,
+        key_ids,
+        mut name_terms,
+        name_ends,
+    } = read;
     // BM25F: per field length normalisation, then one saturation per term
     let n = docs.len().max(1) as f32;
     let mut avg = [0f32; FIELDS];
@@ -1006,7 +948,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
     keys.shrink_to_fit();
     folded.shrink_to_fit();
     name_terms.shrink_to_fit();
-    Ok(ToolIndex {
+    ToolIndex {
         docs,
         acts: acts_of,
         categories,
@@ -1028,7 +970,7 @@ pub(crate) fn build(catalog: &Catalog, meta: Option<&Value>) -> Result<ToolIndex
         keys,
         key_ids,
         key_doc,
-    })
+    }
 }
 
 #[cfg(test)]
@@ -1142,51 +1084,5 @@ mod tests {
             want.sort_by(|&a, &b| docs[a as usize].name.cmp(&docs[b as usize].name));
             assert_eq!(name_order(&docs), want, "{n}");
         }
-    }
-
-    #[test]
-    fn tool_fields_read_like_the_catalog() {
-        for v in [
-            json!({"name": "a"}),
-            json!({"name": "a", "title": "  T  ", "description": " d ",
-                   "inputSchema": {"type": "object", "properties": {"x": {}}},
-                   "annotations": {"title": "A", "readOnlyHint": true, "destructiveHint": false}}),
-            json!({"name": "a", "title": "   ", "description": "",
-                   "annotations": {"title": " A "}}),
-            json!({"name": "a", "title": 3, "annotations": {"readOnlyHint": "yes"}}),
-            json!({"name": "a", "annotations": []}),
-        ] {
-            let t = tool(v.clone());
-            let f = ToolFields::of(&t);
-            assert_eq!(f.title, t.title(), "{v}");
-            assert_eq!(f.description, t.description(), "{v}");
-            assert_eq!(
-                f.input_schema.unwrap_or(t.input_schema()),
-                t.input_schema(),
-                "{v}"
-            );
-            for h in ["readOnlyHint", "destructiveHint", "openWorldHint"] {
-                assert_eq!(f.hint(h), t.hint(h), "{v} {h}");
-            }
-        }
-    }
-
-    #[test]
-    fn schema_words_are_bounded() {
-        let mut deep = json!({"type": "string", "description": "bottom"});
-        for _ in 0..100 {
-            deep = json!({"type": "object", "properties": {"p": deep}});
-        }
-        let (mut p, mut e) = (Vec::new(), Vec::new());
-        schema_words(&deep, &mut p, &mut e);
-        assert!(!p.contains(&"bottom"));
-        let s = json!({"type": "object", "properties": {"state": {"enum": ["on", "off"], "description": "Light state"},
-            "list": {"type": "array", "items": {"anyOf": [{"const": "x"}]}}}});
-        let (mut p, mut e) = (Vec::new(), Vec::new());
-        schema_words(&s, &mut p, &mut e);
-        assert!(p.contains(&"state") && p.contains(&"Light state"));
-        let mut values = e.clone();
-        values.sort_unstable();
-        assert_eq!(values, ["off", "on", "x"]);
     }
 }

@@ -6,6 +6,7 @@ mod analyze;
 mod index;
 mod lexicon;
 mod rank;
+mod scan;
 
 use serde::Serialize;
 
@@ -13,6 +14,10 @@ use analyze::Strings;
 
 use crate::catalog::Catalog;
 use crate::error::Error;
+
+/// Catalog text length past which [`ToolIndex::parse`] copies the strings
+/// it reads out of the text, to let the text go before the words are read.
+const OWN_STRINGS_PAST: usize = 4 << 20;
 
 /// A search index over a catalog's tools. Build it once per catalog; every
 /// search then reads precomputed postings.
@@ -292,6 +297,52 @@ impl ToolIndex {
     /// has the wrong shape.
     pub fn build(catalog: &Catalog, meta: Option<&serde_json::Value>) -> Result<ToolIndex, Error> {
         index::build(catalog, meta)
+    }
+
+    /// Reads a catalog's JSON text and indexes it: the same index, and the
+    /// same errors, as [`Catalog::parse`] then [`ToolIndex::build`], with
+    /// far less memory and time. The usual shapes (a `tools/list`
+    /// response, its result, an array of tools) are read straight from the
+    /// text, only the strings the index needs taken and no value tree
+    /// built; any other input is read through [`Catalog::parse`].
+    ///
+    /// ```
+    /// use mcp_switchboard::{Catalog, SearchOptions, ToolIndex};
+    ///
+    /// let text = br#"{"tools": [{"name": "set_light", "description": "Turn a light on or off.",
+    ///     "inputSchema": {"type": "object", "properties": {"on": {"type": "boolean"}}}}]}"#;
+    /// let index = ToolIndex::parse(text, None)?;
+    /// let same = ToolIndex::build(&Catalog::parse(text)?, None)?;
+    /// let opts = SearchOptions::new();
+    /// assert_eq!(index.search("turn on the light", &opts), same.search("turn on the light", &opts));
+    /// # Ok::<(), mcp_switchboard::Error>(())
+    /// ```
+    pub fn parse(input: &[u8], meta: Option<&serde_json::Value>) -> Result<ToolIndex, Error> {
+        ToolIndex::parse_text(std::borrow::Cow::Borrowed(input), meta)
+    }
+
+    /// [`ToolIndex::parse`] of text given away: the text is let go as
+    /// soon as it is not needed. A large text (past [`OWN_STRINGS_PAST`])
+    /// goes before the tools' words are read, their strings copied out of
+    /// it first (a catalog's text is mostly what the index does not read);
+    /// a smaller one once they are read.
+    pub(crate) fn parse_text(
+        input: std::borrow::Cow<'_, [u8]>,
+        meta: Option<&serde_json::Value>,
+    ) -> Result<ToolIndex, Error> {
+        let read = match std::str::from_utf8(&input).ok().map(scan::of_text) {
+            Some(Ok(tools)) if input.len() > OWN_STRINGS_PAST => {
+                let mut owned = Vec::with_capacity(tools.len());
+                for t in tools {
+                    owned.push(t.into_owned());
+                }
+                drop(input);
+                index::read(owned, meta)?
+            }
+            Some(Ok(tools)) => index::read(tools, meta)?,
+            _ => return index::build(&Catalog::parse(&input)?, meta),
+        };
+        Ok(index::finish(read))
     }
 
     /// Ranks the tools for `query`.

@@ -5,7 +5,7 @@
 //! problem (with messages) or stops at the first one (for quick checks).
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
-use std::hash::{Hash, Hasher};
+use std::hash::BuildHasher;
 use std::rc::Rc;
 
 use regex_lite::Regex;
@@ -78,9 +78,8 @@ impl Sink {
     }
 
     fn push_at(&mut self, pointer: String, keyword: &str, message: String) {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        (&pointer, keyword, &message).hash(&mut h);
-        if !self.seen.insert(h.finish()) {
+        let h = foldhash::fast::FixedState::with_seed(0).hash_one((&pointer, keyword, &message));
+        if !self.seen.insert(h) {
             return;
         }
         if self.errors.len() >= MAX_ERRORS && keyword != "limit" {

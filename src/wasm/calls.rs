@@ -178,15 +178,14 @@ pub fn as_tool_result_json_js(
 ) -> Result<JsValue, JsValue> {
     // any value, strings included, as JSON; no JSON form is null
     let json = super::stringify_js(&value, "the result")?;
-    let text = if json.is_string() {
-        super::string_of(&json, "the result")?
-    } else {
-        "null".to_string()
+    let text = match &json {
+        Some(json) => super::string_of(json, "the result")?,
+        None => "null".to_string(),
     };
     let out = crate::client::as_tool_result_text(&text).map_err(|e| js_error(&e))?;
     // a CallToolResult JSON.stringify wrote is compact already: the JS
     // string goes back as it is, not copied out of wasm memory
-    if out == text && json.is_string() {
+    if let Some(json) = json.filter(|_| out == text) {
         return Ok(json);
     }
     Ok(JsValue::from_str(&out))

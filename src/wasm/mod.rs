@@ -131,24 +131,24 @@ pub(crate) fn string_of(s: &JsValue, what: &str) -> Result<String, JsValue> {
     Ok(s.as_string().unwrap_or_default())
 }
 
-/// `JSON.stringify(input)` as Rust text: `None` for a value with no JSON
+/// `JSON.stringify(input)` as a JS string: `None` for a value with no JSON
 /// form (`undefined`, a function, a symbol).
-pub(crate) fn stringify(input: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
-    let text = stringify_js(input, what)?;
-    if !text.is_string() {
-        return Ok(None);
-    }
-    string_of(&text, what).map(Some)
-}
-
-/// `JSON.stringify(input)` as a JS value (a string, or `undefined` for a
-/// value with no JSON form).
-pub(crate) fn stringify_js(input: &JsValue, what: &str) -> Result<JsValue, JsValue> {
-    js_sys::JSON::stringify(input).map(Into::into).map_err(|_| {
+pub(crate) fn stringify_js(input: &JsValue, what: &str) -> Result<Option<JsValue>, JsValue> {
+    let text = js_sys::JSON::stringify(input).map_err(|_| {
         usage(&format!(
             "{what} cannot be turned into JSON (is it cyclic, or does it hold a BigInt?)"
         ))
-    })
+    })?;
+    Ok(text.is_string().then(|| text.into()))
+}
+
+/// `JSON.stringify(input)` as Rust text: `None` for a value with no JSON
+/// form (`undefined`, a function, a symbol).
+pub(crate) fn stringify(input: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
+    match stringify_js(input, what)? {
+        Some(text) => string_of(&text, what).map(Some),
+        None => Ok(None),
+    }
 }
 
 /// JSON text: a string as it is, any other value written by
@@ -184,20 +184,56 @@ pub(crate) fn read_value(input: &JsValue, what: &str) -> Result<Value, JsValue> 
 
 /// Reads a catalog from a string, bytes or a plain value.
 pub(crate) fn read_catalog(input: &JsValue) -> Result<Catalog, JsValue> {
+    Catalog::parse(&read_catalog_text(input)?).map_err(|e| js_error(&e))
+}
+
+/// A catalog's JSON text from a string, bytes or a plain value (written by
+/// `JSON.stringify`).
+pub(crate) fn read_catalog_text(input: &JsValue) -> Result<Vec<u8>, JsValue> {
     if let Some(bytes) = input.dyn_ref::<js_sys::Uint8Array>() {
         let len = bytes.length() as usize;
         if len > input_limit() {
             return Err(too_large("the catalog", len));
         }
-        return Catalog::parse(&bytes.to_vec()).map_err(|e| js_error(&e));
+        return Ok(bytes.to_vec());
     }
-    if input.is_string() || input.is_object() {
-        let text = read_text(input, "the catalog")?;
-        return Catalog::parse(text.as_bytes()).map_err(|e| js_error(&e));
+    if input.is_string() {
+        return string_bytes(input, "the catalog");
+    }
+    if input.is_object() {
+        return match stringify_js(input, "the catalog")? {
+            Some(text) => string_bytes(&text, "the catalog"),
+            None => Err(usage(
+                "the catalog cannot be turned into JSON (a function or a symbol has no JSON form)",
+            )),
+        };
     }
     Err(usage(
         "the catalog must be a JSON string, a Uint8Array or an object",
     ))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    type TextEncoder;
+    #[wasm_bindgen(constructor)]
+    fn new() -> TextEncoder;
+    #[wasm_bindgen(method)]
+    fn encode(this: &TextEncoder, text: &js_sys::JsString) -> js_sys::Uint8Array;
+}
+
+/// A JS string as UTF-8 bytes, encoded outside the module and copied in
+/// once, into room of its exact size: wasm-bindgen's own copy makes room
+/// for three bytes per code unit once it meets a character past ASCII,
+/// which for a catalog of 11 MB is 33 MB of memory that the module then
+/// keeps. Lone surrogates become U+FFFD either way.
+fn string_bytes(s: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
+    let s = s.unchecked_ref::<js_sys::JsString>();
+    let len = s.length() as usize;
+    if len > input_limit() {
+        return Err(too_large(what, len));
+    }
+    Ok(TextEncoder::new().encode(s).to_vec())
 }
 
 /// An options object decoded into its struct; absent (`undefined` or

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
-use super::{js_error, read_catalog, read_dialect, read_value, to_js};
+use super::{js_error, read_catalog, read_catalog_text, read_dialect, read_value, to_js};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -55,13 +55,16 @@ impl JsToolIndex {
         #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "SearchMetadata | null")] metadata: JsValue,
     ) -> Result<JsToolIndex, JsValue> {
-        let catalog = read_catalog(&catalog)?;
+        // the text, not a parsed catalog: the index reads what it needs
+        // straight from it
+        let text = read_catalog_text(&catalog)?;
         let meta = if metadata.is_undefined() || metadata.is_null() {
             None
         } else {
             Some(read_value(&metadata, "metadata")?)
         };
-        let inner = crate::ToolIndex::build(&catalog, meta.as_ref()).map_err(|e| js_error(&e))?;
+        let inner =
+            crate::ToolIndex::parse_text(text.into(), meta.as_ref()).map_err(|e| js_error(&e))?;
         Ok(JsToolIndex { inner })
     }
 

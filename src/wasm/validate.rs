@@ -3,7 +3,9 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::{json_error, read_catalog, read_text, read_value, stringify, to_js, usage};
+use super::{
+    json_error, read_catalog, read_value, string_of, stringify, stringify_js, to_js, usage,
+};
 use crate::{validate_arguments, Error, Validator};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -29,33 +31,38 @@ export interface ValueValidation {
 }
 "#;
 
-/// Arguments from JS as JSON text (absent is `{}`), and whether they came
-/// as text rather than as a value.
-fn arguments_text(args: &JsValue) -> Result<(String, bool), JsValue> {
-    if args.is_undefined() {
-        Ok(("{}".to_string(), false))
-    } else {
-        Ok((read_text(args, "the arguments")?, args.is_string()))
-    }
-}
-
 /// Arguments from JS: JSON text or a value; absent is `{}`.
 fn read_arguments(args: &JsValue) -> Result<Value, JsValue> {
-    let (text, _) = arguments_text(args)?;
-    serde_json::from_str(&text).map_err(|e| json_error(&Error::json(&e), "the arguments"))
+    if args.is_undefined() {
+        return Ok(Value::Object(serde_json::Map::new()));
+    }
+    read_value(args, "the arguments")
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// `JSON.parse` of a JS string (no copy out of the module).
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    fn parse_js_string(text: &js_sys::JsString) -> Result<JsValue, JsValue>;
+}
+
+/// The text of a result before its arguments.
+const HEAD: &str = "{\"arguments\":";
+
 /// A validation as a JS object, with `valid` and `message`, written as JSON
-/// text directly (no value tree in between). `sent` is the arguments' JSON
-/// text as `JSON.stringify` wrote it: when nothing was coerced it is the
-/// coerced arguments too, and goes out as it came.
-fn validation_js(v: &crate::Validation, sent: Option<&str>) -> Result<JsValue, JsValue> {
-    let mut out = Vec::with_capacity(64 + sent.map_or(0, str::len));
-    out.extend_from_slice(b"{\"arguments\":");
-    match sent {
-        Some(text) if v.coercions.is_empty() => out.extend_from_slice(text.as_bytes()),
-        _ => write_json(&mut out, &v.arguments),
-    }
+/// text directly (no value tree in between).
+fn validation_js(v: &crate::Validation) -> Result<JsValue, JsValue> {
+    let mut out = Vec::with_capacity(128);
+    out.extend_from_slice(HEAD.as_bytes());
+    write_json(&mut out, &v.arguments);
+    let mut text = String::from_utf8(out).unwrap_or_default();
+    text.push_str(&tail_text(v));
+    js_sys::JSON::parse(&text)
+}
+
+/// The text of a result after its arguments.
+fn tail_text(v: &crate::Validation) -> String {
+    let mut out = Vec::with_capacity(64);
     out.extend_from_slice(b",\"coercions\":");
     write_json(&mut out, &v.coercions);
     out.extend_from_slice(b",\"errors\":");
@@ -67,7 +74,8 @@ fn validation_js(v: &crate::Validation, sent: Option<&str>) -> Result<JsValue, J
     });
     write_json(&mut out, &v.message());
     out.push(b'}');
-    js_sys::JSON::parse(&String::from_utf8_lossy(&out))
+    // serde_json writes UTF-8 only
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// A value written as JSON onto the end of `out` (serde_json fails only on
@@ -97,7 +105,7 @@ pub fn validate_arguments_js(
 ) -> Result<JsValue, JsValue> {
     let tool = read_value(&tool, "the tool")?;
     let schema = tool.get("inputSchema").unwrap_or(&tool);
-    validation_js(&validate_arguments(schema, &read_arguments(&args)?), None)
+    validation_js(&validate_arguments(schema, &read_arguments(&args)?))
 }
 
 /// Validates a plain value against a JSON Schema (2020-12), without
@@ -123,6 +131,12 @@ pub fn validate_value_js(
 #[wasm_bindgen(js_name = Validator)]
 pub struct JsValidator {
     inner: Validator,
+    /// The result's text before the arguments, and after them when they
+    /// are valid and unchanged, kept as JS strings: a valid call's result
+    /// is put together in JS from the text `JSON.stringify` gave, without
+    /// copying the arguments out of the module again.
+    head: js_sys::JsString,
+    valid_tail: js_sys::JsString,
 }
 
 #[wasm_bindgen(js_class = Validator)]
@@ -132,8 +146,15 @@ impl JsValidator {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
     ) -> Result<JsValidator, JsValue> {
+        let valid = crate::Validation {
+            arguments: Value::Null,
+            coercions: Vec::new(),
+            errors: Vec::new(),
+        };
         Ok(JsValidator {
             inner: Validator::new(read_catalog(&catalog)?),
+            head: js_sys::JsString::from(HEAD),
+            valid_tail: js_sys::JsString::from(tail_text(&valid)),
         })
     }
 
@@ -148,15 +169,35 @@ impl JsValidator {
         if !self.inner.contains(tool) {
             return Err(usage(&format!("no tool named {tool:?} in this catalog")));
         }
-        let (text, as_text) = arguments_text(&args)?;
+        // text the caller wrote may say the same values differently
+        // (`-0`, spaces): only JSON.stringify's goes out unread
+        let (text, sent) = if args.is_undefined() {
+            ("{}".to_string(), None)
+        } else if args.is_string() {
+            (string_of(&args, "the arguments")?, None)
+        } else {
+            let sent = stringify_js(&args, "the arguments")?.ok_or_else(|| {
+                usage("the arguments cannot be turned into JSON (a function or a symbol has no JSON form)")
+            })?;
+            (string_of(&sent, "the arguments")?, Some(sent))
+        };
         let value: Value = serde_json::from_str(&text)
             .map_err(|e| json_error(&Error::json(&e), "the arguments"))?;
         let v = self
             .inner
             .validate(tool, value)
             .ok_or_else(|| usage(&format!("no tool named {tool:?} in this catalog")))?;
-        // text the caller wrote may say the same values differently
-        // (`-0`, spaces): only JSON.stringify's goes out unread
-        validation_js(&v, (!as_text).then_some(text.as_str()))
+        match sent {
+            // unchanged: the arguments go back as JSON.stringify wrote them
+            Some(sent) if v.coercions.is_empty() => {
+                let tail = if v.is_valid() {
+                    self.valid_tail.clone()
+                } else {
+                    js_sys::JsString::from(tail_text(&v))
+                };
+                parse_js_string(&self.head.concat(&sent).concat(&tail))
+            }
+            _ => validation_js(&v),
+        }
     }
 }

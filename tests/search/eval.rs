@@ -825,14 +825,22 @@ fn github_times(n: usize) -> Vec<u8> {
 }
 
 /// Heap bytes (native, 64-bit: pointers are twice the size of wasm32's) of
-/// the catalog text, its parse, the index build's peak and the index.
+/// the catalog text, its parse, the index build's peak and the index; then
+/// the same index read straight from the text (`ToolIndex::parse`): its
+/// peak over the text, and its time.
 fn memory() {
     let mb = |b: usize| b as f64 / 1_048_576.0;
-    println!("| tools | JSON MB | parse peak MB | catalog MB | build peak over catalog MB | index MB | build ms |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| tools | JSON MB | parse peak MB | catalog MB | build peak over catalog MB | index MB | build ms | from text: peak over JSON MB | from text ms |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for n in [1000, 10_000] {
         let text = github_times(n);
         let base = LIVE.load(Ordering::Relaxed);
+        PEAK.store(base, Ordering::Relaxed);
+        let t = Instant::now();
+        let from_text = ToolIndex::parse(&text, None).expect("index");
+        let text_ms = t.elapsed().as_secs_f64() * 1e3;
+        let text_peak = PEAK.load(Ordering::Relaxed) - base;
+        drop(from_text);
         PEAK.store(base, Ordering::Relaxed);
         let catalog = Catalog::parse(&text).expect("catalog");
         let parse_peak = PEAK.load(Ordering::Relaxed) - base;
@@ -846,12 +854,13 @@ fn memory() {
         let build_peak = PEAK.load(Ordering::Relaxed) - with_catalog;
         let index_bytes = LIVE.load(Ordering::Relaxed) - with_catalog;
         println!(
-            "| {n} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {ms:.1} |",
+            "| {n} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {ms:.1} | {:.1} | {text_ms:.1} |",
             mb(json_len),
             mb(parse_peak),
             mb(with_catalog - base),
             mb(build_peak),
-            mb(index_bytes)
+            mb(index_bytes),
+            mb(text_peak)
         );
         drop(index);
     }
