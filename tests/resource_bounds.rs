@@ -76,7 +76,7 @@ fn thread_cpu_seconds() -> Option<f64> {
     };
     // SAFETY: `t` is a valid, writable timespec for the call's duration.
     let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    (r == 0).then(|| t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+    (r == 0).then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 
 /// This thread's CPU time in seconds, if the system reports it.
