@@ -292,11 +292,31 @@ pub fn search(data: &[u8]) {
             search_in(catalog, index, &text(data));
         });
     };
-    let Ok(catalog) = Catalog::parse(&data[..i]) else {
-        return;
-    };
-    let Ok(index) = ToolIndex::build(&catalog, None) else {
-        return;
+    // the index read straight from the text is the index built from the
+    // parsed catalog, and a refused text the same error
+    let catalog_text = &data[..i];
+    let read = ToolIndex::parse(catalog_text, None);
+    let built = Catalog::parse(catalog_text).and_then(|c| Ok((ToolIndex::build(&c, None)?, c)));
+    let (index, catalog) = match (built, read) {
+        (Ok(built), Ok(read)) => {
+            let query = text(&data[i + 1..]);
+            let opts = SearchOptions::new().with_limit(1 + query.len() % 50);
+            assert_eq!(
+                read.search(&query, &opts),
+                built.0.search(&query, &opts),
+                "the index read from the text answers otherwise"
+            );
+            built
+        }
+        (Err(want), Err(got)) => {
+            assert_eq!(got, want, "the text reader refuses with another error");
+            return;
+        }
+        (built, read) => panic!(
+            "the text reader and the parsed catalog disagree: {:?} against {:?}",
+            read.err(),
+            built.err()
+        ),
     };
     search_in(&catalog, &index, &text(&data[i + 1..]));
     check_exact_names(&catalog, &index);
