@@ -51,7 +51,7 @@ const ALIASES: [(&str, &str); 7] = [
 const PD_PLAN: &str = "homey-ai-chat-control.progressive-disclosure.json";
 /// The query sets written for this project: the short queries (one catalog
 /// per file) and the sets with a catalog per query.
-const OWN_QUERIES: [&str; 11] = [
+const OWN_QUERIES: [&str; 12] = [
     "home-assistant-queries.json",
     "homey-queries.json",
     "github-queries.json",
@@ -63,6 +63,7 @@ const OWN_QUERIES: [&str; 11] = [
     "object-questions.json",
     "admin-requests.json",
     "room-questions.json",
+    "admin-phrasings.json",
 ];
 /// Home Assistant intents that no catalog has as a tool but whose
 /// sentences the catalogs answer with another tool: questions about the
