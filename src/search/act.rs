@@ -68,7 +68,7 @@ pub(crate) const VERBS: &[(&str, &str)] = &[
     ("edit", "update"), ("enable", "control"), ("erase", "delete"), ("evaluate", "query"),
     ("execute", "control"), ("explain", "query"), ("export", "query"), ("fetch", "query"),
     ("find", "query"), ("fire", "control"), ("fork", "create"), ("get", "query"),
-    ("import", "create"), ("increase", "control"), ("insert", "create"), ("inspect", "query"),
+    ("hide", "update"), ("import", "create"), ("increase", "control"), ("insert", "create"), ("inspect", "query"),
     ("install", "create"), ("invoke", "control"), ("label", "update"), ("launch", "control"),
     ("list", "query"), ("load", "query"), ("lock", "control"), ("look", "query"),
     ("lookup", "query"), ("make", "create"), ("manage", "update"), ("mark", "update"),

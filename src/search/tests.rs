@@ -588,3 +588,44 @@ fn a_question_about_what_a_tool_is_about_finds_it_over_the_state() {
         "get_state",
     );
 }
+
+#[test]
+fn taking_away_removes_and_letting_see_shows() {
+    // `gooi ... weg`, `haal ... weg`, `mach ... weg` remove; `laat ... zien`,
+    // `zeig ... an` show; hiding changes what a tool reads
+    let i = indexed(json!([
+        {"name": "get_label", "description": "Get a label or list the labels.",
+         "annotations": {"readOnlyHint": true}},
+        {"name": "set_label", "description": "Create or update a label."},
+        {"name": "remove_label", "description": "Delete a label.",
+         "annotations": {"destructiveHint": true}},
+        {"name": "get_traces", "description": "Get the execution traces of automations.",
+         "annotations": {"readOnlyHint": true}},
+        {"name": "get_entity", "description": "Get entity registry entries: hidden_by, aliases, labels.",
+         "annotations": {"readOnlyHint": true}},
+        {"name": "set_entity", "description": "Update an entity: name, visibility, labels."}
+    ]));
+    all_first(
+        &i,
+        &[
+            "gooi het label kerst weg",
+            "haal het label weg",
+            "mach das Label weg",
+            "label weggooien",
+        ],
+        "remove_label",
+    );
+    all_first(
+        &i,
+        &[
+            "laat de sporen van de automatisering zien",
+            "zeig mir die Ablaufverfolgung an",
+        ],
+        "get_traces",
+    );
+    all_first(
+        &i,
+        &["hide the old sensor entity", "verberg de entiteit"],
+        "set_entity",
+    );
+}
