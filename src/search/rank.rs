@@ -593,9 +593,21 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         // asked about (`is the door open`, `what is it set to`)
         // a word after a determiner, a quantifier or `there` is a noun,
         // even one that could be a verb (`zijn er updates`); so is the
-        // subject of a question opened by `to be` (`sind Updates da?`)
+        // subject of a question opened by `to be` (`sind Updates da?`);
+        // a word the catalog does not use that only the lexicon reads as
+        // a verb is still one, said of the thing (`welke updates staan er klaar`)
         let verb = match i.checked_sub(1).and_then(|p| words.get(p)) {
-            Some(prev) if !particle && (act::noun_next(prev) || (i == 1 && act::be(prev))) => 0,
+            Some(prev)
+                if !particle
+                    && (act::noun_next(prev) || (i == 1 && act::be(prev)))
+                    && (!lex.knows(w)
+                        || act::indefinite(w)
+                        || reads[i]
+                            .as_ref()
+                            .is_some_and(|r| index.terms.contains(&r.en))) =>
+            {
+                0
+            }
             _ => verb_at(i),
         };
         let weight =

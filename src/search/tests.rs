@@ -629,3 +629,21 @@ fn taking_away_removes_and_letting_see_shows() {
         "set_entity",
     );
 }
+
+#[test]
+fn a_word_only_the_lexicon_reads_as_a_verb_says_how_things_are() {
+    // `klaar` (done, ready) after `er` says how the updates are; it is not
+    // a second thing the question is about
+    let i = indexed(json!([
+        {"name": "get_state", "description": "Get the current state and status of an entity: whether a task is done, complete or checked.",
+         "annotations": {"readOnlyHint": true}},
+        {"name": "manage_updates", "description": "Manage updates: list, install or skip them."},
+        {"name": "set_scene", "description": "Create or update a scene."},
+        {"name": "set_script", "description": "Create or update a script."}
+    ]));
+    all_first(
+        &i,
+        &["welke updates staan er klaar", "zijn er updates?"],
+        "manage_updates",
+    );
+}
