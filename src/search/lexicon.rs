@@ -30,7 +30,7 @@ const ROWS: &str = r"
 # lights
 light|lamp = lamp lamps bulb bulbs lighting luminaire / licht lichten lichtje lamp lampje lampen verlichting peer peertje spotje / licht lichter lampe leuchte beleuchtung gluhbirne birne strahler / lumiere lumieres lampe lampes eclairage ampoule ampoules plafonnier lampadaire
 brightness|dim = brightness bright brighter dim dimmer dimming dimmed intensity dark darker / helderheid helder feller felheid intensiteit dimmen dimniveau dim gedimd donker donkerder / helligkeit hell heller intensitat dimmen gedimmt dunkel dunkler / luminosite lumineux tamiser tamise intensite
-color|colour = color colour colors hue red green blue yellow orange purple pink white cyan magenta violet turquoise / kleur kleuren rood groen blauw geel oranje paars roze wit turkoois / farbe farben rot grun blau gelb lila rosa weiss turkis / couleur couleurs rouge vert verte bleu bleue jaune violette rose blanc blanche
+color|colour = color colour colors red green blue yellow orange purple pink white cyan magenta violet turquoise / kleur kleuren rood groen blauw geel oranje paars roze wit turkoois / farbe farben rot grun blau gelb lila rosa weiss turkis / couleur couleurs rouge vert verte bleu bleue jaune violette rose blanc blanche
 # switching
 on = - / aan / -
 # lights burning are on (exact words: `brand` is English)
@@ -176,6 +176,14 @@ hide|hidden = hide hidden / verberg verbergen verborgen onzichtbaar / verstecke 
 latest|newest = latest newest / nieuwste / neueste neuesten neuester neuestes / dernier derniere
 import = - / importeer importeren geimporteerd / importiere importieren importiert / importer importe
 helper = helper helpers / hulpmiddel hulpmiddelen hulp hulpje hulpjes / helfer hilfsmittel / -
+# kinds of helpers, a zone's radius, repairs
+counter = counter counters / teller tellers / - / -
+input = input / invoer invoerveld invoervelden / eingabe eingabefeld eingabefelder / saisie
+radius = radius / straal / radius / rayon
+repair = repair repairs / reparatie reparaties / reparatur reparaturen / reparation reparations
+ignore|skip|dismiss = ignore ignored / negeer negeren genegeerd / ignoriere ignorieren ignoriert / ignorer ignore
+# a thing moved to a room is assigned to it
+assign|move = assign assigned / toewijzen toegewezen verplaats verplaatsen / zuweisen zugewiesen zuordnen zugeordnet verschiebe verschieben / assigner attribuer deplacer deplace
 pair|join = pair pairing / koppel koppelen koppeling / koppeln koppele kopple anlernen / appairer jumeler
 service|action = service services / dienst diensten / dienst dienste / service services
 # the history of values and the log of messages: near, not the same
@@ -233,6 +241,7 @@ open: doe zet draai maak mak schuif schuiv = open
 dicht: doe zet draai maak mak schuif schuiv trek = close|shut
 toe: doe trek = close|shut
 toe: voeg = add
+toe: wijs wijz = assign|move
 af: vink haal hal streep strep = complete|done|finish|check
 door: streep strep haal hal = complete|done|finish|check
 af: sluit = lock|close*0.5|on*0.5
@@ -269,6 +278,7 @@ herunter: mach fahr lass zieh dreh = down|lower|close
 fort: setz fahr = resume|unpause|continue|play
 weiter: spiel mach lauf lass = resume|unpause|continue|play
 hinzu: fug = add
+zu: weis ordn = assign|move
 zuruck: schick fahr geh kehr spring hol spul = return|back|previous
 durch: sag geb gib = broadcast|announce|message|notify
 bekannt: geb gib mach = broadcast|announce|message|notify
