@@ -122,6 +122,7 @@ why: why waarom warum wieso weshalb pourquoi
 subject: er es sich iets etwas iemand jemand irgendjemand ergens irgendwo overal uberall
 make: make maak maken mach mache machen fais
 article: a an new een nieuwe nieuw ein eine einen neue neuen neues un une nouveau nouvelle
+give: give geef geven gib gebe geben donne
 noun-next: any some no there er es geen kein keine keinen for op nach voor fur des du which what
     welke welk wat welche welcher welches welchen quel quelle quels quelles
 ";
@@ -159,6 +160,10 @@ const ARTICLE: u16 = 1024;
 /// Updates`), a preposition that takes an object (`check for updates`).
 const NOUN_NEXT: u16 = 2048;
 
+/// `give`: with a thing and then an article after it (`geef de sproeiers
+/// een label`, `gib der Lampe einen Namen`), sets something on the thing.
+const GIVE: u16 = 4096;
+
 /// The roles of a folded word (0 for none).
 fn role(word: &str) -> u16 {
     static ROLE: OnceLock<(Strings, Vec<u16>)> = OnceLock::new();
@@ -182,6 +187,7 @@ fn role(word: &str) -> u16 {
                         "make" => MAKE,
                         "article" => ARTICLE,
                         "noun-next" => NOUN_NEXT,
+                        "give" => GIVE,
                         _ => 0,
                     };
                     rest
@@ -218,6 +224,12 @@ fn is(word: &str, r: u16) -> bool {
 /// for updates`).
 pub(crate) fn noun_next(word: &str) -> bool {
     is_determiner(word) || is(word, ARTICLE | NOUN_NEXT)
+}
+
+/// Whether the word is `give` (`geef`, `gib`): in a command that sets
+/// something on a thing it is no word to search for.
+pub(crate) fn give(word: &str) -> bool {
+    is(word, GIVE)
 }
 
 /// Whether the word is a form of `to be` that opens a question (`are`,
@@ -393,6 +405,16 @@ pub(crate) fn query_act(
     if makes && article {
         act = CREATE;
     }
+    // `give the lamp a label`, `geef de lamp een andere kleur`: a thing
+    // (not `me`), then what it gets: a change (`give me a list` reads)
+    let gives = is(opener, GIVE)
+        && words
+            .get(start + 1)
+            .is_some_and(|w| is_determiner(w) && !is(w, ARTICLE))
+        && words.iter().skip(start + 3).any(|w| is(w, ARTICLE));
+    if gives {
+        act = CHANGE;
+    }
     if act == 0 && lang != Some(Lang::En) {
         if let Some(last) = words
             .last()
@@ -552,6 +574,9 @@ mod tests {
             ("create a scene", CREATE),
             ("maak een back-up", CREATE),
             ("make the lights brighter", 0),
+            ("geef de sproeiers een label", CHANGE),
+            ("gib der Lampe einen Namen", CHANGE),
+            ("give me a list of the scenes", 0),
             ("lights", 0),
             ("labels", 0),
             ("labels on issues", 0),

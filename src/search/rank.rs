@@ -585,6 +585,10 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         if commands && w == "weer" {
             continue;
         }
+        // `geef de lamp een label` sets a label: it gets nothing
+        if commands && act::give(w) {
+            continue;
+        }
         let particle = w != words[i];
         if !particle && (is_number(w) || w.chars().count() < 2 || is_stopword(w)) {
             continue;

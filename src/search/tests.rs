@@ -647,3 +647,30 @@ fn a_word_only_the_lexicon_reads_as_a_verb_says_how_things_are() {
         "manage_updates",
     );
 }
+
+#[test]
+fn giving_a_thing_something_sets_it() {
+    let tools = json!([
+        {"name": "get_label", "description": "Get a label or list the labels.",
+         "annotations": {"readOnlyHint": true}},
+        {"name": "set_label", "description": "Create or update a label: name, color, icon."},
+        {"name": "set_integration", "description": "Manage an integration: enable or disable it, add it, change its options or reconfigure it."},
+        {"name": "get_overview", "description": "Get an overview of the home.",
+         "annotations": {"readOnlyHint": true}}
+    ]);
+    let i = indexed(tools);
+    all_first(
+        &i,
+        &[
+            "geef de sproeiers een label",
+            "gib der Lampe ein Label",
+            "give the lamp a label",
+        ],
+        "set_label",
+    );
+    all_first(
+        &i,
+        &["geef me een overzicht", "give me an overview"],
+        "get_overview",
+    );
+}
