@@ -120,7 +120,12 @@ const OWN_STRINGS_PAST: usize = 4 << 20;
 /// reads about what a reading tool's name is about (the name's last word
 /// is one of the query's objects) gets that tool a bonus by the share of
 /// the query's objects that word is: `are there any updates?` is about
-/// `ha_manage_updates`, not about the state of a device.
+/// `ha_manage_updates`, not about the state of a device. A command gets a
+/// tool that writes a smaller bonus the same way (`create a toggle
+/// helper` is about `ha_config_set_helper` more than about a backup).
+/// `Give` a thing something sets it (`geef de sproeiers een label`, `gib
+/// der Lampe einen Namen`), and a word only the lexicon reads as a verb
+/// says how a thing is even after `er` (`welke updates staan er klaar`).
 ///
 /// Everything a search reads is computed by `build`: per-term postings
 /// with the BM25F impact of every (term, tool) pair, idf, each tool's

@@ -51,6 +51,10 @@ const PAST_WEIGHT: f32 = 0.6;
 /// query's object is what the tool's name is about (the last word of
 /// `ha_manage_updates`, `list_flows`, `get_installed_apps`).
 const HEAD_BONUS: f32 = 3.0;
+/// The same for a tool that writes, for a command (`create a toggle
+/// helper` is about a helper more than about a backup): less, since the
+/// verb names the tool as often (`herstart de add-on`: `ha_restart`).
+const COMMAND_HEAD_BONUS: f32 = 1.0;
 /// Score factors by how a tool's acts fit the query's (see [`act_fit`]).
 const FIT_READ: f32 = 1.3;
 const MISFIT_READ: f32 = 0.6;
@@ -771,10 +775,8 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
         touched.clear();
     }
     name_bonus(index, &groups, &mut scores);
-    if act.act == act::READ {
-        head_bonus(index, &objects, &mut scores);
-    }
     if act.act != 0 {
+        head_bonus(index, &objects, act.act, &mut scores);
         for (s, &acts) in scores.iter_mut().zip(&index.acts) {
             if *s > 0.0 {
                 *s *= act_fit(act, acts);
@@ -878,13 +880,15 @@ fn name_bonus(index: &ToolIndex, groups: &[Group], scores: &mut [f32]) {
     }
 }
 
-/// Adds to each matching tool that reads and whose name is about what
+/// Adds to each matching tool that does what the query asks (reads for a
+/// query that reads, writes for a command) and whose name is about what
 /// the query is about (its name's last term is one of the query's
-/// objects) [`HEAD_BONUS`] times the share of the query's objects that
-/// term is (by idf): `zijn er updates?` is about `ha_manage_updates`,
-/// not about the state of a device; `search HACS for a weather card` is
-/// about more than `ha_manage_hacs`.
-fn head_bonus(index: &ToolIndex, objects: &[Group], scores: &mut [f32]) {
+/// objects) [`HEAD_BONUS`] or [`COMMAND_HEAD_BONUS`] times the share of
+/// the query's objects that term is (by idf): `zijn er updates?` is about
+/// `ha_manage_updates`, not about the state of a device; `search HACS for
+/// a weather card` is about more than `ha_manage_hacs`; `create a toggle
+/// helper` is about a helper more than a backup.
+fn head_bonus(index: &ToolIndex, objects: &[Group], query_act: u8, scores: &mut [f32]) {
     let idf = |t: u32| index.idf.get(t as usize).copied().unwrap_or(0.0);
     let mass = |g: &Group| {
         g.iter()
@@ -903,7 +907,12 @@ fn head_bonus(index: &ToolIndex, objects: &[Group], scores: &mut [f32]) {
             .and_then(<[u32]>::last)
             .copied();
         start = end;
-        let Some(head) = head.filter(|_| *score > 0.0 && acts & act::READ != 0) else {
+        let wanted = if query_act == act::READ {
+            act::READ
+        } else {
+            !act::READ
+        };
+        let Some(head) = head.filter(|_| *score > 0.0 && acts & wanted != 0) else {
             continue;
         };
         let named: f32 = objects
@@ -911,7 +920,12 @@ fn head_bonus(index: &ToolIndex, objects: &[Group], scores: &mut [f32]) {
             .filter_map(|g| g.iter().find(|&&(t, _)| t == head))
             .map(|&(t, w)| w.min(1.0) * idf(t))
             .sum();
-        *score += HEAD_BONUS * (named / total).min(1.0);
+        let bonus = if query_act == act::READ {
+            HEAD_BONUS
+        } else {
+            COMMAND_HEAD_BONUS
+        };
+        *score += bonus * (named / total).min(1.0);
     }
 }
 
