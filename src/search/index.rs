@@ -9,7 +9,7 @@ use super::analyze::{
     CLASS, JOIN, LOWER, SEP, UPPER, WIDE,
 };
 use super::lexicon::Lexicon;
-use super::memo::{Entry, Memo};
+use super::memo::{Entry, Memo, Seen};
 use super::scan::{self, ToolText};
 use super::ToolIndex;
 use crate::catalog::Catalog;
@@ -268,20 +268,27 @@ impl Builder<'_> {
     /// are kept in `name_words`, the title's in `title_words`; any other
     /// text read before is played again from the memo.
     fn add(&mut self, field: Field, text: &str) {
+        self.add_text(field, text, false);
+    }
+
+    /// [`Builder::add`], knowing whether the text names no tool (for the
+    /// memo).
+    fn add_text(&mut self, field: Field, text: &str, unnamed: bool) {
         let f = field as usize;
         let name = field == Field::Name;
         let title = field == Field::Title;
         if name {
             self.name_words.clear();
         }
-        let memo = !name && !title;
-        if memo {
-            if let Some(e) = self.memo.find(text) {
-                self.replay(f, e);
-                return;
-            }
+        let seen = if name || title {
+            Seen::Full
+        } else {
+            self.memo.enter(text)
+        };
+        if let Seen::Before(e) = seen {
+            self.count(f, Some(e), e.words);
+            return;
         }
-        let record = memo && self.memo.has_room(text.len());
         self.run.clear();
         let mut words = 0u32;
         for_each_word_bytes(text, &mut |w| {
@@ -299,37 +306,36 @@ impl Builder<'_> {
             // the word's own term, then its expansion's
             let (mut term, mut weight, mut k) = (a.primary, 1.0, a.exp_start);
             loop {
-                self.bump(term, f, weight);
-                if record {
-                    self.run.push((term, weight));
-                }
+                self.run.push((term, weight));
                 let Some(&(e, x)) = self.exps.get(k as usize).filter(|_| k < a.exp_end) else {
                     break;
                 };
                 (term, weight, k) = (e, EXPANSION_TF * x, k + 1);
             }
-            if let Some(l) = self.lens.get_mut(f) {
-                *l += 1.0;
-            }
             words += 1;
         });
-        if record {
-            self.memo.keep(text, &self.run, words);
+        self.count(f, None, words);
+        if let Seen::New(id) = seen {
+            self.memo.fill(id, &self.run, words, unnamed);
         }
     }
 
-    /// Counts again, in field `f`, what a text read before counted: the
-    /// same terms with the same weights in the same order, and the same
-    /// words in the field's length.
-    fn replay(&mut self, f: usize, e: Entry) {
+    /// Counts a run of terms with their weights in field `f`, in order,
+    /// and `words` more words in the field's length: the run of the text
+    /// just read (`run`), or of one read before (`from`, in the memo).
+    #[inline(never)]
+    fn count(&mut self, f: usize, from: Option<Entry>, words: u32) {
         let mut k = 0;
-        while let Some((term, weight)) = self.memo.run_at(e, k) {
+        while let Some((term, weight)) = match from {
+            Some(e) => self.memo.run_at(e, k),
+            None => self.run.get(k as usize).copied(),
+        } {
             self.bump(term, f, weight);
             k += 1;
         }
         if let Some(l) = self.lens.get_mut(f) {
-            // one at a time, as the words were counted
-            for _ in 0..e.words {
+            // one at a time, as the words were always counted
+            for _ in 0..words {
                 *l += 1.0;
             }
         }
@@ -412,7 +418,7 @@ impl Builder<'_> {
             return;
         }
         if let Some(e) = self.memo.find(text).filter(|e| e.unnamed) {
-            self.replay(field as usize, e);
+            self.count(field as usize, Some(e), e.words);
             return;
         }
         // whether a chunk is a tool's name (this tool's too)
@@ -460,11 +466,8 @@ impl Builder<'_> {
                 .and_then(|t| t.chars().next())
                 .map_or(1, char::len_utf8);
         }
-        self.add(field, text.get(from..).unwrap_or(""));
-        if !named {
-            // read whole: the same for any tool
-            self.memo.set_unnamed(text);
-        }
+        // read whole when it names no tool: the same for any tool then
+        self.add_text(field, text.get(from..).unwrap_or(""), !named);
     }
 
     /// Ends the tool being read.

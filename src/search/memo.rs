@@ -40,8 +40,19 @@ pub(crate) struct Memo {
     room: usize,
 }
 
+/// What the memo says of a text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Seen {
+    /// Read before: what it counted.
+    Before(Entry),
+    /// New, and kept under this number: [`Memo::fill`] it once read.
+    New(u32),
+    /// New, and not kept (the memo is full).
+    Full,
+}
+
 impl Memo {
-    /// A memo that holds at most `room` bytes (0: none kept).
+    /// A memo that holds about `room` bytes at most (0: none kept).
     pub(crate) fn new(room: usize) -> Memo {
         Memo {
             room,
@@ -50,10 +61,51 @@ impl Memo {
     }
 
     /// The text's entry, when it was read before.
-    #[inline(always)]
     pub(crate) fn find(&self, text: &str) -> Option<Entry> {
-        let id = self.texts.find_hot(text.as_bytes())?;
+        let id = self.texts.find(text)?;
         self.entries.get(id as usize).copied()
+    }
+
+    /// The text's entry when it was read before, else a place for it when
+    /// there is room (one look-up either way).
+    pub(crate) fn enter(&mut self, text: &str) -> Seen {
+        let size = text.len() + 32;
+        if self.bytes + size > self.room {
+            return self.find(text).map_or(Seen::Full, Seen::Before);
+        }
+        let (id, new) = self.texts.insert(text);
+        if !new {
+            return self
+                .entries
+                .get(id as usize)
+                .copied()
+                .map_or(Seen::Full, Seen::Before);
+        }
+        self.bytes += size;
+        self.entries.push(Entry {
+            start: 0,
+            end: 0,
+            words: 0,
+            unnamed: false,
+        });
+        Seen::New(id)
+    }
+
+    /// Keeps what the text entered as `id` counted: its run of terms, its
+    /// words, and whether it names no tool.
+    pub(crate) fn fill(&mut self, id: u32, run: &[(u32, f32)], words: u32, unnamed: bool) {
+        let start = u32::try_from(self.runs.len()).unwrap_or(u32::MAX);
+        self.runs.extend_from_slice(run);
+        self.bytes += 8 * run.len();
+        let end = u32::try_from(self.runs.len()).unwrap_or(u32::MAX);
+        if let Some(e) = self.entries.get_mut(id as usize) {
+            *e = Entry {
+                start,
+                end,
+                words,
+                unnamed,
+            };
+        }
     }
 
     /// The term and weight at `k` of an entry's run, for `k` from 0.
@@ -61,43 +113,6 @@ impl Memo {
     pub(crate) fn run_at(&self, e: Entry, k: u32) -> Option<(u32, f32)> {
         let at = e.start.checked_add(k).filter(|&at| at < e.end)?;
         self.runs.get(at as usize).copied()
-    }
-
-    /// Whether a text of `len` bytes still fits.
-    pub(crate) fn has_room(&self, len: usize) -> bool {
-        self.bytes + len <= self.room
-    }
-
-    /// Keeps what a text counted: its run of terms and its words. A text
-    /// already kept, or one past the room left, is not.
-    pub(crate) fn keep(&mut self, text: &str, run: &[(u32, f32)], words: u32) {
-        let size = text.len() + 8 * run.len() + 32;
-        if !self.has_room(size) {
-            return;
-        }
-        let (_, new) = self.texts.insert(text);
-        if !new {
-            return;
-        }
-        let start = u32::try_from(self.runs.len()).unwrap_or(u32::MAX);
-        self.runs.extend_from_slice(run);
-        self.bytes += size;
-        self.entries.push(Entry {
-            start,
-            end: u32::try_from(self.runs.len()).unwrap_or(u32::MAX),
-            words,
-            unnamed: false,
-        });
-    }
-
-    /// Notes that a kept text names no tool.
-    pub(crate) fn set_unnamed(&mut self, text: &str) {
-        let Some(id) = self.texts.find_hot(text.as_bytes()) else {
-            return;
-        };
-        if let Some(e) = self.entries.get_mut(id as usize) {
-            e.unnamed = true;
-        }
     }
 }
 
@@ -109,26 +124,29 @@ mod tests {
     fn keeps_runs_until_full() {
         let mut m = Memo::new(1 << 16);
         assert!(m.find("a b").is_none());
-        m.keep("a b", &[(1, 1.0), (2, 0.4)], 2);
-        let e = m.find("a b").unwrap();
+        let Seen::New(id) = m.enter("a b") else {
+            panic!("new")
+        };
+        m.fill(id, &[(1, 1.0), (2, 0.4)], 2, false);
+        let Seen::Before(e) = m.enter("a b") else {
+            panic!("kept")
+        };
         assert_eq!(e.words, 2);
+        assert!(!e.unnamed);
         assert_eq!(m.run_at(e, 0), Some((1, 1.0)));
         assert_eq!(m.run_at(e, 1), Some((2, 0.4)));
         assert_eq!(m.run_at(e, 2), None);
-        assert!(!e.unnamed);
-        m.set_unnamed("a b");
-        assert!(m.find("a b").unwrap().unnamed);
-        // kept once: a second run for the same text is ignored
-        m.keep("a b", &[(3, 1.0)], 1);
-        assert_eq!(m.run_at(m.find("a b").unwrap(), 0), Some((1, 1.0)));
-        m.keep("", &[], 0);
-        assert_eq!(m.find("").unwrap().words, 0);
-        // past the room, texts are no longer kept
+        let Seen::New(id) = m.enter("") else {
+            panic!("new")
+        };
+        m.fill(id, &[], 0, true);
+        assert!(m.find("").unwrap().unnamed);
+        assert_eq!(m.run_at(m.find("").unwrap(), 0), None);
+        // past the room, texts are no longer kept, those kept still found
         let big = "x".repeat(1 << 16);
-        m.keep(&big, &[], 0);
+        assert!(matches!(m.enter(&big), Seen::Full));
         assert!(m.find(&big).is_none());
-        assert!(!m.has_room(1 << 16));
-        let none = Memo::new(0);
-        assert!(!none.has_room(0) || none.find("").is_none());
+        assert!(matches!(m.enter("a b"), Seen::Before(_)));
+        assert!(matches!(Memo::new(0).enter(""), Seen::Full));
     }
 }
