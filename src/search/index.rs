@@ -312,7 +312,7 @@ impl Builder<'_> {
                 };
                 (term, weight, k) = (e, EXPANSION_TF * x, k + 1);
             }
-            words += 1;
+            words = words.saturating_add(1);
         });
         self.count(f, None, words);
         if let Seen::New(id) = seen {
