@@ -9,6 +9,7 @@ use super::analyze::{
     CLASS, JOIN, LOWER, SEP, UPPER, WIDE,
 };
 use super::lexicon::Lexicon;
+use super::memo::{Entry, Memo, Seen};
 use super::scan::{self, ToolText};
 use super::ToolIndex;
 use crate::catalog::Catalog;
@@ -54,6 +55,8 @@ const EXPANSION_TF: f32 = 0.4;
 const MAX_TERM_BYTES: usize = 64;
 /// Records per block of the builder's records, at least.
 const BLOCK: usize = 1 << 14;
+/// Bytes the build's [`Memo`] of texts read before holds, at most.
+const MEMO_BYTES: usize = 1 << 20;
 /// Chars of the short description in a hit, at most.
 const MAX_SHORT_DESCRIPTION: usize = 200;
 
@@ -98,6 +101,8 @@ struct Analyzed {
     number: bool,
     /// A stop-word.
     stop: bool,
+    /// The category it names as a verb ([`act::word_category`]).
+    verb: Option<&'static str>,
     primary: u32,
     /// The expansion's terms and weights, `Builder::exps[exp_start..exp_end]`.
     exp_start: u32,
@@ -145,6 +150,16 @@ struct Builder<'a> {
     name_words: Vec<u32>,
     /// The words of the title being read, likewise.
     title_words: Vec<u32>,
+    /// The first words of descriptions read, and the category each names
+    /// as a verb.
+    first_words: Strings,
+    first_verbs: Vec<Option<&'static str>>,
+    /// What texts read before counted (dropped with the builder's words
+    /// once every tool is read).
+    memo: Memo,
+    /// The terms and weights counted for the text being read, to keep in
+    /// `memo`.
+    run: Vec<(u32, f32)>,
 }
 
 impl Builder<'_> {
@@ -201,6 +216,7 @@ impl Builder<'_> {
             skip,
             number,
             stop,
+            verb: act::word_category(word, &en),
             primary,
             exp_start,
             exp_end: u32::try_from(self.exps.len()).unwrap_or(u32::MAX),
@@ -249,14 +265,32 @@ impl Builder<'_> {
 
     /// Adds every word of `text` to `field`. Stop-words are kept in the
     /// name (they are part of it) and dropped elsewhere. The name's words
-    /// are kept in `name_words`.
+    /// are kept in `name_words`, the title's in `title_words`; any other
+    /// text read before is played again from the memo.
     fn add(&mut self, field: Field, text: &str) {
+        self.add_text(field, text, false);
+    }
+
+    /// [`Builder::add`], knowing whether the text names no tool (for the
+    /// memo).
+    fn add_text(&mut self, field: Field, text: &str, unnamed: bool) {
         let f = field as usize;
         let name = field == Field::Name;
         let title = field == Field::Title;
         if name {
             self.name_words.clear();
         }
+        let seen = if name || title {
+            Seen::Full
+        } else {
+            self.memo.enter(text)
+        };
+        if let Seen::Before(e) = seen {
+            self.count(f, Some(e), e.words);
+            return;
+        }
+        self.run.clear();
+        let mut words = 0u32;
         for_each_word_bytes(text, &mut |w| {
             let Some((id, a)) = self.analyze(w) else {
                 return;
@@ -272,16 +306,62 @@ impl Builder<'_> {
             // the word's own term, then its expansion's
             let (mut term, mut weight, mut k) = (a.primary, 1.0, a.exp_start);
             loop {
-                self.bump(term, f, weight);
+                self.run.push((term, weight));
                 let Some(&(e, x)) = self.exps.get(k as usize).filter(|_| k < a.exp_end) else {
                     break;
                 };
                 (term, weight, k) = (e, EXPANSION_TF * x, k + 1);
             }
-            if let Some(l) = self.lens.get_mut(f) {
+            words = words.saturating_add(1);
+        });
+        self.count(f, None, words);
+        if let Seen::New(id) = seen {
+            self.memo.fill(id, &self.run, words, unnamed);
+        }
+    }
+
+    /// Counts a run of terms with their weights in field `f`, in order,
+    /// and `words` more words in the field's length: the run of the text
+    /// just read (`run`), or of one read before (`from`, in the memo).
+    #[inline(never)]
+    fn count(&mut self, f: usize, from: Option<Entry>, words: u32) {
+        let mut k = 0;
+        while let Some((term, weight)) = match from {
+            Some(e) => self.memo.run_at(e, k),
+            None => self.run.get(k as usize).copied(),
+        } {
+            self.bump(term, f, weight);
+            k += 1;
+        }
+        if let Some(l) = self.lens.get_mut(f) {
+            // one at a time, as the words were always counted
+            for _ in 0..words {
                 *l += 1.0;
             }
-        });
+        }
+    }
+
+    /// The verb categories of the name's words, for [`category_of`].
+    fn name_verbs(&self) -> impl Iterator<Item = Option<&'static str>> + '_ {
+        let analyzed = |&w: &u32| self.analyzed.get(w as usize);
+        self.name_words
+            .iter()
+            .map(move |w| analyzed(w).and_then(|a| a.verb))
+    }
+
+    /// [`act::description_category`], computed once per distinct first
+    /// word (it reads nothing else of the description).
+    fn description_category(&mut self, description: Option<&str>) -> Option<&'static str> {
+        let first = description?
+            .split(|c: char| !c.is_alphanumeric())
+            .find(|w| !w.is_empty())?;
+        if let Some(i) = self.first_words.find(first) {
+            return self.first_verbs.get(i as usize).copied().flatten();
+        }
+        let verb = act::description_category(Some(first), &self.stemmers);
+        self.first_words.insert(first);
+        self.first_verbs.push(verb);
+        verb
     }
 
     /// The name's words joined by `_` (see [`name_key`]).
@@ -315,8 +395,8 @@ impl Builder<'_> {
         }
     }
 
-    /// Words with their English stems (the name's for [`category_of`], the
-    /// name's and the title's for a tool's acts).
+    /// Words with their English stems (the name's and the title's, for a
+    /// tool's acts).
     fn word_stems<'s>(&'s self, words: &'s [u32]) -> impl Iterator<Item = (&'s str, &'s str)> + 's {
         words.iter().map(|&w| {
             let stem = self
@@ -337,6 +417,12 @@ impl Builder<'_> {
             self.add(field, text);
             return;
         }
+        if let Some(e) = self.memo.find(text).filter(|e| e.unnamed) {
+            self.count(field as usize, Some(e), e.words);
+            return;
+        }
+        // whether a chunk is a tool's name (this tool's too)
+        let mut named = false;
         let b = text.as_bytes();
         let mut from = 0; // start of the text not added yet
         let mut i = 0;
@@ -366,9 +452,12 @@ impl Builder<'_> {
                     .get(chunk..i)
                     .unwrap_or("")
                     .trim_end_matches(['.', '-', '/']);
-                if is_identifier_like(bare) && bare != own && names.contains(bare) {
-                    self.add(field, text.get(from..chunk).unwrap_or(""));
-                    from = i;
+                if is_identifier_like(bare) && names.contains(bare) {
+                    named = true;
+                    if bare != own {
+                        self.add(field, text.get(from..chunk).unwrap_or(""));
+                        from = i;
+                    }
                 }
             }
             // past the separator (white space that is not ASCII included)
@@ -377,7 +466,8 @@ impl Builder<'_> {
                 .and_then(|t| t.chars().next())
                 .map_or(1, char::len_utf8);
         }
-        self.add(field, text.get(from..).unwrap_or(""));
+        // read whole when it names no tool: the same for any tool then
+        self.add_text(field, text.get(from..).unwrap_or(""), !named);
     }
 
     /// Ends the tool being read.
@@ -467,41 +557,40 @@ fn shorten(s: &str, max: usize) -> String {
 #[cfg(test)]
 pub(crate) fn derive_category(tool: &Tool) -> &'static str {
     let stemmers = Stemmers::new();
-    let mut words = Vec::new();
+    let mut verbs = Vec::new();
     for_each_word(tool.name(), |w| {
-        words.push((w.to_string(), stemmers.stem(Lang::En, w)));
+        verbs.push(act::word_category(w, &stemmers.stem(Lang::En, w)));
     });
     category_of(
-        words.iter().map(|(w, s)| (w.as_str(), s.as_str())),
-        tool.description(),
+        verbs.into_iter(),
+        act::description_category(tool.description(), &stemmers),
         tool.hint("readOnlyHint"),
         tool.hint("destructiveHint"),
-        &stemmers,
     )
 }
 
-/// [`derive_category`] from the words of the tool's name (folded, with
-/// their English stems), its description and its hints.
-fn category_of<'a>(
-    name_words: impl Iterator<Item = (&'a str, &'a str)>,
-    description: Option<&str>,
+/// [`derive_category`] from the verb categories of the words of the
+/// tool's name ([`act::word_category`]), that of its description
+/// ([`act::description_category`]) and its hints.
+fn category_of(
+    name_verbs: impl Iterator<Item = Option<&'static str>>,
+    description_verb: Option<&'static str>,
     read_only: Option<bool>,
     destructive: Option<bool>,
-    stemmers: &Stemmers,
 ) -> &'static str {
     if read_only == Some(true) {
         return "query";
     }
     let allowed = |c: &&str| !(read_only == Some(false) && *c == "query");
     let mut found = None;
-    for (w, stem) in name_words {
-        found = act::word_category(w, stem).filter(allowed);
+    for verb in name_verbs {
+        found = verb.filter(allowed);
         if found.is_some() {
             break;
         }
     }
     if found.is_none() {
-        found = act::description_category(description, stemmers).filter(allowed);
+        found = description_verb.filter(allowed);
     }
     found.unwrap_or(if read_only == Some(false) || destructive == Some(true) {
         "control"
@@ -683,6 +772,11 @@ pub(crate) struct Read {
 /// Reads every tool's words into a [`Builder`], letting each tool's
 /// strings go once read.
 pub(crate) fn read(tools: Vec<ToolText<'_>>, meta: Option<&Value>) -> Result<Read, Error> {
+    read_with(tools, meta, Memo::new(MEMO_BYTES))
+}
+
+/// [`read`] with this memo of texts read before.
+fn read_with(tools: Vec<ToolText<'_>>, meta: Option<&Value>, memo: Memo) -> Result<Read, Error> {
     let (meta_names, metas) = read_meta(meta)?;
     let lex = Lexicon::get();
     let mut b = Builder {
@@ -703,6 +797,10 @@ pub(crate) fn read(tools: Vec<ToolText<'_>>, meta: Option<&Value>) -> Result<Rea
         all_lens: Vec::with_capacity(tools.len()),
         name_words: Vec::new(),
         title_words: Vec::new(),
+        first_words: Strings::default(),
+        first_verbs: Vec::new(),
+        memo,
+        run: Vec::new(),
     };
     let mut names = Strings::default();
     for t in &tools {
@@ -753,19 +851,13 @@ pub(crate) fn read(tools: Vec<ToolText<'_>>, meta: Option<&Value>) -> Result<Rea
             b.add(Field::Enums, e);
         }
         let (read_only, destructive) = (tool.read_only, tool.destructive);
+        let description_verb = b.description_category(description);
         let category = match &m.category {
             Some(c) => c.as_str(),
-            None => category_of(
-                b.word_stems(&b.name_words),
-                description,
-                read_only,
-                destructive,
-                &b.stemmers,
-            ),
+            None => category_of(b.name_verbs(), description_verb, read_only, destructive),
         };
         let acts = {
-            let first_verb =
-                act::description_category(description, &b.stemmers).map_or(0, act::act_of_category);
+            let first_verb = description_verb.map_or(0, act::act_of_category);
             let writes_value = tool.writes_value;
             act::tool_acts(
                 b.word_stems(&b.name_words),
@@ -804,7 +896,8 @@ pub(crate) fn read(tools: Vec<ToolText<'_>>, meta: Option<&Value>) -> Result<Rea
         });
         acts_of.push(acts);
     }
-
+    b.memo = Memo::new(0);
+    b.run = Vec::new();
     Ok(Read {
         b,
         docs,
@@ -1068,6 +1161,78 @@ mod tests {
         .unwrap();
         assert_eq!(metas[names.find("a").unwrap() as usize].tags, ["x"]);
         assert_eq!(read_meta(Some(&json!({}))).unwrap().0.len(), 0);
+    }
+
+    /// The index built with the memo of texts read before is the index
+    /// built without it, every field of it, bit for bit (`{:?}` writes
+    /// each `f32` so that it reads back the same): every corpus catalog,
+    /// the GitHub catalog three times over with renamed copies (the
+    /// search benchmark's kind of catalog), with and without curated
+    /// metadata, and with a memo that fills up part way.
+    #[test]
+    fn the_memo_changes_nothing() {
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+        let mut texts = Vec::new();
+        for entry in std::fs::read_dir(&corpus).unwrap() {
+            let path = entry.unwrap().path();
+            if path.to_string_lossy().ends_with(".tools-list.json") {
+                texts.push(std::fs::read(&path).unwrap());
+            }
+        }
+        assert!(texts.len() >= 7, "the corpus catalogs");
+        let gh: Value = serde_json::from_slice(
+            &std::fs::read(corpus.join("github-mcp-server.tools-list.json")).unwrap(),
+        )
+        .unwrap();
+        let base = gh["result"]["tools"].as_array().unwrap();
+        let mut tools = Vec::new();
+        for copy in 0..3 {
+            for t in base {
+                let mut t = t.clone();
+                if copy > 0 {
+                    t["name"] = json!(format!("{}_c{copy}", t["name"].as_str().unwrap()));
+                }
+                tools.push(t);
+            }
+        }
+        texts.push(serde_json::to_vec(&json!({ "tools": tools })).unwrap());
+        // a description that names its own tool, then the same one in a
+        // tool it does not name (where the mention is left out)
+        let same = "Sets a light. Prefer set_light for lights.";
+        texts.push(
+            serde_json::to_vec(&json!([
+                {"name": "set_light", "description": same},
+                {"name": "control_device", "description": same},
+                {"name": "set_light_2", "description": same, "inputSchema": {"type": "object",
+                    "properties": {"x": {"description": same}}}}
+            ]))
+            .unwrap(),
+        );
+        let meta = json!({"tools": {
+            "get_me": {"description": "Who am I. Prefer search_users for others.", "tags": ["profile", "Who am I"]},
+            "search_users": {"category": "people", "keywords": "Who am I"},
+            "HassTurnOn": {"description": "Turns on a device. Use HassTurnOff to turn it off."}
+        }});
+        let mut built = 0;
+        for text in &texts {
+            let catalog = Catalog::parse(text).unwrap();
+            for meta in [None, Some(&meta)] {
+                let without =
+                    finish(read_with(scan::of_catalog(&catalog), meta, Memo::new(0)).unwrap());
+                let want = format!("{without:?}");
+                for room in [MEMO_BYTES, 4096] {
+                    let with = finish(
+                        read_with(scan::of_catalog(&catalog), meta, Memo::new(room)).unwrap(),
+                    );
+                    assert!(
+                        format!("{with:?}") == want,
+                        "memo of {room} bytes changed an index"
+                    );
+                    built += 1;
+                }
+            }
+        }
+        assert_eq!(built, texts.len() * 4);
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod act;
 mod analyze;
 mod index;
 mod lexicon;
+mod memo;
 mod rank;
 mod scan;
 

@@ -247,6 +247,20 @@ pub(crate) fn of_catalog(catalog: &Catalog) -> Vec<ToolText<'_>> {
     out
 }
 
+/// Whether none of 8 bytes (little-endian in `x`) is `"`, `\\` or below
+/// 0x20: the bytes a string's text is read past without a look. Bytes of
+/// UTF-8 past ASCII are plain.
+#[inline(always)]
+fn plain8(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // a byte of `v` is zero exactly when this sets its high bit (a borrow
+    // may set more above it, never one where there is no zero)
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let below_space = x.wrapping_sub(0x20 * ONES) & !x & HIGH;
+    (below_space | zero(x ^ (u64::from(b'"') * ONES)) | zero(x ^ (u64::from(b'\\') * ONES))) == 0
+}
+
 /// The reader gave up: the catalog is read the usual way.
 #[derive(Debug)]
 pub(crate) struct GiveUp;
@@ -439,6 +453,16 @@ impl<'t> Scan<'t> {
         let mut owned: Option<String> = None;
         let mut from = self.i;
         loop {
+            // most of a string: 8 bytes at a time while none ends it,
+            // starts an escape or is a control character
+            while let Some(w) = b.get(self.i..self.i + 8) {
+                let x = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+                if plain8(x) {
+                    self.i += 8;
+                } else {
+                    break;
+                }
+            }
             let c = *b.get(self.i).ok_or(GiveUp)?;
             match c {
                 b'"' => {

@@ -8,6 +8,7 @@
 //! MICRO="a query" search_eval bench      that query's mean latency, and suggest's
 //! BUILD_ONLY=1 search_eval bench         builds only (for a profiler)
 //! CATALOG=github search_eval bench       on the wasm benchmark's catalog (GitHub's, repeated)
+//! FROM_TEXT=1 search_eval bench           builds with ToolIndex::parse from the JSON text (as the wasm package does)
 //! search_eval dump OUT.tsv               every query's top 10 with scores (diff two builds)
 //! search_eval memory                     heap bytes of parse, build peak and index at 1,000 and 10,000 tools
 //! search_eval query CATALOG "a query"      that query's top 10 with scores (CATALOG: an alias such as ha-mcp)
@@ -697,16 +698,26 @@ fn bench() {
         _ => serde_json::to_vec(&tools).expect("json"),
     };
     let catalog = Catalog::parse(&bytes).expect("catalog");
+    // the index from the text, as the wasm package builds it, or from the
+    // parsed catalog
+    let from_text = std::env::var_os("FROM_TEXT").is_some();
+    let build = || {
+        if from_text {
+            ToolIndex::parse(&bytes, None).expect("index")
+        } else {
+            ToolIndex::build(&catalog, None).expect("index")
+        }
+    };
     let mut builds = Vec::new();
     let mut index = None;
     for _ in 0..7 {
         let t = Instant::now();
-        index = Some(ToolIndex::build(&catalog, None).expect("index"));
+        index = Some(build());
         builds.push(t.elapsed().as_secs_f64() * 1e3);
     }
     if std::env::var_os("BUILD_ONLY").is_some() {
         for _ in 0..30 {
-            std::hint::black_box(ToolIndex::build(&catalog, None).expect("index"));
+            std::hint::black_box(build());
         }
         return;
     }

@@ -235,3 +235,24 @@ fn index_from_text_is_the_index_from_the_catalog() {
         );
     }
 }
+
+/// `plain8` agrees with a look at each byte: every byte value at every
+/// place among plain bytes, and pseudo-random words.
+#[test]
+fn plain8_finds_every_byte_that_ends_plain_text() {
+    let plain = |w: [u8; 8]| w.iter().all(|&c| c >= 0x20 && c != b'"' && c != b'\\');
+    for at in 0..8 {
+        for c in 0..=255u8 {
+            let mut w = *b"abcdefgh";
+            w[at] = c;
+            assert_eq!(plain8(u64::from_le_bytes(w)), plain(w), "{at} {c}");
+        }
+    }
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    for _ in 0..200_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        assert_eq!(plain8(x), plain(x.to_le_bytes()), "{x:#x}");
+    }
+}
