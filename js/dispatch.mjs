@@ -113,18 +113,25 @@ export function reporter({ logger, onEvent, log }) {
  */
 export function handlerSource(catalog, handlers, label = 'handlers', surface) {
   const { tools } = readCatalog(catalog);
+  /** @type {(name: string, args: { [name: string]: unknown }, ctx: ToolContext) => unknown} */
+  const run = (name, args, ctx) => {
+    const fn = handlers[name];
+    if (typeof fn !== 'function') throw new Error(`no handler is registered for ${name}`);
+    return fn(args, ctx);
+  };
   /** @type {ToolSource} */
   const source = {
     label,
     catalog: JSON.stringify({ tools }),
     async call(name, args, ctx) {
-      const fn = handlers[name];
-      if (typeof fn !== 'function') throw new Error(`no handler is registered for ${name}`);
-      const result = await fn(args, ctx);
+      const result = await run(name, args, ctx);
       // a 2026-07-28 question to the client goes back to the session as it is
       return isInputRequired(result) ? /** @type {any} */ (result) : asToolResultJson(result);
     },
   };
+  // a session runs the handler itself while `call` is this one, and gives its value to the engine
+  // to shape and check in one pass (Engine.completeValue), not through asToolResultJson first
+  /** @type {any} */ (source)[HANDLER_VALUES] = { call: source.call, run };
   if (surface) {
     const { resources, templates, prompts, read, prompt, complete } = surface;
     source.surface = defined({ resources, templates, prompts });
@@ -147,6 +154,12 @@ export function handlerSource(catalog, handlers, label = 'handlers', surface) {
  * @property {(request: { [name: string]: unknown }, ctx: ToolContext) => unknown} [complete] a CompleteResult for a
  *   completion/complete request's params
  */
+
+/**
+ * On a handlerSource(): its own `call` and `run(name, args, ctx)`, which gives the handler's value as it is.
+ * A session runs a tool with `run` while the source's `call` is still that `call` (not replaced by a wrapper).
+ */
+const HANDLER_VALUES = Symbol('handler values');
 
 /** What ctx.inputRequired() returns: a handler returns it to ask the client (2026-07-28). */
 const INPUT_REQUIRED = Symbol('input required');
@@ -467,10 +480,14 @@ export class Session {
       this.#settle(id, (e) => e.fail(id, message));
     }, this.timeoutMs);
     this.pending.set(id, { key, abort, timer, tool });
+    // a handlerSource's tool: the handler's value goes to the engine as it is
+    const s = this.source;
+    const handlers = kind === 'tool' ? /** @type {any} */ (s)[HANDLER_VALUES] : undefined;
+    const values = handlers !== undefined && handlers.call === s.call;
     /** @type {Promise<unknown>} */
     let running;
     try {
-      running = Promise.resolve(this.#run(kind, tool, args, ctx));
+      running = Promise.resolve(values ? handlers.run(tool, args, ctx) : this.#run(kind, tool, args, ctx));
     } catch (err) {
       running = Promise.reject(err);
     }
@@ -478,7 +495,12 @@ export class Session {
       (result) =>
         this.#settle(id, (e) => {
           if (isInputRequired(result)) e.inputRequired(id, result.requests, result.state);
-          else e.complete(id, /** @type {any} */ (result));
+          else if (!values) e.complete(id, /** @type {any} */ (result));
+          else {
+            // a value with no result form failed the call, as a handler that threw
+            const failed = e.completeValue(id, result);
+            if (failed !== undefined) this.#toolError(tool, failed);
+          }
         }),
       (err) => {
         const message = errorText(err);

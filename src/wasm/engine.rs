@@ -559,6 +559,38 @@ impl JsEngine {
             .map_err(|e| js_error(&e))
     }
 
+    /// Reports what a tool's handler returned, any value: a CallToolResult
+    /// passes as it is, anything else becomes a success result holding it
+    /// (as `asToolResult` makes it), in one pass over its JSON text, with no
+    /// `asToolResultJson` before. For the other kinds, the result as
+    /// `complete` takes it. Gives the message the invocation failed with
+    /// when the value has no result form (cyclic, a BigInt, too deep): the
+    /// client reads it as the tool's error.
+    #[wasm_bindgen(js_name = completeValue)]
+    pub fn complete_value(
+        &mut self,
+        id: f64,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue,
+    ) -> Result<Option<String>, JsValue> {
+        // any value, strings included, as JSON; no JSON form is null
+        let text = match super::stringify(&value, "the result") {
+            Ok(text) => text.unwrap_or_else(|| "null".to_string()),
+            Err(e) => {
+                let message = e
+                    .dyn_ref::<js_sys::Error>()
+                    .and_then(|e| e.message().as_string())
+                    .unwrap_or_default();
+                self.inner
+                    .fail(id as u64, &message)
+                    .map_err(|e| js_error(&e))?;
+                return Ok(Some(message));
+            }
+        };
+        self.inner
+            .complete_value_json(id as u64, &text)
+            .map_err(|e| js_error(&e))
+    }
+
     /// Reports that an invocation failed; the client gets an isError result.
     pub fn fail(&mut self, id: f64, message: &str) -> Result<(), JsValue> {
         self.inner
