@@ -252,6 +252,29 @@ export class Session {
   exchange(channel, message, stream, headers) {
     if (this.closed) return { owed: false, reply: Promise.resolve(null) };
     const owed = headers ? this.engine.handleHttp(channel, message, headers) : this.engine.handleOn(channel, message);
+    return this.taken(channel, owed, stream);
+  }
+
+  /**
+   * A POST of this HTTP session: the gate's decision on it (HttpGate.checkMessage) and, unless that is to
+   * refuse it or to serve it as a 2026-07-28 message of its own, the engine takes it on channel 0, with
+   * the body read once for both (then the action is "handled": its reply comes from taken()).
+   * @param {import('../pkg/index.mjs').HttpGate} gate
+   * @param {Record<string, string | string[] | undefined>} headers the request's
+   * @param {string} message the body
+   */
+  take(gate, headers, message) {
+    return this.engine.handleChecked(0, gate, headers, message);
+  }
+
+  /**
+   * The reply to the message the engine has just taken on `channel`, as exchange() gives it.
+   * @param {number} channel
+   * @param {boolean} owed whether the message is owed a reply
+   * @param {(message: string) => void} [stream]
+   * @returns {{owed: boolean, reply: Promise<{ message: string, status: number } | null>}}
+   */
+  taken(channel, owed, stream) {
     /** @type {Promise<{ message: string, status: number } | null>} */
     const reply = new Promise((done) => this.#dispatch(this.engine.drain(), { done, stream, channel, key: null }));
     return { owed, reply };

@@ -668,7 +668,22 @@ impl Engine {
     }
 
     fn handle_message(&mut self, channel: u64, message: &str) -> bool {
-        match wire::read(message) {
+        self.handle_incoming(channel, wire::read(message))
+    }
+
+    /// [`Engine::handle_on`] for a message the HTTP rules have read already
+    /// ([`http::check_message_read`]), so that a body is read once.
+    #[cfg_attr(
+        any(not(target_arch = "wasm32"), feature = "web-module"),
+        allow(dead_code)
+    )]
+    pub(crate) fn handle_read(&mut self, channel: u64, incoming: wire::Incoming) -> bool {
+        self.param_headers = None;
+        self.handle_incoming(channel, incoming)
+    }
+
+    fn handle_incoming(&mut self, channel: u64, incoming: wire::Incoming) -> bool {
+        match incoming {
             wire::Incoming::Invalid { id, code, message } => {
                 self.push_reply(channel, &id, wire::error(&id, code, &message, None), 400);
                 true

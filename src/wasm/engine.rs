@@ -356,6 +356,42 @@ impl JsEngine {
         Ok(self.inner.handle_http(channel as u64, message, &list))
     }
 
+    /// `gate.checkMessage(headers, body, true)` for a session's POST, and
+    /// then, unless the decision is to refuse the message or to serve it
+    /// as a 2026-07-28 message of its own, `handleOn(channel, body)`, with
+    /// the body read once for both: the decision, or `{action: "handled",
+    /// owed}` when this engine took the message (`owed`: as `handleOn`
+    /// gives it).
+    #[wasm_bindgen(
+        js_name = handleChecked,
+        unchecked_return_type = r#"MessageAction | { action: "handled"; owed: boolean }"#
+    )]
+    pub fn handle_checked(
+        &mut self,
+        channel: f64,
+        gate: &super::http::JsHttpGate,
+        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
+        headers: JsValue,
+        body: &str,
+    ) -> Result<JsValue, JsValue> {
+        use crate::http::BodyDecision;
+        let (decision, incoming) = gate.read_message(&headers, body, true)?;
+        if matches!(
+            decision,
+            BodyDecision::Refuse { .. } | BodyDecision::Stateless { .. }
+        ) {
+            return super::http_modern::message_action(decision);
+        }
+        let owed = match incoming {
+            Some(m) => self.inner.handle_read(channel as u64, m),
+            None => self.inner.handle_on(channel as u64, body),
+        };
+        let obj = js_sys::Object::new();
+        js_sys::Reflect::set(&obj, &"action".into(), &"handled".into())?;
+        js_sys::Reflect::set(&obj, &"owed".into(), &JsValue::from_bool(owed))?;
+        Ok(obj.into())
+    }
+
     /// The channel closed: its invocations are cancelled, its
     /// subscriptions end.
     #[wasm_bindgen(js_name = closeChannel)]

@@ -565,14 +565,24 @@ impl JsHttpGate {
         body: &str,
         has_session: bool,
     ) -> Result<JsValue, JsValue> {
+        super::http_modern::message_action(self.read_message(&headers, body, has_session)?.0)
+    }
+
+    /// `checkMessage`'s decision, and the message as read for it.
+    pub(crate) fn read_message(
+        &self,
+        headers: &JsValue,
+        body: &str,
+        has_session: bool,
+    ) -> Result<(BodyDecision, Option<crate::engine::wire::Incoming>), JsValue> {
         // only the headers the body checks read cross into wasm
         let req = crate::http::HttpRequest {
             method: "POST".into(),
             path: String::new(),
-            headers: read_headers(&headers, &self.message_header_names)?,
+            headers: read_headers(headers, &self.message_header_names)?,
             session_known: has_session,
         };
-        super::http_modern::message_action(crate::http::check_message(
+        Ok(crate::http::check_message_read(
             &req,
             body,
             has_session,
