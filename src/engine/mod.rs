@@ -1165,7 +1165,7 @@ impl Engine {
     ///
     /// ```
     /// use mcp_switchboard::{Catalog, Engine, EngineConfig, Output};
-    /// let catalog = Catalog::parse(r#"{"tools":[{"name":"ping","inputSchema":{"type":"object"}}]}"#)?;
+    /// let catalog = Catalog::parse(br#"{"tools":[{"name":"ping","inputSchema":{"type":"object"}}]}"#)?;
     /// let mut engine = Engine::new(catalog, EngineConfig::default());
     /// engine.handle(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ping"}}"#);
     /// let Some(Output::Invoke(call)) = engine.poll_output() else { panic!() };
