@@ -256,15 +256,16 @@ export class Session {
   }
 
   /**
-   * A POST of this HTTP session: the gate's decision on it (HttpGate.checkMessage) and, unless that is to
-   * refuse it or to serve it as a 2026-07-28 message of its own, the engine takes it on channel 0, with
-   * the body read once for both (then the action is "handled": its reply comes from taken()).
-   * @param {import('../pkg/index.mjs').HttpGate} gate
+   * A POST of this HTTP session: the gate's decision on it (HttpGate.checkMessage, with the gate's
+   * `maxBody`) and, unless that is to refuse it or to serve it as a 2026-07-28 message of its own, the
+   * engine takes it on channel 0, with the body read once for both (then the action is "handled": its
+   * reply comes from taken()).
    * @param {Record<string, string | string[] | undefined>} headers the request's
    * @param {string} message the body
+   * @param {number} maxBody the gate's limits.maxBody
    */
-  take(gate, headers, message) {
-    return this.engine.handleChecked(0, gate, headers, message);
+  take(headers, message, maxBody) {
+    return this.engine.handleChecked(0, headers, message, maxBody);
   }
 
   /**

@@ -580,7 +580,7 @@ export class Gateway {
     // refused one gets its JSON-RPC error, the rest is 2025 traffic; in a
     // session the session's engine takes that in the same reading
     const live = session !== undefined && !session.closed ? session : undefined;
-    const message = live ? live.take(gate, req.headers, body) : gate.checkMessage(req.headers, body, session !== undefined);
+    const message = live ? live.take(req.headers, body, this.limits.maxBody) : gate.checkMessage(req.headers, body, session !== undefined);
     if (message.action === 'refuse') return sendJson(res, message.status, message.body);
     if (message.action === 'stateless') return this.#stateless(res, body, message.expectsReply, verdict.sse, verdict.stream, req.headers);
     if (live && message.action === 'handled') {

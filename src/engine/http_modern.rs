@@ -62,19 +62,19 @@ pub fn check_message(
     has_session: bool,
     policy: &HttpPolicy,
 ) -> BodyDecision {
-    check_message_read(req, body, has_session, policy).0
+    check_message_read(req, body, has_session, policy.max_body).0
 }
 
-/// [`check_message`], and the message as it was read for the decision (not
-/// for a body past the size limit), for an engine to take without reading
+/// [`check_message`] with the policy's `max_body`, and the message as it
+/// was read for the decision (not for a body past the size limit), for an engine to take without reading
 /// it again (`Engine::handle_read`).
 pub(crate) fn check_message_read(
     req: &HttpRequest,
     body: &str,
     has_session: bool,
-    policy: &HttpPolicy,
+    max_body: usize,
 ) -> (BodyDecision, Option<Incoming>) {
-    if body.len() > policy.max_body {
+    if body.len() > max_body {
         return (BodyDecision::TooLarge, None);
     }
     // the body is read once: what the 2025 rules decide comes from the same reading

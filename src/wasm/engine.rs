@@ -152,6 +152,8 @@ pub struct JsEngine {
     inner: crate::Engine,
     /// `"message"` as a JS string, made once (not per output).
     message_key: JsValue,
+    /// The headers `handleChecked` reads, as JS strings, made once.
+    message_header_names: Option<Vec<(&'static str, JsValue)>>,
 }
 
 /// An engine output as a plain JS object: its fields written as JSON text
@@ -356,12 +358,12 @@ impl JsEngine {
         Ok(self.inner.handle_http(channel as u64, message, &list))
     }
 
-    /// `gate.checkMessage(headers, body, true)` for a session's POST, and
-    /// then, unless the decision is to refuse the message or to serve it
-    /// as a 2026-07-28 message of its own, `handleOn(channel, body)`, with
-    /// the body read once for both: the decision, or `{action: "handled",
-    /// owed}` when this engine took the message (`owed`: as `handleOn`
-    /// gives it).
+    /// `gate.checkMessage(headers, body, true)` for a session's POST (with
+    /// the gate's `maxBody`, `gate.limits.maxBody`), and then, unless the
+    /// decision is to refuse the message or to serve it as a 2026-07-28
+    /// message of its own, `handleOn(channel, body)`, with the body read
+    /// once for both: the decision, or `{action: "handled", owed}` when
+    /// this engine took the message (`owed`: as `handleOn` gives it).
     #[wasm_bindgen(
         js_name = handleChecked,
         unchecked_return_type = r#"MessageAction | { action: "handled"; owed: boolean }"#
@@ -369,13 +371,18 @@ impl JsEngine {
     pub fn handle_checked(
         &mut self,
         channel: f64,
-        gate: &super::http::JsHttpGate,
         #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
         headers: JsValue,
         body: &str,
+        max_body: f64,
     ) -> Result<JsValue, JsValue> {
         use crate::http::BodyDecision;
-        let (decision, incoming) = gate.read_message(&headers, body, true)?;
+        let names = self
+            .message_header_names
+            .get_or_insert_with(super::http::message_header_names);
+        let max_body = super::millis(max_body) as usize;
+        let (decision, incoming) =
+            super::http::read_message(&headers, names, body, true, max_body)?;
         if matches!(
             decision,
             BodyDecision::Refuse { .. } | BodyDecision::Stateless { .. }
@@ -562,6 +569,7 @@ impl JsEngine {
         Ok(JsEngine {
             inner: crate::Engine::new(catalog, config),
             message_key: JsValue::from_str("message"),
+            message_header_names: None,
         })
     }
 
