@@ -113,18 +113,25 @@ export function reporter({ logger, onEvent, log }) {
  */
 export function handlerSource(catalog, handlers, label = 'handlers', surface) {
   const { tools } = readCatalog(catalog);
+  /** @type {(name: string, args: { [name: string]: unknown }, ctx: ToolContext) => unknown} */
+  const run = (name, args, ctx) => {
+    const fn = handlers[name];
+    if (typeof fn !== 'function') throw new Error(`no handler is registered for ${name}`);
+    return fn(args, ctx);
+  };
   /** @type {ToolSource} */
   const source = {
     label,
     catalog: JSON.stringify({ tools }),
     async call(name, args, ctx) {
-      const fn = handlers[name];
-      if (typeof fn !== 'function') throw new Error(`no handler is registered for ${name}`);
-      const result = await fn(args, ctx);
+      const result = await run(name, args, ctx);
       // a 2026-07-28 question to the client goes back to the session as it is
       return isInputRequired(result) ? /** @type {any} */ (result) : asToolResultJson(result);
     },
   };
+  // a session runs the handler itself while `call` is this one, and gives its value to the engine
+  // to shape and check in one pass (Engine.completeValue), not through asToolResultJson first
+  /** @type {any} */ (source)[HANDLER_VALUES] = { call: source.call, run };
   if (surface) {
     const { resources, templates, prompts, read, prompt, complete } = surface;
     source.surface = defined({ resources, templates, prompts });
@@ -147,6 +154,12 @@ export function handlerSource(catalog, handlers, label = 'handlers', surface) {
  * @property {(request: { [name: string]: unknown }, ctx: ToolContext) => unknown} [complete] a CompleteResult for a
  *   completion/complete request's params
  */
+
+/**
+ * On a handlerSource(): its own `call` and `run(name, args, ctx)`, which gives the handler's value as it is.
+ * A session runs a tool with `run` while the source's `call` is still that `call` (not replaced by a wrapper).
+ */
+const HANDLER_VALUES = Symbol('handler values');
 
 /** What ctx.inputRequired() returns: a handler returns it to ask the client (2026-07-28). */
 const INPUT_REQUIRED = Symbol('input required');
@@ -239,6 +252,30 @@ export class Session {
   exchange(channel, message, stream, headers) {
     if (this.closed) return { owed: false, reply: Promise.resolve(null) };
     const owed = headers ? this.engine.handleHttp(channel, message, headers) : this.engine.handleOn(channel, message);
+    return this.taken(channel, owed, stream);
+  }
+
+  /**
+   * A POST of this HTTP session: the gate's decision on it (HttpGate.checkMessage, with the gate's
+   * `maxBody`) and, unless that is to refuse it or to serve it as a 2026-07-28 message of its own, the
+   * engine takes it on channel 0, with the body read once for both (then the action is "handled": its
+   * reply comes from taken()).
+   * @param {Record<string, string | string[] | undefined>} headers the request's
+   * @param {string} message the body
+   * @param {number} maxBody the gate's limits.maxBody
+   */
+  take(headers, message, maxBody) {
+    return this.engine.handleChecked(0, headers, message, maxBody);
+  }
+
+  /**
+   * The reply to the message the engine has just taken on `channel`, as exchange() gives it.
+   * @param {number} channel
+   * @param {boolean} owed whether the message is owed a reply
+   * @param {(message: string) => void} [stream]
+   * @returns {{owed: boolean, reply: Promise<{ message: string, status: number } | null>}}
+   */
+  taken(channel, owed, stream) {
     /** @type {Promise<{ message: string, status: number } | null>} */
     const reply = new Promise((done) => this.#dispatch(this.engine.drain(), { done, stream, channel, key: null }));
     return { owed, reply };
@@ -467,10 +504,14 @@ export class Session {
       this.#settle(id, (e) => e.fail(id, message));
     }, this.timeoutMs);
     this.pending.set(id, { key, abort, timer, tool });
+    // a handlerSource's tool: the handler's value goes to the engine as it is
+    const s = this.source;
+    const handlers = kind === 'tool' ? /** @type {any} */ (s)[HANDLER_VALUES] : undefined;
+    const values = handlers !== undefined && handlers.call === s.call;
     /** @type {Promise<unknown>} */
     let running;
     try {
-      running = Promise.resolve(this.#run(kind, tool, args, ctx));
+      running = Promise.resolve(values ? handlers.run(tool, args, ctx) : this.#run(kind, tool, args, ctx));
     } catch (err) {
       running = Promise.reject(err);
     }
@@ -478,7 +519,12 @@ export class Session {
       (result) =>
         this.#settle(id, (e) => {
           if (isInputRequired(result)) e.inputRequired(id, result.requests, result.state);
-          else e.complete(id, /** @type {any} */ (result));
+          else if (!values) e.complete(id, /** @type {any} */ (result));
+          else {
+            // a value with no result form failed the call, as a handler that threw
+            const failed = e.completeValue(id, result);
+            if (failed !== undefined) this.#toolError(tool, failed);
+          }
         }),
       (err) => {
         const message = errorText(err);

@@ -577,13 +577,19 @@ export class Gateway {
     if (this.#closed) return reject(res, CLOSED);
     // the gate reads the body with the request's headers: a 2026-07-28
     // message stands alone (a channel of its own on the shared engine), a
-    // refused one gets its JSON-RPC error, the rest is 2025 traffic
-    const message = gate.checkMessage(req.headers, body, session !== undefined);
+    // refused one gets its JSON-RPC error, the rest is 2025 traffic; in a
+    // session the session's engine takes that in the same reading
+    const live = session !== undefined && !session.closed ? session : undefined;
+    const message = live ? live.take(req.headers, body, this.limits.maxBody) : gate.checkMessage(req.headers, body, session !== undefined);
     if (message.action === 'refuse') return sendJson(res, message.status, message.body);
     if (message.action === 'stateless') return this.#stateless(res, body, message.expectsReply, verdict.sse, verdict.stream, req.headers);
+    if (live && message.action === 'handled') {
+      const { owed } = message;
+      return answer(this.#outcomes, res, (stream) => live.taken(0, owed, stream), verdict.sse, verdict.stream, {});
+    }
     // in a session the engine classifies the message as it reads it (the
     // size limit was enforced while the body streamed in)
-    if (session) return answer(this.#outcomes, res, session, body, verdict.sse, verdict.stream, {});
+    if (session) return answer(this.#outcomes, res, (stream) => session.exchange(0, body, stream), verdict.sse, verdict.stream, {});
     const kind = message.action;
     switch (kind) {
       case 'too-large':
@@ -598,13 +604,13 @@ export class Gateway {
         const fresh = this.#newSession();
         this.sessions.set(id, fresh);
         res.once('close', () => this.#finished(id));
-        return answer(this.#outcomes, res, fresh, body, verdict.sse, verdict.stream, { 'mcp-session-id': id });
+        return answer(this.#outcomes, res, (stream) => fresh.exchange(0, body, stream), verdict.sse, verdict.stream, { 'mcp-session-id': id });
       }
       case 'reply': {
         // no session and not JSON-RPC: a throwaway engine writes the error reply
         const once = this.#newSession();
         try {
-          return await answer(this.#outcomes, res, once, body, verdict.sse, verdict.stream, {});
+          return await answer(this.#outcomes, res, (stream) => once.exchange(0, body, stream), verdict.sse, verdict.stream, {});
         } finally {
           once.close();
         }
@@ -646,18 +652,18 @@ function describe(e) {
 }
 
 /**
- * Feeds `body` to the session and sends what it is owed: 202 for a
+ * Feeds a message to a session (`exchange`, given the stream for this
+ * request's notifications) and sends what it is owed: 202 for a
  * notification or response, else the reply as JSON or as a one-event SSE
  * stream.
  * @param {Outcomes} outcomes
  * @param {ServerResponse} res
- * @param {Session} session
- * @param {string} body
+ * @param {(stream: ((message: string) => void) | undefined) => ReturnType<Session['exchange']>} exchange
  * @param {boolean} sse the client takes only an SSE stream
  * @param {boolean} mayStream the client takes an SSE stream
  * @param {{ [name: string]: string }} headers
  */
-async function answer(outcomes, res, session, body, sse, mayStream, headers) {
+async function answer(outcomes, res, exchange, sse, mayStream, headers) {
   let streaming = false;
   const open = () => {
     if (streaming) return;
@@ -673,7 +679,7 @@ async function answer(outcomes, res, session, body, sse, mayStream, headers) {
     open();
     res.write(sseEvent(m));
   };
-  const { owed, reply: pending } = session.exchange(0, body, sse || mayStream ? stream : undefined);
+  const { owed, reply: pending } = exchange(sse || mayStream ? stream : undefined);
   if (!owed) return finish(res, outcomes.accepted, headers);
   if (sse) open();
   const reply = await pending;

@@ -266,6 +266,102 @@ fn results_as_text_are_checked_and_passed_on_compact() {
     }
 }
 
+/// What a reply says, with what `complete_value_json` gave back.
+fn value_outcome(e: &mut Engine, value: &str) -> (Option<String>, Option<ErrorKind>, Vec<Value>) {
+    let (_, inv) = send(
+        e,
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "get_states", "arguments": {}}}),
+    );
+    let (failed, kind) = match e.complete_value_json(inv[0].id, value) {
+        Ok(f) => (f, None),
+        Err(err) => (None, Some(err.kind())),
+    };
+    (failed, kind, drain(e).0)
+}
+
+#[test]
+fn handler_values_are_answered_as_as_tool_result_text_then_complete_json() {
+    // the one-pass completion answers exactly as the two steps it replaces:
+    // shaping by as_tool_result_text (its error failing the call as a tool
+    // error), then complete_json
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let deep_result = |n: usize| {
+        format!(
+            r#"{{"content":[],"structuredContent":{{"a":{}}}}}"#,
+            deep(n)
+        )
+    };
+    let mut values: Vec<String> = [
+        r#"{"content":[{"type":"text","text":"hi"}],"structuredContent":{"n":1}}"#,
+        "{ \"content\": [ ],\n \"isError\": true }",
+        r#"{"content":[],"structuredContent":null}"#,
+        r#"{"content":[],"structuredContent":[1]}"#,
+        r#"{"content":{}}"#,
+        r#"{"content":"text"}"#,
+        r#"{"on":true,"dim":0.5}"#,
+        r#"{"success":false,"error":"x"}"#,
+        r#"[1,2]"#,
+        r#""just text""#,
+        "null",
+        "42",
+        " { \"a\" : [ 1 , 2 ] } ",
+        "{oops",
+        "",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for n in [120, 123, 124, 125, 126, 127, 128] {
+        values.push(deep(n));
+        values.push(deep_result(n));
+        values.push(format!(r#"{{"a":{}}}"#, deep(n)));
+    }
+    let mut one = Engine::new(homey(), EngineConfig::default());
+    let mut two = Engine::new(homey(), EngineConfig::default());
+    init(&mut one);
+    init(&mut two);
+    for v in &values {
+        let got = value_outcome(&mut one, v);
+        let (_, inv) = send(
+            &mut two,
+            json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "get_states", "arguments": {}}}),
+        );
+        let want = match mcp_switchboard::client::as_tool_result_text(v) {
+            Ok(text) => (
+                None,
+                two.complete_json(inv[0].id, &text).err().map(|e| e.kind()),
+            ),
+            Err(err) => {
+                let message = err.to_string();
+                two.fail(inv[0].id, &message).unwrap();
+                (Some(message), None)
+            }
+        };
+        assert_eq!((got.0, got.1), want, "{v:.80}");
+        assert_eq!(got.2, drain(&mut two).0, "{v:.80}");
+    }
+    // the common case passes as it is written, compacted
+    let (failed, kind, r) = value_outcome(
+        &mut one,
+        r#"{"content": [], "structuredContent": {"n": 1}}"#,
+    );
+    assert_eq!((failed, kind), (None, None));
+    assert_eq!(
+        r[0]["result"],
+        json!({"content": [], "structuredContent": {"n": 1}})
+    );
+    // a plain value is a success result holding it
+    let (_, _, r) = value_outcome(&mut one, r#"{"on":true}"#);
+    assert_eq!(
+        r[0]["result"]["structuredContent"],
+        json!({"success": true, "on": true})
+    );
+    // text that is not JSON fails the call as the tool's error
+    let (failed, _, r) = value_outcome(&mut one, "{oops");
+    assert!(failed.is_some_and(|m| !m.is_empty()));
+    assert_eq!(r[0]["result"]["isError"], true);
+}
+
 #[test]
 fn invalid_arguments_are_tool_errors_not_protocol_errors() {
     let mut e = Engine::new(homey(), EngineConfig::default());

@@ -669,6 +669,11 @@ fn body_decision(kind: &crate::engine::wire::Incoming, has_session: bool) -> Bod
 
 #[path = "http_modern.rs"]
 mod modern;
+#[cfg_attr(
+    any(not(target_arch = "wasm32"), feature = "web-module"),
+    allow(unused_imports)
+)]
+pub(crate) use modern::check_message_read;
 pub use modern::{check_message, check_param_headers, MESSAGE_HEADERS_READ, PARAM_HEADER_PREFIX};
 
 /// What the table knows about one session.

@@ -62,9 +62,29 @@ pub fn check_message(
     has_session: bool,
     policy: &HttpPolicy,
 ) -> BodyDecision {
-    if body.len() > policy.max_body {
-        return BodyDecision::TooLarge;
+    check_message_read(req, body, has_session, policy.max_body).0
+}
+
+/// [`check_message`] with the policy's `max_body`, and the message as it
+/// was read for the decision (not for a body past the size limit), for an engine to take without reading
+/// it again (`Engine::handle_read`).
+pub(crate) fn check_message_read(
+    req: &HttpRequest,
+    body: &str,
+    has_session: bool,
+    max_body: usize,
+) -> (BodyDecision, Option<Incoming>) {
+    if body.len() > max_body {
+        return (BodyDecision::TooLarge, None);
     }
+    // the body is read once: what the 2025 rules decide comes from the same reading
+    let incoming = wire::read(body);
+    let decision = decide(req, &incoming, has_session);
+    (decision, Some(incoming))
+}
+
+/// [`check_message`] on the message read from the body.
+fn decide(req: &HttpRequest, incoming: &Incoming, has_session: bool) -> BodyDecision {
     let header_version = message_header(req, "mcp-protocol-version").map(str::trim);
     let header_modern = header_version.is_some_and(|v| MODERN_VERSIONS.contains(&v));
     let refuse =
@@ -80,12 +100,10 @@ pub fn check_message(
             None,
         )
     };
-    // the body is read once: what the 2025 rules decide comes from the same reading
-    let incoming = wire::read(body);
-    let (id, method, params, is_request) = match &incoming {
+    let (id, method, params, is_request) = match incoming {
         Incoming::Request { id, method, params } => (id.clone(), method.as_str(), params, true),
         Incoming::Notification { method, params } => (Value::Null, method.as_str(), params, false),
-        _ => return body_decision(&incoming, has_session),
+        _ => return body_decision(incoming, has_session),
     };
     let claim = era::has_claim(params);
     let claimed = era::claimed_version(params);
@@ -95,7 +113,7 @@ pub fn check_message(
         if header_modern {
             return mismatch(&id, "an initialize request (2025 handshake) came with a 2026-07-28 MCP-Protocol-Version header".into());
         }
-        return body_decision(&incoming, has_session);
+        return body_decision(incoming, has_session);
     }
     if claim && !claimed.is_some_and(|v| LEGACY_VERSIONS.contains(&v)) {
         if let (Some(h), Some(c)) = (header_version, claimed) {
@@ -180,7 +198,7 @@ pub fn check_message(
             );
         }
     }
-    body_decision(&incoming, has_session)
+    body_decision(incoming, has_session)
 }
 
 /// The prefix of the headers that mirror tool parameters (SEP-2243).

@@ -668,7 +668,22 @@ impl Engine {
     }
 
     fn handle_message(&mut self, channel: u64, message: &str) -> bool {
-        match wire::read(message) {
+        self.handle_incoming(channel, wire::read(message))
+    }
+
+    /// [`Engine::handle_on`] for a message the HTTP rules have read already
+    /// ([`http::check_message_read`]), so that a body is read once.
+    #[cfg_attr(
+        any(not(target_arch = "wasm32"), feature = "web-module"),
+        allow(dead_code)
+    )]
+    pub(crate) fn handle_read(&mut self, channel: u64, incoming: wire::Incoming) -> bool {
+        self.param_headers = None;
+        self.handle_incoming(channel, incoming)
+    }
+
+    fn handle_incoming(&mut self, channel: u64, incoming: wire::Incoming) -> bool {
+        match incoming {
             wire::Incoming::Invalid { id, code, message } => {
                 self.push_reply(channel, &id, wire::error(&id, code, &message, None), 400);
                 true
@@ -1131,9 +1146,53 @@ impl Engine {
     /// never parsed into a tree. Text that is not JSON is answered and
     /// reported like any other bad result.
     pub fn complete_json(&mut self, invocation: u64, result: &str) -> Result<(), Error> {
+        self.complete_text(invocation, result, false).map(|_| ())
+    }
+
+    /// Reports what a host's handler returned, as JSON text: for a tool,
+    /// any value, made a `CallToolResult` the way
+    /// [`as_tool_result_text`](crate::client::as_tool_result_text) makes it
+    /// (a `CallToolResult` passes as it is, anything else becomes a success
+    /// result holding it); for the other kinds, their result as
+    /// [`Engine::complete_json`] takes it. The text is read once: checking
+    /// it, shaping it and writing the reply are one pass in the common case.
+    ///
+    /// A value that cannot be made a result (not JSON, or nested too deeply
+    /// to be wrapped) fails the invocation as the tool's error:
+    /// `Ok(Some(message))` gives the message the client reads. A result of
+    /// the wrong shape is answered and refused as by
+    /// [`Engine::complete_json`].
+    ///
+    /// ```
+    /// use mcp_switchboard::{Catalog, Engine, EngineConfig, Output};
+    /// let catalog = Catalog::parse(br#"{"tools":[{"name":"ping","inputSchema":{"type":"object"}}]}"#)?;
+    /// let mut engine = Engine::new(catalog, EngineConfig::default());
+    /// engine.handle(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ping"}}"#);
+    /// let Some(Output::Invoke(call)) = engine.poll_output() else { panic!() };
+    /// assert_eq!(engine.complete_value_json(call.id, r#"{"pong":true}"#)?, None);
+    /// let Some(Output::Reply(reply)) = engine.poll_output() else { panic!() };
+    /// assert!(reply.message.contains(r#""structuredContent":{"success":true,"pong":true}"#));
+    /// # Ok::<(), mcp_switchboard::Error>(())
+    /// ```
+    pub fn complete_value_json(
+        &mut self,
+        invocation: u64,
+        value: &str,
+    ) -> Result<Option<String>, Error> {
+        self.complete_text(invocation, value, true)
+    }
+
+    /// [`Engine::complete_json`], and with `values` [`Engine::complete_value_json`].
+    fn complete_text(
+        &mut self,
+        invocation: u64,
+        result: &str,
+        values: bool,
+    ) -> Result<Option<String>, Error> {
         let Some(p) = self.drop_invocation(invocation) else {
             return Err(unknown_invocation(invocation));
         };
+        let values = values && p.kind == InvocationKind::Tool;
         let (field, opener, what) = match p.kind {
             InvocationKind::Tool => ("content", '[', "a CallToolResult needs a content array (and structuredContent, if any, must be an object)"),
             InvocationKind::Resource => ("contents", '[', "a ReadResourceResult needs a contents array"),
@@ -1141,22 +1200,43 @@ impl Engine {
             InvocationKind::Completion => ("completion", '{', "a CompleteResult needs a completion object"),
         };
         // the reply wraps the result in one more object
+        let fits = |text: &str| match crate::rawjson::top(text) {
+            crate::rawjson::Top::Object(f) => {
+                f.get(field).is_some_and(|c| c.starts_with(opener))
+                    && (p.kind != InvocationKind::Tool
+                        || f.get("structuredContent")
+                            .is_none_or(|s| s.starts_with('{')))
+            }
+            crate::rawjson::Top::Other(_) => false,
+        };
+        let wrong = || Error::new(ErrorKind::Shape, "", what);
         let checked = crate::rawjson::compact_nested(result, 1).and_then(|text| {
-            let ok = match crate::rawjson::top(&text) {
-                crate::rawjson::Top::Object(f) => {
-                    f.get(field).is_some_and(|c| c.starts_with(opener))
-                        && (p.kind != InvocationKind::Tool
-                            || f.get("structuredContent")
-                                .is_none_or(|s| s.starts_with('{')))
-                }
-                crate::rawjson::Top::Other(_) => false,
-            };
-            if ok {
+            if fits(&text) {
                 Ok(text)
             } else {
-                Err(Error::new(ErrorKind::Shape, "", what))
+                Err(wrong())
             }
         });
+        // a handler's value that did not pass as it is: shaped as
+        // `as_tool_result_text` shapes it, then checked as any result
+        // (values that are not a CallToolResult, and results too deep or of
+        // the wrong shape, come here)
+        let checked = match checked {
+            Err(_) if values => match crate::client::as_tool_result_text(result) {
+                Ok(shaped) => match crate::rawjson::compact_nested(&shaped, 1) {
+                    Ok(_) if fits(&shaped) => Ok(std::borrow::Cow::Owned(shaped)),
+                    Ok(_) => Err(wrong()),
+                    Err(e) => Err(e),
+                },
+                Err(e) => {
+                    // no result form: the tool's error, as if its handler threw
+                    let message = e.to_string();
+                    self.push_failure(p, &message);
+                    return Ok(Some(message));
+                }
+            },
+            other => other,
+        };
         let ctx = Ctx {
             channel: p.channel,
             id: p.request_id.clone(),
@@ -1178,7 +1258,7 @@ impl Engine {
                     wire::result_text(&p.request_id, &text),
                     200,
                 );
-                Ok(())
+                Ok(None)
             }
             Err(e) => {
                 self.reply_error(
@@ -1203,6 +1283,12 @@ impl Engine {
         let Some(p) = self.drop_invocation(invocation) else {
             return Err(unknown_invocation(invocation));
         };
+        self.push_failure(p, message);
+        Ok(())
+    }
+
+    /// Answers a dropped invocation as failed with `message`.
+    fn push_failure(&mut self, p: Pending, message: &str) {
         let ctx = Ctx {
             channel: p.channel,
             id: p.request_id,
@@ -1214,7 +1300,6 @@ impl Engine {
             InvocationKind::Tool => self.reply(&ctx, crate::results::tool_exception(message)),
             _ => self.reply_error(&ctx, WireCode::InternalError, message, None),
         }
-        Ok(())
     }
 }
 

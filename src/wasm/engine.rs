@@ -152,6 +152,8 @@ pub struct JsEngine {
     inner: crate::Engine,
     /// `"message"` as a JS string, made once (not per output).
     message_key: JsValue,
+    /// The headers `handleChecked` reads, as JS strings, made once.
+    message_header_names: Option<Vec<(&'static str, JsValue)>>,
 }
 
 /// An engine output as a plain JS object: its fields written as JSON text
@@ -356,6 +358,47 @@ impl JsEngine {
         Ok(self.inner.handle_http(channel as u64, message, &list))
     }
 
+    /// `gate.checkMessage(headers, body, true)` for a session's POST (with
+    /// the gate's `maxBody`, `gate.limits.maxBody`), and then, unless the
+    /// decision is to refuse the message or to serve it as a 2026-07-28
+    /// message of its own, `handleOn(channel, body)`, with the body read
+    /// once for both: the decision, or `{action: "handled", owed}` when
+    /// this engine took the message (`owed`: as `handleOn` gives it).
+    #[wasm_bindgen(
+        js_name = handleChecked,
+        unchecked_return_type = r#"MessageAction | { action: "handled"; owed: boolean }"#
+    )]
+    pub fn handle_checked(
+        &mut self,
+        channel: f64,
+        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
+        headers: JsValue,
+        body: &str,
+        max_body: f64,
+    ) -> Result<JsValue, JsValue> {
+        use crate::http::BodyDecision;
+        let names = self
+            .message_header_names
+            .get_or_insert_with(super::http::message_header_names);
+        let max_body = super::millis(max_body) as usize;
+        let (decision, incoming) =
+            super::http::read_message(&headers, names, body, true, max_body)?;
+        if matches!(
+            decision,
+            BodyDecision::Refuse { .. } | BodyDecision::Stateless { .. }
+        ) {
+            return super::http_modern::message_action(decision);
+        }
+        let owed = match incoming {
+            Some(m) => self.inner.handle_read(channel as u64, m),
+            None => self.inner.handle_on(channel as u64, body),
+        };
+        let obj = js_sys::Object::new();
+        js_sys::Reflect::set(&obj, &"action".into(), &"handled".into())?;
+        js_sys::Reflect::set(&obj, &"owed".into(), &JsValue::from_bool(owed))?;
+        Ok(obj.into())
+    }
+
     /// The channel closed: its invocations are cancelled, its
     /// subscriptions end.
     #[wasm_bindgen(js_name = closeChannel)]
@@ -526,6 +569,7 @@ impl JsEngine {
         Ok(JsEngine {
             inner: crate::Engine::new(catalog, config),
             message_key: JsValue::from_str("message"),
+            message_header_names: None,
         })
     }
 
@@ -556,6 +600,38 @@ impl JsEngine {
         let result = read_text(&result, "the result")?;
         self.inner
             .complete_json(id as u64, &result)
+            .map_err(|e| js_error(&e))
+    }
+
+    /// Reports what a tool's handler returned, any value: a CallToolResult
+    /// passes as it is, anything else becomes a success result holding it
+    /// (as `asToolResult` makes it), in one pass over its JSON text, with no
+    /// `asToolResultJson` before. For the other kinds, the result as
+    /// `complete` takes it. Gives the message the invocation failed with
+    /// when the value has no result form (cyclic, a BigInt, too deep): the
+    /// client reads it as the tool's error.
+    #[wasm_bindgen(js_name = completeValue)]
+    pub fn complete_value(
+        &mut self,
+        id: f64,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] value: JsValue,
+    ) -> Result<Option<String>, JsValue> {
+        // any value, strings included, as JSON; no JSON form is null
+        let text = match super::stringify(&value, "the result") {
+            Ok(text) => text.unwrap_or_else(|| "null".to_string()),
+            Err(e) => {
+                let message = e
+                    .dyn_ref::<js_sys::Error>()
+                    .and_then(|e| e.message().as_string())
+                    .unwrap_or_default();
+                self.inner
+                    .fail(id as u64, &message)
+                    .map_err(|e| js_error(&e))?;
+                return Ok(Some(message));
+            }
+        };
+        self.inner
+            .complete_value_json(id as u64, &text)
             .map_err(|e| js_error(&e))
     }
 

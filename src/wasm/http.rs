@@ -299,6 +299,34 @@ fn read_headers(
     Ok(list)
 }
 
+/// `HttpGate.checkMessage`'s decision, and the message as read for it.
+pub(crate) fn read_message(
+    headers: &JsValue,
+    names: &[(&'static str, JsValue)],
+    body: &str,
+    has_session: bool,
+    max_body: usize,
+) -> Result<(BodyDecision, Option<crate::engine::wire::Incoming>), JsValue> {
+    // only the headers the body checks read cross into wasm
+    let req = crate::http::HttpRequest {
+        method: "POST".into(),
+        path: String::new(),
+        headers: read_headers(headers, names)?,
+        session_known: has_session,
+    };
+    Ok(crate::http::check_message_read(
+        &req,
+        body,
+        has_session,
+        max_body,
+    ))
+}
+
+/// `MESSAGE_HEADERS_READ` as JS strings, with their Rust names.
+pub(crate) fn message_header_names() -> Vec<(&'static str, JsValue)> {
+    js_names(&MESSAGE_HEADERS_READ)
+}
+
 #[wasm_bindgen(js_class = HttpGate)]
 impl JsHttpGate {
     /// Rules for a gateway bound to `host`; throws when the host is not a
@@ -343,7 +371,7 @@ impl JsHttpGate {
         Ok(JsHttpGate {
             gate: Gate::new(policy),
             header_names: js_names(&HEADERS_READ),
-            message_header_names: js_names(&MESSAGE_HEADERS_READ),
+            message_header_names: message_header_names(),
         })
     }
 
@@ -565,19 +593,14 @@ impl JsHttpGate {
         body: &str,
         has_session: bool,
     ) -> Result<JsValue, JsValue> {
-        // only the headers the body checks read cross into wasm
-        let req = crate::http::HttpRequest {
-            method: "POST".into(),
-            path: String::new(),
-            headers: read_headers(&headers, &self.message_header_names)?,
-            session_known: has_session,
-        };
-        super::http_modern::message_action(crate::http::check_message(
-            &req,
+        let read = read_message(
+            &headers,
+            &self.message_header_names,
             body,
             has_session,
-            self.gate.policy(),
-        ))
+            self.gate.policy().max_body,
+        )?;
+        super::http_modern::message_action(read.0)
     }
 
     /// Checks the bytes of a body read so far: a 413 rejection past the

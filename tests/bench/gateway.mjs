@@ -10,7 +10,8 @@
 // headers), the same gateway against the v2 server SDK's McpServer behind
 // createMcpHandler. All servers are child processes on this machine, measured
 // back to back in rounds that alternate the order. Then the engine's own
-// overhead per tools/call inside wasm (handle + drain + complete + drain), in
+// overhead per tools/call inside wasm (handle + drain + complete + drain, and
+// with completeValue as the gateway reports a handlerSource's value), in
 // process.
 //
 //   node tests/bench/gateway.mjs [--quick] [--clients N] [--seconds S] [--rounds R] [--baseline DIR]
@@ -185,7 +186,7 @@ async function main() {
       console.log(`| ${op} | ${cells.join(' | ')} |`);
     }
   }
-  console.log(`\nEngine overhead per tools/call in wasm (handle + drain + complete + drain, ${engine.calls} calls): ${engine.usPerCall.toFixed(2)} µs`);
+  console.log(`\nEngine overhead per tools/call in wasm (handle + drain + complete + drain, ${engine.calls} calls): ${engine.usPerCall.toFixed(2)} µs; with completeValue (a handler's value, as the gateway reports a handlerSource's): ${engine.usPerValue.toFixed(2)} µs`);
 }
 
 /**
@@ -363,18 +364,24 @@ async function engineOverhead(calls) {
   engine.drain();
   const result = toolSuccess({ deviceId: 'living-lamp', on: true, dim: 40 });
   const message = (id) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"set_light","arguments":{"deviceId":"living-lamp","state":"on","dim":40}}}`;
-  const run = (n, from) => {
+  // complete(): the result object as a CallToolResult; completeValue(): as a handler's value, shaped in the same pass
+  const run = (n, from, value) => {
     for (let i = 0; i < n; i++) {
       engine.handle(message(from + i));
       const [inv] = engine.drain();
-      engine.complete(inv.id, result);
+      if (value) engine.completeValue(inv.id, result);
+      else engine.complete(inv.id, result);
       engine.drain();
     }
   };
-  run(2000, 1); // warm-up
-  const t0 = performance.now();
-  run(calls, 10_000);
-  const ms = performance.now() - t0;
+  const time = (value) => {
+    run(2000, 1, value); // warm-up
+    const t0 = performance.now();
+    run(calls, 10_000, value);
+    return ((performance.now() - t0) * 1000) / calls;
+  };
+  const usPerCall = time(false);
+  const usPerValue = time(true);
   engine.free();
-  return { calls, usPerCall: (ms * 1000) / calls };
+  return { calls, usPerCall, usPerValue };
 }

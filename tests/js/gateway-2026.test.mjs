@@ -154,3 +154,34 @@ test('closing a request stream cancels its call; subscriptions/listen stays open
   const messages = events(l.body);
   assert.equal(messages[0].method, 'notifications/subscriptions/acknowledged');
 });
+
+test("a POST in a 2025 session: the gate's refusals and 2026-07-28 messages as without one, the rest read once by the session's engine", async () => {
+  const init = await raw(gw.url, { headers: jsonHeaders, body: initializeBody });
+  const sid = init.headers['mcp-session-id'];
+  const session = { 'mcp-session-id': sid };
+  const headers = { ...jsonHeaders, ...session, 'mcp-protocol-version': '2025-11-25' };
+  assert.equal((await raw(gw.url, { headers, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' })).status, 202);
+  // 2025 traffic: a call, a parse error, an unknown method
+  const call = await raw(gw.url, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'fast', arguments: {} } }) });
+  assert.equal(call.status, 200);
+  assert.equal(JSON.parse(call.body).result.content[0].text, 'fast done');
+  assert.equal(JSON.parse(call.body).result.resultType, undefined);
+  const broken = await raw(gw.url, { headers, body: '{"jsonrpc":' });
+  assert.equal(JSON.parse(broken.body).error.code, -32700);
+  const unknown = await raw(gw.url, { headers, body: '{"jsonrpc":"2.0","id":2,"method":"no/such"}' });
+  assert.equal(JSON.parse(unknown.body).error.code, -32601);
+  // the gate refuses a 2026-07-28 header on a body without its envelope, before the engine
+  const bare = await raw(gw.url, { headers: { ...headers, 'mcp-protocol-version': '2026-07-28' }, body: '{"jsonrpc":"2.0","id":3,"method":"tools/list"}' });
+  assert.equal(bare.status, 400);
+  assert.equal(JSON.parse(bare.body).error.code, -32602);
+  // a 2026-07-28 message stands alone even with the session's id, and is checked as one
+  const discover = await raw(gw.url, modern(4, 'server/discover', {}, session));
+  assert.equal(discover.status, 200);
+  assert.ok(JSON.parse(discover.body).result.supportedVersions.includes('2026-07-28'));
+  const modernCall = await raw(gw.url, modern(5, 'tools/call', { name: 'fast', arguments: {} }, session));
+  assert.equal(JSON.parse(modernCall.body).result.resultType, 'complete');
+  const mismatch = await raw(gw.url, modern(6, 'tools/call', { name: 'fast', arguments: {} }, { ...session, 'mcp-name': 'slow' }));
+  assert.equal(mismatch.status, 400);
+  assert.equal(JSON.parse(mismatch.body).error.code, -32020);
+  assert.equal(gw.sessions.get(sid).engine.outstanding, 0);
+});

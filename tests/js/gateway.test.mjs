@@ -306,3 +306,62 @@ test('a session: 202-style answers for notifications, and ctx.signal aborted for
   assert.equal(seen, true);
   session.close();
 });
+
+test("a handlerSource's values reach the client as asToolResultJson shapes them, and a value with no JSON form is the tool's error", async () => {
+  const { Session } = await import('../../js/dispatch.mjs');
+  const { asToolResult } = await import('../../pkg/index.mjs');
+  const cyclic = /** @type {any} */ ({ a: 1 });
+  cyclic.self = cyclic;
+  const values = {
+    result: { content: [{ type: 'text', text: 'hi' }], structuredContent: { n: 1 } },
+    plain: { on: true, dim: 0.5 },
+    text: 'just text',
+    list: [1, 2],
+    nothing: undefined,
+    badStructured: { content: [], structuredContent: 'no' },
+    cyclic,
+    big: { n: 1n },
+  };
+  const catalog = { tools: Object.keys(values).map((name) => ({ name, inputSchema: { type: 'object' } })) };
+  const handlers = Object.fromEntries(Object.entries(values).map(([name, v]) => [name, async () => v]));
+  const source = handlerSource(catalog, handlers);
+  // the same tools through a wrapper of `call`: the wrapper runs, with call()'s JSON text
+  const wrapped = { ...source, call: (name, args, ctx) => source.call(name, args, ctx).then((r) => ((r === '{"content":[],"structuredContent":"no"}' ? '{"content":[{"type":"text","text":"wrapped"}]}' : r))) };
+  /** @type {import('../../js/dispatch.mjs').GatewayEvent[]} */
+  const events = [];
+  const counts = { calls: 0, toolErrors: 0 };
+  const call = async (session, name, id) => {
+    const reply = await session.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } })).reply;
+    return JSON.parse(reply ?? 'null');
+  };
+  const direct = new Session(source, { report: (_l, _m, e) => e && events.push(e), counts });
+  const through = new Session(wrapped);
+  for (const s of [direct, through]) {
+    await s.send(initializeBody).reply;
+    await s.send('{"jsonrpc":"2.0","method":"notifications/initialized"}').reply;
+  }
+  try {
+    for (const name of ['result', 'plain', 'text', 'list', 'nothing']) {
+      const r = await call(direct, name, 1);
+      assert.deepEqual(r.result, asToolResult(values[name]), name);
+      assert.deepEqual((await call(through, name, 1)).result, r.result, name);
+    }
+    // a result of the wrong shape: an internal error, as complete() gives it
+    assert.equal((await call(direct, 'badStructured', 2)).error.code, -32603);
+    assert.equal((await call(through, 'badStructured', 2)).result.content[0].text, 'wrapped');
+    for (const name of ['cyclic', 'big']) {
+      const r = await call(direct, name, 3);
+      assert.equal(r.result.isError, true, name);
+      assert.match(r.result.content[0].text, /^Error: the result cannot be turned into JSON/, name);
+      assert.deepEqual((await call(through, name, 3)).result, r.result, name);
+    }
+    assert.equal(counts.toolErrors, 2);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'tool-error').map((e) => e.tool),
+      ['cyclic', 'big'],
+    );
+  } finally {
+    direct.close();
+    through.close();
+  }
+});
