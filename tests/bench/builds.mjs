@@ -16,16 +16,10 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-import { corpus, root } from '../js/helpers.mjs';
+import { corpus, root, takeOption } from '../js/helpers.mjs';
 
 const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  if (i < 0) return dflt;
-  const v = argv[i + 1];
-  argv.splice(i, 2);
-  return v;
-};
+const opt = (name, dflt) => takeOption(argv, name, dflt);
 const ROUNDS = Number(opt('--rounds', '40'));
 const only = opt('--only', '');
 const dirs = argv.map((d) => resolve(d));

@@ -20,19 +20,13 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
-import { corpus, root } from '../js/helpers.mjs';
+import { corpus, root, takeOption } from '../js/helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const MiniSearch = require('minisearch');
 
 const argv = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = argv.indexOf(name);
-  if (i < 0) return dflt;
-  const v = argv[i + 1];
-  argv.splice(i, 2);
-  return v;
-};
+const opt = (name, dflt) => takeOption(argv, name, dflt);
 const ROUNDS = Number(opt('--rounds', '30'));
 const TOOLS = Number(opt('--tools', '1000'));
 const dirs = (argv.length ? argv : [join(root, 'pkg')]).map((d) => resolve(d));

@@ -11,3 +11,17 @@ export const example = join(root, 'js/examples/home-assistant.tools-list.json');
 export function cli(args, input) {
   return spawnSync(process.execPath, [join(root, 'js/cli.mjs'), ...args], { input, encoding: 'utf8' });
 }
+
+/**
+ * Takes `name VALUE` out of `argv` (a benchmark's arguments) and returns VALUE, or `dflt` when absent.
+ * @param {string[]} argv changed in place
+ * @param {string} name
+ * @param {string} dflt
+ */
+export function takeOption(argv, name, dflt) {
+  const i = argv.indexOf(name);
+  if (i < 0) return dflt;
+  const v = argv[i + 1];
+  argv.splice(i, 2);
+  return v;
+}
