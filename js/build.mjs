@@ -84,8 +84,12 @@ const { build } = await import(pathToFileURL(esbuild).href);
  */
 async function checkedModule(stem, dir, { title, imports = [], probe }) {
   const wasmFile = join(pkg, dir, `${stem}_bg.wasm`);
-  // only npm's binaryen (Debian's older wasm-opt emits modules that crash on load)
-  run(wasmOpt, ['-Oz', '--converge', '--strip-producers', '--strip-target-features', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', join(tmp, stem, `web/${stem}_bg.wasm`), '-o', wasmFile]);
+  // only npm's binaryen (Debian's older wasm-opt emits modules that crash on load).
+  // --low-memory-unused: rustc links the stack first (1 MB growing down from
+  // 1 MB, the data after it), so the low 1 KB is only reached by a stack
+  // already overflowing; knowing that, wasm-opt folds constant offsets into
+  // the loads and stores (2.2 KB less gzipped)
+  run(wasmOpt, ['-Oz', '--converge', '--low-memory-unused', '--strip-producers', '--strip-target-features', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', join(tmp, stem, `web/${stem}_bg.wasm`), '-o', wasmFile]);
   cpSync(join(tmp, stem, `web/${stem}.js`), join(pkg, dir, 'lib/glue.mjs'));
 
   // without [Symbol.dispose] (it needs a lib not every project has; free() is there)
