@@ -86,7 +86,7 @@ pub(crate) fn read(text: &str) -> Incoming {
             }
         }
     };
-    let Value::Object(m) = value else {
+    let Value::Object(mut m) = value else {
         let message = if value.is_array() {
             "Invalid Request: batches are not supported (MCP removed JSON-RPC batching); send one message per request"
         } else {
@@ -98,7 +98,8 @@ pub(crate) fn read(text: &str) -> Incoming {
             message: message.into(),
         };
     };
-    let id = m.get("id").cloned();
+    // the message is taken apart: its parts move out, nothing is copied
+    let id = m.remove("id");
     let valid_id = |id: &Value| {
         matches!(id, Value::String(_)) || id.as_i64().is_some() || id.as_u64().is_some()
     };
@@ -110,8 +111,8 @@ pub(crate) fn read(text: &str) -> Incoming {
             message: "Invalid Request: \"jsonrpc\" must be \"2.0\"".into(),
         };
     }
-    let method = match m.get("method") {
-        Some(Value::String(s)) => s.clone(),
+    let method = match m.remove("method") {
+        Some(Value::String(s)) => s,
         Some(_) => {
             return Incoming::Invalid {
                 id: reply_id,
@@ -120,10 +121,10 @@ pub(crate) fn read(text: &str) -> Incoming {
             }
         }
         None if m.contains_key("result") || m.contains_key("error") => {
-            let id = m.get("id").cloned().unwrap_or(Value::Null);
-            let outcome = match (m.get("result"), m.get("error")) {
-                (Some(r), None) => Ok(r.clone()),
-                (_, Some(e)) => Err(e.clone()),
+            let id = id.unwrap_or(Value::Null);
+            let outcome = match (m.remove("result"), m.remove("error")) {
+                (Some(r), None) => Ok(r),
+                (_, Some(e)) => Err(e),
                 (None, None) => Err(Value::Null),
             };
             return Incoming::Response { id, outcome };
@@ -136,7 +137,7 @@ pub(crate) fn read(text: &str) -> Incoming {
             }
         }
     };
-    let params = m.get("params").cloned().unwrap_or(Value::Null);
+    let params = m.remove("params").unwrap_or(Value::Null);
     if !(params.is_null() || params.is_object()) {
         return Incoming::Invalid {
             id: reply_id,

@@ -154,6 +154,9 @@ pub struct JsEngine {
     message_key: JsValue,
     /// The headers `handleChecked` reads, as JS strings, made once.
     message_header_names: Option<Vec<(&'static str, JsValue)>>,
+    /// `handleChecked`'s answers for a message it took (no reply owed,
+    /// a reply owed), made once and handed out frozen.
+    handled: Option<[JsValue; 2]>,
 }
 
 /// An engine output as a plain JS object: its fields written as JSON text
@@ -393,10 +396,14 @@ impl JsEngine {
             Some(m) => self.inner.handle_read(channel as u64, m),
             None => self.inner.handle_on(channel as u64, body),
         };
-        let obj = js_sys::Object::new();
-        js_sys::Reflect::set(&obj, &"action".into(), &"handled".into())?;
-        js_sys::Reflect::set(&obj, &"owed".into(), &JsValue::from_bool(owed))?;
-        Ok(obj.into())
+        let handled = match &self.handled {
+            Some(made) => made,
+            None => self.handled.insert([
+                super::frozen(js_sys::JSON::parse(r#"{"action":"handled","owed":false}"#)?),
+                super::frozen(js_sys::JSON::parse(r#"{"action":"handled","owed":true}"#)?),
+            ]),
+        };
+        Ok(handled[usize::from(owed)].clone())
     }
 
     /// The channel closed: its invocations are cancelled, its
@@ -570,6 +577,7 @@ impl JsEngine {
             inner: crate::Engine::new(catalog, config),
             message_key: JsValue::from_str("message"),
             message_header_names: None,
+            handled: None,
         })
     }
 

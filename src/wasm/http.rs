@@ -263,6 +263,9 @@ pub struct JsHttpGate {
     header_names: Vec<(&'static str, JsValue)>,
     /// `MESSAGE_HEADERS_READ` as JS strings, made once.
     message_header_names: Vec<(&'static str, JsValue)>,
+    /// The verdicts "read the body" that close no session (nearly every
+    /// request's), made once per limit and flags and handed out frozen.
+    read_verdicts: Vec<(usize, bool, bool, JsValue)>,
 }
 
 /// Header names as JS strings, with their Rust names.
@@ -372,6 +375,7 @@ impl JsHttpGate {
             gate: Gate::new(policy),
             header_names: js_names(&HEADERS_READ),
             message_header_names: message_header_names(),
+            read_verdicts: Vec::new(),
         })
     }
 
@@ -432,7 +436,31 @@ impl JsHttpGate {
         let verdict = self
             .gate
             .request_from(&req, remote.as_deref(), millis(now_ms));
-        to_js(&GateVerdict::new(verdict.decision, verdict.close))
+        let read = match verdict.decision {
+            HttpDecision::ReadBody {
+                max_body,
+                sse,
+                stream,
+            } if verdict.close.is_empty() => (max_body, sse, stream),
+            decision => return to_js(&GateVerdict::new(decision, verdict.close)),
+        };
+        if let Some((.., cached)) = self
+            .read_verdicts
+            .iter()
+            .find(|(m, s, t, _)| (*m, *s, *t) == read)
+        {
+            return Ok(cached.clone());
+        }
+        let (max_body, sse, stream) = read;
+        let made = super::frozen(to_js(&GateVerdict::Read {
+            max_body,
+            sse,
+            stream,
+            close: Vec::new(),
+        })?);
+        self.read_verdicts
+            .push((max_body, sse, stream, made.clone()));
+        Ok(made)
     }
 
     /// Changes the bearer token from the next request on; sessions stay.

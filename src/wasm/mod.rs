@@ -260,6 +260,21 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     js_sys::JSON::parse(&text)
 }
 
+/// A JS object frozen with the objects and arrays it holds one level
+/// down: an answer made once and handed out many times, which no caller
+/// can change under the next.
+pub(crate) fn frozen(value: JsValue) -> JsValue {
+    if let Some(object) = value.dyn_ref::<js_sys::Object>() {
+        for inner in js_sys::Object::values(object).iter() {
+            if let Some(inner) = inner.dyn_ref::<js_sys::Object>() {
+                js_sys::Object::freeze(inner);
+            }
+        }
+        js_sys::Object::freeze(object);
+    }
+    value
+}
+
 /// Milliseconds (or a count) from JS (`Date.now()`, `performance.now()`):
 /// negative or not a number reads as 0.
 #[cfg(not(feature = "web-module"))]

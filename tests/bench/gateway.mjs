@@ -14,22 +14,31 @@
 // with completeValue as the gateway reports a handlerSource's value), in
 // process.
 //
-//   node tests/bench/gateway.mjs [--quick] [--clients N] [--seconds S] [--rounds R] [--baseline DIR]
+//   node tests/bench/gateway.mjs [--quick] [--clients N] [--seconds S] [--rounds R] [--baseline DIR] [--no-pin]
+//
+// On a machine with two or more CPUs and `taskset`, every server runs on
+// CPU 0 and the load generator (this process) on CPU 1, so that no server
+// pays for the generator's work and requests/s compares the servers alone;
+// --no-pin lets the scheduler place them (the generator then takes part of
+// each server's CPU, and the ratios shrink toward 1).
 //
 // --baseline DIR adds, in the 2025 era, the gateway of another checkout
 // (DIR/js/cli.mjs with its own built pkg/, e.g. the parent commit's) as one
 // more server: the ratio tables then give this gateway ÷ that one as well.
 //
 // Prints a Markdown table.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { Agent, request } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
+/** Servers on CPU 0, this process on CPU 1 (see above), when the machine allows it. */
+const pinned = !args.includes('--no-pin') && args[0]?.startsWith('--serve') !== true && pin();
 const MODERN = '2026-07-28';
 const clientInfo = { name: 'bench', version: '1' };
 
@@ -170,7 +179,8 @@ async function main() {
 
   const engine = await engineOverhead(quick ? 20_000 : 100_000);
 
-  console.log(`\nGateway benchmark: ${clients} concurrent clients, ${seconds} s x ${rounds} round(s) per server, era and operation, loopback, Node ${process.version}\n`);
+  const placement = pinned ? 'each server on CPU 0, the load generator on CPU 1' : 'servers and load generator placed by the scheduler';
+  console.log(`\nGateway benchmark: ${clients} concurrent clients, ${seconds} s x ${rounds} round(s) per server, era and operation, loopback, ${placement}, Node ${process.version}\n`);
   console.log('| era | server | operation | requests/s | p50 ms | p99 ms | server CPU µs/request |');
   console.log('|---|---|---|---:|---:|---:|---:|');
   for (const era of new Set(legs.map((l) => l.era))) {
@@ -223,9 +233,20 @@ async function probe(leg, call) {
   }
 }
 
-/** Starts a server child and waits for the URL it prints on stderr. */
+/**
+ * Moves this process to CPU 1 when there are two CPUs or more and `taskset` runs; servers then start on
+ * CPU 0. Returns whether it did.
+ */
+function pin() {
+  if (availableParallelism() < 2) return false;
+  const r = spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+  return r.status === 0;
+}
+
+/** Starts a server child (on CPU 0 when pinned) and waits for the URL it prints on stderr. */
 async function startChild(argv, pattern) {
-  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'], cwd: root });
+  const [cmd, cmdArgs] = pinned ? ['taskset', ['-c', '0', process.execPath, ...argv]] : [process.execPath, argv];
+  const child = spawn(cmd, cmdArgs, { stdio: ['ignore', 'ignore', 'pipe'], cwd: root });
   let err = '';
   child.stderr.setEncoding('utf8');
   const url = await new Promise((resolve, reject) => {

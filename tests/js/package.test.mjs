@@ -243,6 +243,35 @@ test('the engine, the tool index and the budget through the package', () => {
   assert.equal(gate.checkBody('{"jsonrpc":"2.0","method":"notifications/initialized"}', true), 'accepted');
 });
 
+test('the answers the gateway asks for on every request are made once and frozen', () => {
+  const gate = new esm.HttpGate('127.0.0.1');
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const first = gate.request('POST', '/mcp', headers, 1, null);
+  assert.deepEqual({ ...first, close: [...first.close] }, { action: 'read', maxBody: gate.limits.maxBody, sse: false, stream: true, close: [] });
+  // the same verdict again is the same object, which no caller can change under the next
+  assert.equal(gate.request('POST', '/mcp', headers, 2, null), first);
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first.close));
+  assert.throws(() => first.close.push('a-session'), TypeError);
+  // other flags, other verdicts; a refusal is made for its request
+  const sseOnly = gate.request('POST', '/mcp', { ...headers, accept: 'text/event-stream' }, 3, null);
+  assert.equal(sseOnly.action === 'read' || sseOnly.action === 'reject', true);
+  assert.notEqual(sseOnly, first);
+  const refused = gate.request('POST', '/mcp', { ...headers, origin: 'https://evil.example' }, 4, null);
+  assert.equal(refused.status, 403);
+  assert.equal(Object.isFrozen(refused), false);
+
+  const engine = new esm.Engine(JSON.stringify({ tools: [{ name: 'ping', inputSchema: { type: 'object' } }] }), {});
+  const init = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  const owed = engine.handleChecked(0, {}, init, 1 << 20);
+  assert.deepEqual({ ...owed }, { action: 'handled', owed: true });
+  assert.ok(Object.isFrozen(owed));
+  engine.drain();
+  const none = engine.handleChecked(0, {}, '{"jsonrpc":"2.0","method":"notifications/initialized"}', 1 << 20);
+  assert.deepEqual({ ...none }, { action: 'handled', owed: false });
+  assert.equal(engine.handleChecked(0, {}, '{"jsonrpc":"2.0","id":1,"method":"ping"}', 1 << 20), owed);
+  engine.free();
+});
+
 test('validateValue checks a plain value without coercion, in words', () => {
   const either = { type: 'object', anyOf: [{ required: ['a'] }, { required: ['b'] }] };
   assert.deepEqual(esm.validateValue(either, {}), {
