@@ -339,3 +339,37 @@ fn deep_and_hostile_texts_take_the_general_path() {
         assert!(!agree(&schema, text), "{text}");
     }
 }
+
+/// Every case of the JSON-Schema test suite (draft 2020-12) whose data is
+/// an object, written compactly and spaced out: whatever the quick check
+/// calls valid as sent, the general path does too.
+#[test]
+fn the_schema_test_suite_agrees_with_the_general_path() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/json-schema-test-suite/draft2020-12");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let (mut objects, mut quick) = (0, 0);
+    for file in files {
+        let groups: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        for group in groups.as_array().into_iter().flatten() {
+            let schema = &group["schema"];
+            for case in group["tests"].as_array().into_iter().flatten() {
+                let data = &case["data"];
+                if !data.is_object() {
+                    continue;
+                }
+                objects += 1;
+                let pretty = serde_json::to_string_pretty(data).unwrap();
+                for text in [data.to_string(), pretty] {
+                    quick += usize::from(agree(schema, &text));
+                }
+            }
+        }
+    }
+    assert!(objects > 300 && quick > 50, "{quick} answered of {objects} objects");
+}
