@@ -371,5 +371,8 @@ fn the_schema_test_suite_agrees_with_the_general_path() {
             }
         }
     }
-    assert!(objects > 300 && quick > 50, "{quick} answered of {objects} objects");
+    assert!(
+        objects > 300 && quick > 50,
+        "{quick} answered of {objects} objects"
+    );
 }
