@@ -234,16 +234,30 @@ pub fn check_turn(catalog: &Catalog, turn: &ModelTurn) {
 
 /// Validation with coercion: `schema NUL arguments`, both JSON.
 pub fn validate(data: &[u8]) {
-    let (schema, args) = split(data, 0);
+    let (schema, text) = split(data, 0);
     let (Ok(schema), Ok(args)) = (
         serde_json::from_slice::<Value>(schema),
-        serde_json::from_slice::<Value>(args),
+        serde_json::from_slice::<Value>(text),
     ) else {
         return;
     };
     let plain = crate::validate(&schema, &args);
     let v = crate::validate_arguments(&schema, &args);
     check_validation(&schema, &v, &plain);
+    // the quick check from the text: "valid as sent" is what the general
+    // path says too
+    let catalog = serde_json::json!([{"name": "t", "inputSchema": schema}]).to_string();
+    if let (Ok(catalog), Ok(text)) = (
+        crate::Catalog::parse(catalog.as_bytes()),
+        std::str::from_utf8(text),
+    ) {
+        if crate::Validator::new(catalog).valid_as_is("t", text) {
+            assert!(
+                v.is_valid() && v.coercions.is_empty() && v.arguments == args,
+                "valid as sent by the quick check, not by validate_arguments"
+            );
+        }
+    }
 }
 
 /// The errors after coercion are exactly what plain validation finds in

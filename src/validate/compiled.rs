@@ -64,6 +64,35 @@ impl Validator {
         let compiled = self.tools.get_mut(tool)?;
         Some(compiled.with_dependent_mut(|_, ev| coerce_and_validate(ev, arguments)))
     }
+
+    /// Whether the JSON text `arguments` is known valid for `tool` as it
+    /// is, with nothing to coerce, read without building a value: when
+    /// `true`, [`validate`](Self::validate) would answer valid, with no
+    /// coercions and the arguments unchanged. `false` means "not known":
+    /// an unknown tool, invalid arguments, or arguments or a schema beyond
+    /// the quick check (a keyword other than `type`, `enum` of strings,
+    /// `properties`, `required`, `additionalProperties` as a boolean and
+    /// `items` as one schema; a number with a fraction or an exponent; a
+    /// string with an escape); [`validate`](Self::validate) then answers.
+    ///
+    /// ```
+    /// use mcp_switchboard::{Catalog, Validator};
+    ///
+    /// let catalog = Catalog::parse(br#"[{"name": "set", "inputSchema": {"type": "object",
+    ///     "properties": {"state": {"enum": ["on", "off"]}, "level": {"type": "integer"}},
+    ///     "required": ["state"]}}]"#)?;
+    /// let mut validator = Validator::new(catalog);
+    /// assert!(validator.valid_as_is("set", r#"{"state":"on","level":80}"#));
+    /// assert!(!validator.valid_as_is("set", r#"{"state":"dim"}"#)); // invalid
+    /// assert!(!validator.valid_as_is("set", r#"{"state":"on","level":"80"}"#)); // to coerce
+    /// assert!(!validator.valid_as_is("set", r#"{"state":"on","level":80.0}"#)); // to coerce
+    /// # Ok::<(), mcp_switchboard::Error>(())
+    /// ```
+    pub fn valid_as_is(&mut self, tool: &str, arguments: &str) -> bool {
+        self.tools
+            .get_mut(tool)
+            .is_some_and(|c| c.with_dependent_mut(|_, ev| ev.valid_as_is(arguments)))
+    }
 }
 
 impl std::fmt::Debug for Validator {

@@ -8,6 +8,8 @@ use serde_json::{Map, Value};
 /// the right JSON type.
 #[derive(Default)]
 pub(crate) struct Keywords<'s> {
+    /// How many members are keywords read here (of any JSON type).
+    pub(crate) count: usize,
     pub(crate) has_id: bool,
     pub(crate) reference: Option<&'s str>,
     pub(crate) dynamic_reference: Option<&'s str>,
@@ -105,8 +107,9 @@ impl<'s> Keywords<'s> {
                 "if" => k.condition = Some(v),
                 "then" => k.then = Some(v),
                 "else" => k.otherwise = Some(v),
-                _ => {}
+                _ => continue,
             }
+            k.count += 1;
         }
         k
     }

@@ -21,6 +21,7 @@ use serde_json::Value;
 mod coerce;
 mod compiled;
 mod eval;
+mod fast;
 mod format;
 mod keywords;
 mod refs;

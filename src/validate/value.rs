@@ -3,8 +3,7 @@
 //! JSON Schema compares them (`1 == 1.0`), and instance locations.
 
 use std::cmp::Ordering;
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hasher};
 
 use serde_json::{Map, Number, Value};
 
@@ -100,9 +99,17 @@ pub(crate) fn json_hash(v: &Value) -> u64 {
         Array(usize),
         Object(Vec<&'a str>),
     }
-    fn one(parts: impl Hash) -> u64 {
-        let mut h = DefaultHasher::new();
-        parts.hash(&mut h);
+    /// One hash of a tag, a number, a text and earlier hashes (one
+    /// function, not one per shape of input: the module stays small).
+    fn one(tag: u8, n: u64, text: &str, parts: &[u64]) -> u64 {
+        let mut h = foldhash::fast::FixedState::with_seed(0).build_hasher();
+        h.write_u8(tag);
+        h.write_u64(n);
+        h.write_usize(text.len());
+        h.write(text.as_bytes());
+        for p in parts {
+            h.write_u64(*p);
+        }
         h.finish()
     }
     let mut steps = vec![Step::Enter(v)];
@@ -110,15 +117,15 @@ pub(crate) fn json_hash(v: &Value) -> u64 {
     while let Some(step) = steps.pop() {
         match step {
             Step::Enter(v) => match v {
-                Value::Null => done.push(one(0u8)),
-                Value::Bool(b) => done.push(one((1u8, *b))),
+                Value::Null => done.push(one(0, 0, "", &[])),
+                Value::Bool(b) => done.push(one(1, u64::from(*b), "", &[])),
                 Value::Number(n) => {
                     // equal numbers have equal f64 approximations; -0.0 == 0.0
                     let f = n.as_f64().unwrap_or(0.0);
                     let f = if f == 0.0 { 0.0 } else { f };
-                    done.push(one((2u8, f.to_bits())));
+                    done.push(one(2, f.to_bits(), "", &[]));
                 }
-                Value::String(s) => done.push(one((3u8, s))),
+                Value::String(s) => done.push(one(3, 0, s, &[])),
                 Value::Array(a) => {
                     steps.push(Step::Array(a.len()));
                     steps.extend(a.iter().rev().map(Step::Enter));
@@ -130,7 +137,7 @@ pub(crate) fn json_hash(v: &Value) -> u64 {
             },
             Step::Array(n) => {
                 let start = done.len().saturating_sub(n);
-                let h = one((4u8, n, done.get(start..).unwrap_or_default()));
+                let h = one(4, n as u64, "", done.get(start..).unwrap_or_default());
                 done.truncate(start);
                 done.push(h);
             }
@@ -140,9 +147,9 @@ pub(crate) fn json_hash(v: &Value) -> u64 {
                 let sum = keys
                     .iter()
                     .zip(done.get(start..).unwrap_or_default())
-                    .fold(0u64, |acc, (k, h)| acc.wrapping_add(one((k, h))));
+                    .fold(0u64, |acc, (k, h)| acc.wrapping_add(one(6, *h, k, &[])));
                 done.truncate(start);
-                done.push(one((5u8, keys.len(), sum)));
+                done.push(one(5, keys.len() as u64, "", &[sum]));
             }
         }
     }

@@ -3,9 +3,7 @@
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::{
-    json_error, read_catalog, read_value, string_of, stringify, stringify_js, to_js, usage,
-};
+use super::{json_error, read_catalog, read_value, string_of, stringify, stringify_js, usage};
 use crate::{validate_arguments, Error, Validator};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -123,7 +121,18 @@ pub fn validate_value_js(
         coercions: Vec::new(),
         errors,
     };
-    to_js(&serde_json::json!({"valid": v.is_valid(), "errors": v.errors, "message": v.message()}))
+    // written as JSON text, as the other results are
+    let mut out = Vec::with_capacity(64);
+    out.extend_from_slice(if v.is_valid() {
+        b"{\"valid\":true,\"errors\":"
+    } else {
+        b"{\"valid\":false,\"errors\":"
+    });
+    write_json(&mut out, &v.errors);
+    out.extend_from_slice(b",\"message\":");
+    write_json(&mut out, &v.message());
+    out.push(b'}');
+    js_sys::JSON::parse(&String::from_utf8(out).unwrap_or_default())
 }
 
 /// Argument validation against a catalog read once (like a compiled
@@ -166,8 +175,9 @@ impl JsValidator {
         tool: &str,
         #[wasm_bindgen(unchecked_optional_param_type = "unknown")] args: JsValue,
     ) -> Result<JsValue, JsValue> {
+        let unknown = || usage(&format!("no tool named {tool:?} in this catalog"));
         if !self.inner.contains(tool) {
-            return Err(usage(&format!("no tool named {tool:?} in this catalog")));
+            return Err(unknown());
         }
         // text the caller wrote may say the same values differently
         // (`-0`, spaces): only JSON.stringify's goes out unread
@@ -181,12 +191,16 @@ impl JsValidator {
             })?;
             (string_of(&sent, "the arguments")?, Some(sent))
         };
+        // valid as sent with nothing to coerce (read from the text, no
+        // value tree): the result joined around JSON.stringify's text
+        if let Some(sent) = &sent {
+            if self.inner.valid_as_is(tool, &text) {
+                return parse_js_string(&self.head.concat(sent).concat(&self.valid_tail));
+            }
+        }
         let value: Value = serde_json::from_str(&text)
             .map_err(|e| json_error(&Error::json(&e), "the arguments"))?;
-        let v = self
-            .inner
-            .validate(tool, value)
-            .ok_or_else(|| usage(&format!("no tool named {tool:?} in this catalog")))?;
+        let v = self.inner.validate(tool, value).ok_or_else(unknown)?;
         match sent {
             // unchanged: the arguments go back as JSON.stringify wrote them
             Some(sent) if v.coercions.is_empty() => {

@@ -1,0 +1,378 @@
+//! The quick check against the general path: whatever it calls valid as
+//! sent, the general path calls valid, with no coercions and the
+//! arguments unchanged; and it does answer for plain tools.
+
+use serde_json::{json, Value};
+
+use crate::validate::eval::Evaluator;
+use crate::validate_arguments;
+
+/// `text` through both: the quick answer, checked against the general one.
+fn agree(schema: &Value, text: &str) -> bool {
+    let quick = Evaluator::new(schema).valid_as_is(text);
+    if quick {
+        let args: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let v = validate_arguments(schema, &args);
+        assert!(
+            v.is_valid(),
+            "quick says valid, general says {:?}: {text}",
+            v.errors
+        );
+        assert!(
+            v.coercions.is_empty(),
+            "quick says as is, general coerces {:?}: {text}",
+            v.coercions
+        );
+        assert_eq!(v.arguments, args, "{text}");
+    }
+    quick
+}
+
+/// A value the schema allows, as a model would send it.
+fn sample(s: &Value, depth: usize) -> Value {
+    if let Some(Value::String(first)) = s.get("enum").and_then(|e| e.get(0)) {
+        return json!(first);
+    }
+    match s.get("type").and_then(Value::as_str) {
+        Some("integer" | "number") => json!(42),
+        Some("boolean") => json!(true),
+        Some("null") => Value::Null,
+        Some("array") => json!([sample(s.get("items").unwrap_or(&json!({})), depth + 1)]),
+        Some("object") if depth < 6 => {
+            let mut m = serde_json::Map::new();
+            for (k, p) in s
+                .get("properties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                m.insert(k.clone(), sample(p, depth + 1));
+            }
+            Value::Object(m)
+        }
+        Some("object") => json!({}),
+        _ => json!("abc123"),
+    }
+}
+
+/// Argument texts around one valid value: coercible, invalid and edge
+/// cases, each as JSON.stringify would write it and some as other
+/// writers do.
+fn variants(s: &Value) -> Vec<String> {
+    let valid = sample(s, 0);
+    let mut out = vec![
+        valid.to_string(),
+        format!(" {} ", serde_json::to_string_pretty(&valid).unwrap()),
+    ];
+    let Value::Object(m) = &valid else { return out };
+    let props = s.get("properties").and_then(Value::as_object);
+    for (k, v) in m {
+        let with = |x: Value| {
+            let mut m = m.clone();
+            m.insert(k.clone(), x);
+            Value::Object(m).to_string()
+        };
+        let spelled = |raw: &str| {
+            let mut text = String::from("{");
+            for (i, (k2, v2)) in m.iter().enumerate() {
+                if i > 0 {
+                    text.push(',');
+                }
+                text.push_str(&json!(k2).to_string());
+                text.push(':');
+                text.push_str(&if k2 == k {
+                    raw.to_string()
+                } else {
+                    v2.to_string()
+                });
+            }
+            text.push('}');
+            text
+        };
+        out.push(with(Value::Null));
+        out.push(with(json!("42")));
+        out.push(with(json!("true")));
+        out.push(with(json!(80.0)));
+        out.push(with(json!(80.5)));
+        out.push(with(json!(-0)));
+        out.push(with(json!(u64::MAX)));
+        out.push(with(json!(i64::MIN)));
+        out.push(with(json!("not-a-choice")));
+        out.push(with(json!(["a", 1])));
+        out.push(with(json!({"x": 1.5, "y": [null]})));
+        out.push(with(json!("é \" \\ \u{1}")));
+        out.push(with(json!([[[[["deep"]]]]])));
+        for raw in [
+            "-0",
+            "0.0",
+            "1e3",
+            "1E3",
+            "01",
+            "123456789012345678",
+            "1234567890123456789",
+            "\"\\u0041bc\"",
+            "\"\\ud800\"",
+            "\"a\\nb\"",
+            "tru",
+            "nul",
+            "[1,]",
+            "{}",
+            "[]",
+        ] {
+            out.push(spelled(raw));
+        }
+        // the same member twice, and a member the schema does not know
+        let text = valid.to_string();
+        let member = format!("{}:{}", json!(k), v);
+        out.push(format!("{},{member}}}", &text[..text.len() - 1]));
+        out.push(format!("{},\"zz_unknown\":1}}", &text[..text.len() - 1]));
+        if let Some(p) = props.and_then(|p| p.get(k)) {
+            out.push(with(sample(p, 0)));
+        }
+    }
+    let mut less = m.clone();
+    if let Some(first) = m.keys().next() {
+        less.remove(first);
+    }
+    out.push(Value::Object(less).to_string());
+    out.extend(["[]", "\"{}\"", "null", "{", "{}x", "", "{\"a\":1}{"].map(String::from));
+    out
+}
+
+fn corpus_tools(file: &str) -> Vec<Value> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(file);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let catalog = crate::Catalog::parse(&bytes).unwrap();
+    catalog
+        .tools()
+        .iter()
+        .map(|t| t.input_schema().clone())
+        .collect()
+}
+
+#[test]
+fn every_corpus_tool_agrees_with_the_general_path() {
+    let mut files: Vec<String> = std::fs::read_dir(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+    )
+    .unwrap()
+    .filter_map(|e| e.ok()?.file_name().into_string().ok())
+    .filter(|n| n.ends_with(".tools-list.json"))
+    .collect();
+    files.sort();
+    assert!(files.len() >= 5, "{files:?}");
+    let (mut planned, mut quick, mut texts) = (0, 0, 0);
+    for file in &files {
+        for schema in corpus_tools(file) {
+            let before = quick;
+            for text in variants(&schema) {
+                texts += 1;
+                quick += usize::from(agree(&schema, &text));
+            }
+            planned += usize::from(quick > before);
+        }
+    }
+    eprintln!("{planned} tools answered quickly, {quick} of {texts} texts");
+    // the check answers for a good share of the calls, not never
+    assert!(planned > 100, "{planned} tools answered quickly");
+    assert!(quick > 2_000, "{quick} of {texts} texts answered");
+}
+
+#[test]
+fn plain_homey_calls_are_answered() {
+    for schema in corpus_tools("homey-ai-chat-control-2.2.1.tools-list.json") {
+        let valid = sample(&schema, 0).to_string();
+        assert!(agree(&schema, &valid), "{valid} against {schema}");
+    }
+}
+
+#[test]
+fn answers_only_what_is_plain() {
+    let schema = json!({"type": "object", "properties": {
+        "n": {"type": "integer"}, "s": {"type": "string", "enum": ["on", "off"]},
+        "b": {"type": "boolean"}, "z": {"type": "null"},
+        "a": {"type": "array", "items": {"type": "string"}},
+        "o": {"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"],
+              "additionalProperties": false}},
+        "required": ["n"], "additionalProperties": false});
+    for (text, want) in [
+        (r#"{"n":1}"#, true),
+        (
+            r#" { "n" : -12 , "s" : "off", "b": false, "z": null, "a": [], "o": {"x": 0} } "#,
+            true,
+        ),
+        (r#"{"n":1,"a":["x","y"],"o":{"x":3}}"#, true),
+        (r#"{}"#, false),
+        (r#"{"n":1.0}"#, false),
+        (r#"{"n":1e2}"#, false),
+        (r#"{"n":-0}"#, false),
+        (r#"{"n":0,"a":[],"o":{"x":-7}}"#, true),
+        (r#"{"n":00}"#, false),
+        (r#"{"n":"1"}"#, false),
+        (r#"{"n":1,"n":2}"#, true),
+        (r#"{"n":1,"n":"2"}"#, false),
+        (r#"{"n":1,"s":"dim"}"#, false),
+        (r#"{"n":1,"s":"o\u006e"}"#, false),
+        (r#"{"n":1,"x":1}"#, false),
+        (r#"{"n":1,"o":{}}"#, false),
+        (r#"{"n":1,"o":{"x":1,"y":2}}"#, false),
+        (r#"{"n":1,"a":"x"}"#, false),
+        (r#"{"n":1,"z":0}"#, false),
+        (r#"{"n":1}x"#, false),
+        (r#"{"n":1,}"#, false),
+        (r#"{"n" 1}"#, false),
+        (r#"{"n":12345678901234567890}"#, false),
+        (r#"{"n":1,"a":["x",1]}"#, false),
+        ("", false),
+    ] {
+        assert_eq!(agree(&schema, text), want, "{text}");
+    }
+}
+
+#[test]
+fn schemas_beyond_the_check_are_not_known() {
+    // each text valid as sent, each schema with a keyword beyond the check
+    for (schema, text) in [
+        (
+            json!({"properties": {"n": {"type": "integer", "minimum": 0}}}),
+            r#"{"n":1}"#,
+        ),
+        (
+            json!({"properties": {"n": {"$ref": "#/$defs/n"}}, "$defs": {"n": {}}}),
+            r#"{"n":1}"#,
+        ),
+        (
+            json!({"properties": {"n": {"type": ["integer", "null"]}}}),
+            r#"{"n":1}"#,
+        ),
+        (json!({"properties": {"n": {"enum": [1, 2]}}}), r#"{"n":1}"#),
+        (
+            json!({"properties": {"n": {"anyOf": [{"type": "integer"}]}}}),
+            r#"{"n":1}"#,
+        ),
+        (json!({"properties": {"n": {"const": 1}}}), r#"{"n":1}"#),
+        (json!({"required": ["a", "a"]}), r#"{"a":1}"#),
+        (
+            json!({"additionalProperties": {"type": "string"}}),
+            r#"{"x":"a"}"#,
+        ),
+        (
+            json!({"properties": {"s": {"type": "string", "pattern": "^a"}}}),
+            r#"{"s":"a"}"#,
+        ),
+        (
+            json!({"properties": {"s": {"type": "string", "format": "date"}}}),
+            r#"{"s":"2024-01-01"}"#,
+        ),
+        (
+            json!({"properties": {"s": {"type": "string", "maxLength": 3}}}),
+            r#"{"s":"a"}"#,
+        ),
+        (
+            json!({"properties": {"a": {"type": "array", "uniqueItems": true}}}),
+            r#"{"a":[1]}"#,
+        ),
+        (
+            json!({"properties": {"a": {"type": "array", "items": [{}]}}}),
+            r#"{"a":[1]}"#,
+        ),
+        (json!({"type": "thing"}), r#"{}"#),
+        (
+            json!({"type": "object", "not": {"required": ["x"]}}),
+            r#"{}"#,
+        ),
+    ] {
+        let args: Value = serde_json::from_str(text).unwrap();
+        let general = validate_arguments(&schema, &args);
+        assert!(
+            general.is_valid() && general.coercions.is_empty(),
+            "{text} against {schema}"
+        );
+        assert!(
+            !Evaluator::new(&schema).valid_as_is(text),
+            "{text} against {schema}"
+        );
+    }
+    // a keyword beyond the check deep down
+    let mut deep = json!({"type": "string", "minLength": 1});
+    let mut shallow = json!({"type": "string"});
+    let mut text = String::from("\"a\"");
+    for _ in 0..40 {
+        deep = json!({"type": "array", "items": deep});
+        shallow = json!({"type": "array", "items": shallow});
+        text = format!("[{text}]");
+    }
+    let text = format!("{{\"a\":{text}}}");
+    let (deep, shallow) = (
+        json!({"properties": {"a": deep}}),
+        json!({"properties": {"a": shallow}}),
+    );
+    assert!(!Evaluator::new(&deep).valid_as_is(&text));
+    assert!(agree(&shallow, &text));
+    // arguments that are not an object, whatever the schema allows
+    for text in ["[]", "1", "\"{}\"", "null", "true"] {
+        assert!(!agree(&json!(true), text), "{text}");
+        assert!(!agree(&json!({}), text), "{text}");
+    }
+    assert!(agree(&json!(true), "{}"));
+}
+
+#[test]
+fn deep_and_hostile_texts_take_the_general_path() {
+    let schema = json!({"type": "object", "properties": {"v": {}}});
+    let deep = format!("{{\"v\":{}1{}}}", "[".repeat(100), "]".repeat(100));
+    assert!(!agree(&schema, &deep));
+    let deep_ok = format!("{{\"v\":{}1{}}}", "[".repeat(50), "]".repeat(50));
+    assert!(agree(&schema, &deep_ok));
+    let many: Vec<String> = (0..200).map(|i| format!("\"k{i}\":1")).collect();
+    assert!(agree(&schema, &format!("{{{}}}", many.join(","))));
+    for text in [
+        "{\"v\":[",
+        "{\"v\":\"",
+        "{\"v\":-",
+        "{\"v\":\"\u{1}\"}",
+        "{\"v",
+        "{\"v\":{\"a\"}}",
+    ] {
+        assert!(!agree(&schema, text), "{text}");
+    }
+}
+
+/// Every case of the JSON-Schema test suite (draft 2020-12) whose data is
+/// an object, written compactly and spaced out: whatever the quick check
+/// calls valid as sent, the general path does too.
+#[test]
+fn the_schema_test_suite_agrees_with_the_general_path() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/json-schema-test-suite/draft2020-12");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| Some(e.ok()?.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let (mut objects, mut quick) = (0, 0);
+    for file in files {
+        let groups: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        for group in groups.as_array().into_iter().flatten() {
+            let schema = &group["schema"];
+            for case in group["tests"].as_array().into_iter().flatten() {
+                let data = &case["data"];
+                if !data.is_object() {
+                    continue;
+                }
+                objects += 1;
+                let pretty = serde_json::to_string_pretty(data).unwrap();
+                for text in [data.to_string(), pretty] {
+                    quick += usize::from(agree(schema, &text));
+                }
+            }
+        }
+    }
+    assert!(
+        objects > 300 && quick > 50,
+        "{quick} answered of {objects} objects"
+    );
+}
