@@ -300,13 +300,38 @@ fn unescape(raw: &str) -> Cow<'_, str> {
     serde_json::from_str::<String>(raw).map_or(Cow::Borrowed(inner), Cow::Owned)
 }
 
+/// Whether any of the 8 bytes of `w` must be escaped in a JSON string: a
+/// control character, `"` or `\\`. (A byte at or above 0x80 never sets the
+/// high bit of the first test; the tests may flag a clean word, which is
+/// then looked at byte by byte, but never miss one.)
+fn needs_escape(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+    let quote = zero_byte(w ^ (ONES * u64::from(b'"')));
+    let backslash = zero_byte(w ^ (ONES * u64::from(b'\\')));
+    (control | quote | backslash) != 0
+}
+
 /// Appends `s` as a JSON string, escaped as `serde_json` escapes it.
 pub(crate) fn push_str(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.reserve(s.len() + 2);
     out.push('"');
+    let b = s.as_bytes();
     let mut run_start = 0;
-    for (i, &c) in s.as_bytes().iter().enumerate() {
+    let mut i = 0;
+    while i < b.len() {
+        // eight clean bytes at a time: most text needs no escape at all
+        if let Some(word) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+            if !needs_escape(u64::from_le_bytes(word)) {
+                i += 8;
+                continue;
+            }
+        }
+        let c = b.get(i).copied().unwrap_or(0);
+        i += 1;
         let escape: &str = match c {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -319,8 +344,8 @@ pub(crate) fn push_str(out: &mut String, s: &str) {
             _ => continue,
         };
         // every byte matched above is ASCII: a char boundary
-        out.push_str(s.get(run_start..i).unwrap_or_default());
-        run_start = i + 1;
+        out.push_str(s.get(run_start..i - 1).unwrap_or_default());
+        run_start = i;
         if escape.is_empty() {
             out.push_str("\\u00");
             for nibble in [c >> 4, c & 0xf] {
@@ -332,6 +357,46 @@ pub(crate) fn push_str(out: &mut String, s: &str) {
     }
     out.push_str(s.get(run_start..).unwrap_or_default());
     out.push('"');
+}
+
+/// Appends `v` as compact JSON text: byte for byte what
+/// `serde_json::to_string` writes, without its generic serializer (which
+/// the crate's size-first build leaves slow on strings). Recursion follows
+/// the value, whose depth its parser or builder bounded.
+pub(crate) fn push_value(out: &mut String, v: &serde_json::Value) {
+    use serde_json::Value;
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(n) => {
+            use std::fmt::Write;
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => push_str(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_value(out, x);
+            }
+            out.push(']');
+        }
+        Value::Object(m) => {
+            out.push('{');
+            for (i, (k, x)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_str(out, k);
+                out.push(':');
+                push_value(out, x);
+            }
+            out.push('}');
+        }
+    }
 }
 
 #[cfg(test)]
@@ -537,5 +602,25 @@ mod tests {
             push_str(&mut s, t);
             assert_eq!(s, serde_json::Value::from(t).to_string(), "{t:?}");
         }
+        // every position of an escaped byte in and around an 8-byte word
+        for at in 0..20 {
+            for c in ['"', '\\', '\n', '\u{1}', '\u{1f}', '\u{7f}', 'é', ' '] {
+                let mut t = "abcdefghijklmnopqrstu".to_string();
+                t.insert(at, c);
+                let mut s = String::new();
+                push_str(&mut s, &t);
+                assert_eq!(s, serde_json::Value::from(t.as_str()).to_string(), "{t:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn values_are_written_as_serde_json_writes_them() {
+        let text = r#"{"a":[1,-2,1.5,-0.0,1e300,2.5e-8,18446744073709551615,-9223372036854775808,0.1],"b":{"":null,"t":true,"f":false},"c":"x\"y\u0001é","d":[],"e":{},"é\n":[[{}]]}"#;
+        let v: serde_json::Value = serde_json::from_str(text).expect("json");
+        let mut s = String::new();
+        push_value(&mut s, &v);
+        assert_eq!(s, serde_json::to_string(&v).expect("json"));
+        assert_eq!(s, text.replace("1e300", "1e+300"));
     }
 }
