@@ -364,6 +364,18 @@ pub(crate) fn push_str(out: &mut String, s: &str) {
 /// the crate's size-first build leaves slow on strings). Recursion follows
 /// the value, whose depth its parser or builder bounded.
 pub(crate) fn push_value(out: &mut String, v: &serde_json::Value) {
+    push_json(out, v, None);
+}
+
+/// [`push_value`] as `serde_json::to_string_pretty` writes it: two spaces
+/// per level.
+pub(crate) fn push_value_pretty(out: &mut String, v: &serde_json::Value) {
+    push_json(out, v, Some(0));
+}
+
+/// Writes `v`; `level` is the indentation of pretty text, `None` for
+/// compact text.
+fn push_json(out: &mut String, v: &serde_json::Value, level: Option<usize>) {
     use serde_json::Value;
     match v {
         Value::Null => out.push_str("null"),
@@ -377,25 +389,47 @@ pub(crate) fn push_value(out: &mut String, v: &serde_json::Value) {
         Value::Array(items) => {
             out.push('[');
             for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                push_value(out, x);
+                separate(out, i, level);
+                push_json(out, x, level.map(|l| l + 1));
             }
-            out.push(']');
+            close(out, items.is_empty(), level, ']');
         }
         Value::Object(m) => {
             out.push('{');
             for (i, (k, x)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
+                separate(out, i, level);
                 push_str(out, k);
-                out.push(':');
-                push_value(out, x);
+                out.push_str(if level.is_some() { ": " } else { ":" });
+                push_json(out, x, level.map(|l| l + 1));
             }
-            out.push('}');
+            close(out, m.is_empty(), level, '}');
         }
+    }
+}
+
+/// Before the `i`th member of an array or object.
+fn separate(out: &mut String, i: usize, level: Option<usize>) {
+    if i > 0 {
+        out.push(',');
+    }
+    if let Some(l) = level {
+        out.push('\n');
+        indent(out, l + 1);
+    }
+}
+
+/// The end of an array or object.
+fn close(out: &mut String, empty: bool, level: Option<usize>, bracket: char) {
+    if let (Some(l), false) = (level, empty) {
+        out.push('\n');
+        indent(out, l);
+    }
+    out.push(bracket);
+}
+
+fn indent(out: &mut String, level: usize) {
+    for _ in 0..level {
+        out.push_str("  ");
     }
 }
 
@@ -622,5 +656,25 @@ mod tests {
         push_value(&mut s, &v);
         assert_eq!(s, serde_json::to_string(&v).expect("json"));
         assert_eq!(s, text.replace("1e300", "1e+300"));
+        let mut pretty = String::new();
+        push_value_pretty(&mut pretty, &v);
+        assert_eq!(pretty, serde_json::to_string_pretty(&v).expect("json"));
+        for small in [
+            "[]",
+            "{}",
+            "[[]]",
+            "{\"a\":{}}",
+            "[1,[2,{\"b\":[]}]]",
+            "\"x\"",
+        ] {
+            let v: serde_json::Value = serde_json::from_str(small).expect("json");
+            let mut pretty = String::new();
+            push_value_pretty(&mut pretty, &v);
+            assert_eq!(
+                pretty,
+                serde_json::to_string_pretty(&v).expect("json"),
+                "{small}"
+            );
+        }
     }
 }
