@@ -216,9 +216,15 @@ impl Conversion {
             rawjson::push_value(&mut out, tool);
         }
         out.push_str("],\"names\":");
-        out.push_str(&serde_json::to_string(&self.names).unwrap_or_default());
-        out.push_str(",\"report\":");
-        out.push_str(&serde_json::to_string(&self.report).unwrap_or_default());
+        self.names.push_json(&mut out);
+        out.push_str(",\"report\":[");
+        for (i, entry) in self.report.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            entry.push_json(&mut out);
+        }
+        out.push(']');
         for (k, v) in &self.extra {
             out.push(',');
             rawjson::push_str(&mut out, k);

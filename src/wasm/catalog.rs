@@ -95,7 +95,7 @@ pub fn convert_js(catalog: JsValue, options: Ts<ConvertOptions>) -> Result<JsVal
         Some(names) => Options::strict(o.strict).with_strict_tools(names),
         None => Options::strict(o.strict),
     };
-    to_js(&convert_catalog(&catalog, dialect, &options))
+    js_sys::JSON::parse(&convert_catalog(&catalog, dialect, &options).to_json_string())
 }
 
 /// Converts a catalog given as JSON text and returns JSON text: the fast
