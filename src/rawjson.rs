@@ -394,17 +394,24 @@ fn push_json(out: &mut String, v: &serde_json::Value, level: Option<usize>) {
             }
             close(out, items.is_empty(), level, ']');
         }
-        Value::Object(m) => {
-            out.push('{');
-            for (i, (k, x)) in m.iter().enumerate() {
-                separate(out, i, level);
-                push_str(out, k);
-                out.push_str(if level.is_some() { ": " } else { ":" });
-                push_json(out, x, level.map(|l| l + 1));
-            }
-            close(out, m.is_empty(), level, '}');
-        }
+        Value::Object(m) => push_object(out, m, level),
     }
+}
+
+/// Writes an object; `level` as in [`push_json`].
+pub(crate) fn push_object(
+    out: &mut String,
+    m: &serde_json::Map<String, serde_json::Value>,
+    level: Option<usize>,
+) {
+    out.push('{');
+    for (i, (k, x)) in m.iter().enumerate() {
+        separate(out, i, level);
+        push_str(out, k);
+        out.push_str(if level.is_some() { ": " } else { ":" });
+        push_json(out, x, level.map(|l| l + 1));
+    }
+    close(out, m.is_empty(), level, '}');
 }
 
 /// Before the `i`th member of an array or object.

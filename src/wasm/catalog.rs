@@ -1,11 +1,11 @@
 //! Reading, converting and linting catalogs.
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
 use super::{js_error, read_catalog, read_dialect, to_js, usage};
+use crate::rawjson;
 use crate::{convert as convert_catalog, lint as lint_catalog, Catalog, Dialect, Options};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -134,10 +134,27 @@ pub fn read_catalog_js(
     #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
 ) -> Result<JsValue, JsValue> {
     let catalog = read_catalog(&catalog)?;
-    let tools: Vec<&Map<String, Value>> = catalog.tools().iter().map(|t| t.as_map()).collect();
-    to_js(
-        &serde_json::json!({"tools": tools, "report": catalog.report(), "nextCursor": catalog.next_cursor()}),
-    )
+    let mut out = String::from("{\"tools\":[");
+    for (i, tool) in catalog.tools().iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        rawjson::push_object(&mut out, tool.as_map(), None);
+    }
+    out.push_str("],\"report\":[");
+    for (i, entry) in catalog.report().iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        entry.push_json(&mut out);
+    }
+    out.push_str("],\"nextCursor\":");
+    match catalog.next_cursor() {
+        Some(c) => rawjson::push_str(&mut out, c),
+        None => out.push_str("null"),
+    }
+    out.push('}');
+    js_sys::JSON::parse(&out)
 }
 
 /// The dialect names accepted by `convert`.
