@@ -4,9 +4,13 @@ use serde::Deserialize;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
-use super::{js_error, read_catalog, read_dialect, to_js, usage};
+use super::{js_error, read_catalog, read_dialect, usage};
 use crate::rawjson;
-use crate::{convert as convert_catalog, lint as lint_catalog, Catalog, Dialect, Options};
+use crate::{
+    convert as convert_catalog, lint as lint_catalog, Catalog, Dialect, LintReport, Options,
+    Severity,
+};
+use std::collections::BTreeMap;
 
 #[wasm_bindgen(typescript_custom_section)]
 const DIALECT_TYPES: &'static str = include_str!("dialects.ts");
@@ -121,7 +125,65 @@ pub fn lint_js(
     #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
 ) -> Result<JsValue, JsValue> {
     let catalog = read_catalog(&catalog)?;
-    to_js(&lint_catalog(&catalog))
+    js_sys::JSON::parse(&lint_text(&lint_catalog(&catalog)))
+}
+
+/// The lint report as JSON text, as its `Serialize` writes it.
+fn lint_text(report: &LintReport) -> String {
+    fn counts(out: &mut String, counts: &BTreeMap<String, usize>) {
+        out.push('{');
+        for (i, (k, n)) in counts.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            rawjson::push_str(out, k);
+            out.push(':');
+            out.push_str(&n.to_string());
+        }
+        out.push('}');
+    }
+    let mut out = String::from("{\"tools\":[");
+    for (i, tool) in report.tools.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"name\":");
+        rawjson::push_str(&mut out, &tool.name);
+        out.push_str(",\"findings\":[");
+        for (j, f) in tool.findings.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            out.push_str(match f.severity {
+                Severity::Info => "{\"severity\":\"info\"",
+                Severity::Warning => "{\"severity\":\"warning\"",
+                Severity::Error => "{\"severity\":\"error\"",
+            });
+            if let Some(d) = &f.dialect {
+                out.push_str(",\"dialect\":");
+                rawjson::push_str(&mut out, d);
+            }
+            out.push_str(",\"pointer\":");
+            rawjson::push_str(&mut out, &f.pointer);
+            out.push_str(",\"message\":");
+            rawjson::push_str(&mut out, &f.message);
+            out.push('}');
+        }
+        out.push_str("],\"tokens\":");
+        counts(&mut out, &tool.tokens);
+        out.push('}');
+    }
+    out.push_str("],\"totals\":");
+    counts(&mut out, &report.totals);
+    out.push_str(",\"catalog\":[");
+    for (i, entry) in report.catalog.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        entry.push_json(&mut out);
+    }
+    out.push_str("]}");
+    out
 }
 
 /// Reads a catalog: `{tools, report, nextCursor}` with every tool's fields
