@@ -166,6 +166,54 @@ fn number_end(b: &[u8], i: usize) -> Result<usize, Invalid> {
     Ok(j)
 }
 
+/// The JSON documents of `text`, one after the other (pages as a server
+/// sent them), each read by serde_json's `FromStr`. Refused is what
+/// serde_json's stream reader refuses, with its error: a document that
+/// does not end where it should is read again with everything before it
+/// blanked (newlines kept), so that the error names the same line and
+/// column.
+pub(crate) fn documents(text: &str) -> Result<Vec<serde_json::Value>, serde_json::Error> {
+    let b = text.as_bytes();
+    let mut docs = Vec::new();
+    let mut at = ws(b, 0);
+    while at < b.len() {
+        // after a number or a literal the stream reader wants whitespace
+        // or a bracket, quote, comma or colon
+        let end = value_end(b, at, MAX_DEPTH).ok().filter(|&e| {
+            matches!(b.get(at), Some(b'{' | b'[' | b'"'))
+                || matches!(
+                    b.get(e),
+                    None | Some(
+                        b' ' | b'\n'
+                            | b'\r'
+                            | b'\t'
+                            | b'"'
+                            | b'['
+                            | b']'
+                            | b'{'
+                            | b'}'
+                            | b','
+                            | b':'
+                    )
+                )
+        });
+        docs.push(match end {
+            Some(e) => text.get(at..e).unwrap_or_default().parse()?,
+            None => {
+                let before = b.get(..at).unwrap_or_default();
+                let mut padded: String = before
+                    .iter()
+                    .map(|&c| if c == b'\n' { '\n' } else { ' ' })
+                    .collect();
+                padded.push_str(text.get(at..).unwrap_or_default());
+                padded.parse()?
+            }
+        });
+        at = ws(b, end.unwrap_or(b.len()));
+    }
+    Ok(docs)
+}
+
 /// Checks that `text` is one JSON value and returns it without whitespace
 /// between tokens: borrowed when it has none (what `JSON.stringify` and
 /// `serde_json::to_string` write). Exactly the texts `serde_json` reads as
@@ -574,6 +622,47 @@ mod tests {
                 let theirs = serde_json::from_str::<serde_json::Value>(p).is_ok();
                 assert_eq!(ours, theirs, "{p:?}");
             }
+        }
+    }
+
+    /// Several documents: what serde_json's stream reader reads, and its
+    /// errors, line and column included.
+    #[test]
+    fn documents_as_serde_jsons_stream() {
+        let stream = |t: &str| -> Result<Vec<serde_json::Value>, String> {
+            serde_json::Deserializer::from_str(t)
+                .into_iter::<serde_json::Value>()
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.to_string())
+        };
+        for t in [
+            "",
+            "  \n ",
+            "{}",
+            "{}{}",
+            "{} {\"a\":1}\n[2]",
+            "1 2 3",
+            "1[2]",
+            "\"a\"\"b\"",
+            "true false null",
+            "1x",
+            "truex",
+            "\"é\" 1.5.3",
+            "{}\n  x",
+            "[1,]",
+            "{\"a\":1} {\"b\":",
+            "01",
+            "1e5e",
+            "-",
+            "é {}",
+            "[] é",
+            "{} \n\"é\" tru",
+            &format!("{{}} {}", "[".repeat(200)),
+            &format!("1 {}1{}", "[".repeat(127), "]".repeat(127)),
+            "1e400 2",
+        ] {
+            let ours = documents(t).map_err(|e| e.to_string());
+            assert_eq!(ours, stream(t), "{t:?}");
         }
     }
 
