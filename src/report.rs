@@ -79,6 +79,18 @@ impl ReportEntry {
         crate::rawjson::push_str(out, &self.detail);
         out.push('}');
     }
+
+    /// Appends `entries` as a JSON array.
+    pub(crate) fn push_list(out: &mut String, entries: &[ReportEntry]) {
+        out.push('[');
+        for (i, entry) in entries.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            entry.push_json(out);
+        }
+        out.push(']');
+    }
 }
 
 /// One entry of the loss report.

@@ -217,14 +217,8 @@ impl Conversion {
         }
         out.push_str("],\"names\":");
         self.names.push_json(&mut out);
-        out.push_str(",\"report\":[");
-        for (i, entry) in self.report.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            entry.push_json(&mut out);
-        }
-        out.push(']');
+        out.push_str(",\"report\":");
+        ReportEntry::push_list(&mut out, &self.report);
         for (k, v) in &self.extra {
             out.push(',');
             rawjson::push_str(&mut out, k);

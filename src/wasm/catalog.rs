@@ -8,7 +8,7 @@ use super::{js_error, read_catalog, read_dialect, usage};
 use crate::rawjson;
 use crate::{
     convert as convert_catalog, lint as lint_catalog, Catalog, Dialect, LintReport, Options,
-    Severity,
+    ReportEntry, Severity,
 };
 use std::collections::BTreeMap;
 
@@ -175,14 +175,9 @@ fn lint_text(report: &LintReport) -> String {
     }
     out.push_str("],\"totals\":");
     counts(&mut out, &report.totals);
-    out.push_str(",\"catalog\":[");
-    for (i, entry) in report.catalog.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        entry.push_json(&mut out);
-    }
-    out.push_str("]}");
+    out.push_str(",\"catalog\":");
+    ReportEntry::push_list(&mut out, &report.catalog);
+    out.push('}');
     out
 }
 
@@ -203,14 +198,9 @@ pub fn read_catalog_js(
         }
         rawjson::push_object(&mut out, tool.as_map(), None);
     }
-    out.push_str("],\"report\":[");
-    for (i, entry) in catalog.report().iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        entry.push_json(&mut out);
-    }
-    out.push_str("],\"nextCursor\":");
+    out.push_str("],\"report\":");
+    ReportEntry::push_list(&mut out, catalog.report());
+    out.push_str(",\"nextCursor\":");
     match catalog.next_cursor() {
         Some(c) => rawjson::push_str(&mut out, c),
         None => out.push_str("null"),
