@@ -195,6 +195,22 @@ impl NameMap {
     }
 }
 
+impl NameMap {
+    /// Appends the map as a JSON object, as its `Serialize` writes it.
+    pub(crate) fn push_json(&self, out: &mut String) {
+        out.push('{');
+        for (i, (d, mcp)) in self.pairs.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            crate::rawjson::push_str(out, d);
+            out.push(':');
+            crate::rawjson::push_str(out, mcp);
+        }
+        out.push('}');
+    }
+}
+
 impl Serialize for NameMap {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(self.pairs.len()))?;

@@ -166,6 +166,54 @@ fn number_end(b: &[u8], i: usize) -> Result<usize, Invalid> {
     Ok(j)
 }
 
+/// The JSON documents of `text`, one after the other (pages as a server
+/// sent them), each read by serde_json's `FromStr`. Refused is what
+/// serde_json's stream reader refuses, with its error: a document that
+/// does not end where it should is read again with everything before it
+/// blanked (newlines kept), so that the error names the same line and
+/// column.
+pub(crate) fn documents(text: &str) -> Result<Vec<serde_json::Value>, serde_json::Error> {
+    let b = text.as_bytes();
+    let mut docs = Vec::new();
+    let mut at = ws(b, 0);
+    while at < b.len() {
+        // after a number or a literal the stream reader wants whitespace
+        // or a bracket, quote, comma or colon
+        let end = value_end(b, at, MAX_DEPTH).ok().filter(|&e| {
+            matches!(b.get(at), Some(b'{' | b'[' | b'"'))
+                || matches!(
+                    b.get(e),
+                    None | Some(
+                        b' ' | b'\n'
+                            | b'\r'
+                            | b'\t'
+                            | b'"'
+                            | b'['
+                            | b']'
+                            | b'{'
+                            | b'}'
+                            | b','
+                            | b':'
+                    )
+                )
+        });
+        docs.push(match end {
+            Some(e) => text.get(at..e).unwrap_or_default().parse()?,
+            None => {
+                let before = b.get(..at).unwrap_or_default();
+                let mut padded: String = before
+                    .iter()
+                    .map(|&c| if c == b'\n' { '\n' } else { ' ' })
+                    .collect();
+                padded.push_str(text.get(at..).unwrap_or_default());
+                padded.parse()?
+            }
+        });
+        at = ws(b, end.unwrap_or(b.len()));
+    }
+    Ok(docs)
+}
+
 /// Checks that `text` is one JSON value and returns it without whitespace
 /// between tokens: borrowed when it has none (what `JSON.stringify` and
 /// `serde_json::to_string` write). Exactly the texts `serde_json` reads as
@@ -300,13 +348,38 @@ fn unescape(raw: &str) -> Cow<'_, str> {
     serde_json::from_str::<String>(raw).map_or(Cow::Borrowed(inner), Cow::Owned)
 }
 
+/// Whether any of the 8 bytes of `w` must be escaped in a JSON string: a
+/// control character, `"` or `\\`. (A byte at or above 0x80 never sets the
+/// high bit of the first test; the tests may flag a clean word, which is
+/// then looked at byte by byte, but never miss one.)
+fn needs_escape(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let control = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+    let quote = zero_byte(w ^ (ONES * u64::from(b'"')));
+    let backslash = zero_byte(w ^ (ONES * u64::from(b'\\')));
+    (control | quote | backslash) != 0
+}
+
 /// Appends `s` as a JSON string, escaped as `serde_json` escapes it.
 pub(crate) fn push_str(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.reserve(s.len() + 2);
     out.push('"');
+    let b = s.as_bytes();
     let mut run_start = 0;
-    for (i, &c) in s.as_bytes().iter().enumerate() {
+    let mut i = 0;
+    while i < b.len() {
+        // eight clean bytes at a time: most text needs no escape at all
+        if let Some(word) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+            if !needs_escape(u64::from_le_bytes(word)) {
+                i += 8;
+                continue;
+            }
+        }
+        let c = b.get(i).copied().unwrap_or(0);
+        i += 1;
         let escape: &str = match c {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -319,8 +392,8 @@ pub(crate) fn push_str(out: &mut String, s: &str) {
             _ => continue,
         };
         // every byte matched above is ASCII: a char boundary
-        out.push_str(s.get(run_start..i).unwrap_or_default());
-        run_start = i + 1;
+        out.push_str(s.get(run_start..i - 1).unwrap_or_default());
+        run_start = i;
         if escape.is_empty() {
             out.push_str("\\u00");
             for nibble in [c >> 4, c & 0xf] {
@@ -332,6 +405,87 @@ pub(crate) fn push_str(out: &mut String, s: &str) {
     }
     out.push_str(s.get(run_start..).unwrap_or_default());
     out.push('"');
+}
+
+/// Appends `v` as compact JSON text: byte for byte what
+/// `serde_json::to_string` writes, without its generic serializer (which
+/// the crate's size-first build leaves slow on strings). Recursion follows
+/// the value, whose depth its parser or builder bounded.
+pub(crate) fn push_value(out: &mut String, v: &serde_json::Value) {
+    push_json(out, v, None);
+}
+
+/// [`push_value`] as `serde_json::to_string_pretty` writes it: two spaces
+/// per level.
+pub(crate) fn push_value_pretty(out: &mut String, v: &serde_json::Value) {
+    push_json(out, v, Some(0));
+}
+
+/// Writes `v`; `level` is the indentation of pretty text, `None` for
+/// compact text.
+fn push_json(out: &mut String, v: &serde_json::Value, level: Option<usize>) {
+    use serde_json::Value;
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::Number(n) => {
+            use std::fmt::Write;
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => push_str(out, s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, x) in items.iter().enumerate() {
+                separate(out, i, level);
+                push_json(out, x, level.map(|l| l + 1));
+            }
+            close(out, items.is_empty(), level, ']');
+        }
+        Value::Object(m) => push_object(out, m, level),
+    }
+}
+
+/// Writes an object; `level` as in [`push_json`].
+pub(crate) fn push_object(
+    out: &mut String,
+    m: &serde_json::Map<String, serde_json::Value>,
+    level: Option<usize>,
+) {
+    out.push('{');
+    for (i, (k, x)) in m.iter().enumerate() {
+        separate(out, i, level);
+        push_str(out, k);
+        out.push_str(if level.is_some() { ": " } else { ":" });
+        push_json(out, x, level.map(|l| l + 1));
+    }
+    close(out, m.is_empty(), level, '}');
+}
+
+/// Before the `i`th member of an array or object.
+fn separate(out: &mut String, i: usize, level: Option<usize>) {
+    if i > 0 {
+        out.push(',');
+    }
+    if let Some(l) = level {
+        out.push('\n');
+        indent(out, l + 1);
+    }
+}
+
+/// The end of an array or object.
+fn close(out: &mut String, empty: bool, level: Option<usize>, bracket: char) {
+    if let (Some(l), false) = (level, empty) {
+        out.push('\n');
+        indent(out, l);
+    }
+    out.push(bracket);
+}
+
+fn indent(out: &mut String, level: usize) {
+    for _ in 0..level {
+        out.push_str("  ");
+    }
 }
 
 #[cfg(test)]
@@ -471,6 +625,47 @@ mod tests {
         }
     }
 
+    /// Several documents: what serde_json's stream reader reads, and its
+    /// errors, line and column included.
+    #[test]
+    fn documents_as_serde_jsons_stream() {
+        let stream = |t: &str| -> Result<Vec<serde_json::Value>, String> {
+            serde_json::Deserializer::from_str(t)
+                .into_iter::<serde_json::Value>()
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.to_string())
+        };
+        for t in [
+            "",
+            "  \n ",
+            "{}",
+            "{}{}",
+            "{} {\"a\":1}\n[2]",
+            "1 2 3",
+            "1[2]",
+            "\"a\"\"b\"",
+            "true false null",
+            "1x",
+            "truex",
+            "\"é\" 1.5.3",
+            "{}\n  x",
+            "[1,]",
+            "{\"a\":1} {\"b\":",
+            "01",
+            "1e5e",
+            "-",
+            "é {}",
+            "[] é",
+            "{} \n\"é\" tru",
+            &format!("{{}} {}", "[".repeat(200)),
+            &format!("1 {}1{}", "[".repeat(127), "]".repeat(127)),
+            "1e400 2",
+        ] {
+            let ours = documents(t).map_err(|e| e.to_string());
+            assert_eq!(ours, stream(t), "{t:?}");
+        }
+    }
+
     #[test]
     fn depth_is_bounded() {
         let serde_ok = |t: &str| serde_json::from_str::<serde_json::Value>(t).is_ok();
@@ -536,6 +731,46 @@ mod tests {
             let mut s = String::new();
             push_str(&mut s, t);
             assert_eq!(s, serde_json::Value::from(t).to_string(), "{t:?}");
+        }
+        // every position of an escaped byte in and around an 8-byte word
+        for at in 0..20 {
+            for c in ['"', '\\', '\n', '\u{1}', '\u{1f}', '\u{7f}', 'é', ' '] {
+                let mut t = "abcdefghijklmnopqrstu".to_string();
+                t.insert(at, c);
+                let mut s = String::new();
+                push_str(&mut s, &t);
+                assert_eq!(s, serde_json::Value::from(t.as_str()).to_string(), "{t:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn values_are_written_as_serde_json_writes_them() {
+        let text = r#"{"a":[1,-2,1.5,-0.0,1e300,2.5e-8,18446744073709551615,-9223372036854775808,0.1],"b":{"":null,"t":true,"f":false},"c":"x\"y\u0001é","d":[],"e":{},"é\n":[[{}]]}"#;
+        let v: serde_json::Value = serde_json::from_str(text).expect("json");
+        let mut s = String::new();
+        push_value(&mut s, &v);
+        assert_eq!(s, serde_json::to_string(&v).expect("json"));
+        assert_eq!(s, text.replace("1e300", "1e+300"));
+        let mut pretty = String::new();
+        push_value_pretty(&mut pretty, &v);
+        assert_eq!(pretty, serde_json::to_string_pretty(&v).expect("json"));
+        for small in [
+            "[]",
+            "{}",
+            "[[]]",
+            "{\"a\":{}}",
+            "[1,[2,{\"b\":[]}]]",
+            "\"x\"",
+        ] {
+            let v: serde_json::Value = serde_json::from_str(small).expect("json");
+            let mut pretty = String::new();
+            push_value_pretty(&mut pretty, &v);
+            assert_eq!(
+                pretty,
+                serde_json::to_string_pretty(&v).expect("json"),
+                "{small}"
+            );
         }
     }
 }

@@ -61,6 +61,38 @@ impl Action {
     }
 }
 
+impl ReportEntry {
+    /// Appends the entry as JSON text, as its `Serialize` writes it.
+    pub(crate) fn push_json(&self, out: &mut String) {
+        out.push_str("{\"tool\":");
+        match &self.tool {
+            Some(t) => crate::rawjson::push_str(out, t),
+            None => out.push_str("null"),
+        }
+        out.push_str(",\"pointer\":");
+        crate::rawjson::push_str(out, &self.pointer);
+        out.push_str(",\"keyword\":");
+        crate::rawjson::push_str(out, &self.keyword);
+        out.push_str(",\"action\":\"");
+        out.push_str(self.action.as_str());
+        out.push_str("\",\"detail\":");
+        crate::rawjson::push_str(out, &self.detail);
+        out.push('}');
+    }
+
+    /// Appends `entries` as a JSON array.
+    pub(crate) fn push_list(out: &mut String, entries: &[ReportEntry]) {
+        out.push('[');
+        for (i, entry) in entries.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            entry.push_json(out);
+        }
+        out.push(']');
+    }
+}
+
 /// One entry of the loss report.
 ///
 /// `pointer` is a JSON Pointer into the document that was read (for a

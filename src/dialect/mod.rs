@@ -14,6 +14,7 @@ use crate::error::Error;
 use crate::lower::{self, words, Target};
 use crate::names::{NameMap, NameRule};
 use crate::pointer;
+use crate::rawjson;
 use crate::report::{Action, ReportEntry};
 
 pub(crate) mod anthropic;
@@ -204,7 +205,28 @@ impl Conversion {
 
     /// [`Conversion::to_json`] as text, written straight from the conversion.
     pub fn to_json_string(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        let mut out = String::with_capacity(1024);
+        out.push_str("{\"dialect\":");
+        rawjson::push_str(&mut out, self.dialect.as_str());
+        out.push_str(",\"tools\":[");
+        for (i, tool) in self.tools.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            rawjson::push_value(&mut out, tool);
+        }
+        out.push_str("],\"names\":");
+        self.names.push_json(&mut out);
+        out.push_str(",\"report\":");
+        ReportEntry::push_list(&mut out, &self.report);
+        for (k, v) in &self.extra {
+            out.push(',');
+            rawjson::push_str(&mut out, k);
+            out.push(':');
+            rawjson::push_value(&mut out, v);
+        }
+        out.push('}');
+        out
     }
 }
 

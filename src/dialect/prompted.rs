@@ -9,6 +9,7 @@ use crate::call::{CallBuilder, ModelTurn, Outcome, RawArgs};
 use crate::error::{Error, ErrorKind};
 use crate::lenient;
 use crate::lower::{keywords_portable, words, Nulls, Refs, Target};
+use crate::rawjson;
 
 pub(crate) fn target() -> Target {
     Target {
@@ -202,7 +203,8 @@ pub(crate) fn write_results(turn: &ModelTurn, outcomes: &[Outcome]) -> Vec<Value
             json!({"name": call.dialect_name, "id": call.id, key: out.value()})
         })
         .collect();
-    let body = serde_json::to_string_pretty(&items).unwrap_or_default();
+    let mut body = String::new();
+    rawjson::push_value_pretty(&mut body, &Value::Array(items));
     vec![json!({"role": "user", "content": format!("Tool results:\n```json\n{body}\n```")})]
 }
 

@@ -1,12 +1,16 @@
 //! Reading, converting and linting catalogs.
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
-use super::{js_error, read_catalog, read_dialect, to_js, usage};
-use crate::{convert as convert_catalog, lint as lint_catalog, Catalog, Dialect, Options};
+use super::{js_error, read_catalog, read_dialect, usage};
+use crate::rawjson;
+use crate::{
+    convert as convert_catalog, lint as lint_catalog, Catalog, Dialect, LintReport, Options,
+    ReportEntry, Severity,
+};
+use std::collections::BTreeMap;
 
 #[wasm_bindgen(typescript_custom_section)]
 const DIALECT_TYPES: &'static str = include_str!("dialects.ts");
@@ -95,7 +99,7 @@ pub fn convert_js(catalog: JsValue, options: Ts<ConvertOptions>) -> Result<JsVal
         Some(names) => Options::strict(o.strict).with_strict_tools(names),
         None => Options::strict(o.strict),
     };
-    to_js(&convert_catalog(&catalog, dialect, &options))
+    js_sys::JSON::parse(&convert_catalog(&catalog, dialect, &options).to_json_string())
 }
 
 /// Converts a catalog given as JSON text and returns JSON text: the fast
@@ -121,7 +125,60 @@ pub fn lint_js(
     #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
 ) -> Result<JsValue, JsValue> {
     let catalog = read_catalog(&catalog)?;
-    to_js(&lint_catalog(&catalog))
+    js_sys::JSON::parse(&lint_text(&lint_catalog(&catalog)))
+}
+
+/// The lint report as JSON text, as its `Serialize` writes it.
+fn lint_text(report: &LintReport) -> String {
+    fn counts(out: &mut String, counts: &BTreeMap<String, usize>) {
+        out.push('{');
+        for (i, (k, n)) in counts.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            rawjson::push_str(out, k);
+            out.push(':');
+            out.push_str(&n.to_string());
+        }
+        out.push('}');
+    }
+    let mut out = String::from("{\"tools\":[");
+    for (i, tool) in report.tools.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"name\":");
+        rawjson::push_str(&mut out, &tool.name);
+        out.push_str(",\"findings\":[");
+        for (j, f) in tool.findings.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            out.push_str(match f.severity {
+                Severity::Info => "{\"severity\":\"info\"",
+                Severity::Warning => "{\"severity\":\"warning\"",
+                Severity::Error => "{\"severity\":\"error\"",
+            });
+            if let Some(d) = &f.dialect {
+                out.push_str(",\"dialect\":");
+                rawjson::push_str(&mut out, d);
+            }
+            out.push_str(",\"pointer\":");
+            rawjson::push_str(&mut out, &f.pointer);
+            out.push_str(",\"message\":");
+            rawjson::push_str(&mut out, &f.message);
+            out.push('}');
+        }
+        out.push_str("],\"tokens\":");
+        counts(&mut out, &tool.tokens);
+        out.push('}');
+    }
+    out.push_str("],\"totals\":");
+    counts(&mut out, &report.totals);
+    out.push_str(",\"catalog\":");
+    ReportEntry::push_list(&mut out, &report.catalog);
+    out.push('}');
+    out
 }
 
 /// Reads a catalog: `{tools, report, nextCursor}` with every tool's fields
@@ -134,10 +191,22 @@ pub fn read_catalog_js(
     #[wasm_bindgen(unchecked_param_type = "CatalogInput")] catalog: JsValue,
 ) -> Result<JsValue, JsValue> {
     let catalog = read_catalog(&catalog)?;
-    let tools: Vec<&Map<String, Value>> = catalog.tools().iter().map(|t| t.as_map()).collect();
-    to_js(
-        &serde_json::json!({"tools": tools, "report": catalog.report(), "nextCursor": catalog.next_cursor()}),
-    )
+    let mut out = String::from("{\"tools\":[");
+    for (i, tool) in catalog.tools().iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        rawjson::push_object(&mut out, tool.as_map(), None);
+    }
+    out.push_str("],\"report\":");
+    ReportEntry::push_list(&mut out, catalog.report());
+    out.push_str(",\"nextCursor\":");
+    match catalog.next_cursor() {
+        Some(c) => rawjson::push_str(&mut out, c),
+        None => out.push_str("null"),
+    }
+    out.push('}');
+    js_sys::JSON::parse(&out)
 }
 
 /// The dialect names accepted by `convert`.
