@@ -381,6 +381,41 @@ fn invalid_arguments_are_tool_errors_not_protocol_errors() {
 }
 
 #[test]
+fn a_new_catalog_validates_with_its_own_schemas() {
+    // the engine reads each tool's schema once, on its first call: a
+    // catalog set later, with the same tool changed, is read anew
+    let tool = |schema: Value| {
+        Catalog::parse(
+            json!([{"name": "dim", "inputSchema": schema}])
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap()
+    };
+    let level = |maximum: u32| {
+        json!({"type": "object", "properties": {"level": {"type": "integer", "maximum": maximum}},
+               "required": ["level"]})
+    };
+    let call = |id: u32| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+               "params": {"name": "dim", "arguments": {"level": "80"}}})
+    };
+    let mut e = Engine::new(tool(level(50)), EngineConfig::default());
+    init(&mut e);
+    for id in 1..3 {
+        let (r, inv) = send(&mut e, call(id));
+        assert!(inv.is_empty());
+        assert_eq!(r[0]["result"]["isError"], true, "{r:?}");
+    }
+    e.set_catalog(tool(level(100)));
+    for id in 3..5 {
+        let (_, inv) = send(&mut e, call(id));
+        assert_eq!(inv.len(), 1);
+        assert_eq!(inv[0].arguments, json!({"level": 80}));
+    }
+}
+
+#[test]
 fn cancellation_drops_the_invocation() {
     let mut e = Engine::new(homey(), EngineConfig::default());
     init(&mut e);

@@ -143,7 +143,6 @@ use serde_json::{json, Map, Value};
 
 use crate::catalog::{Catalog, Tool};
 use crate::error::{Error, ErrorKind};
-use crate::validate::validate_arguments;
 
 mod disclosure;
 pub(crate) mod era;
@@ -479,6 +478,8 @@ pub struct Engine {
     /// The `requestState`s handed out by [`Engine::input_required`], newest
     /// last (at most [`ISSUED_STATES`]).
     issued_states: VecDeque<String>,
+    /// The exposed tools' input schemas, compiled on their first call.
+    schemas: crate::validate::SchemaCache,
     outputs: VecDeque<Output>,
 }
 
@@ -509,6 +510,7 @@ impl Engine {
             next_ask: 1,
             asks: BTreeMap::new(),
             issued_states: VecDeque::new(),
+            schemas: crate::validate::SchemaCache::default(),
             outputs: VecDeque::new(),
         }
     }
@@ -573,6 +575,7 @@ impl Engine {
     }
 
     fn rebuild(&mut self) {
+        self.schemas.clear();
         let view = disclosure::View::build(&self.catalog, &self.config);
         self.replace_view(view);
     }
@@ -1048,7 +1051,7 @@ impl Engine {
                 None,
             );
         };
-        let v = validate_arguments(tool.input_schema(), args);
+        let v = self.schemas.validate(name, tool.input_schema(), args);
         if !v.is_valid() {
             let text = format!("Invalid arguments for {name}: {}", v.message());
             return self.reply(

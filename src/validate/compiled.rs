@@ -95,6 +95,40 @@ impl Validator {
     }
 }
 
+/// Input schemas compiled on first use, by tool name, for a catalog that
+/// may change (an engine's): [`SchemaCache::clear`] forgets them all. Each
+/// answer is exactly [`validate_arguments`](crate::validate_arguments)'s
+/// with the schema given.
+#[derive(Default)]
+pub(crate) struct SchemaCache {
+    tools: foldhash::HashMap<String, Compiled>,
+}
+
+impl Clone for SchemaCache {
+    /// A cache: a copy starts empty and fills again.
+    fn clone(&self) -> Self {
+        SchemaCache::default()
+    }
+}
+
+impl SchemaCache {
+    /// Coerces and validates `arguments` for `tool`, whose input schema is
+    /// `schema` (read the first time, remembered until [`clear`](Self::clear)).
+    pub(crate) fn validate(&mut self, tool: &str, schema: &Value, arguments: &Value) -> Validation {
+        let compiled = self.tools.entry(tool.to_string()).or_insert_with(|| {
+            Compiled::new(super::value::deep_clone(schema), |s| Evaluator::new(s))
+        });
+        compiled.with_dependent_mut(|_, ev| {
+            coerce_and_validate(ev, super::value::deep_clone(arguments))
+        })
+    }
+
+    /// Forgets every schema (the catalog changed).
+    pub(crate) fn clear(&mut self) {
+        self.tools.clear();
+    }
+}
+
 impl std::fmt::Debug for Validator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Validator")

@@ -30,6 +30,7 @@ mod value;
 mod words;
 
 use coerce::Coercer;
+pub(crate) use compiled::SchemaCache;
 pub use compiled::Validator;
 use eval::Evaluator;
 
