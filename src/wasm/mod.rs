@@ -263,6 +263,7 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 /// A JS object frozen with the objects and arrays it holds one level
 /// down: an answer made once and handed out many times, which no caller
 /// can change under the next.
+#[cfg(not(feature = "web-module"))]
 pub(crate) fn frozen(value: JsValue) -> JsValue {
     if let Some(object) = value.dyn_ref::<js_sys::Object>() {
         for inner in js_sys::Object::values(object).iter() {
