@@ -115,12 +115,17 @@ impl SchemaCache {
     /// Coerces and validates `arguments` for `tool`, whose input schema is
     /// `schema` (read the first time, remembered until [`clear`](Self::clear)).
     pub(crate) fn validate(&mut self, tool: &str, schema: &Value, arguments: &Value) -> Validation {
-        let compiled = self.tools.entry(tool.to_string()).or_insert_with(|| {
-            Compiled::new(super::value::deep_clone(schema), |s| Evaluator::new(s))
-        });
-        compiled.with_dependent_mut(|_, ev| {
-            coerce_and_validate(ev, super::value::deep_clone(arguments))
-        })
+        // the name is copied once, when the tool is first called
+        if !self.tools.contains_key(tool) {
+            let compiled = Compiled::new(super::value::deep_clone(schema), |s| Evaluator::new(s));
+            self.tools.insert(tool.to_string(), compiled);
+        }
+        match self.tools.get_mut(tool) {
+            Some(compiled) => compiled.with_dependent_mut(|_, ev| {
+                coerce_and_validate(ev, super::value::deep_clone(arguments))
+            }),
+            None => super::validate_arguments(schema, arguments),
+        }
     }
 
     /// Forgets every schema (the catalog changed).
@@ -182,5 +187,28 @@ mod tests {
         }
         assert!(validator.contains("t"));
         assert!(!validator.contains("u"));
+        // the engine's cache answers the same, and reads a schema anew
+        // after clear(); a copy of it starts empty
+        let mut cache = SchemaCache::default();
+        for round in 0..2 {
+            for args in &calls {
+                let want = validate_arguments(&schema, args);
+                assert_eq!(
+                    cache.validate("t", &schema, args),
+                    want,
+                    "round {round}: {args}"
+                );
+            }
+        }
+        assert_eq!(cache.clone().tools.len(), 0);
+        cache.clear();
+        let other = json!({"type": "object", "properties": {"level": {"type": "string"}}});
+        for args in &calls {
+            assert_eq!(
+                cache.validate("t", &other, args),
+                validate_arguments(&other, args),
+                "{args}"
+            );
+        }
     }
 }
