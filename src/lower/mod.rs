@@ -441,9 +441,12 @@ pub(crate) struct Cx<'a> {
     /// Bytes produced so far (see [`MAX_BYTES`]).
     bytes: usize,
     /// This schema's limits: [`MAX_EXPANSION`] times its own size, at
-    /// most [`MAX_NODES`] and [`MAX_BYTES`].
+    /// most [`MAX_NODES`] and [`MAX_BYTES`]. Until the walk passes the
+    /// least they can be ([`FLOOR_NODES`], [`FLOOR_BYTES`]), the schema is
+    /// not measured (`sized`): most schemas never get there.
     max_nodes: usize,
     max_bytes: usize,
+    sized: bool,
     exhausted: bool,
     pub not_strict: Vec<(String, String)>,
     /// Objects written as JSON text so far (`json_text_maps`).
@@ -510,15 +513,13 @@ pub(crate) fn lower(
         ref_stack: Vec::new(),
         nodes: 0,
         bytes: 0,
-        max_nodes: 0,
-        max_bytes: 0,
+        max_nodes: FLOOR_NODES,
+        max_bytes: FLOOR_BYTES,
+        sized: false,
         exhausted: false,
         not_strict: Vec::new(),
         json_texts: 0,
     };
-    let (own_nodes, own_bytes) = own_size(schema);
-    cx.max_nodes = MAX_NODES.min(256 + MAX_EXPANSION * own_nodes);
-    cx.max_bytes = MAX_BYTES.min(64 * 1024 + MAX_EXPANSION * own_bytes);
     let mut root = match schema {
         Value::Object(m) => Obj::borrowed(m),
         _ => Obj::default(),
@@ -545,10 +546,23 @@ pub(crate) fn lower(
     })
 }
 
+/// The least a schema's node limit can be (its own size counts at least
+/// one node).
+const FLOOR_NODES: usize = 256;
+/// The least a schema's byte limit can be.
+const FLOOR_BYTES: usize = 64 * 1024;
+
 /// Counts a node against the limits; `Some` is what replaces a node that
 /// is over them.
 fn limit(cx: &mut Cx<'_>, at: &At<'_>, depth: usize) -> Option<Value> {
     cx.nodes += 1;
+    if (cx.nodes > cx.max_nodes || cx.bytes > cx.max_bytes) && !cx.sized {
+        // past the floor: the schema's own size sets the real limits
+        let (own_nodes, own_bytes) = own_size(cx.root);
+        cx.max_nodes = MAX_NODES.min(FLOOR_NODES + MAX_EXPANSION * own_nodes);
+        cx.max_bytes = MAX_BYTES.min(FLOOR_BYTES + MAX_EXPANSION * own_bytes);
+        cx.sized = true;
+    }
     if cx.nodes > cx.max_nodes || cx.bytes > cx.max_bytes {
         cx.exhausted = true;
         return Some(Value::Object(Map::new()));
