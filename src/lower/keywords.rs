@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{nullable, words, At, Cx, Node};
+use super::{nullable, words, At, Cx, Node, Nulls};
 use crate::report::Action;
 
 /// Every JSON Schema 2020-12 keyword (plus draft-07's `definitions`), for
@@ -364,20 +364,28 @@ pub(super) fn finish(cx: &mut Cx<'_>, node: Node<'_>, at: &At<'_>) -> Map<String
             );
         }
     }
-    let mut map = obj.into_map();
     if nullable {
-        nullable::render(&mut map, cx.target.nulls);
+        match cx.target.nulls {
+            Nulls::Nullable => obj.insert(kw!("nullable"), Value::Bool(true)),
+            Nulls::TypeArray => {
+                // rewrites several keywords: done on the map, read back
+                let mut map = obj.into_map();
+                nullable::render(&mut map, Nulls::TypeArray);
+                obj = super::Obj::owned(map);
+            }
+        }
     }
+    // finished by keyword bit before the map is built
     if !notes.is_empty() {
-        let text = words::append(map.get("description").and_then(Value::as_str), &notes);
-        map.insert("description".into(), Value::String(text));
+        let text = words::append(obj.get(kw!("description")).and_then(Value::as_str), &notes);
+        obj.insert(kw!("description"), Value::String(text));
     }
     if cx.target.upper_case_types {
-        if let Some(Value::String(t)) = map.get_mut("type") {
+        if let Some(Value::String(t)) = obj.get_mut(kw!("type")) {
             t.make_ascii_uppercase();
         }
     }
-    map
+    obj.into_map()
 }
 
 #[cfg(test)]
