@@ -1,7 +1,7 @@
 //! Tool names per dialect: each API's name rule, shortening with a stable
 //! hash suffix, collision handling, and the reversible map back to MCP.
 
-use foldhash::{HashMap, HashSet, HashSetExt};
+use foldhash::HashMap;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
@@ -122,15 +122,15 @@ impl NameMap {
         rule: &NameRule,
     ) -> (NameMap, Vec<(String, String)>) {
         let mut map = NameMap::default();
-        let mut used: HashSet<String> = HashSet::new();
         let mut changed = Vec::new();
+        // the names given so far are the map's dialect names
         for mcp in names {
             let mut cand = rule.fit(mcp);
-            if used.contains(&cand) {
+            if map.by_dialect.contains_key(&cand) {
                 cand = with_suffix(&cand, mcp, rule.max);
                 let mut n = 2;
                 let stem = cand.clone();
-                while used.contains(&cand) {
+                while map.by_dialect.contains_key(&cand) {
                     let tail = format!("_{n}");
                     let mut s: String = stem
                         .chars()
@@ -141,7 +141,6 @@ impl NameMap {
                     n += 1;
                 }
             }
-            used.insert(cand.clone());
             if cand != mcp {
                 changed.push((mcp.to_string(), cand.clone()));
             }
@@ -224,6 +223,7 @@ impl Serialize for NameMap {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use foldhash::HashSet;
 
     #[test]
     fn valid_names_are_kept() {

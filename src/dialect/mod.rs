@@ -333,12 +333,11 @@ pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conver
             });
         }
     }
-    let mut names = NameMap::default();
+    // one name per tool, in catalog order (the catalog's names are unique)
+    let mut converted = Vec::with_capacity(catalog.len());
+    let mut skipped = false;
     let mut declared_list = Vec::with_capacity(catalog.len());
-    for tool in catalog.tools() {
-        let Some(name) = all_names.dialect_name(tool.name()) else {
-            continue;
-        };
+    for (tool, (name, _)) in catalog.tools().iter().zip(all_names.iter()) {
         let chosen = options
             .strict_tools
             .as_ref()
@@ -356,16 +355,19 @@ pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conver
         };
         match result {
             Ok((d, entries)) => {
-                names.insert_pair(name.to_string(), tool.name().to_string());
+                converted.push((name, tool.name()));
                 declared_list.push((d, entries));
             }
-            Err(e) => report.push(ReportEntry {
-                tool: Some(tool.name().to_string()),
-                pointer: e.pointer().to_string(),
-                keyword: "tool".into(),
-                action: Action::Skipped,
-                detail: format!("tool skipped: {}", e.message()),
-            }),
+            Err(e) => {
+                skipped = true;
+                report.push(ReportEntry {
+                    tool: Some(tool.name().to_string()),
+                    pointer: e.pointer().to_string(),
+                    keyword: "tool".into(),
+                    action: Action::Skipped,
+                    detail: format!("tool skipped: {}", e.message()),
+                })
+            }
         }
     }
     if strict && dialect == Dialect::Anthropic {
@@ -427,6 +429,17 @@ pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conver
             items
         }
         _ => items,
+    };
+    // the map names the tools converted: all of them, usually
+    let names = if skipped {
+        let mut names = NameMap::default();
+        for (name, mcp) in converted {
+            names.insert_pair(name.to_string(), mcp.to_string());
+        }
+        names
+    } else {
+        drop(converted);
+        all_names
     };
     Conversion {
         dialect,
