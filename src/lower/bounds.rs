@@ -5,14 +5,23 @@
 
 use serde_json::Value;
 
-use super::{words, At, Cx, Node};
+use super::{words, At, Cx, Kw, Node};
 use crate::report::Action;
 
+/// `(exclusive keyword, inclusive keyword, comparison)`.
+const BOUNDS: &[(Kw, Kw, &str)] = &[
+    (kw!("exclusiveMinimum"), kw!("minimum"), "greater"),
+    (kw!("exclusiveMaximum"), kw!("maximum"), "less"),
+];
+
 pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
-    for (exclusive, inclusive, more) in [
-        (kw!("exclusiveMinimum"), kw!("minimum"), "greater"),
-        (kw!("exclusiveMaximum"), kw!("maximum"), "less"),
-    ] {
+    if !node
+        .map
+        .contains_any(kw!("exclusiveMinimum").mask() | kw!("exclusiveMaximum").mask())
+    {
+        return;
+    }
+    for &(exclusive, inclusive, more) in BOUNDS {
         // draft-04: a boolean that qualifies the inclusive bound
         if let Some(Value::Bool(flag)) = node.map.get(exclusive) {
             let flag = *flag;

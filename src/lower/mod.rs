@@ -680,6 +680,24 @@ fn lower_node<'a: 'b, 'b>(
     map
 }
 
+/// Keywords holding one subschema.
+const SUBSCHEMA_KEYS: &[Kw] = &[
+    kw!("items"),
+    kw!("additionalProperties"),
+    kw!("not"),
+    kw!("propertyNames"),
+    kw!("contains"),
+];
+/// Keywords holding a list of subschemas.
+const LIST_KEYS: &[Kw] = &[kw!("anyOf"), kw!("oneOf"), kw!("allOf"), kw!("prefixItems")];
+/// Keywords holding a map of subschemas.
+const MAP_KEYS: &[Kw] = &[
+    kw!("$defs"),
+    kw!("definitions"),
+    kw!("patternProperties"),
+    kw!("dependentSchemas"),
+];
+
 /// Lowers every subschema the node keeps. Each list of subschemas is taken
 /// out of the node and walked from here, borrowed: the children read the
 /// input (or a value a rule made) in place.
@@ -717,20 +735,20 @@ fn children(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>, depth: usize) {
             node.map.insert(kw!("properties"), Value::Object(out));
         }
     }
-    for key in [
-        kw!("items"),
-        kw!("additionalProperties"),
-        kw!("not"),
-        kw!("propertyNames"),
-        kw!("contains"),
-    ] {
+    for &key in SUBSCHEMA_KEYS {
+        if !node.map.contains_key(key) {
+            continue;
+        }
         if let Some(sub) = node.map.take_if(key, Value::is_object) {
             let v =
                 walk(cx, &sub, &At::Key(at, key.name()), depth + 1).unwrap_or(Value::Bool(false));
             node.map.insert(key, v);
         }
     }
-    for key in [kw!("anyOf"), kw!("oneOf"), kw!("allOf"), kw!("prefixItems")] {
+    for &key in LIST_KEYS {
+        if !node.map.contains_key(key) {
+            continue;
+        }
         if let Some(list) = node.map.take_if(key, Value::is_array) {
             if let Value::Array(list) = &*list {
                 let origin = if key == kw!("anyOf") {
@@ -759,12 +777,10 @@ fn children(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>, depth: usize) {
     // the root's definitions, where `$ref` stays, are lowered last and only
     // when something refers to them
     let prune = at.is_root() && cx.target.refs == Refs::Keep;
-    for key in [
-        kw!("$defs"),
-        kw!("definitions"),
-        kw!("patternProperties"),
-        kw!("dependentSchemas"),
-    ] {
+    for &key in MAP_KEYS {
+        if !node.map.contains_key(key) {
+            continue;
+        }
         if prune && (key == kw!("$defs") || key == kw!("definitions")) {
             continue;
         }
