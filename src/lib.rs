@@ -164,7 +164,9 @@ pub use call::{
     tools_call_request, Call, ModelTurn, MAX_ARGUMENT_BYTES, MAX_CALLS, MAX_SIGNATURE_BYTES,
 };
 pub use catalog::{Catalog, Limits, Tool};
-pub use dialect::{convert, format_results, parse_calls, Conversion, Dialect, Options};
+pub use dialect::{
+    convert, convert_json, format_results, parse_calls, Conversion, Dialect, Options,
+};
 pub use engine::http;
 pub use engine::{
     budget, Answer, Budget, ClientRequest, Disclosure, Engine, EngineConfig, Era, Exposure,

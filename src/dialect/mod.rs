@@ -296,6 +296,137 @@ impl Declared<'_> {
 /// Never fails on a tool: a tool that cannot be converted is left out and
 /// listed in the report with the reason.
 pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conversion {
+    let (mut report, all_names, strict) = start(catalog, dialect, options);
+    let mut declared_list = Vec::with_capacity(catalog.len());
+    let (converted, skipped) = declare_all(
+        catalog,
+        &all_names,
+        dialect,
+        strict,
+        options,
+        &mut report,
+        &mut |d, entries| declared_list.push((d, entries)),
+    );
+    if strict && dialect == Dialect::Anthropic {
+        let order = strict_order(&declared_list, options.strict_tools.as_deref());
+        for (i, why) in anthropic::over_request_limits(&declared_list, &order) {
+            let Some((d, entries)) = declared_list.get_mut(i) else {
+                continue;
+            };
+            let (tool, name) = (d.tool, d.name);
+            if let Ok((again, mut fresh)) = declare(tool, name, dialect, false) {
+                fresh.insert(0, not_strict(tool, why));
+                *d = again;
+                *entries = fresh;
+            }
+        }
+    }
+    let declared_list: Vec<Declared<'_>> = declared_list
+        .into_iter()
+        .map(|(d, entries)| {
+            report.extend(entries);
+            d
+        })
+        .collect();
+    // items are built by move (the lowered schema is not copied); vscode
+    // and prompted also read the declarations afterwards
+    let mut items = Vec::with_capacity(declared_list.len());
+    let mut kept = Vec::new();
+    for d in declared_list {
+        items.push(item(dialect, d, &mut kept));
+    }
+    let mut extra = Map::new();
+    let tools = match dialect {
+        Dialect::Gemini | Dialect::GeminiJson => gemini::wrap(items),
+        Dialect::VsCode => {
+            extra.insert(
+                "runtime".into(),
+                Value::Array(kept.iter().map(vscode::runtime).collect()),
+            );
+            items
+        }
+        Dialect::Prompted => {
+            extra.insert("prompt".into(), Value::String(prompted::prompt(&kept)));
+            items
+        }
+        _ => items,
+    };
+    // the map names the tools converted: all of them, usually
+    let names = names_kept(converted, skipped).unwrap_or(all_names);
+    Conversion {
+        dialect,
+        tools,
+        names,
+        report,
+        extra,
+    }
+}
+
+/// [`convert`] as JSON text: what [`Conversion::to_json_string`] writes.
+///
+/// Where the dialect's items do not depend on each other (every dialect but
+/// vscode and prompted, and anthropic's strict mode), each tool is written
+/// as soon as it is converted and let go: the conversion's values are never
+/// all held at once, which saves the memory and the time of a second pass.
+pub fn convert_json(catalog: &Catalog, dialect: Dialect, options: &Options) -> String {
+    let strict = options.strict && dialect.has_strict();
+    let streams = match dialect {
+        Dialect::Gemini | Dialect::GeminiJson | Dialect::OpenAi | Dialect::OpenAiResponses => true,
+        Dialect::Anthropic => !strict,
+        Dialect::VsCode | Dialect::Prompted => false,
+    };
+    if !streams {
+        return convert(catalog, dialect, options).to_json_string();
+    }
+    let (mut report, all_names, strict) = start(catalog, dialect, options);
+    let wrapped = matches!(dialect, Dialect::Gemini | Dialect::GeminiJson);
+    let mut out = String::with_capacity(1024);
+    out.push_str("{\"dialect\":");
+    rawjson::push_str(&mut out, dialect.as_str());
+    out.push_str(",\"tools\":[");
+    let mut entries = Vec::new();
+    let mut written = 0usize;
+    let mut kept = Vec::new();
+    let (converted, skipped) = declare_all(
+        catalog,
+        &all_names,
+        dialect,
+        strict,
+        options,
+        &mut report,
+        &mut |d, tool_entries| {
+            entries.extend(tool_entries);
+            match (written, wrapped) {
+                // both Gemini dialects send one tool holding every declaration
+                (0, true) => out.push_str("{\"functionDeclarations\":["),
+                (0, false) => {}
+                _ => out.push(','),
+            }
+            written += 1;
+            rawjson::push_value(&mut out, &item(dialect, d, &mut kept));
+        },
+    );
+    if wrapped && written > 0 {
+        out.push_str("]}");
+    }
+    report.extend(entries);
+    let rebuilt = names_kept(converted, skipped);
+    out.push_str("],\"names\":");
+    rebuilt.as_ref().unwrap_or(&all_names).push_json(&mut out);
+    out.push_str(",\"report\":");
+    ReportEntry::push_list(&mut out, &report);
+    out.push('}');
+    out
+}
+
+/// The start of a conversion: the report so far (the catalog's, strict mode
+/// refused, names changed, `strict_tools` naming no tool), every tool's
+/// name in the dialect, and whether strict mode applies.
+fn start(
+    catalog: &Catalog,
+    dialect: Dialect,
+    options: &Options,
+) -> (Vec<ReportEntry>, NameMap, bool) {
     let mut report: Vec<ReportEntry> = catalog.report().to_vec();
     let strict = options.strict && dialect.has_strict();
     if options.strict && !dialect.has_strict() {
@@ -333,11 +464,26 @@ pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conver
             });
         }
     }
+    (report, all_names, strict)
+}
+
+/// Declares every tool in catalog order, handing each declaration and its
+/// report entries to `each`; a tool that cannot be converted gets its
+/// entry in `report` instead. Returns the `(dialect name, MCP name)` of the
+/// tools converted and whether any was skipped.
+fn declare_all<'a>(
+    catalog: &'a Catalog,
+    names: &'a NameMap,
+    dialect: Dialect,
+    strict: bool,
+    options: &Options,
+    report: &mut Vec<ReportEntry>,
+    each: &mut dyn FnMut(Declared<'a>, Vec<ReportEntry>),
+) -> (Vec<(&'a str, &'a str)>, bool) {
     // one name per tool, in catalog order (the catalog's names are unique)
     let mut converted = Vec::with_capacity(catalog.len());
     let mut skipped = false;
-    let mut declared_list = Vec::with_capacity(catalog.len());
-    for (tool, (name, _)) in catalog.tools().iter().zip(all_names.iter()) {
+    for (tool, (name, _)) in catalog.tools().iter().zip(names.iter()) {
         let chosen = options
             .strict_tools
             .as_ref()
@@ -356,7 +502,7 @@ pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conver
         match result {
             Ok((d, entries)) => {
                 converted.push((name, tool.name()));
-                declared_list.push((d, entries));
+                each(d, entries);
             }
             Err(e) => {
                 skipped = true;
@@ -370,83 +516,41 @@ pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conver
             }
         }
     }
-    if strict && dialect == Dialect::Anthropic {
-        let order = strict_order(&declared_list, options.strict_tools.as_deref());
-        for (i, why) in anthropic::over_request_limits(&declared_list, &order) {
-            let Some((d, entries)) = declared_list.get_mut(i) else {
-                continue;
-            };
-            let (tool, name) = (d.tool, d.name);
-            if let Ok((again, mut fresh)) = declare(tool, name, dialect, false) {
-                fresh.insert(0, not_strict(tool, why));
-                *d = again;
-                *entries = fresh;
-            }
-        }
-    }
-    let declared_list: Vec<Declared<'_>> = declared_list
-        .into_iter()
-        .map(|(d, entries)| {
-            report.extend(entries);
-            d
-        })
-        .collect();
-    // items are built by move (the lowered schema is not copied); vscode
-    // and prompted also read the declarations afterwards
-    let mut items = Vec::with_capacity(declared_list.len());
-    let mut kept = Vec::new();
-    for d in declared_list {
-        items.push(match dialect {
-            Dialect::Gemini => gemini::declaration(d),
-            Dialect::GeminiJson => gemini_json::declaration(d),
-            Dialect::OpenAi => openai::tool(d),
-            Dialect::OpenAiResponses => openai_responses::tool(d),
-            Dialect::Anthropic => anthropic::tool(d),
-            Dialect::VsCode => {
-                let item = vscode::contribution(&d);
-                kept.push(d);
-                item
-            }
-            Dialect::Prompted => {
-                let item = prompted::entry(&d);
-                kept.push(d);
-                item
-            }
-        });
-    }
-    let mut extra = Map::new();
-    let tools = match dialect {
-        Dialect::Gemini | Dialect::GeminiJson => gemini::wrap(items),
-        Dialect::VsCode => {
-            extra.insert(
-                "runtime".into(),
-                Value::Array(kept.iter().map(vscode::runtime).collect()),
-            );
-            items
-        }
-        Dialect::Prompted => {
-            extra.insert("prompt".into(), Value::String(prompted::prompt(&kept)));
-            items
-        }
-        _ => items,
-    };
-    // the map names the tools converted: all of them, usually
-    let names = if skipped {
+    (converted, skipped)
+}
+
+/// The names map of the tools converted when some were skipped (`None`:
+/// every tool converted, the map assigned is the one).
+fn names_kept(converted: Vec<(&str, &str)>, skipped: bool) -> Option<NameMap> {
+    skipped.then(|| {
         let mut names = NameMap::default();
         for (name, mcp) in converted {
             names.insert_pair(name.to_string(), mcp.to_string());
         }
         names
-    } else {
-        drop(converted);
-        all_names
-    };
-    Conversion {
-        dialect,
-        tools,
-        names,
-        report,
-        extra,
+    })
+}
+
+/// One tool's item in the dialect's `tools` array, built by move (the
+/// lowered schema is not copied); vscode and prompted keep the declaration
+/// in `kept`, for what they build from all of them.
+fn item<'a>(dialect: Dialect, d: Declared<'a>, kept: &mut Vec<Declared<'a>>) -> Value {
+    match dialect {
+        Dialect::Gemini => gemini::declaration(d),
+        Dialect::GeminiJson => gemini_json::declaration(d),
+        Dialect::OpenAi => openai::tool(d),
+        Dialect::OpenAiResponses => openai_responses::tool(d),
+        Dialect::Anthropic => anthropic::tool(d),
+        Dialect::VsCode => {
+            let item = vscode::contribution(&d);
+            kept.push(d);
+            item
+        }
+        Dialect::Prompted => {
+            let item = prompted::entry(&d);
+            kept.push(d);
+            item
+        }
     }
 }
 

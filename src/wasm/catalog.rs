@@ -99,7 +99,7 @@ pub fn convert_js(catalog: JsValue, options: Ts<ConvertOptions>) -> Result<JsVal
         Some(names) => Options::strict(o.strict).with_strict_tools(names),
         None => Options::strict(o.strict),
     };
-    js_sys::JSON::parse(&convert_catalog(&catalog, dialect, &options).to_json_string())
+    js_sys::JSON::parse(&crate::convert_json(&catalog, dialect, &options))
 }
 
 /// Converts a catalog given as JSON text and returns JSON text: the fast
@@ -112,10 +112,11 @@ pub fn convert_json(
 ) -> Result<String, JsValue> {
     let dialect = read_dialect(dialect)?;
     let catalog = Catalog::parse(catalog.as_bytes()).map_err(|e| js_error(&e))?;
-    Ok(
-        convert_catalog(&catalog, dialect, &Options::strict(strict.unwrap_or(false)))
-            .to_json_string(),
-    )
+    Ok(crate::convert_json(
+        &catalog,
+        dialect,
+        &Options::strict(strict.unwrap_or(false)),
+    ))
 }
 
 /// Lints every tool of a catalog against every dialect: findings per tool
