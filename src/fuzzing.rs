@@ -107,8 +107,10 @@ pub fn catalog(data: &[u8]) {
     };
     let pick = data.len() % (2 * Dialect::ALL.len());
     let dialect = Dialect::ALL[pick / 2];
-    let c = convert(&catalog, dialect, &Options::strict(pick % 2 == 1));
+    let options = Options::strict(pick % 2 == 1);
+    let c = convert(&catalog, dialect, &options);
     check_conversion(&catalog, &c);
+    check_streamed(&catalog, &options, &c);
 }
 
 /// [`catalog`] in every dialect, strict or not: what the tests run on
@@ -119,10 +121,21 @@ pub fn catalog_every_dialect(data: &[u8]) {
     };
     for dialect in Dialect::ALL {
         for strict in [false, true] {
-            let c = convert(&catalog, dialect, &Options::strict(strict));
+            let options = Options::strict(strict);
+            let c = convert(&catalog, dialect, &options);
             check_conversion(&catalog, &c);
+            check_streamed(&catalog, &options, &c);
         }
     }
+}
+
+/// [`crate::convert_json`], which writes each tool as it is converted,
+/// writes the text of the conversion `c`.
+pub fn check_streamed(catalog: &Catalog, options: &Options, c: &Conversion) {
+    assert!(
+        crate::convert_json(catalog, c.dialect, options) == c.to_json_string(),
+        "convert_json and convert disagree"
+    );
 }
 
 /// A conversion is JSON, and its names are the dialect's, one per
