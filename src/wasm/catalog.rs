@@ -7,8 +7,8 @@ use wasm_bindgen::prelude::*;
 use super::{js_error, read_catalog, read_dialect, usage};
 use crate::rawjson;
 use crate::{
-    convert as convert_catalog, lint as lint_catalog, Catalog, Dialect, LintReport, Options,
-    ReportEntry, Severity,
+    convert_json as convert_catalog_json, lint as lint_catalog, Catalog, Dialect, LintReport,
+    Options, ReportEntry, Severity,
 };
 use std::collections::BTreeMap;
 
@@ -99,7 +99,7 @@ pub fn convert_js(catalog: JsValue, options: Ts<ConvertOptions>) -> Result<JsVal
         Some(names) => Options::strict(o.strict).with_strict_tools(names),
         None => Options::strict(o.strict),
     };
-    js_sys::JSON::parse(&crate::convert_json(&catalog, dialect, &options))
+    js_sys::JSON::parse(&convert_catalog_json(&catalog, dialect, &options))
 }
 
 /// Converts a catalog given as JSON text and returns JSON text: the fast
@@ -112,7 +112,7 @@ pub fn convert_json(
 ) -> Result<String, JsValue> {
     let dialect = read_dialect(dialect)?;
     let catalog = Catalog::parse(catalog.as_bytes()).map_err(|e| js_error(&e))?;
-    Ok(crate::convert_json(
+    Ok(convert_catalog_json(
         &catalog,
         dialect,
         &Options::strict(strict.unwrap_or(false)),
