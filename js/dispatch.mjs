@@ -245,7 +245,7 @@ export class Session {
    * @param {number} channel
    * @param {string} message
    * @param {(message: string) => void} [stream]
-   * @param {Record<string, string | string[] | undefined>} [headers] the HTTP request's headers, for a
+   * @param {import('../pkg/index.mjs').HttpHeaders} [headers] the HTTP request's headers, for a
    *   2026-07-28 POST (its Mcp-Param-* headers are checked against the arguments)
    * @returns {{owed: boolean, reply: Promise<{ message: string, status: number } | null>}}
    */
@@ -260,7 +260,7 @@ export class Session {
    * `maxBody`) and, unless that is to refuse it or to serve it as a 2026-07-28 message of its own, the
    * engine takes it on channel 0, with the body read once for both (then the action is "handled": its
    * reply comes from taken()).
-   * @param {Record<string, string | string[] | undefined>} headers the request's
+   * @param {import('../pkg/index.mjs').HttpHeaders} headers the request's
    * @param {string} message the body
    * @param {number} maxBody the gate's limits.maxBody
    */
