@@ -191,7 +191,7 @@ function isInputRequired(v) {
  * @property {string | null} key set once the engine names the request
  */
 
-/** @typedef {{ key: string, abort: () => void, timer: ReturnType<typeof setTimeout>, tool: string }} Pending */
+/** @typedef {{ key: string, abort: () => void, deadline: number, ms: number, tool: string }} Pending */
 
 /** @param {number} channel @param {unknown} to */
 const keyOf = (channel, to) => `${channel} ${JSON.stringify(to)}`;
@@ -215,13 +215,61 @@ export class Session {
     this.notify = notify;
     this.report = report;
     this.counts = counts ?? { calls: 0, toolErrors: 0 };
-    /** @type {Map<number, Pending>} invocation id → its request, abort and timer */
+    /** @type {Map<number, Pending>} invocation id → its request, abort and deadline */
     this.pending = new Map();
     /** @type {Map<string, Exchange>} "channel id" → the request waiting for its reply */
     this.exchanges = new Map();
     /** @type {Map<number, { resolve: (v: unknown) => void, reject: (e: Error) => void }>} questions to the client */
     this.asks = new Map();
     this.closed = false;
+  }
+
+  /**
+   * The one timer of the session's invocation deadlines, armed for the earliest (or later: it looks again when it
+   * fires), and kept from holding the process open while no invocation runs.
+   * @type {ReturnType<typeof setTimeout> | null}
+   */
+  #timer = null;
+  /** when #timer fires (epoch ms) */
+  #armed = Infinity;
+
+  /**
+   * Arms the deadline timer for `deadline` unless it fires by then already.
+   * @param {number} deadline epoch ms
+   */
+  #arm(deadline) {
+    const timer = this.#timer;
+    if (timer !== null) {
+      if (!timer.hasRef()) timer.ref();
+      if (this.#armed <= deadline) return;
+      clearTimeout(timer);
+    }
+    this.#armed = deadline;
+    this.#timer = setTimeout(() => this.#expire(), Math.max(1, deadline - Date.now()));
+  }
+
+  /** Times out every invocation past its deadline; arms the timer for the next deadline. */
+  #expire() {
+    this.#timer = null;
+    this.#armed = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const [id, p] of this.pending) {
+      if (p.deadline > now) next = Math.min(next, p.deadline);
+      else {
+        p.abort();
+        const waitedFor = this.source.name ? ` waiting for ${this.source.name}` : '';
+        const message = `${p.tool} timed out after ${formatSeconds(p.ms)}${waitedFor}`;
+        this.#toolError(p.tool, message);
+        this.#settle(id, (e) => e.fail(id, message));
+      }
+    }
+    if (next !== Infinity && !this.closed) this.#arm(next);
+  }
+
+  /** An invocation ended: with none left running, the deadline timer no longer holds the process open. */
+  #ended() {
+    if (this.pending.size === 0) this.#timer?.unref();
   }
 
   /**
@@ -371,8 +419,9 @@ export class Session {
   close() {
     if (this.closed) return;
     this.closed = true;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
     for (const [id, p] of this.pending) {
-      clearTimeout(p.timer);
       p.abort();
       this.pending.delete(id);
     }
@@ -434,7 +483,7 @@ export class Session {
           const p = this.pending.get(o.id);
           if (p) {
             this.pending.delete(o.id);
-            clearTimeout(p.timer);
+            this.#ended();
             p.abort();
             const ex = this.exchanges.get(p.key);
             if (ex) {
@@ -496,14 +545,11 @@ export class Session {
       aborted = true;
       controller?.abort();
     };
-    const timer = setTimeout(() => {
-      abort();
-      const waitedFor = this.source.name ? ` waiting for ${this.source.name}` : '';
-      const message = `${tool} timed out after ${formatSeconds(this.timeoutMs)}${waitedFor}`;
-      this.#toolError(tool, message);
-      this.#settle(id, (e) => e.fail(id, message));
-    }, this.timeoutMs);
-    this.pending.set(id, { key, abort, timer, tool });
+    // one timer for every deadline of the session (see #arm)
+    const ms = this.timeoutMs;
+    const deadline = Date.now() + ms;
+    this.pending.set(id, { key, abort, deadline, ms, tool });
+    this.#arm(deadline);
     // a handlerSource's tool: the handler's value goes to the engine as it is
     const s = this.source;
     const handlers = kind === 'tool' ? /** @type {any} */ (s)[HANDLER_VALUES] : undefined;
@@ -614,7 +660,7 @@ export class Session {
     const p = this.pending.get(id);
     if (!p || this.closed) return;
     this.pending.delete(id);
-    clearTimeout(p.timer);
+    this.#ended();
     try {
       report(this.engine);
     } catch (e) {
