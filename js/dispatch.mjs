@@ -191,7 +191,57 @@ function isInputRequired(v) {
  * @property {string | null} key set once the engine names the request
  */
 
-/** @typedef {{ key: string, abort: () => void, deadline: number, ms: number, tool: string }} Pending */
+/** @typedef {{ key: string, ctx: Context, deadline: number, ms: number, tool: string }} Pending */
+
+/**
+ * What an invocation's tool gets besides its arguments (a ToolContext). Its signal is an AbortController's, made
+ * when first read: most calls never read it, and making one costs more than starting the invocation. The getter is
+ * the class's (a getter in an object literal makes every context slowly); the rest are the context's own fields.
+ * @implements {ToolContext}
+ */
+class Context {
+  /** @type {AbortController | null} */
+  #controller = null;
+  #aborted = false;
+
+  /**
+   * @param {import('../pkg/index.mjs').EngineOutput & { type: 'invoke' }} invocation
+   * @param {NonNullable<ToolContext['progress']>} progress
+   * @param {NonNullable<ToolContext['log']>} log
+   * @param {NonNullable<ToolContext['ask']>} ask
+   */
+  constructor(invocation, progress, log, ask) {
+    this.kind = invocation.kind;
+    this.era = invocation.era;
+    this.source = invocation.source;
+    this.inputResponses = invocation.inputResponses;
+    this.requestState = invocation.requestState;
+    this.progress = progress;
+    this.log = log;
+    this.ask = ask;
+    /** @type {NonNullable<ToolContext['inputRequired']>} */
+    this.inputRequired = (requests, state) => ({ [INPUT_REQUIRED]: true, requests, state });
+  }
+
+  /**
+   * aborts when the client cancels the call or it times out
+   * @returns {ToolContext['signal']}
+   */
+  get signal() {
+    this.#controller ??= new AbortController();
+    if (this.#aborted) this.#controller.abort();
+    return this.#controller.signal;
+  }
+
+  /**
+   * The call was cancelled or timed out: the signal aborts (now, or when first read).
+   * @param {Context} ctx
+   */
+  static abort(ctx) {
+    ctx.#aborted = true;
+    ctx.#controller?.abort();
+  }
+}
 
 /** @param {number} channel @param {unknown} to */
 const keyOf = (channel, to) => `${channel} ${JSON.stringify(to)}`;
@@ -257,7 +307,7 @@ export class Session {
     for (const [id, p] of this.pending) {
       if (p.deadline > now) next = Math.min(next, p.deadline);
       else {
-        p.abort();
+        Context.abort(p.ctx);
         const waitedFor = this.source.name ? ` waiting for ${this.source.name}` : '';
         const message = `${p.tool} timed out after ${formatSeconds(p.ms)}${waitedFor}`;
         this.#toolError(p.tool, message);
@@ -422,7 +472,7 @@ export class Session {
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
     for (const [id, p] of this.pending) {
-      p.abort();
+      Context.abort(p.ctx);
       this.pending.delete(id);
     }
     for (const [k, ex] of this.exchanges) {
@@ -484,7 +534,7 @@ export class Session {
           if (p) {
             this.pending.delete(o.id);
             this.#ended();
-            p.abort();
+            Context.abort(p.ctx);
             const ex = this.exchanges.get(p.key);
             if (ex) {
               this.exchanges.delete(p.key);
@@ -517,38 +567,18 @@ export class Session {
   #invoke(invocation, key) {
     const { id, tool, kind, arguments: args } = invocation;
     this.counts.calls++;
-    // the AbortController is made only when the tool reads ctx.signal: most
-    // calls never do, and making one costs more than the rest of this method
-    /** @type {AbortController | null} */
-    let controller = null;
-    let aborted = false;
     const session = this;
-    /** @type {ToolContext} */
-    const ctx = {
-      get signal() {
-        controller ??= new AbortController();
-        if (aborted) controller.abort();
-        return controller.signal;
-      },
-      kind,
-      era: invocation.era,
-      source: invocation.source,
-      inputResponses: invocation.inputResponses,
-      requestState: invocation.requestState,
-      progress: (progress, total, message) => session.#tell((e) => e.progress(id, progress, total, message)),
+    const ctx = new Context(
+      invocation,
+      (progress, total, message) => session.#tell((e) => e.progress(id, progress, total, message)),
       // the package reads a string as JSON text: the data goes across as JSON
-      log: (level, data, logger) => session.#tell((e) => e.log(id, level, JSON.stringify(data ?? null), logger)),
-      ask: (method, params) => session.#ask(id, method, params),
-      inputRequired: (requests, state) => ({ [INPUT_REQUIRED]: true, requests, state }),
-    };
-    const abort = () => {
-      aborted = true;
-      controller?.abort();
-    };
+      (level, data, logger) => session.#tell((e) => e.log(id, level, JSON.stringify(data ?? null), logger)),
+      (method, params) => session.#ask(id, method, params),
+    );
     // one timer for every deadline of the session (see #arm)
     const ms = this.timeoutMs;
     const deadline = Date.now() + ms;
-    this.pending.set(id, { key, abort, deadline, ms, tool });
+    this.pending.set(id, { key, ctx, deadline, ms, tool });
     this.#arm(deadline);
     // a handlerSource's tool: the handler's value goes to the engine as it is
     const s = this.source;
