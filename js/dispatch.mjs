@@ -191,7 +191,57 @@ function isInputRequired(v) {
  * @property {string | null} key set once the engine names the request
  */
 
-/** @typedef {{ key: string, abort: () => void, timer: ReturnType<typeof setTimeout>, tool: string }} Pending */
+/** @typedef {{ key: string, ctx: Context, deadline: number, ms: number, tool: string }} Pending */
+
+/**
+ * What an invocation's tool gets besides its arguments (a ToolContext). Its signal is an AbortController's, made
+ * when first read: most calls never read it, and making one costs more than starting the invocation. The getter is
+ * the class's (a getter in an object literal makes every context slowly); the rest are the context's own fields.
+ * @implements {ToolContext}
+ */
+class Context {
+  /** @type {AbortController | null} */
+  #controller = null;
+  #aborted = false;
+
+  /**
+   * @param {import('../pkg/index.mjs').EngineOutput & { type: 'invoke' }} invocation
+   * @param {NonNullable<ToolContext['progress']>} progress
+   * @param {NonNullable<ToolContext['log']>} log
+   * @param {NonNullable<ToolContext['ask']>} ask
+   */
+  constructor(invocation, progress, log, ask) {
+    this.kind = invocation.kind;
+    this.era = invocation.era;
+    this.source = invocation.source;
+    this.inputResponses = invocation.inputResponses;
+    this.requestState = invocation.requestState;
+    this.progress = progress;
+    this.log = log;
+    this.ask = ask;
+    /** @type {NonNullable<ToolContext['inputRequired']>} */
+    this.inputRequired = (requests, state) => ({ [INPUT_REQUIRED]: true, requests, state });
+  }
+
+  /**
+   * aborts when the client cancels the call or it times out
+   * @returns {ToolContext['signal']}
+   */
+  get signal() {
+    this.#controller ??= new AbortController();
+    if (this.#aborted) this.#controller.abort();
+    return this.#controller.signal;
+  }
+
+  /**
+   * The call was cancelled or timed out: the signal aborts (now, or when first read).
+   * @param {Context} ctx
+   */
+  static abort(ctx) {
+    ctx.#aborted = true;
+    ctx.#controller?.abort();
+  }
+}
 
 /** @param {number} channel @param {unknown} to */
 const keyOf = (channel, to) => `${channel} ${JSON.stringify(to)}`;
@@ -215,13 +265,61 @@ export class Session {
     this.notify = notify;
     this.report = report;
     this.counts = counts ?? { calls: 0, toolErrors: 0 };
-    /** @type {Map<number, Pending>} invocation id → its request, abort and timer */
+    /** @type {Map<number, Pending>} invocation id → its request, abort and deadline */
     this.pending = new Map();
     /** @type {Map<string, Exchange>} "channel id" → the request waiting for its reply */
     this.exchanges = new Map();
     /** @type {Map<number, { resolve: (v: unknown) => void, reject: (e: Error) => void }>} questions to the client */
     this.asks = new Map();
     this.closed = false;
+  }
+
+  /**
+   * The one timer of the session's invocation deadlines, armed for the earliest (or later: it looks again when it
+   * fires), and kept from holding the process open while no invocation runs.
+   * @type {ReturnType<typeof setTimeout> | null}
+   */
+  #timer = null;
+  /** when #timer fires (epoch ms) */
+  #armed = Infinity;
+
+  /**
+   * Arms the deadline timer for `deadline` unless it fires by then already.
+   * @param {number} deadline epoch ms
+   */
+  #arm(deadline) {
+    const timer = this.#timer;
+    if (timer !== null) {
+      if (!timer.hasRef()) timer.ref();
+      if (this.#armed <= deadline) return;
+      clearTimeout(timer);
+    }
+    this.#armed = deadline;
+    this.#timer = setTimeout(() => this.#expire(), Math.max(1, deadline - Date.now()));
+  }
+
+  /** Times out every invocation past its deadline; arms the timer for the next deadline. */
+  #expire() {
+    this.#timer = null;
+    this.#armed = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const [id, p] of this.pending) {
+      if (p.deadline > now) next = Math.min(next, p.deadline);
+      else {
+        Context.abort(p.ctx);
+        const waitedFor = this.source.name ? ` waiting for ${this.source.name}` : '';
+        const message = `${p.tool} timed out after ${formatSeconds(p.ms)}${waitedFor}`;
+        this.#toolError(p.tool, message);
+        this.#settle(id, (e) => e.fail(id, message));
+      }
+    }
+    if (next !== Infinity && !this.closed) this.#arm(next);
+  }
+
+  /** An invocation ended: with none left running, the deadline timer no longer holds the process open. */
+  #ended() {
+    if (this.pending.size === 0) this.#timer?.unref();
   }
 
   /**
@@ -245,7 +343,7 @@ export class Session {
    * @param {number} channel
    * @param {string} message
    * @param {(message: string) => void} [stream]
-   * @param {Record<string, string | string[] | undefined>} [headers] the HTTP request's headers, for a
+   * @param {import('../pkg/index.mjs').HttpHeaders} [headers] the HTTP request's headers, for a
    *   2026-07-28 POST (its Mcp-Param-* headers are checked against the arguments)
    * @returns {{owed: boolean, reply: Promise<{ message: string, status: number } | null>}}
    */
@@ -260,7 +358,7 @@ export class Session {
    * `maxBody`) and, unless that is to refuse it or to serve it as a 2026-07-28 message of its own, the
    * engine takes it on channel 0, with the body read once for both (then the action is "handled": its
    * reply comes from taken()).
-   * @param {Record<string, string | string[] | undefined>} headers the request's
+   * @param {import('../pkg/index.mjs').HttpHeaders} headers the request's
    * @param {string} message the body
    * @param {number} maxBody the gate's limits.maxBody
    */
@@ -371,9 +469,10 @@ export class Session {
   close() {
     if (this.closed) return;
     this.closed = true;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
     for (const [id, p] of this.pending) {
-      clearTimeout(p.timer);
-      p.abort();
+      Context.abort(p.ctx);
       this.pending.delete(id);
     }
     for (const [k, ex] of this.exchanges) {
@@ -434,8 +533,8 @@ export class Session {
           const p = this.pending.get(o.id);
           if (p) {
             this.pending.delete(o.id);
-            clearTimeout(p.timer);
-            p.abort();
+            this.#ended();
+            Context.abort(p.ctx);
             const ex = this.exchanges.get(p.key);
             if (ex) {
               this.exchanges.delete(p.key);
@@ -468,42 +567,19 @@ export class Session {
   #invoke(invocation, key) {
     const { id, tool, kind, arguments: args } = invocation;
     this.counts.calls++;
-    // the AbortController is made only when the tool reads ctx.signal: most
-    // calls never do, and making one costs more than the rest of this method
-    /** @type {AbortController | null} */
-    let controller = null;
-    let aborted = false;
     const session = this;
-    /** @type {ToolContext} */
-    const ctx = {
-      get signal() {
-        controller ??= new AbortController();
-        if (aborted) controller.abort();
-        return controller.signal;
-      },
-      kind,
-      era: invocation.era,
-      source: invocation.source,
-      inputResponses: invocation.inputResponses,
-      requestState: invocation.requestState,
-      progress: (progress, total, message) => session.#tell((e) => e.progress(id, progress, total, message)),
+    const ctx = new Context(
+      invocation,
+      (progress, total, message) => session.#tell((e) => e.progress(id, progress, total, message)),
       // the package reads a string as JSON text: the data goes across as JSON
-      log: (level, data, logger) => session.#tell((e) => e.log(id, level, JSON.stringify(data ?? null), logger)),
-      ask: (method, params) => session.#ask(id, method, params),
-      inputRequired: (requests, state) => ({ [INPUT_REQUIRED]: true, requests, state }),
-    };
-    const abort = () => {
-      aborted = true;
-      controller?.abort();
-    };
-    const timer = setTimeout(() => {
-      abort();
-      const waitedFor = this.source.name ? ` waiting for ${this.source.name}` : '';
-      const message = `${tool} timed out after ${formatSeconds(this.timeoutMs)}${waitedFor}`;
-      this.#toolError(tool, message);
-      this.#settle(id, (e) => e.fail(id, message));
-    }, this.timeoutMs);
-    this.pending.set(id, { key, abort, timer, tool });
+      (level, data, logger) => session.#tell((e) => e.log(id, level, JSON.stringify(data ?? null), logger)),
+      (method, params) => session.#ask(id, method, params),
+    );
+    // one timer for every deadline of the session (see #arm)
+    const ms = this.timeoutMs;
+    const deadline = Date.now() + ms;
+    this.pending.set(id, { key, ctx, deadline, ms, tool });
+    this.#arm(deadline);
     // a handlerSource's tool: the handler's value goes to the engine as it is
     const s = this.source;
     const handlers = kind === 'tool' ? /** @type {any} */ (s)[HANDLER_VALUES] : undefined;
@@ -614,7 +690,7 @@ export class Session {
     const p = this.pending.get(id);
     if (!p || this.closed) return;
     this.pending.delete(id);
-    clearTimeout(p.timer);
+    this.#ended();
     try {
       report(this.engine);
     } catch (e) {

@@ -483,7 +483,7 @@ export class Gateway {
    * @param {boolean} expectsReply
    * @param {boolean} sse the client takes only an SSE stream
    * @param {boolean} mayStream the client takes an SSE stream
-   * @param {IncomingMessage['headers']} headers the request's (Mcp-Param-* are checked by the engine)
+   * @param {import('../pkg/index.mjs').HttpHeaders} headers the request's (Mcp-Param-* are checked by the engine)
    */
   async #stateless(res, body, expectsReply, sse, mayStream, headers) {
     const shared = this.#shared;
@@ -555,7 +555,10 @@ export class Gateway {
     const gate = this.gate;
     const sid = req.headers['mcp-session-id'];
     const url = /** @type {{originalUrl?: string}} */ (req).originalUrl ?? req.url ?? '';
-    const verdict = gate.request(req.method ?? '', url, req.headers, Date.now(), this.#remoteAddress(req) ?? null);
+    // the headers as Node read them, in one string: they cross into wasm in one piece
+    const raw = req.rawHeaders;
+    const headers = Array.isArray(raw) ? raw.join('\n') : req.headers;
+    const verdict = gate.request(req.method ?? '', url, headers, Date.now(), this.#remoteAddress(req) ?? null);
     this.#closeSessions(verdict.close);
     this.#events();
     const session = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
@@ -580,9 +583,9 @@ export class Gateway {
     // refused one gets its JSON-RPC error, the rest is 2025 traffic; in a
     // session the session's engine takes that in the same reading
     const live = session !== undefined && !session.closed ? session : undefined;
-    const message = live ? live.take(req.headers, body, this.limits.maxBody) : gate.checkMessage(req.headers, body, session !== undefined);
+    const message = live ? live.take(headers, body, this.limits.maxBody) : gate.checkMessage(headers, body, session !== undefined);
     if (message.action === 'refuse') return sendJson(res, message.status, message.body);
-    if (message.action === 'stateless') return this.#stateless(res, body, message.expectsReply, verdict.sse, verdict.stream, req.headers);
+    if (message.action === 'stateless') return this.#stateless(res, body, message.expectsReply, verdict.sse, verdict.stream, headers);
     if (live && message.action === 'handled') {
       const { owed } = message;
       return answer(this.#outcomes, res, (stream) => live.taken(0, owed, stream), verdict.sse, verdict.stream, {});

@@ -308,6 +308,47 @@ pub struct HttpRequest {
     pub session_known: bool,
 }
 
+/// Headers whose repeats are dropped (the first counts), as Node's
+/// `req.headers` drops them; any other repeated header is joined with
+/// `", "`. Only the headers the rules read are listed.
+const FIRST_WINS: [&str; 4] = ["host", "authorization", "content-type", "content-length"];
+
+/// The headers `wanted` picks from raw header text: names and values in
+/// turn, one per line (Node's `req.rawHeaders` joined with `"\n"`; neither
+/// holds a line feed, which Node's parser guarantees). Names come out in
+/// lower case; a repeated header is read as Node's `req.headers` reads it:
+/// `host`, `authorization`, `content-type` and `content-length` keep their
+/// first value, others are joined with `", "`. A last name with no value
+/// is left out.
+///
+/// ```
+/// use mcp_switchboard::http::raw_headers;
+/// let raw = "Host\nlocalhost:3000\nAccept\napplication/json\naccept\ntext/event-stream\nX-Other\n1";
+/// let picked = raw_headers(raw, &|name| name.eq_ignore_ascii_case("host") || name.eq_ignore_ascii_case("accept"));
+/// assert_eq!(picked, [
+///     ("host".to_string(), "localhost:3000".to_string()),
+///     ("accept".to_string(), "application/json, text/event-stream".to_string()),
+/// ]);
+/// ```
+pub fn raw_headers(raw: &str, wanted: &dyn Fn(&str) -> bool) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut lines = raw.split('\n');
+    while let (Some(name), Some(value)) = (lines.next(), lines.next()) {
+        if !wanted(name) {
+            continue;
+        }
+        if let Some((k, v)) = out.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
+            if !FIRST_WINS.contains(&k.as_str()) {
+                v.push_str(", ");
+                v.push_str(value);
+            }
+            continue;
+        }
+        out.push((name.to_ascii_lowercase(), value.to_string()));
+    }
+    out
+}
+
 impl HttpRequest {
     /// A header's value (first one, names compared without case).
     pub fn header(&self, name: &str) -> Option<&str> {
@@ -1265,6 +1306,54 @@ impl Gate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn raw_headers_read_as_node_reads_req_headers() {
+        let all = |_: &str| true;
+        let pairs = |v: Vec<(String, String)>| {
+            v.into_iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+        };
+        // repeats: the first Host, Authorization, Content-Type and
+        // Content-Length count; any other is joined
+        let raw = "Host\na\nhost\nb\nAuthorization\nBearer 1\nauthorization\nBearer 2\nContent-Type\napplication/json\ncontent-type\ntext/plain\nContent-Length\n5\ncontent-length\n6\nOrigin\nx\norigin\ny\nMcp-Session-Id\ns1\nMCP-SESSION-ID\ns2\nMcp-Param-Zone\nk\nmcp-param-zone\nh";
+        assert_eq!(
+            pairs(raw_headers(raw, &all)),
+            [
+                "host=a",
+                "authorization=Bearer 1",
+                "content-type=application/json",
+                "content-length=5",
+                "origin=x, y",
+                "mcp-session-id=s1, s2",
+                "mcp-param-zone=k, h",
+            ]
+        );
+        // only the wanted ones; empty values stay; a name with no value is left out
+        let wanted = |n: &str| n.eq_ignore_ascii_case("accept") || n.eq_ignore_ascii_case("x");
+        assert_eq!(
+            pairs(raw_headers("Host\na\nACCEPT\n\nx", &wanted)),
+            ["accept="]
+        );
+        assert!(raw_headers("", &all).is_empty());
+        assert_eq!(pairs(raw_headers("\n\n\n", &all)), ["=, "]);
+        // the rules see the same request from raw lines as from pairs
+        let policy = HttpPolicy::for_host("127.0.0.1", Some("t".into())).unwrap();
+        let from_raw = HttpRequest {
+            method: "POST".into(),
+            path: "/mcp".into(),
+            headers: raw_headers(
+                "content-type\napplication/json\naccept\napplication/json, text/event-stream\nauthorization\nBearer t\nAuthorization\nBearer x",
+                &|n| HEADERS_READ.iter().any(|h| h.eq_ignore_ascii_case(n)),
+            ),
+            session_known: false,
+        };
+        assert!(matches!(
+            check_request(&from_raw, &policy),
+            HttpDecision::ReadBody { .. }
+        ));
+    }
 
     fn req(method: &str, headers: &[(&str, &str)], session_known: bool) -> HttpRequest {
         HttpRequest {

@@ -319,7 +319,7 @@ impl JsEngine {
 
     /// [`Engine.handleOn`](JsEngine::handle_on) for a 2026-07-28 message
     /// that came as an HTTP POST, with the request's headers (Node's
-    /// `req.headers`): a `tools/call` whose `Mcp-Param-*` headers do not
+    /// `req.headers`, or its `req.rawHeaders` joined with `"\n"`): a `tools/call` whose `Mcp-Param-*` headers do not
     /// mirror the arguments of its `x-mcp-header` parameters is refused
     /// with -32020 (HTTP 400).
     #[wasm_bindgen(js_name = handleHttp)]
@@ -327,20 +327,24 @@ impl JsEngine {
         &mut self,
         channel: f64,
         message: &str,
-        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
-        headers: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "HttpHeaders")] headers: JsValue,
     ) -> Result<bool, JsValue> {
+        let prefix = crate::http::PARAM_HEADER_PREFIX;
+        let is_param = |name: &str| {
+            name.get(..prefix.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+        };
+        if let Some(raw) = headers.as_string() {
+            let list = crate::http::raw_headers(&raw, &is_param);
+            return Ok(self.inner.handle_http(channel as u64, message, &list));
+        }
         let mut list = Vec::new();
         if headers.is_object() {
             for key in js_sys::Object::keys(&js_sys::Object::from(headers.clone())).iter() {
                 let Some(name) = key.as_string() else {
                     continue;
                 };
-                let prefix = crate::http::PARAM_HEADER_PREFIX;
-                if !name
-                    .get(..prefix.len())
-                    .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
-                {
+                if !is_param(&name) {
                     continue;
                 }
                 let v = js_sys::Reflect::get(&headers, &key)?;
@@ -354,9 +358,7 @@ impl JsEngine {
                 }
             }
         } else if !headers.is_undefined() && !headers.is_null() {
-            return Err(super::usage(
-                "headers must be an object of header name → value",
-            ));
+            return Err(super::usage(super::http::HEADERS_USAGE));
         }
         Ok(self.inner.handle_http(channel as u64, message, &list))
     }
@@ -374,8 +376,7 @@ impl JsEngine {
     pub fn handle_checked(
         &mut self,
         channel: f64,
-        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
-        headers: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "HttpHeaders")] headers: JsValue,
         body: &str,
         max_body: f64,
     ) -> Result<JsValue, JsValue> {

@@ -17,6 +17,8 @@ export type GateEvent =
   | { type: "auth-refused"; remote: string | null; failures: number }
   | { type: "login-limited"; remote: string; retryAfterS: number }
   | { type: "refused"; remote: string | null; status: number; message: string };
+/** A request's headers: an object of lower-case name → value (Node's `req.headers`), or raw header lines, names and values in turn (Node's `req.rawHeaders.join("\n")`, which crosses into wasm in one piece; repeats read as `req.headers` reads them). */
+export type HttpHeaders = { [name: string]: string | string[] | undefined } | string;
 /** What the gate decided since it was made (HttpGate.stats). */
 export interface GateStats {
   requests: number;
@@ -275,11 +277,17 @@ fn js_names(names: &[&'static str]) -> Vec<(&'static str, JsValue)> {
 
 /// The headers named in `names` from a JS object of lower-case header name
 /// → value (as Node gives them): a string, or (rarely) an array of them,
-/// of which the first counts.
+/// of which the first counts; or from raw header text (Node's
+/// `req.rawHeaders` joined with `"\n"`, read by `http::raw_headers`),
+/// which crosses into wasm in one piece.
 fn read_headers(
     headers: &JsValue,
     names: &[(&'static str, JsValue)],
 ) -> Result<Vec<(String, String)>, JsValue> {
+    if let Some(raw) = headers.as_string() {
+        let wanted = |n: &str| names.iter().any(|(k, _)| k.eq_ignore_ascii_case(n));
+        return Ok(crate::http::raw_headers(&raw, &wanted));
+    }
     let mut list = Vec::new();
     if headers.is_object() {
         for (name, key) in names {
@@ -297,10 +305,14 @@ fn read_headers(
             }
         }
     } else if !headers.is_undefined() && !headers.is_null() {
-        return Err(usage("headers must be an object of header name → value"));
+        return Err(usage(HEADERS_USAGE));
     }
     Ok(list)
 }
+
+/// What a `headers` argument must be.
+pub(crate) const HEADERS_USAGE: &str =
+    "headers must be an object of header name → value, or raw header lines (name and value in turn)";
 
 /// `HttpGate.checkMessage`'s decision, and the message as read for it.
 pub(crate) fn read_message(
@@ -398,15 +410,15 @@ impl JsHttpGate {
     }
 
     /// Decides on a request from its method, path and headers (an object of
-    /// lower-case header name → value, as Node gives them), without the
+    /// lower-case header name → value, as Node gives them, or raw header
+    /// lines: `HttpHeaders`), without the
     /// session table: `sessionKnown` says whether its session is live.
     #[wasm_bindgen(js_name = checkRequest, unchecked_return_type = "HttpAction")]
     pub fn check_request(
         &self,
         method: &str,
         path: &str,
-        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
-        headers: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "HttpHeaders")] headers: JsValue,
         session_known: bool,
     ) -> Result<JsValue, JsValue> {
         let req = self.http_request(method, path, &headers, session_known)?;
@@ -427,8 +439,7 @@ impl JsHttpGate {
         &mut self,
         method: &str,
         path: &str,
-        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
-        headers: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "HttpHeaders")] headers: JsValue,
         now_ms: f64,
         remote: Option<String>,
     ) -> Result<JsValue, JsValue> {
@@ -616,8 +627,7 @@ impl JsHttpGate {
     #[wasm_bindgen(js_name = checkMessage, unchecked_return_type = "MessageAction")]
     pub fn check_message(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "{ [name: string]: string | string[] | undefined }")]
-        headers: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "HttpHeaders")] headers: JsValue,
         body: &str,
         has_session: bool,
     ) -> Result<JsValue, JsValue> {

@@ -2,6 +2,7 @@
 // over stdio: initialize, paged lists, calls, progressive disclosure,
 // errors, timeouts, concurrency, cancellation, list_changed.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -10,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
-import { handlerSource } from '../../js/dispatch.mjs';
+import { Session, handlerSource } from '../../js/dispatch.mjs';
 import { connect, demoGateway, initializeBody, jsonHeaders, listAll, raw, startGateway, structured } from './gateway-helpers.mjs';
 import { root } from './helpers.mjs';
 
@@ -196,6 +197,55 @@ describe('invocations: concurrency, timeouts, exceptions, cancellation', () => {
     assert.equal(r.isError, true);
     assert.equal(r.content[0].text, 'Error: hang timed out after 0.3 s');
     assert.ok(Date.now() - t0 < 5000);
+  });
+
+  test('each invocation times out at its own deadline, on one timer per session', async () => {
+    const session = new Session(handlerSource({ tools }, handlers), { timeoutMs: 300 });
+    const send = (m) => session.send(JSON.stringify(m)).reply;
+    await send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const call = (id, name) => send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } }).then((r) => ({ at: Date.now(), r: JSON.parse(r ?? 'null') }));
+    const t0 = Date.now();
+    const first = call(1, 'hang');
+    await new Promise((r) => setTimeout(r, 150));
+    const t1 = Date.now();
+    const second = call(2, 'hang');
+    let secondDone = false;
+    second.then(() => (secondDone = true));
+    // a call that ends in between neither ends nor moves the others' deadlines
+    assert.equal((await call(3, 'fast')).r.result.content[0].text, 'fast done');
+    const a = await first;
+    assert.equal(secondDone, false);
+    assert.equal(a.r.result.content[0].text, 'Error: hang timed out after 0.3 s');
+    assert.ok(a.at - t0 >= 295, `${a.at - t0} ms`);
+    const b = await second;
+    assert.equal(b.r.result.isError, true);
+    assert.ok(b.at - t1 >= 295, `${b.at - t1} ms`);
+    assert.ok(b.at >= a.at);
+    session.close();
+  });
+
+  test('the deadline timer holds the process open only while an invocation runs', () => {
+    const script = (handler, timeoutMs) => `
+      import { Session, handlerSource } from ${JSON.stringify(join(root, 'js/dispatch.mjs'))};
+      const session = new Session(handlerSource({ tools: [{ name: 't', inputSchema: { type: 'object' } }] }, { t: ${handler} }), { timeoutMs: ${timeoutMs} });
+      const send = (m) => session.send(JSON.stringify(m)).reply;
+      await send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+      send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', arguments: {} } }).then((r) => console.log(JSON.parse(r).result.content[0].text));`;
+    const run = (handler, timeoutMs) => {
+      const t0 = Date.now();
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script(handler, timeoutMs)], { encoding: 'utf8', timeout: 30_000 });
+      return { out: r.stdout.trim(), err: r.stderr, status: r.status, ms: Date.now() - t0 };
+    };
+    // a call that ended: the process exits long before the 60 s timeout
+    const done = run('() => ({ ok: true })', 60_000);
+    assert.equal(done.status, 0, done.err);
+    assert.match(done.out, /"ok":true/);
+    assert.ok(done.ms < 20_000, `${done.ms} ms`);
+    // a call that never ends keeps it open until its timeout answers it
+    const hung = run('() => new Promise(() => {})', 500);
+    assert.equal(hung.status, 0, hung.err);
+    assert.equal(hung.out, 'Error: t timed out after 0.5 s');
   });
 
   test('an exception becomes a tool error', async () => {

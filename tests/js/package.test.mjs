@@ -239,8 +239,56 @@ test('the engine, the tool index and the budget through the package', () => {
   // a header given as an array counts by its first value
   assert.equal(gate.checkRequest('POST', '/mcp', { 'content-type': 'application/json', origin: ['https://evil.example'] }, false).status, 403);
   assert.equal(gate.checkRequest('POST', '/mcp', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, false).action, 'read');
-  assert.throws(() => gate.checkRequest('POST', '/mcp', 'nope', false), (e) => e.code === 'usage');
+  assert.throws(() => gate.checkRequest('POST', '/mcp', 42, false), (e) => e.code === 'usage');
   assert.equal(gate.checkBody('{"jsonrpc":"2.0","method":"notifications/initialized"}', true), 'accepted');
+});
+
+test('headers as raw lines (req.rawHeaders joined) read as Node reads req.headers', () => {
+  const gate = new esm.HttpGate('127.0.0.1', 't0k');
+  const raw = (...lines) => lines.join('\n');
+  const base = ['Content-Type', 'application/json', 'Accept', 'application/json, text/event-stream', 'Authorization', 'Bearer t0k'];
+  // names in any case; the same decisions as from the header object
+  assert.equal(gate.checkRequest('POST', '/mcp', raw(...base), false).action, 'read');
+  assert.equal(gate.checkRequest('POST', '/mcp', raw(...base, 'ORIGIN', 'https://evil.example'), false).status, 403);
+  assert.equal(gate.checkRequest('POST', '/mcp', raw(...base.slice(0, 4), 'authorization', 'Bearer nope'), false).status, 401);
+  // a repeated Authorization keeps its first value (as req.headers does), a repeated Accept is joined
+  assert.equal(gate.checkRequest('POST', '/mcp', raw(...base, 'authorization', 'Bearer nope'), false).action, 'read');
+  assert.equal(gate.checkRequest('POST', '/mcp', raw(...base.slice(0, 4), 'Authorization', 'Bearer nope', 'Authorization', 'Bearer t0k'), false).status, 401);
+  const joined = gate.checkRequest('POST', '/mcp', raw('content-type', 'application/json', 'accept', 'application/json', 'accept', 'text/event-stream', 'authorization', 'Bearer t0k'), false);
+  assert.deepEqual({ action: joined.action, stream: joined.stream }, { action: 'read', stream: true });
+  // a repeated session id is joined, so it names no session
+  const sid = gate.request('POST', '/mcp', raw(...base, 'Mcp-Session-Id', 'a', 'mcp-session-id', 'b'), 1, null);
+  const viaObject = gate.request('POST', '/mcp', { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer t0k', 'mcp-session-id': 'a, b' }, 2, null);
+  assert.deepEqual({ ...sid }, { ...viaObject });
+  // 2026-07-28 header checks: raw lines as the object
+  const modern = raw('content-type', 'application/json', 'MCP-Protocol-Version', '2026-07-28', 'Mcp-Method', 'tools/call', 'mcp-name', 'other');
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ping', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } });
+  const fromRaw = gate.checkMessage(modern, body, false);
+  const fromObject = gate.checkMessage({ 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'other' }, body, false);
+  assert.equal(fromRaw.action, 'refuse');
+  assert.deepEqual({ ...fromRaw }, { ...fromObject });
+  assert.deepEqual({ ...gate.checkMessage(modern.replace('other', 'ping'), body, false) }, { action: 'stateless', expectsReply: true });
+  assert.throws(() => gate.checkMessage(7, body, false), (e) => e.code === 'usage');
+
+  // Mcp-Param-* headers from raw lines: checked against the arguments as from the object
+  const catalog = JSON.stringify({ tools: [{ name: 'set', inputSchema: { type: 'object', properties: { zone: { type: 'string', 'x-mcp-header': 'Zone' } } } }] });
+  const engine = new esm.Engine(catalog, {});
+  const call = (zone) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'set', arguments: { zone }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+  const outcome = (headers) => {
+    engine.handleHttp(1, call('kitchen'), headers);
+    const out = engine.drain();
+    engine.closeChannel(1);
+    engine.drain();
+    return out.map((o) => (o.type === 'reply' ? JSON.parse(o.message).error?.code ?? 'result' : o.type));
+  };
+  assert.deepEqual(outcome(raw('Mcp-Param-Zone', 'kitchen')), ['invoke']);
+  assert.deepEqual(outcome(raw('mcp-param-zone', 'hall')), outcome({ 'mcp-param-zone': 'hall' }));
+  assert.notDeepEqual(outcome(raw('mcp-param-zone', 'hall')), ['invoke']);
+  // repeated: joined (as req.headers joins them), so no longer the argument
+  assert.deepEqual(outcome(raw('Mcp-Param-Zone', 'kitchen', 'mcp-param-zone', 'kitchen')), outcome({ 'mcp-param-zone': 'kitchen, kitchen' }));
+  assert.notDeepEqual(outcome(raw('Mcp-Param-Zone', 'kitchen', 'mcp-param-zone', 'kitchen')), ['invoke']);
+  assert.throws(() => engine.handleHttp(1, call('kitchen'), 7), (e) => e.code === 'usage');
+  engine.free();
 });
 
 test('the answers the gateway asks for on every request are made once and frozen', () => {
