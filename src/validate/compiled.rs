@@ -93,6 +93,18 @@ impl Validator {
             .get_mut(tool)
             .is_some_and(|c| c.with_dependent_mut(|_, ev| ev.valid_as_is(arguments)))
     }
+
+    /// The quick check of [`valid_as_is`](Self::valid_as_is) that also
+    /// reads numbers and booleans sent as strings: the edits of the text
+    /// that give the arguments [`validate`](Self::validate) would give,
+    /// which would answer valid with exactly these coercions; `None` means
+    /// "not known".
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn quick(&mut self, tool: &str, arguments: &str) -> Option<Vec<super::fast::Edit>> {
+        self.tools
+            .get_mut(tool)?
+            .with_dependent_mut(|_, ev| ev.quick(arguments))
+    }
 }
 
 /// Input schemas compiled on first use, by tool name, for a catalog that

@@ -1,7 +1,9 @@
-//! A quick answer for the commonest call: arguments that are valid as
-//! sent, with nothing to coerce, checked straight from their JSON text
-//! (no value tree built) against the schema, whose keywords the evaluator
-//! has read once.
+//! A quick answer for the commonest calls: arguments that are valid as
+//! sent, or valid once numbers and booleans sent as strings are turned into
+//! what they spell, checked straight from their JSON text (no value tree
+//! built) against the schema, whose keywords the evaluator has read once.
+//! The changes come back as [`Edit`]s of the text, in the order the general
+//! path makes them.
 //!
 //! The check covers the plain shapes tool schemas mostly have: `type` (one
 //! name), `enum` of strings, `properties`, `required`,
@@ -12,36 +14,179 @@
 //! escape, nesting deeper than [`MAX_VALUE_DEPTH`] or
 //! anything unexpected: the call then takes the general path, which gives
 //! every error and coercion. "Valid as sent" implies what the general path
-//! says: valid, no coercions, the arguments unchanged.
+//! says: valid, no coercions, the arguments unchanged; "valid after these
+//! edits" implies valid, exactly these coercions, and the arguments the
+//! edited text holds. A string is read as a number only when it holds an
+//! integer as JSON writes it (no spaces, no fraction or exponent, at most
+//! 18 digits) where the schema wants a number or an integer, and as a
+//! boolean only when it spells `true` or `false` (in any case) where the
+//! schema wants a boolean; a name given twice in an object is "not known".
+
+use std::ops::Range;
 
 use serde_json::Value;
 
 use super::eval::Evaluator;
 use super::keywords::Keywords;
+use crate::pointer;
 
 /// Value levels read; deeper arguments take the general path (whose
 /// parser has its own limit, and an error to report past it).
 const MAX_VALUE_DEPTH: usize = 64;
 
+/// One change the general path would make to the arguments: the string
+/// at `at` in the text (its quotes included) becomes the number or
+/// boolean it spells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Edit {
+    /// The string's place in the text, quotes included.
+    pub(crate) at: Range<usize>,
+    /// The JSON Pointer of the value.
+    pub(crate) pointer: String,
+    /// What the string becomes.
+    pub(crate) to: To,
+    /// Why, as the general path says it.
+    pub(crate) reason: &'static str,
+}
+
+/// What an edited string becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum To {
+    /// The integer it holds (written as it is in the string).
+    Number,
+    /// The boolean it spells.
+    Bool(bool),
+}
+
+// read by the wasm facade and the tests
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+impl Edit {
+    /// The JSON text of the value that replaces the string.
+    pub(crate) fn replacement<'t>(&self, text: &'t str) -> &'t str {
+        match self.to {
+            To::Number => text
+                .get(self.at.start + 1..self.at.end.saturating_sub(1))
+                .unwrap_or("0"),
+            To::Bool(true) => "true",
+            To::Bool(false) => "false",
+        }
+    }
+
+    /// The JSON text of the string as sent.
+    pub(crate) fn sent<'t>(&self, text: &'t str) -> &'t str {
+        text.get(self.at.clone()).unwrap_or("\"\"")
+    }
+}
+
+/// `text` with every edit made (edits in the text's order, as
+/// [`Evaluator::quick`] gives them).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn splice(text: &str, edits: &[Edit]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    for e in edits {
+        out.push_str(text.get(from..e.at.start).unwrap_or_default());
+        out.push_str(e.replacement(text));
+        from = e.at.end;
+    }
+    out.push_str(text.get(from..).unwrap_or_default());
+    out
+}
+
+/// The validation the general path gives, built from the text and the
+/// quick check's edits; `None` when the edited text is not JSON (which a
+/// quick answer never leaves).
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) fn validation(text: &str, edits: &[Edit]) -> Option<super::Validation> {
+    let value = |t: &str| serde_json::from_str::<Value>(t).ok();
+    let mut coercions = Vec::with_capacity(edits.len());
+    for e in edits {
+        coercions.push(super::Coercion {
+            pointer: e.pointer.clone(),
+            from: value(e.sent(text))?,
+            to: Some(value(e.replacement(text))?),
+            reason: e.reason.to_string(),
+        });
+    }
+    Some(super::Validation {
+        arguments: value(&splice(text, edits))?,
+        coercions,
+        errors: Vec::new(),
+    })
+}
+
+/// The way down to a value: member names and item indices, on the stack.
+struct Trail<'a> {
+    up: Option<&'a Trail<'a>>,
+    name: Option<&'a str>,
+    index: u32,
+}
+
+impl Trail<'_> {
+    const ROOT: Trail<'static> = Trail {
+        up: None,
+        name: None,
+        index: 0,
+    };
+
+    fn pointer(&self) -> String {
+        let mut steps = Vec::new();
+        let mut at = Some(self);
+        while let Some(t) = at {
+            if t.up.is_some() {
+                steps.push(t);
+            }
+            at = t.up;
+        }
+        let mut pointer = String::new();
+        for t in steps.into_iter().rev() {
+            match t.name {
+                Some(name) => pointer::push_token(&mut pointer, name),
+                None => {
+                    pointer.push('/');
+                    pointer.push_str(&t.index.to_string());
+                }
+            }
+        }
+        pointer
+    }
+}
+
 impl<'s> Evaluator<'s> {
     /// Whether `text` (JSON) holds arguments that are valid as they are,
     /// with nothing to coerce; `false` means "not known".
     pub(crate) fn valid_as_is(&mut self, text: &str) -> bool {
+        self.quick(text).is_some_and(|edits| edits.is_empty())
+    }
+
+    /// The edits that make `text` (JSON) valid arguments, in the order the
+    /// general path makes them, which is the text's (none: valid as they
+    /// are); `None` means "not known", also when the members holding edits
+    /// are not in the order the schema declares them (the general path
+    /// walks the declared order).
+    pub(crate) fn quick(&mut self, text: &str) -> Option<Vec<Edit>> {
         let mut r = Reader {
             text,
             b: text.as_bytes(),
             i: 0,
+            edits: Vec::new(),
+            unsure: false,
         };
         // arguments are an object, whatever the schema allows
         r.ws();
-        r.b.get(r.i) == Some(&b'{') && self.plain(self.root, &mut r, 0) && {
-            r.ws();
-            r.i == r.b.len()
+        let valid =
+            r.b.get(r.i) == Some(&b'{') && self.plain(self.root, &mut r, &Trail::ROOT, 0) && {
+                r.ws();
+                r.i == r.b.len()
+            };
+        if !valid || (r.unsure && !r.edits.is_empty()) {
+            return None;
         }
+        Some(r.edits)
     }
 
-    /// Reads one value valid against `s`.
-    fn plain(&mut self, s: &'s Value, r: &mut Reader<'_>, depth: usize) -> bool {
+    /// Reads one value valid against `s` (perhaps after an edit).
+    fn plain(&mut self, s: &'s Value, r: &mut Reader<'_>, trail: &Trail<'_>, depth: usize) -> bool {
         let m = match s {
             _ if depth > MAX_VALUE_DEPTH => return false,
             Value::Bool(true) => return r.any(depth),
@@ -67,22 +212,37 @@ impl<'s> Evaluator<'s> {
         match ty {
             "" => r.any(depth),
             "string" => r.string().is_some(),
-            "integer" | "number" => r.integer(),
-            "boolean" => r.literal(b"true") || r.literal(b"false"),
+            "integer" | "number" => r.integer() || r.number_in_string(ty, trail),
+            "boolean" => r.literal(b"true") || r.literal(b"false") || r.bool_in_string(trail),
             "null" => r.literal(b"null"),
             "array" => {
+                let mut i = 0u32;
                 r.eat(b'[')
-                    && r.list(b']', |r| match k.items {
-                        Some(sub) => self.plain(sub, r, depth + 1),
-                        None => r.any(depth + 1),
+                    && r.list(b']', |r| {
+                        let item = Trail {
+                            up: Some(trail),
+                            name: None,
+                            index: i,
+                        };
+                        i = i.saturating_add(1);
+                        match k.items {
+                            Some(sub) => self.plain(sub, r, &item, depth + 1),
+                            None => r.any(depth + 1),
+                        }
                     })
             }
-            "object" => self.plain_object(&k, r, depth),
+            "object" => self.plain_object(&k, r, trail, depth),
             _ => false,
         }
     }
 
-    fn plain_object(&mut self, k: &Keywords<'s>, r: &mut Reader<'_>, depth: usize) -> bool {
+    fn plain_object(
+        &mut self,
+        k: &Keywords<'s>,
+        r: &mut Reader<'_>,
+        trail: &Trail<'_>,
+        depth: usize,
+    ) -> bool {
         let closed = match k.additional_properties {
             None | Some(Value::Bool(true)) => false,
             Some(Value::Bool(false)) => true,
@@ -90,8 +250,12 @@ impl<'s> Evaluator<'s> {
         };
         let required = k.required.unwrap_or_default();
         // the required names met, as bits by position in the list (a name
-        // listed twice is met once: "not known")
+        // listed twice is met once: "not known"); the declared members
+        // read, as bits by declared position (one read twice: "not known");
+        // the declared position of the last member edited
         let mut met = 0u64;
+        let mut read = 0u64;
+        let mut last_edited: Option<usize> = None;
         r.eat(b'{')
             && r.list(b'}', |r| {
                 let Some(name) = r.string().filter(|_| r.eat(b':')) else {
@@ -100,11 +264,28 @@ impl<'s> Evaluator<'s> {
                 if let Some(at) = required.iter().position(|n| n == name) {
                     met |= 1u64.checked_shl(at as u32).unwrap_or(0);
                 }
-                // a repeated name is read each time: stricter than the
-                // general path, which keeps the last
                 let declared = k.properties.into_iter().flatten();
-                match declared.into_iter().find(|(n, _)| *n == name) {
-                    Some((_, sub)) => self.plain(sub, r, depth + 1),
+                match declared.enumerate().find(|(_, (n, _))| *n == name) {
+                    Some((at, (_, sub))) => {
+                        match 1u64.checked_shl(at as u32) {
+                            Some(bit) if read & bit != 0 => return false,
+                            Some(bit) => read |= bit,
+                            None => r.unsure = true,
+                        }
+                        let member = Trail {
+                            up: Some(trail),
+                            name: Some(name),
+                            index: 0,
+                        };
+                        let before = r.edits.len();
+                        let ok = self.plain(sub, r, &member, depth + 1);
+                        if r.edits.len() > before {
+                            // edits out of the declared order: "not known"
+                            r.unsure |= last_edited.is_some_and(|l| l > at);
+                            last_edited = Some(at);
+                        }
+                        ok
+                    }
                     None => !closed && r.any(depth + 1),
                 }
             })
@@ -134,6 +315,10 @@ struct Reader<'t> {
     text: &'t str,
     b: &'t [u8],
     i: usize,
+    /// The strings read as numbers or booleans.
+    edits: Vec<Edit>,
+    /// A member was read whose repetition could not be watched for.
+    unsure: bool,
 }
 
 impl<'t> Reader<'t> {
@@ -190,6 +375,67 @@ impl<'t> Reader<'t> {
         (1..=18).contains(&digits)
             && !(zero && (minus || digits > 1))
             && !matches!(self.b.get(self.i), Some(b'.' | b'e' | b'E'))
+    }
+
+    /// A string holding an integer as JSON writes it, where a number
+    /// (`ty` "number") or an integer (`ty` "integer") is wanted.
+    fn number_in_string(&mut self, ty: &str, trail: &Trail<'_>) -> bool {
+        let start = self.i;
+        let Some(inner) = self.string() else {
+            return false;
+        };
+        let mut digits = Reader {
+            text: inner,
+            b: inner.as_bytes(),
+            i: 0,
+            edits: Vec::new(),
+            unsure: false,
+        };
+        let plain = matches!(inner.as_bytes().first(), Some(b'-' | b'0'..=b'9'))
+            && digits.integer()
+            && digits.i == inner.len();
+        if plain {
+            let reason = if ty == "integer" {
+                "a string holding a number; an integer is wanted"
+            } else {
+                "a string holding a number; a number is wanted"
+            };
+            self.edit(start, trail, To::Number, reason);
+        }
+        plain
+    }
+
+    /// A string spelling `true` or `false` in any case, where a boolean is
+    /// wanted.
+    fn bool_in_string(&mut self, trail: &Trail<'_>) -> bool {
+        let start = self.i;
+        let to = match self.string() {
+            Some(s) if s.eq_ignore_ascii_case("true") => true,
+            Some(s) if s.eq_ignore_ascii_case("false") => false,
+            _ => return false,
+        };
+        self.edit(
+            start,
+            trail,
+            To::Bool(to),
+            "a string holding a boolean; a boolean is wanted",
+        );
+        true
+    }
+
+    /// Records that the string from `start` (after white space) to here
+    /// becomes `to`.
+    fn edit(&mut self, start: usize, trail: &Trail<'_>, to: To, reason: &'static str) {
+        let mut start = start;
+        while matches!(self.b.get(start), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            start += 1;
+        }
+        self.edits.push(Edit {
+            at: start..self.i,
+            pointer: trail.pointer(),
+            to,
+            reason,
+        });
     }
 
     /// Any plain value.

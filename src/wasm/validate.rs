@@ -76,6 +76,44 @@ fn tail_text(v: &crate::Validation) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// The result of a call valid once `edits` are made to its arguments'
+/// `text`: the edited text, the coercions, no errors.
+fn edited_text(text: &str, edits: &[crate::validate::Edit]) -> String {
+    let mut out = String::with_capacity(text.len() + 160 * edits.len() + 64);
+    out.push_str(HEAD);
+    out.push_str(&crate::validate::splice(text, edits));
+    out.push_str(",\"coercions\":[");
+    for (i, e) in edits.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"pointer\":");
+        push_json_str(&mut out, &e.pointer);
+        out.push_str(",\"from\":");
+        out.push_str(e.sent(text));
+        out.push_str(",\"to\":");
+        out.push_str(e.replacement(text));
+        out.push_str(",\"reason\":");
+        push_json_str(&mut out, e.reason);
+        out.push('}');
+    }
+    out.push_str("],\"errors\":[],\"valid\":true,\"message\":\"\"}");
+    out
+}
+
+/// A string written as JSON onto the end of `out`.
+fn push_json_str(out: &mut String, s: &str) {
+    if s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        let mut bytes = std::mem::take(out).into_bytes();
+        write_json(&mut bytes, s);
+        *out = String::from_utf8(bytes).unwrap_or_default();
+    } else {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    }
+}
+
 /// A value written as JSON onto the end of `out` (serde_json fails only on
 /// maps with keys that are not strings, which these types do not have).
 fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) {
@@ -191,11 +229,17 @@ impl JsValidator {
             })?;
             (string_of(&sent, "the arguments")?, Some(sent))
         };
-        // valid as sent with nothing to coerce (read from the text, no
-        // value tree): the result joined around JSON.stringify's text
+        // valid as sent, or once strings are read as the numbers and
+        // booleans they hold (read from the text, no value tree): the
+        // result joined around JSON.stringify's text, or written around
+        // the edited text
         if let Some(sent) = &sent {
-            if self.inner.valid_as_is(tool, &text) {
-                return parse_js_string(&self.head.concat(sent).concat(&self.valid_tail));
+            match self.inner.quick(tool, &text) {
+                Some(edits) if edits.is_empty() => {
+                    return parse_js_string(&self.head.concat(sent).concat(&self.valid_tail));
+                }
+                Some(edits) => return js_sys::JSON::parse(&edited_text(&text, &edits)),
+                None => {}
             }
         }
         let value: Value = serde_json::from_str(&text)

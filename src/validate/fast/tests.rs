@@ -5,27 +5,38 @@
 use serde_json::{json, Value};
 
 use crate::validate::eval::Evaluator;
+use crate::validate::quick_validation;
 use crate::validate_arguments;
 
-/// `text` through both: the quick answer, checked against the general one.
+/// `text` through both: the quick answer (valid as sent, or valid after
+/// its edits), checked to be exactly the general one (arguments,
+/// coercions in order, no errors). Whether it answered.
 fn agree(schema: &Value, text: &str) -> bool {
-    let quick = Evaluator::new(schema).valid_as_is(text);
-    if quick {
-        let args: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        let v = validate_arguments(schema, &args);
-        assert!(
-            v.is_valid(),
-            "quick says valid, general says {:?}: {text}",
-            v.errors
-        );
-        assert!(
-            v.coercions.is_empty(),
-            "quick says as is, general coerces {:?}: {text}",
-            v.coercions
-        );
-        assert_eq!(v.arguments, args, "{text}");
+    let mut ev = Evaluator::new(schema);
+    let quick = ev.quick(text);
+    assert_eq!(
+        ev.valid_as_is(text),
+        quick.as_ref().is_some_and(Vec::is_empty),
+        "{text}"
+    );
+    let Some(edits) = quick else { return false };
+    let args: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let want = validate_arguments(schema, &args);
+    let got = quick_validation(text, &edits).unwrap_or_else(|| panic!("{text}: {edits:?}"));
+    assert_eq!(got, want, "quick and general differ: {text}");
+    assert!(want.is_valid(), "{text}");
+    if edits.is_empty() {
+        assert_eq!(want.arguments, args, "{text}");
     }
-    quick
+    true
+}
+
+/// Whether the quick check answers `text` with edits (and agrees).
+fn edits_agree(schema: &Value, text: &str) -> bool {
+    agree(schema, text)
+        && Evaluator::new(schema)
+            .quick(text)
+            .is_some_and(|e| !e.is_empty())
 }
 
 /// A value the schema allows, as a model would send it.
@@ -210,8 +221,8 @@ fn answers_only_what_is_plain() {
         (r#"{"n":-0}"#, false),
         (r#"{"n":0,"a":[],"o":{"x":-7}}"#, true),
         (r#"{"n":00}"#, false),
-        (r#"{"n":"1"}"#, false),
-        (r#"{"n":1,"n":2}"#, true),
+        (r#"{"n":"1"}"#, true),
+        (r#"{"n":1,"n":2}"#, false),
         (r#"{"n":1,"n":"2"}"#, false),
         (r#"{"n":1,"s":"dim"}"#, false),
         (r#"{"n":1,"s":"o\u006e"}"#, false),
@@ -229,6 +240,73 @@ fn answers_only_what_is_plain() {
     ] {
         assert_eq!(agree(&schema, text), want, "{text}");
     }
+}
+
+/// Numbers and booleans sent as strings, at the top and deep in arrays
+/// and objects: edited exactly as the general path coerces them (the same
+/// arguments, coercions in the same order, with the same pointers and
+/// reasons), or left to it.
+#[test]
+fn strings_for_numbers_and_booleans_are_edited_as_the_general_path_coerces() {
+    let schema = json!({"type": "object", "properties": {
+        "z": {"type": "number"}, "n": {"type": "integer"}, "b": {"type": "boolean"},
+        "a": {"type": "array", "items": {"type": "integer"}},
+        "o": {"type": "object", "properties": {
+            "y": {"type": "boolean"}, "x": {"type": "number"},
+            "l": {"type": "array", "items": {"type": "object",
+                "properties": {"q": {"type": "integer"}}}}}},
+        "a/b~c": {"type": "integer"}, "é": {"type": "boolean"}},
+        "required": ["n"]});
+    for (text, edited) in [
+        (r#"{"n":"1"}"#, true),
+        (r#"{"z":"42","n":"-12","b":"TRUE"}"#, true),
+        (r#"{"n":"7","z":3,"b":"false"}"#, true),
+        (r#"{"n":1,"a":["1",2,"-3"]}"#, true),
+        (
+            r#"{"n":1,"o":{"y":"True","x":"5","l":[{"q":"1"},{"q":2},{"q":"3"}]}}"#,
+            true,
+        ),
+        (r#"{"o":{"x":"1","l":[{"q":"9"}]},"n":2,"a":[4]}"#, true),
+        (r#"{"n":"2","a":["4"],"o":{"x":"1","l":[{"q":"9"}]}}"#, true),
+        (r#"{"n":"1","a/b~c":"2","é":"false"}"#, true),
+        (r#" { "z" : "2" , "n" : "1" } "#, true),
+        (r#"{"n":"123456789012345678"}"#, true),
+        // members edited out of the schema's order: the general path
+        // answers (it coerces in the declared order)
+        (r#"{"n":"-12","z":"42","b":"TRUE"}"#, false),
+        (r#"{"b":"false","n":"7","z":"-3"}"#, false),
+        (r#"{"n":1,"o":{"x":"5","y":"True"}}"#, false),
+        (r#"{"o":{"x":"1"},"n":"2"}"#, false),
+        // beyond the check: the general path answers
+        (r#"{"n":"-0"}"#, false),
+        (r#"{"n":"1.0"}"#, false),
+        (r#"{"n":"1e3"}"#, false),
+        (r#"{"n":" 1"}"#, false),
+        (r#"{"n":"01"}"#, false),
+        (r#"{"n":"1234567890123456789"}"#, false),
+        (r#"{"n":"\u0031"}"#, false),
+        (r#"{"n":"one"}"#, false),
+        (r#"{"n":""}"#, false),
+        (r#"{"b":"yes","n":1}"#, false),
+        (r#"{"b":" true","n":1}"#, false),
+        (r#"{"n":"1","n":"2"}"#, false),
+        (r#"{"n":1,"o":{"x":"1","x":"2"}}"#, false),
+        (r#"{"n":"1","z":null}"#, false),
+        (r#"{"n":"1","a":"2"}"#, false),
+        (r#"{"n":"1","zz":"2"}"#, true),
+    ] {
+        assert_eq!(edits_agree(&schema, text), edited, "{text}");
+    }
+    // more declared members than the repetition watch covers: edits are
+    // left to the general path, valid calls are still answered
+    let mut props = serde_json::Map::new();
+    for i in 0..70 {
+        props.insert(format!("p{i}"), json!({"type": "integer"}));
+    }
+    let wide = json!({"type": "object", "properties": props});
+    assert!(!agree(&wide, r#"{"p69":"1"}"#));
+    assert!(edits_agree(&wide, r#"{"p3":"1"}"#));
+    assert!(agree(&wide, r#"{"p69":1}"#));
 }
 
 #[test]
