@@ -58,22 +58,47 @@ fn validation_js(v: &crate::Validation) -> Result<JsValue, JsValue> {
     js_sys::JSON::parse(&text)
 }
 
-/// The text of a result after its arguments.
+/// The text of a result after its arguments, written directly (the
+/// errors and the message are most of it).
 fn tail_text(v: &crate::Validation) -> String {
-    let mut out = Vec::with_capacity(64);
-    out.extend_from_slice(b",\"coercions\":");
-    write_json(&mut out, &v.coercions);
-    out.extend_from_slice(b",\"errors\":");
-    write_json(&mut out, &v.errors);
-    out.extend_from_slice(if v.is_valid() {
-        b",\"valid\":true,\"message\":"
+    let mut out = String::with_capacity(64);
+    out.push_str(",\"coercions\":");
+    if v.coercions.is_empty() {
+        out.push_str("[]");
     } else {
-        b",\"valid\":false,\"message\":"
+        let mut bytes = out.into_bytes();
+        write_json(&mut bytes, &v.coercions);
+        // serde_json writes UTF-8 only
+        out = String::from_utf8(bytes).unwrap_or_default();
+    }
+    out.push_str(",\"errors\":");
+    push_errors(&mut out, &v.errors);
+    out.push_str(if v.is_valid() {
+        ",\"valid\":true,\"message\":"
+    } else {
+        ",\"valid\":false,\"message\":"
     });
-    write_json(&mut out, &v.message());
-    out.push(b'}');
-    // serde_json writes UTF-8 only
-    String::from_utf8(out).unwrap_or_default()
+    push_json_str(&mut out, &v.message());
+    out.push('}');
+    out
+}
+
+/// Errors written as a JSON array onto the end of `out`.
+fn push_errors(out: &mut String, errors: &[crate::ArgumentError]) {
+    out.push('[');
+    for (i, e) in errors.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"pointer\":");
+        push_json_str(out, &e.pointer);
+        out.push_str(",\"keyword\":");
+        push_json_str(out, &e.keyword);
+        out.push_str(",\"message\":");
+        push_json_str(out, &e.message);
+        out.push('}');
+    }
+    out.push(']');
 }
 
 /// The result of a call valid once `edits` are made to its arguments'
@@ -101,17 +126,31 @@ fn edited_text(text: &str, edits: &[crate::validate::Edit]) -> String {
     out
 }
 
-/// A string written as JSON onto the end of `out`.
+/// A string written as JSON onto the end of `out`: the runs between
+/// characters to escape copied whole.
 fn push_json_str(out: &mut String, s: &str) {
-    if s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-        let mut bytes = std::mem::take(out).into_bytes();
-        write_json(&mut bytes, s);
-        *out = String::from_utf8(bytes).unwrap_or_default();
-    } else {
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
+    out.push('"');
+    let mut rest = s;
+    while let Some(i) = rest
+        .bytes()
+        .position(|b| b == b'"' || b == b'\\' || b < 0x20)
+    {
+        out.push_str(rest.get(..i).unwrap_or_default());
+        match rest.as_bytes().get(i) {
+            Some(b'"') => out.push_str("\\\""),
+            Some(b'\\') => out.push_str("\\\\"),
+            Some(&b) => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 15)]));
+            }
+            None => {}
+        }
+        rest = rest.get(i + 1..).unwrap_or_default();
     }
+    out.push_str(rest);
+    out.push('"');
 }
 
 /// A value written as JSON onto the end of `out` (serde_json fails only on
@@ -160,17 +199,17 @@ pub fn validate_value_js(
         errors,
     };
     // written as JSON text, as the other results are
-    let mut out = Vec::with_capacity(64);
-    out.extend_from_slice(if v.is_valid() {
-        b"{\"valid\":true,\"errors\":"
+    let mut out = String::with_capacity(64);
+    out.push_str(if v.is_valid() {
+        "{\"valid\":true,\"errors\":"
     } else {
-        b"{\"valid\":false,\"errors\":"
+        "{\"valid\":false,\"errors\":"
     });
-    write_json(&mut out, &v.errors);
-    out.extend_from_slice(b",\"message\":");
-    write_json(&mut out, &v.message());
-    out.push(b'}');
-    js_sys::JSON::parse(&String::from_utf8(out).unwrap_or_default())
+    push_errors(&mut out, &v.errors);
+    out.push_str(",\"message\":");
+    push_json_str(&mut out, &v.message());
+    out.push('}');
+    js_sys::JSON::parse(&out)
 }
 
 /// Argument validation against a catalog read once (like a compiled
