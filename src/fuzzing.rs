@@ -245,7 +245,8 @@ pub fn validate(data: &[u8]) {
     let v = crate::validate_arguments(&schema, &args);
     check_validation(&schema, &v, &plain);
     // the quick check from the text: "valid as sent" is what the general
-    // path says too, and "valid after these edits" is exactly its answer
+    // path says too, and the edits and errors it finds are exactly its
+    // answer
     let catalog = serde_json::json!([{"name": "t", "inputSchema": schema}]).to_string();
     if let (Ok(catalog), Ok(text)) = (
         crate::Catalog::parse(catalog.as_bytes()),
@@ -258,12 +259,12 @@ pub fn validate(data: &[u8]) {
                 "valid as sent by the quick check, not by validate_arguments"
             );
         }
-        if let Some(edits) = validator.quick("t", text) {
-            let quick = crate::validate::quick_validation(text, &edits);
+        if let Some(q) = validator.quick("t", text) {
+            let quick = crate::validate::quick_validation(text, &q);
             assert_eq!(
                 quick.as_ref(),
                 Some(&v),
-                "the quick check's edits and validate_arguments differ"
+                "the quick check's edits and errors and validate_arguments differ"
             );
         }
     }

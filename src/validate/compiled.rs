@@ -95,12 +95,12 @@ impl Validator {
     }
 
     /// The quick check of [`valid_as_is`](Self::valid_as_is) that also
-    /// reads numbers and booleans sent as strings: the edits of the text
-    /// that give the arguments [`validate`](Self::validate) would give,
-    /// which would answer valid with exactly these coercions; `None` means
-    /// "not known".
+    /// reads numbers and booleans sent as strings, and words where they
+    /// or other words are wanted: the edits of the text that give the
+    /// arguments [`validate`](Self::validate) would give, with exactly its
+    /// coercions and errors; `None` means "not known".
     #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-    pub(crate) fn quick(&mut self, tool: &str, arguments: &str) -> Option<Vec<super::fast::Edit>> {
+    pub(crate) fn quick(&mut self, tool: &str, arguments: &str) -> Option<super::fast::Quick> {
         self.tools
             .get_mut(tool)?
             .with_dependent_mut(|_, ev| ev.quick(arguments))

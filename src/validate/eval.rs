@@ -237,14 +237,25 @@ impl<'s> Evaluator<'s> {
 
     /// What the schema object at `at` wants, in words, cached by node.
     fn wanted(&mut self, at: &At<'s, '_>) -> Rc<str> {
-        let key = addr(at.s);
-        if let Some((base, wanted)) = self.wanted.get(&key) {
-            if **base == **at.base {
+        self.wanted_of(at.s, at.m, at.base)
+    }
+
+    /// What the schema object `s` (whose members are `m`) wants, in words,
+    /// under the base `base`, cached by node.
+    pub(crate) fn wanted_of(
+        &mut self,
+        s: &'s Value,
+        m: &Map<String, Value>,
+        base: &Rc<str>,
+    ) -> Rc<str> {
+        let key = addr(s);
+        if let Some((b, wanted)) = self.wanted.get(&key) {
+            if **b == **base {
                 return wanted.clone();
             }
         }
-        let wanted: Rc<str> = words::wanted(&self.index, at.base, at.m).into();
-        self.wanted.insert(key, (at.base.clone(), wanted.clone()));
+        let wanted: Rc<str> = words::wanted(&self.index, base, m).into();
+        self.wanted.insert(key, (base.clone(), wanted.clone()));
         wanted
     }
 

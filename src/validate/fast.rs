@@ -28,6 +28,7 @@ use serde_json::Value;
 
 use super::eval::Evaluator;
 use super::keywords::Keywords;
+use super::{words, ArgumentError};
 use crate::pointer;
 
 /// Value levels read; deeper arguments take the general path (whose
@@ -78,6 +79,18 @@ impl Edit {
     }
 }
 
+/// The quick check's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Quick {
+    /// The strings read as numbers or booleans, in the text's order.
+    pub(crate) edits: Vec<Edit>,
+    /// The values that fail, as the general path reports them.
+    pub(crate) errors: Vec<ArgumentError>,
+}
+
+/// Errors the quick check reports; more are left to the general path.
+const MAX_QUICK_ERRORS: usize = 100;
+
 /// `text` with every edit made (edits in the text's order, as
 /// [`Evaluator::quick`] gives them).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -97,8 +110,9 @@ pub(crate) fn splice(text: &str, edits: &[Edit]) -> String {
 /// quick check's edits; `None` when the edited text is not JSON (which a
 /// quick answer never leaves).
 #[cfg(any(test, feature = "fuzzing"))]
-pub(crate) fn validation(text: &str, edits: &[Edit]) -> Option<super::Validation> {
+pub(crate) fn validation(text: &str, quick: &Quick) -> Option<super::Validation> {
     let value = |t: &str| serde_json::from_str::<Value>(t).ok();
+    let edits = &quick.edits;
     let mut coercions = Vec::with_capacity(edits.len());
     for e in edits {
         coercions.push(super::Coercion {
@@ -111,7 +125,7 @@ pub(crate) fn validation(text: &str, edits: &[Edit]) -> Option<super::Validation
     Some(super::Validation {
         arguments: value(&splice(text, edits))?,
         coercions,
-        errors: Vec::new(),
+        errors: quick.errors.clone(),
     })
 }
 
@@ -156,33 +170,40 @@ impl<'s> Evaluator<'s> {
     /// Whether `text` (JSON) holds arguments that are valid as they are,
     /// with nothing to coerce; `false` means "not known".
     pub(crate) fn valid_as_is(&mut self, text: &str) -> bool {
-        self.quick(text).is_some_and(|edits| edits.is_empty())
+        self.quick(text)
+            .is_some_and(|q| q.edits.is_empty() && q.errors.is_empty())
     }
 
-    /// The edits that make `text` (JSON) valid arguments, in the order the
-    /// general path makes them, which is the text's (none: valid as they
-    /// are); `None` means "not known", also when the members holding edits
-    /// are not in the order the schema declares them (the general path
-    /// walks the declared order).
-    pub(crate) fn quick(&mut self, text: &str) -> Option<Vec<Edit>> {
+    /// What the general path would answer for `text` (JSON), read from
+    /// the text: the edits that make it the coerced arguments, in the
+    /// order the general path makes them, which is the text's (none:
+    /// unchanged), and the errors left, in the general path's order (none:
+    /// valid). `None` means "not known", also when the members holding
+    /// edits or errors are not in the order the general path walks them.
+    pub(crate) fn quick(&mut self, text: &str) -> Option<Quick> {
         let mut r = Reader {
             text,
             b: text.as_bytes(),
             i: 0,
             edits: Vec::new(),
+            errors: Vec::new(),
             unsure: false,
+            ids: false,
         };
         // arguments are an object, whatever the schema allows
         r.ws();
-        let valid =
+        let read =
             r.b.get(r.i) == Some(&b'{') && self.plain(self.root, &mut r, &Trail::ROOT, 0) && {
                 r.ws();
                 r.i == r.b.len()
             };
-        if !valid || (r.unsure && !r.edits.is_empty()) {
+        if !read || (r.unsure && !(r.edits.is_empty() && r.errors.is_empty())) {
             return None;
         }
-        Some(r.edits)
+        Some(Quick {
+            edits: r.edits,
+            errors: r.errors,
+        })
     }
 
     /// Reads one value valid against `s` (perhaps after an edit).
@@ -197,11 +218,21 @@ impl<'s> Evaluator<'s> {
         if !plain_keywords(&k) || !k.ty.is_none_or(Value::is_string) {
             return false;
         }
+        r.ids |= k.has_id;
         let ty = k.ty.and_then(Value::as_str).unwrap_or("");
         if let Some(choices) = k.enumeration {
-            // an enum of strings: a string, one of them
-            return (ty.is_empty() || ty == "string")
-                && r.string().is_some_and(|s| choices.iter().any(|c| c == s));
+            // an enum of strings: a string, one of them (another string is
+            // an error when every choice is a string: none is coerced)
+            if !(ty.is_empty() || ty == "string") {
+                return false;
+            }
+            return match r.string() {
+                Some(t) if choices.iter().any(|c| c == t) => true,
+                Some(t) if choices.iter().all(Value::is_string) => {
+                    self.wrong(s, m, r, t, trail, "enum")
+                }
+                _ => false,
+            };
         }
         let object = k.properties.is_some() || k.required.is_some();
         let ty = match ty {
@@ -212,8 +243,15 @@ impl<'s> Evaluator<'s> {
         match ty {
             "" => r.any(depth),
             "string" => r.string().is_some(),
-            "integer" | "number" => r.integer() || r.number_in_string(ty, trail),
-            "boolean" => r.literal(b"true") || r.literal(b"false") || r.bool_in_string(trail),
+            "integer" | "number" => {
+                r.integer() || r.number_in_string(ty, trail) || self.wrong_word(s, m, r, trail)
+            }
+            "boolean" => {
+                r.literal(b"true")
+                    || r.literal(b"false")
+                    || r.bool_in_string(trail)
+                    || self.wrong_word(s, m, r, trail)
+            }
             "null" => r.literal(b"null"),
             "array" => {
                 let mut i = 0u32;
@@ -236,6 +274,53 @@ impl<'s> Evaluator<'s> {
         }
     }
 
+    /// Reads a string made of one word (a letter, then letters, digits,
+    /// `-` and `_`) where a number, an integer or a boolean is wanted: no
+    /// coercion reads it as one, so it is a `type` error.
+    fn wrong_word(
+        &mut self,
+        s: &'s Value,
+        m: &'s serde_json::Map<String, Value>,
+        r: &mut Reader<'_>,
+        trail: &Trail<'_>,
+    ) -> bool {
+        match r.string() {
+            Some(t)
+                if t.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
+                    && t.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+                    && !t.eq_ignore_ascii_case("true")
+                    && !t.eq_ignore_ascii_case("false") =>
+            {
+                self.wrong(s, m, r, t, trail, "type")
+            }
+            _ => false,
+        }
+    }
+
+    /// Records that the string `t` just read fails `keyword` of the schema
+    /// `s` (whose members are `m`), as the general path says it.
+    fn wrong(
+        &mut self,
+        s: &'s Value,
+        m: &'s serde_json::Map<String, Value>,
+        r: &mut Reader<'_>,
+        t: &str,
+        trail: &Trail<'_>,
+        keyword: &str,
+    ) -> bool {
+        // past a `$id` the base is not the root's: "not known"
+        r.unsure |= r.ids || r.errors.len() >= MAX_QUICK_ERRORS;
+        let base = self.index.root_base.clone();
+        let wanted = self.wanted_of(s, m, &base);
+        r.errors.push(ArgumentError {
+            pointer: trail.pointer(),
+            keyword: keyword.to_string(),
+            message: words::must(&wanted, m, &Value::String(t.to_string())),
+        });
+        true
+    }
+
     fn plain_object(
         &mut self,
         k: &Keywords<'s>,
@@ -256,6 +341,10 @@ impl<'s> Evaluator<'s> {
         let mut met = 0u64;
         let mut read = 0u64;
         let mut last_edited: Option<usize> = None;
+        // the same for errors, and the members read
+        let mut last_errored: Option<usize> = None;
+        let mut errors_unordered = false;
+        let mut members = 0usize;
         r.eat(b'{')
             && r.list(b'}', |r| {
                 let Some(name) = r.string().filter(|_| r.eat(b':')) else {
@@ -277,19 +366,35 @@ impl<'s> Evaluator<'s> {
                             name: Some(name),
                             index: 0,
                         };
-                        let before = r.edits.len();
+                        let (edits, errors) = (r.edits.len(), r.errors.len());
                         let ok = self.plain(sub, r, &member, depth + 1);
-                        if r.edits.len() > before {
+                        if r.edits.len() > edits {
                             // edits out of the declared order: "not known"
                             r.unsure |= last_edited.is_some_and(|l| l > at);
                             last_edited = Some(at);
                         }
+                        if r.errors.len() > errors {
+                            errors_unordered |= last_errored.is_some_and(|l| l > at);
+                            last_errored = Some(at);
+                        }
+                        members += 1;
                         ok
                     }
-                    None => !closed && r.any(depth + 1),
+                    None => {
+                        members += 1;
+                        !closed && r.any(depth + 1)
+                    }
                 }
             })
             && met.count_ones() as usize == required.len()
+            && {
+                // the general path reports members' errors in the declared
+                // order when there are at least as many members as
+                // declared ones, else in the order sent
+                let declared = k.properties.map_or(0, serde_json::Map::len);
+                r.unsure |= errors_unordered && declared <= members;
+                true
+            }
     }
 }
 
@@ -317,8 +422,14 @@ struct Reader<'t> {
     i: usize,
     /// The strings read as numbers or booleans.
     edits: Vec<Edit>,
-    /// A member was read whose repetition could not be watched for.
+    /// Values that fail the schema, as the general path reports them.
+    errors: Vec<ArgumentError>,
+    /// The answer may differ from the general path's: a member read whose
+    /// repetition could not be watched for, edits or errors out of the
+    /// general path's order, or too many errors.
     unsure: bool,
+    /// A schema with a `$id` was read (descriptions would need its base).
+    ids: bool,
 }
 
 impl<'t> Reader<'t> {
@@ -389,7 +500,9 @@ impl<'t> Reader<'t> {
             b: inner.as_bytes(),
             i: 0,
             edits: Vec::new(),
+            errors: Vec::new(),
             unsure: false,
+            ids: false,
         };
         let plain = matches!(inner.as_bytes().first(), Some(b'-' | b'0'..=b'9'))
             && digits.integer()
@@ -401,6 +514,9 @@ impl<'t> Reader<'t> {
                 "a string holding a number; a number is wanted"
             };
             self.edit(start, trail, To::Number, reason);
+        } else {
+            // read again by the next check
+            self.i = start;
         }
         plain
     }
@@ -412,7 +528,11 @@ impl<'t> Reader<'t> {
         let to = match self.string() {
             Some(s) if s.eq_ignore_ascii_case("true") => true,
             Some(s) if s.eq_ignore_ascii_case("false") => false,
-            _ => return false,
+            _ => {
+                // read again by the next check
+                self.i = start;
+                return false;
+            }
         };
         self.edit(
             start,

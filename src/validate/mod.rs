@@ -36,7 +36,7 @@ use eval::Evaluator;
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use fast::validation as quick_validation;
 #[cfg(target_arch = "wasm32")]
-pub(crate) use fast::{splice, Edit};
+pub(crate) use fast::{splice, Quick};
 
 /// One problem with call arguments, for people and models.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

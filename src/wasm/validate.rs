@@ -71,16 +71,21 @@ fn tail_text(v: &crate::Validation) -> String {
         // serde_json writes UTF-8 only
         out = String::from_utf8(bytes).unwrap_or_default();
     }
+    push_verdict(&mut out, v);
+    out
+}
+
+/// The end of a result: its errors, whether it is valid, its message.
+fn push_verdict(out: &mut String, v: &crate::Validation) {
     out.push_str(",\"errors\":");
-    push_errors(&mut out, &v.errors);
+    push_errors(out, &v.errors);
     out.push_str(if v.is_valid() {
         ",\"valid\":true,\"message\":"
     } else {
         ",\"valid\":false,\"message\":"
     });
-    push_json_str(&mut out, &v.message());
+    push_json_str(out, &v.message());
     out.push('}');
-    out
 }
 
 /// Errors written as a JSON array onto the end of `out`.
@@ -101,14 +106,14 @@ fn push_errors(out: &mut String, errors: &[crate::ArgumentError]) {
     out.push(']');
 }
 
-/// The result of a call valid once `edits` are made to its arguments'
-/// `text`: the edited text, the coercions, no errors.
-fn edited_text(text: &str, edits: &[crate::validate::Edit]) -> String {
-    let mut out = String::with_capacity(text.len() + 160 * edits.len() + 64);
+/// The result the quick check found for the arguments' `text`: the text
+/// with its edits made, the coercions, the errors.
+fn quick_text(text: &str, q: &crate::validate::Quick) -> String {
+    let mut out = String::with_capacity(text.len() + 160 * q.edits.len() + 64);
     out.push_str(HEAD);
-    out.push_str(&crate::validate::splice(text, edits));
+    out.push_str(&crate::validate::splice(text, &q.edits));
     out.push_str(",\"coercions\":[");
-    for (i, e) in edits.iter().enumerate() {
+    for (i, e) in q.edits.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -122,7 +127,13 @@ fn edited_text(text: &str, edits: &[crate::validate::Edit]) -> String {
         push_json_str(&mut out, e.reason);
         out.push('}');
     }
-    out.push_str("],\"errors\":[],\"valid\":true,\"message\":\"\"}");
+    out.push(']');
+    let v = crate::Validation {
+        arguments: Value::Null,
+        coercions: Vec::new(),
+        errors: q.errors.clone(),
+    };
+    push_verdict(&mut out, &v);
     out
 }
 
@@ -274,10 +285,10 @@ impl JsValidator {
         // the edited text
         if let Some(sent) = &sent {
             match self.inner.quick(tool, &text) {
-                Some(edits) if edits.is_empty() => {
+                Some(q) if q.edits.is_empty() && q.errors.is_empty() => {
                     return parse_js_string(&self.head.concat(sent).concat(&self.valid_tail));
                 }
-                Some(edits) => return js_sys::JSON::parse(&edited_text(&text, &edits)),
+                Some(q) => return js_sys::JSON::parse(&quick_text(&text, &q)),
                 None => {}
             }
         }
