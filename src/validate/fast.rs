@@ -414,6 +414,27 @@ fn plain_keywords(k: &Keywords<'_>) -> bool {
     k.count == known.into_iter().filter(|&b| b).count()
 }
 
+/// The length of the integer at the start of `b` as JSON writes it, short
+/// enough to be one exactly (not `-0`, which the parser reads as a
+/// float); 0 when there is none.
+fn integer_len(b: &[u8]) -> usize {
+    let minus = usize::from(b.first() == Some(&b'-'));
+    let digits = b
+        .iter()
+        .skip(minus)
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let zero = b.get(minus) == Some(&b'0');
+    let plain = (1..=18).contains(&digits)
+        && !(zero && (minus > 0 || digits > 1))
+        && !matches!(b.get(minus + digits), Some(b'.' | b'e' | b'E'));
+    if plain {
+        minus + digits
+    } else {
+        0
+    }
+}
+
 /// Reads JSON text as far as it is plain; every method says `false` (or
 /// `None`) at anything else.
 struct Reader<'t> {
@@ -475,17 +496,9 @@ impl<'t> Reader<'t> {
     /// `-0`, which the parser reads as a float).
     fn integer(&mut self) -> bool {
         self.ws();
-        let minus = self.b.get(self.i) == Some(&b'-');
-        self.i += usize::from(minus);
-        let start = self.i;
-        while self.b.get(self.i).is_some_and(u8::is_ascii_digit) {
-            self.i += 1;
-        }
-        let digits = self.i - start;
-        let zero = self.b.get(start) == Some(&b'0');
-        (1..=18).contains(&digits)
-            && !(zero && (minus || digits > 1))
-            && !matches!(self.b.get(self.i), Some(b'.' | b'e' | b'E'))
+        let n = integer_len(self.b.get(self.i..).unwrap_or_default());
+        self.i += n;
+        n > 0
     }
 
     /// A string holding an integer as JSON writes it, where a number
@@ -495,18 +508,7 @@ impl<'t> Reader<'t> {
         let Some(inner) = self.string() else {
             return false;
         };
-        let mut digits = Reader {
-            text: inner,
-            b: inner.as_bytes(),
-            i: 0,
-            edits: Vec::new(),
-            errors: Vec::new(),
-            unsure: false,
-            ids: false,
-        };
-        let plain = matches!(inner.as_bytes().first(), Some(b'-' | b'0'..=b'9'))
-            && digits.integer()
-            && digits.i == inner.len();
+        let plain = !inner.is_empty() && integer_len(inner.as_bytes()) == inner.len();
         if plain {
             let reason = if ty == "integer" {
                 "a string holding a number; an integer is wanted"
