@@ -28,8 +28,8 @@ use serde_json::Value;
 
 use super::eval::Evaluator;
 use super::keywords::Keywords;
+use super::value::Path;
 use super::{words, ArgumentError};
-use crate::pointer;
 
 /// Value levels read; deeper arguments take the general path (whose
 /// parser has its own limit, and an error to report past it).
@@ -129,43 +129,6 @@ pub(crate) fn validation(text: &str, quick: &Quick) -> Option<super::Validation>
     })
 }
 
-/// The way down to a value: member names and item indices, on the stack.
-struct Trail<'a> {
-    up: Option<&'a Trail<'a>>,
-    name: Option<&'a str>,
-    index: u32,
-}
-
-impl Trail<'_> {
-    const ROOT: Trail<'static> = Trail {
-        up: None,
-        name: None,
-        index: 0,
-    };
-
-    fn pointer(&self) -> String {
-        let mut steps = Vec::new();
-        let mut at = Some(self);
-        while let Some(t) = at {
-            if t.up.is_some() {
-                steps.push(t);
-            }
-            at = t.up;
-        }
-        let mut pointer = String::new();
-        for t in steps.into_iter().rev() {
-            match t.name {
-                Some(name) => pointer::push_token(&mut pointer, name),
-                None => {
-                    pointer.push('/');
-                    pointer.push_str(&t.index.to_string());
-                }
-            }
-        }
-        pointer
-    }
-}
-
 impl<'s> Evaluator<'s> {
     /// Whether `text` (JSON) holds arguments that are valid as they are,
     /// with nothing to coerce; `false` means "not known".
@@ -193,7 +156,7 @@ impl<'s> Evaluator<'s> {
         // arguments are an object, whatever the schema allows
         r.ws();
         let read =
-            r.b.get(r.i) == Some(&b'{') && self.plain(self.root, &mut r, &Trail::ROOT, 0) && {
+            r.b.get(r.i) == Some(&b'{') && self.plain(self.root, &mut r, &Path::ROOT, 0) && {
                 r.ws();
                 r.i == r.b.len()
             };
@@ -207,7 +170,7 @@ impl<'s> Evaluator<'s> {
     }
 
     /// Reads one value valid against `s` (perhaps after an edit).
-    fn plain(&mut self, s: &'s Value, r: &mut Reader<'_>, trail: &Trail<'_>, depth: usize) -> bool {
+    fn plain(&mut self, s: &'s Value, r: &mut Reader<'_>, trail: &Path<'_>, depth: usize) -> bool {
         let m = match s {
             _ if depth > MAX_VALUE_DEPTH => return false,
             Value::Bool(true) => return r.any(depth),
@@ -254,15 +217,11 @@ impl<'s> Evaluator<'s> {
             }
             "null" => r.literal(b"null"),
             "array" => {
-                let mut i = 0u32;
+                let mut i = 0usize;
                 r.eat(b'[')
                     && r.list(b']', |r| {
-                        let item = Trail {
-                            up: Some(trail),
-                            name: None,
-                            index: i,
-                        };
-                        i = i.saturating_add(1);
+                        let item = trail.index(i);
+                        i += 1;
                         match k.items {
                             Some(sub) => self.plain(sub, r, &item, depth + 1),
                             None => r.any(depth + 1),
@@ -282,7 +241,7 @@ impl<'s> Evaluator<'s> {
         s: &'s Value,
         m: &'s serde_json::Map<String, Value>,
         r: &mut Reader<'_>,
-        trail: &Trail<'_>,
+        trail: &Path<'_>,
     ) -> bool {
         match r.string() {
             Some(t)
@@ -306,7 +265,7 @@ impl<'s> Evaluator<'s> {
         m: &'s serde_json::Map<String, Value>,
         r: &mut Reader<'_>,
         t: &str,
-        trail: &Trail<'_>,
+        trail: &Path<'_>,
         keyword: &str,
     ) -> bool {
         // past a `$id` the base is not the root's: "not known"
@@ -314,7 +273,7 @@ impl<'s> Evaluator<'s> {
         let base = self.index.root_base.clone();
         let wanted = self.wanted_of(s, m, &base);
         r.errors.push(ArgumentError {
-            pointer: trail.pointer(),
+            pointer: trail.render(),
             keyword: keyword.to_string(),
             message: words::must(&wanted, m, &Value::String(t.to_string())),
         });
@@ -325,7 +284,7 @@ impl<'s> Evaluator<'s> {
         &mut self,
         k: &Keywords<'s>,
         r: &mut Reader<'_>,
-        trail: &Trail<'_>,
+        trail: &Path<'_>,
         depth: usize,
     ) -> bool {
         let closed = match k.additional_properties {
@@ -361,11 +320,7 @@ impl<'s> Evaluator<'s> {
                             Some(bit) => read |= bit,
                             None => r.unsure = true,
                         }
-                        let member = Trail {
-                            up: Some(trail),
-                            name: Some(name),
-                            index: 0,
-                        };
+                        let member = trail.key(name);
                         let (edits, errors) = (r.edits.len(), r.errors.len());
                         let ok = self.plain(sub, r, &member, depth + 1);
                         if r.edits.len() > edits {
@@ -503,7 +458,7 @@ impl<'t> Reader<'t> {
 
     /// A string holding an integer as JSON writes it, where a number
     /// (`ty` "number") or an integer (`ty` "integer") is wanted.
-    fn number_in_string(&mut self, ty: &str, trail: &Trail<'_>) -> bool {
+    fn number_in_string(&mut self, ty: &str, trail: &Path<'_>) -> bool {
         let start = self.i;
         let Some(inner) = self.string() else {
             return false;
@@ -525,7 +480,7 @@ impl<'t> Reader<'t> {
 
     /// A string spelling `true` or `false` in any case, where a boolean is
     /// wanted.
-    fn bool_in_string(&mut self, trail: &Trail<'_>) -> bool {
+    fn bool_in_string(&mut self, trail: &Path<'_>) -> bool {
         let start = self.i;
         let to = match self.string() {
             Some(s) if s.eq_ignore_ascii_case("true") => true,
@@ -547,14 +502,14 @@ impl<'t> Reader<'t> {
 
     /// Records that the string from `start` (after white space) to here
     /// becomes `to`.
-    fn edit(&mut self, start: usize, trail: &Trail<'_>, to: To, reason: &'static str) {
+    fn edit(&mut self, start: usize, trail: &Path<'_>, to: To, reason: &'static str) {
         let mut start = start;
         while matches!(self.b.get(start), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             start += 1;
         }
         self.edits.push(Edit {
             at: start..self.i,
-            pointer: trail.pointer(),
+            pointer: trail.render(),
             to,
             reason,
         });
