@@ -60,7 +60,10 @@ pub(crate) enum To {
 }
 
 // read by the wasm facade and the tests
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg_attr(
+    not(all(target_arch = "wasm32", not(feature = "web-module"))),
+    allow(dead_code)
+)]
 impl Edit {
     /// The JSON text of the value that replaces the string.
     pub(crate) fn replacement<'t>(&self, text: &'t str) -> &'t str {
@@ -93,7 +96,10 @@ const MAX_QUICK_ERRORS: usize = 100;
 
 /// `text` with every edit made (edits in the text's order, as
 /// [`Evaluator::quick`] gives them).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg_attr(
+    not(all(target_arch = "wasm32", not(feature = "web-module"))),
+    allow(dead_code)
+)]
 pub(crate) fn splice(text: &str, edits: &[Edit]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut from = 0;
