@@ -258,16 +258,26 @@ pub fn validate(data: &[u8]) {
     let v = crate::validate_arguments(&schema, &args);
     check_validation(&schema, &v, &plain);
     // the quick check from the text: "valid as sent" is what the general
-    // path says too
+    // path says too, and the edits and errors it finds are exactly its
+    // answer
     let catalog = serde_json::json!([{"name": "t", "inputSchema": schema}]).to_string();
     if let (Ok(catalog), Ok(text)) = (
         crate::Catalog::parse(catalog.as_bytes()),
         std::str::from_utf8(text),
     ) {
-        if crate::Validator::new(catalog).valid_as_is("t", text) {
+        let mut validator = crate::Validator::new(catalog);
+        if validator.valid_as_is("t", text) {
             assert!(
                 v.is_valid() && v.coercions.is_empty() && v.arguments == args,
                 "valid as sent by the quick check, not by validate_arguments"
+            );
+        }
+        if let Some(q) = validator.quick("t", text) {
+            let quick = crate::validate::quick_validation(text, &q);
+            assert_eq!(
+                quick.as_ref(),
+                Some(&v),
+                "the quick check's edits and errors and validate_arguments differ"
             );
         }
     }

@@ -49,10 +49,11 @@ impl<'e, 's> Coercer<'e, 's> {
         let root = self.ev.root;
         let base = self.ev.index.root_base.clone();
         // valid arguments without fractions have nothing to change
-        if !has_float(v) && self.ev.is_valid(root, &base, v, 0) {
+        let valid = self.ev.is_valid(root, &base, v, 0);
+        if valid && !has_float(v) {
             return true;
         }
-        self.coerce(root, &base, v, &Path::ROOT, 0, false);
+        self.coerce(root, &base, v, &Path::ROOT, 0, Some(valid));
         false
     }
 
@@ -83,7 +84,7 @@ impl<'e, 's> Coercer<'e, 's> {
         v: &mut Value,
         path: &Path<'_>,
         depth: usize,
-        known_valid: bool,
+        known: Option<bool>,
     ) {
         if depth > MAX_DEPTH || !self.ev.tick() {
             return;
@@ -97,7 +98,10 @@ impl<'e, 's> Coercer<'e, 's> {
         } else {
             base
         };
-        let valid = known_valid || self.ev.is_valid(s, base, v, depth);
+        let valid = match known {
+            Some(valid) => valid,
+            None => self.ev.is_valid(s, base, v, depth),
+        };
         if valid && matches!(v, Value::Null | Value::Bool(_) | Value::String(_)) {
             return;
         }
@@ -110,13 +114,13 @@ impl<'e, 's> Coercer<'e, 's> {
                 let key = (addr(target), &*v as *const Value as usize);
                 if !self.active.contains(&key) {
                     self.active.push(key);
-                    self.coerce(target, &tbase, v, path, depth + 1, valid);
+                    self.coerce(target, &tbase, v, path, depth + 1, valid.then_some(true));
                     self.active.pop();
                 }
             }
         }
         for sub in k.all_of.unwrap_or_default() {
-            self.coerce(sub, base, v, path, depth + 1, valid);
+            self.coerce(sub, base, v, path, depth + 1, valid.then_some(true));
         }
         for subs in [k.any_of, k.one_of].into_iter().flatten() {
             self.choose(subs, base, v, path, depth, valid);
@@ -128,7 +132,7 @@ impl<'e, 's> Coercer<'e, 's> {
                 k.otherwise
             };
             if let Some(sub) = branch {
-                self.coerce(sub, base, v, path, depth + 1, valid);
+                self.coerce(sub, base, v, path, depth + 1, valid.then_some(true));
             }
         }
         match v {
@@ -152,7 +156,7 @@ impl<'e, 's> Coercer<'e, 's> {
     ) {
         for sub in subs {
             if self.ev.is_valid(sub, base, v, depth + 1) {
-                self.coerce(sub, base, v, path, depth + 1, true);
+                self.coerce(sub, base, v, path, depth + 1, Some(true));
                 return;
             }
         }
@@ -170,7 +174,7 @@ impl<'e, 's> Coercer<'e, 's> {
             self.nesting += 1;
             let mut attempt = deep_clone(v);
             let saved = self.out.len();
-            self.coerce(sub, base, &mut attempt, path, depth + 1, false);
+            self.coerce(sub, base, &mut attempt, path, depth + 1, None);
             let fixed = self.out.len() > saved && self.ev.is_valid(sub, base, &attempt, depth + 1);
             self.nesting -= 1;
             if fixed {
@@ -355,7 +359,7 @@ impl<'e, 's> Coercer<'e, 's> {
                     );
                     continue;
                 }
-                self.coerce(sub, base, x, &p, depth + 1, valid);
+                self.coerce(sub, base, x, &p, depth + 1, valid.then_some(true));
             }
         }
         if !absent.is_empty() {
@@ -382,12 +386,12 @@ impl<'e, 's> Coercer<'e, 's> {
                 if self.ev.matches(pattern, name) == Some(true) {
                     matched = true;
                     if let Some(x) = props.get_mut(name) {
-                        self.coerce(sub, base, x, &p, depth + 1, valid);
+                        self.coerce(sub, base, x, &p, depth + 1, valid.then_some(true));
                     }
                 }
             }
             if let (false, Some(sub), Some(x)) = (matched, additional, props.get_mut(name)) {
-                self.coerce(sub, base, x, &p, depth + 1, valid);
+                self.coerce(sub, base, x, &p, depth + 1, valid.then_some(true));
             }
         }
     }
@@ -406,7 +410,7 @@ impl<'e, 's> Coercer<'e, 's> {
         for (i, x) in items.iter_mut().enumerate() {
             let p = path.index(i);
             match prefix.get(i).or(rest) {
-                Some(sub) => self.coerce(sub, base, x, &p, depth + 1, valid),
+                Some(sub) => self.coerce(sub, base, x, &p, depth + 1, valid.then_some(true)),
                 None => break,
             }
         }
@@ -480,7 +484,8 @@ fn enum_value(k: &Keywords<'_>, text: &str) -> Option<Value> {
 
 /// A JSON number written in a string (`"21"`, `" 21.5 "`, `"1e3"`).
 fn parse_number(t: &str) -> Option<Number> {
-    if t.is_empty() || t.len() > 64 {
+    // a JSON number starts with a digit or a minus (no parser run for words)
+    if t.len() > 64 || !matches!(t.as_bytes().first(), Some(b'-' | b'0'..=b'9')) {
         return None;
     }
     match serde_json::from_str::<Value>(t) {

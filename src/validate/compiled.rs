@@ -93,6 +93,21 @@ impl Validator {
             .get_mut(tool)
             .is_some_and(|c| c.with_dependent_mut(|_, ev| ev.valid_as_is(arguments)))
     }
+
+    /// The quick check of [`valid_as_is`](Self::valid_as_is) that also
+    /// reads numbers and booleans sent as strings, and words where they
+    /// or other words are wanted: the edits of the text that give the
+    /// arguments [`validate`](Self::validate) would give, with exactly its
+    /// coercions and errors; `None` means "not known".
+    #[cfg_attr(
+        not(all(target_arch = "wasm32", not(feature = "web-module"))),
+        allow(dead_code)
+    )]
+    pub(crate) fn quick(&mut self, tool: &str, arguments: &str) -> Option<super::fast::Quick> {
+        self.tools
+            .get_mut(tool)?
+            .with_dependent_mut(|_, ev| ev.quick(arguments))
+    }
 }
 
 /// Input schemas compiled on first use, by tool name, for a catalog that

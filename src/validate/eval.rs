@@ -115,6 +115,10 @@ pub(crate) struct Evaluator<'s> {
     /// on every value checked against it.
     keywords: HashMap<usize, Rc<Keywords<'s>>>,
     refs: HashMap<usize, Option<(&'s Value, Rc<str>)>>,
+    /// What each schema object that failed wants, in words, by address
+    /// (with the base it was described under): described once, not on
+    /// every failure.
+    wanted: HashMap<usize, (Rc<str>, Rc<str>)>,
     /// Long enums met so far, by address: value hash → positions. (A list:
     /// a schema has few long enums, and each look-up is charged.)
     enums: Vec<(usize, HashMap<u64, Vec<usize>>)>,
@@ -148,6 +152,7 @@ impl<'s> Evaluator<'s> {
             regexes: HashMap::new(),
             keywords: HashMap::new(),
             refs: HashMap::new(),
+            wanted: HashMap::new(),
             enums: Vec::new(),
             active: Vec::new(),
             steps: 0,
@@ -228,6 +233,30 @@ impl<'s> Evaluator<'s> {
             .entry(addr(s))
             .or_insert_with(|| Rc::new(Keywords::of(m)))
             .clone()
+    }
+
+    /// What the schema object at `at` wants, in words, cached by node.
+    fn wanted(&mut self, at: &At<'s, '_>) -> Rc<str> {
+        self.wanted_of(at.s, at.m, at.base)
+    }
+
+    /// What the schema object `s` (whose members are `m`) wants, in words,
+    /// under the base `base`, cached by node.
+    pub(crate) fn wanted_of(
+        &mut self,
+        s: &'s Value,
+        m: &Map<String, Value>,
+        base: &Rc<str>,
+    ) -> Rc<str> {
+        let key = addr(s);
+        if let Some((b, wanted)) = self.wanted.get(&key) {
+            if **b == **base {
+                return wanted.clone();
+            }
+        }
+        let wanted: Rc<str> = words::wanted(&self.index, base, m).into();
+        self.wanted.insert(key, (base.clone(), wanted.clone()));
+        wanted
     }
 
     /// Where `$ref` in the schema node `holder` points, cached by node.
@@ -450,7 +479,7 @@ impl<'s> Evaluator<'s> {
         let mut ok = true;
         let fail = |ev: &mut Self, sink: &mut Sink, keyword: &str| {
             if sink.collect {
-                let message = words::must(&ev.index, at.base, at.m, v);
+                let message = words::must(&ev.wanted(at), at.m, v);
                 sink.push(at.path, keyword, message);
             }
         };

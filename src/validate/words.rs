@@ -16,9 +16,14 @@ const NAME_LIST: usize = 12;
 /// Characters of a description or pattern quoted in a message.
 const TEXT_MAX: usize = 120;
 
-/// "must be {what the schema wants}; got {the value}".
-pub(crate) fn must(ix: &Index<'_>, base: &str, m: &Map<String, Value>, v: &Value) -> String {
-    let wanted = describe_map(ix, base, m, 0);
+/// What the schema object `m` wants, as [`must`] says it.
+pub(crate) fn wanted(ix: &Index<'_>, base: &str, m: &Map<String, Value>) -> String {
+    describe_map(ix, base, m, 0)
+}
+
+/// "must be {what the schema wants}; got {the value}", given what the
+/// schema object `m` wants (from [`wanted`]).
+pub(crate) fn must(wanted: &str, m: &Map<String, Value>, v: &Value) -> String {
     let lengths = m.contains_key("minLength") || m.contains_key("maxLength");
     let got = match v {
         Value::String(s) if lengths => {

@@ -58,22 +58,110 @@ fn validation_js(v: &crate::Validation) -> Result<JsValue, JsValue> {
     js_sys::JSON::parse(&text)
 }
 
-/// The text of a result after its arguments.
+/// The text of a result after its arguments, written directly (the
+/// errors and the message are most of it).
 fn tail_text(v: &crate::Validation) -> String {
-    let mut out = Vec::with_capacity(64);
-    out.extend_from_slice(b",\"coercions\":");
-    write_json(&mut out, &v.coercions);
-    out.extend_from_slice(b",\"errors\":");
-    write_json(&mut out, &v.errors);
-    out.extend_from_slice(if v.is_valid() {
-        b",\"valid\":true,\"message\":"
+    let mut out = String::with_capacity(64);
+    out.push_str(",\"coercions\":");
+    if v.coercions.is_empty() {
+        out.push_str("[]");
     } else {
-        b",\"valid\":false,\"message\":"
+        let mut bytes = out.into_bytes();
+        write_json(&mut bytes, &v.coercions);
+        // serde_json writes UTF-8 only
+        out = String::from_utf8(bytes).unwrap_or_default();
+    }
+    push_verdict(&mut out, v);
+    out
+}
+
+/// The end of a result: its errors, whether it is valid, its message.
+fn push_verdict(out: &mut String, v: &crate::Validation) {
+    out.push_str(",\"errors\":");
+    push_errors(out, &v.errors);
+    out.push_str(if v.is_valid() {
+        ",\"valid\":true,\"message\":"
+    } else {
+        ",\"valid\":false,\"message\":"
     });
-    write_json(&mut out, &v.message());
-    out.push(b'}');
-    // serde_json writes UTF-8 only
-    String::from_utf8(out).unwrap_or_default()
+    push_json_str(out, &v.message());
+    out.push('}');
+}
+
+/// Errors written as a JSON array onto the end of `out`.
+fn push_errors(out: &mut String, errors: &[crate::ArgumentError]) {
+    out.push('[');
+    for (i, e) in errors.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"pointer\":");
+        push_json_str(out, &e.pointer);
+        out.push_str(",\"keyword\":");
+        push_json_str(out, &e.keyword);
+        out.push_str(",\"message\":");
+        push_json_str(out, &e.message);
+        out.push('}');
+    }
+    out.push(']');
+}
+
+/// The result the quick check found for the arguments' `text`: the text
+/// with its edits made, the coercions, the errors.
+fn quick_text(text: &str, q: &crate::validate::Quick) -> String {
+    let mut out = String::with_capacity(text.len() + 160 * q.edits.len() + 64);
+    out.push_str(HEAD);
+    out.push_str(&crate::validate::splice(text, &q.edits));
+    out.push_str(",\"coercions\":[");
+    for (i, e) in q.edits.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"pointer\":");
+        push_json_str(&mut out, &e.pointer);
+        out.push_str(",\"from\":");
+        out.push_str(e.sent(text));
+        out.push_str(",\"to\":");
+        out.push_str(e.replacement(text));
+        out.push_str(",\"reason\":");
+        push_json_str(&mut out, e.reason);
+        out.push('}');
+    }
+    out.push(']');
+    let v = crate::Validation {
+        arguments: Value::Null,
+        coercions: Vec::new(),
+        errors: q.errors.clone(),
+    };
+    push_verdict(&mut out, &v);
+    out
+}
+
+/// A string written as JSON onto the end of `out`: the runs between
+/// characters to escape copied whole.
+fn push_json_str(out: &mut String, s: &str) {
+    out.push('"');
+    let mut rest = s;
+    while let Some(i) = rest
+        .bytes()
+        .position(|b| b == b'"' || b == b'\\' || b < 0x20)
+    {
+        out.push_str(rest.get(..i).unwrap_or_default());
+        match rest.as_bytes().get(i) {
+            Some(b'"') => out.push_str("\\\""),
+            Some(b'\\') => out.push_str("\\\\"),
+            Some(&b) => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 15)]));
+            }
+            None => {}
+        }
+        rest = rest.get(i + 1..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    out.push('"');
 }
 
 /// A value written as JSON onto the end of `out` (serde_json fails only on
@@ -122,17 +210,17 @@ pub fn validate_value_js(
         errors,
     };
     // written as JSON text, as the other results are
-    let mut out = Vec::with_capacity(64);
-    out.extend_from_slice(if v.is_valid() {
-        b"{\"valid\":true,\"errors\":"
+    let mut out = String::with_capacity(64);
+    out.push_str(if v.is_valid() {
+        "{\"valid\":true,\"errors\":"
     } else {
-        b"{\"valid\":false,\"errors\":"
+        "{\"valid\":false,\"errors\":"
     });
-    write_json(&mut out, &v.errors);
-    out.extend_from_slice(b",\"message\":");
-    write_json(&mut out, &v.message());
-    out.push(b'}');
-    js_sys::JSON::parse(&String::from_utf8(out).unwrap_or_default())
+    push_errors(&mut out, &v.errors);
+    out.push_str(",\"message\":");
+    push_json_str(&mut out, &v.message());
+    out.push('}');
+    js_sys::JSON::parse(&out)
 }
 
 /// Argument validation against a catalog read once (like a compiled
@@ -191,11 +279,17 @@ impl JsValidator {
             })?;
             (string_of(&sent, "the arguments")?, Some(sent))
         };
-        // valid as sent with nothing to coerce (read from the text, no
-        // value tree): the result joined around JSON.stringify's text
+        // valid as sent, or once strings are read as the numbers and
+        // booleans they hold (read from the text, no value tree): the
+        // result joined around JSON.stringify's text, or written around
+        // the edited text
         if let Some(sent) = &sent {
-            if self.inner.valid_as_is(tool, &text) {
-                return parse_js_string(&self.head.concat(sent).concat(&self.valid_tail));
+            match self.inner.quick(tool, &text) {
+                Some(q) if q.edits.is_empty() && q.errors.is_empty() => {
+                    return parse_js_string(&self.head.concat(sent).concat(&self.valid_tail));
+                }
+                Some(q) => return js_sys::JSON::parse(&quick_text(&text, &q)),
+                None => {}
             }
         }
         let value: Value = serde_json::from_str(&text)

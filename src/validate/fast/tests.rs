@@ -5,27 +5,50 @@
 use serde_json::{json, Value};
 
 use crate::validate::eval::Evaluator;
+use crate::validate::quick_validation;
 use crate::validate_arguments;
 
-/// `text` through both: the quick answer, checked against the general one.
+/// `text` through both: the quick answer (edits and errors), checked to
+/// be exactly the general one (arguments, coercions and errors in order,
+/// message). Whether it answered valid.
 fn agree(schema: &Value, text: &str) -> bool {
-    let quick = Evaluator::new(schema).valid_as_is(text);
-    if quick {
-        let args: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        let v = validate_arguments(schema, &args);
-        assert!(
-            v.is_valid(),
-            "quick says valid, general says {:?}: {text}",
-            v.errors
-        );
-        assert!(
-            v.coercions.is_empty(),
-            "quick says as is, general coerces {:?}: {text}",
-            v.coercions
-        );
-        assert_eq!(v.arguments, args, "{text}");
+    let mut ev = Evaluator::new(schema);
+    let quick = ev.quick(text);
+    assert_eq!(
+        ev.valid_as_is(text),
+        quick
+            .as_ref()
+            .is_some_and(|q| q.edits.is_empty() && q.errors.is_empty()),
+        "{text}"
+    );
+    let Some(q) = quick else { return false };
+    let args: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let want = validate_arguments(schema, &args);
+    let got = quick_validation(text, &q).unwrap_or_else(|| panic!("{text}: {q:?}"));
+    assert_eq!(got, want, "quick and general differ: {text}");
+    assert_eq!(got.message(), want.message(), "{text}");
+    if q.edits.is_empty() {
+        assert_eq!(want.arguments, args, "{text}");
     }
-    quick
+    q.errors.is_empty()
+}
+
+/// Whether the quick check answers `text` valid with edits (and agrees).
+fn edits_agree(schema: &Value, text: &str) -> bool {
+    agree(schema, text)
+        && Evaluator::new(schema)
+            .quick(text)
+            .is_some_and(|q| !q.edits.is_empty())
+}
+
+/// Whether the quick check answers `text` with errors (and agrees).
+fn errors_agree(schema: &Value, text: &str) -> bool {
+    let answered = Evaluator::new(schema)
+        .quick(text)
+        .is_some_and(|q| !q.errors.is_empty());
+    // agree() checks the answer, whatever it is
+    let valid = agree(schema, text);
+    answered && !valid
 }
 
 /// A value the schema allows, as a model would send it.
@@ -210,8 +233,8 @@ fn answers_only_what_is_plain() {
         (r#"{"n":-0}"#, false),
         (r#"{"n":0,"a":[],"o":{"x":-7}}"#, true),
         (r#"{"n":00}"#, false),
-        (r#"{"n":"1"}"#, false),
-        (r#"{"n":1,"n":2}"#, true),
+        (r#"{"n":"1"}"#, true),
+        (r#"{"n":1,"n":2}"#, false),
         (r#"{"n":1,"n":"2"}"#, false),
         (r#"{"n":1,"s":"dim"}"#, false),
         (r#"{"n":1,"s":"o\u006e"}"#, false),
@@ -229,6 +252,159 @@ fn answers_only_what_is_plain() {
     ] {
         assert_eq!(agree(&schema, text), want, "{text}");
     }
+}
+
+/// Numbers and booleans sent as strings, at the top and deep in arrays
+/// and objects: edited exactly as the general path coerces them (the same
+/// arguments, coercions in the same order, with the same pointers and
+/// reasons), or left to it.
+#[test]
+fn strings_for_numbers_and_booleans_are_edited_as_the_general_path_coerces() {
+    let schema = json!({"type": "object", "properties": {
+        "z": {"type": "number"}, "n": {"type": "integer"}, "b": {"type": "boolean"},
+        "a": {"type": "array", "items": {"type": "integer"}},
+        "o": {"type": "object", "properties": {
+            "y": {"type": "boolean"}, "x": {"type": "number"},
+            "l": {"type": "array", "items": {"type": "object",
+                "properties": {"q": {"type": "integer"}}}}}},
+        "a/b~c": {"type": "integer"}, "é": {"type": "boolean"}},
+        "required": ["n"]});
+    for (text, edited) in [
+        (r#"{"n":"1"}"#, true),
+        (r#"{"z":"42","n":"-12","b":"TRUE"}"#, true),
+        (r#"{"n":"7","z":3,"b":"false"}"#, true),
+        (r#"{"n":1,"a":["1",2,"-3"]}"#, true),
+        (
+            r#"{"n":1,"o":{"y":"True","x":"5","l":[{"q":"1"},{"q":2},{"q":"3"}]}}"#,
+            true,
+        ),
+        (r#"{"o":{"x":"1","l":[{"q":"9"}]},"n":2,"a":[4]}"#, true),
+        (r#"{"n":"2","a":["4"],"o":{"x":"1","l":[{"q":"9"}]}}"#, true),
+        (r#"{"n":"1","a/b~c":"2","é":"false"}"#, true),
+        (r#" { "z" : "2" , "n" : "1" } "#, true),
+        (r#"{"n":"123456789012345678"}"#, true),
+        // members edited out of the schema's order: the general path
+        // answers (it coerces in the declared order)
+        (r#"{"n":"-12","z":"42","b":"TRUE"}"#, false),
+        (r#"{"b":"false","n":"7","z":"-3"}"#, false),
+        (r#"{"n":1,"o":{"x":"5","y":"True"}}"#, false),
+        (r#"{"o":{"x":"1"},"n":"2"}"#, false),
+        // beyond the check: the general path answers
+        (r#"{"n":"-0"}"#, false),
+        (r#"{"n":"1.0"}"#, false),
+        (r#"{"n":"1e3"}"#, false),
+        (r#"{"n":" 1"}"#, false),
+        (r#"{"n":"01"}"#, false),
+        (r#"{"n":"1234567890123456789"}"#, false),
+        (r#"{"n":"\u0031"}"#, false),
+        (r#"{"n":"one"}"#, false),
+        (r#"{"n":""}"#, false),
+        (r#"{"b":"yes","n":1}"#, false),
+        (r#"{"b":" true","n":1}"#, false),
+        (r#"{"n":"1","n":"2"}"#, false),
+        (r#"{"n":1,"o":{"x":"1","x":"2"}}"#, false),
+        (r#"{"n":"1","z":null}"#, false),
+        (r#"{"n":"1","a":"2"}"#, false),
+        (r#"{"n":"1","zz":"2"}"#, true),
+    ] {
+        assert_eq!(edits_agree(&schema, text), edited, "{text}");
+    }
+    // more declared members than the repetition watch covers: edits are
+    // left to the general path, valid calls are still answered
+    let mut props = serde_json::Map::new();
+    for i in 0..70 {
+        props.insert(format!("p{i}"), json!({"type": "integer"}));
+    }
+    let wide = json!({"type": "object", "properties": props});
+    assert!(!agree(&wide, r#"{"p69":"1"}"#));
+    assert!(edits_agree(&wide, r#"{"p3":"1"}"#));
+    assert!(agree(&wide, r#"{"p69":1}"#));
+}
+
+/// Words where a choice, a number, an integer or a boolean is wanted: no
+/// coercion applies, so the quick check reports the errors, exactly as the
+/// general path does (same pointers, keywords, messages and order, also
+/// beside edits), or leaves the call to it.
+#[test]
+fn words_that_fail_are_reported_as_the_general_path_reports_them() {
+    let schema = json!({"type": "object", "properties": {
+        "z": {"type": "number"}, "n": {"type": "integer"}, "b": {"type": "boolean"},
+        "s": {"type": "string", "enum": ["on", "off"]}, "e": {"enum": ["x", "y"]},
+        "m": {"enum": ["x", 1]},
+        "a": {"type": "array", "items": {"type": "integer"}},
+        "o": {"type": "object", "properties": {"y": {"type": "boolean"}, "x": {"type": "number"}}}},
+        "required": ["n"]});
+    for (text, errors) in [
+        (r#"{"n":"many"}"#, true),
+        (r#"{"n":1,"s":"dim"}"#, true),
+        (r#"{"n":1,"e":"not-a-choice","s":"é \u0000"}"#, false),
+        (r#"{"n":1,"e":"not a choice"}"#, true),
+        (
+            r#"{"z":"lots","n":"7","b":"maybe","s":"dim","e":"z","unexpected":1}"#,
+            true,
+        ),
+        (r#"{"n":1,"a":["x","2",3,"y"]}"#, true),
+        (r#"{"n":1,"o":{"y":"Perhaps","x":"v2"}}"#, true),
+        (r#"{"n":"1","b":"yes","z":"3"}"#, false),
+        // fewer members than declared: the general path reports in the
+        // order sent
+        (r#"{"s":"dim","n":"many"}"#, true),
+        (r#"{"o":{"x":"v"},"n":1}"#, true),
+        (r#"{"o":{"y":"w","x":"v"},"n":1}"#, true),
+        (r#"{"o":{"x":"v","y":"w"},"n":1}"#, false),
+        // as many members as declared: in the declared order, so a call
+        // whose failing members are sent out of it is left to it
+        (
+            r#"{"o":{},"a":[],"m":"x","e":"x","s":"dim","b":true,"n":"many","z":1}"#,
+            false,
+        ),
+        (
+            r#"{"z":1,"n":"many","b":true,"s":"dim","e":"x","m":"x","a":[],"o":{}}"#,
+            true,
+        ),
+        // words a coercion reads, or values beyond the check
+        (r#"{"n":"TRUE"}"#, false),
+        (r#"{"b":"False","n":1}"#, false),
+        (r#"{"n":"1e3"}"#, false),
+        (r#"{"n":"9x"}"#, false),
+        (r#"{"n":"a b"}"#, false),
+        (r#"{"n":1,"m":"z"}"#, false),
+        (r#"{"n":1,"s":3}"#, false),
+        (r#"{"n":true}"#, false),
+        (r#"{"n":1,"a":"x"}"#, false),
+        (r#"{"n":1,"s":"d\u0069m"}"#, false),
+        (r#"{"n":null}"#, false),
+        (r#"{"z":"many"}"#, false),
+    ] {
+        assert_eq!(errors_agree(&schema, text), errors, "{text}");
+    }
+    // under a `$id` the general path describes against another base: left
+    // to it
+    let with_id = json!({"type": "object", "$id": "https://example.com/s",
+        "properties": {"n": {"type": "integer"}}});
+    assert!(!errors_agree(&with_id, r#"{"n":"many"}"#));
+    // every Homey tool's invalid call, as the bench sends it, is answered
+    let mut answered = 0;
+    for schema in corpus_tools("homey-ai-chat-control-2.2.1.tools-list.json") {
+        let mut args = sample(&schema, 0);
+        let props = schema.get("properties").and_then(Value::as_object);
+        let mut failing = false;
+        for (k, p) in props.into_iter().flatten() {
+            if p.get("enum").is_some() {
+                args[k] = json!("not-a-choice");
+                failing = true;
+            } else if p.get("type") == Some(&json!("number")) {
+                args[k] = json!("many");
+                failing = true;
+            }
+        }
+        args["unexpected"] = json!(1);
+        if failing {
+            assert!(errors_agree(&schema, &args.to_string()), "{args}");
+            answered += 1;
+        }
+    }
+    assert_eq!(answered, 5);
 }
 
 #[test]
