@@ -42,6 +42,24 @@ extern "C" {
     /// `JSON.parse` of a JS string (no copy out of the module).
     #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
     fn parse_js_string(text: &js_sys::JsString) -> Result<JsValue, JsValue>;
+
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A JS string, for its methods.
+    #[wasm_bindgen(js_name = String)]
+    type Text;
+
+    /// `head.concat(middle, tail)`: three strings joined in one call.
+    #[wasm_bindgen(method, js_name = concat)]
+    fn concat(head: &Text, middle: &JsValue, tail: &JsValue) -> js_sys::JsString;
+}
+
+/// `head`, `middle` and `tail` joined (one call into JS, no string in
+/// between).
+fn join3(head: &js_sys::JsString, middle: &JsValue, tail: &js_sys::JsString) -> js_sys::JsString {
+    head.unchecked_ref::<Text>().concat(middle, tail)
 }
 
 /// The text of a result before its arguments.
@@ -71,21 +89,28 @@ fn tail_text(v: &crate::Validation) -> String {
         // serde_json writes UTF-8 only
         out = String::from_utf8(bytes).unwrap_or_default();
     }
-    push_verdict(&mut out, v);
+    push_verdict(&mut out, &v.errors);
     out
 }
 
 /// The end of a result: its errors, whether it is valid, its message.
-fn push_verdict(out: &mut String, v: &crate::Validation) {
+fn push_verdict(out: &mut String, errors: &[crate::ArgumentError]) {
     out.push_str(",\"errors\":");
-    push_errors(out, &v.errors);
-    out.push_str(if v.is_valid() {
+    push_errors(out, errors);
+    out.push_str(if errors.is_empty() {
         ",\"valid\":true,\"message\":"
     } else {
         ",\"valid\":false,\"message\":"
     });
-    push_json_str(out, &v.message());
+    push_message(out, errors);
     out.push('}');
+}
+
+/// The message of `errors` written as a JSON string, piece by piece.
+fn push_message(out: &mut String, errors: &[crate::ArgumentError]) {
+    out.push('"');
+    crate::validate::message_pieces(errors, |piece| push_escaped(out, piece));
+    out.push('"');
 }
 
 /// Errors written as a JSON array onto the end of `out`.
@@ -128,12 +153,7 @@ fn quick_text(text: &str, q: &crate::validate::Quick) -> String {
         out.push('}');
     }
     out.push(']');
-    let v = crate::Validation {
-        arguments: Value::Null,
-        coercions: Vec::new(),
-        errors: q.errors.clone(),
-    };
-    push_verdict(&mut out, &v);
+    push_verdict(&mut out, &q.errors);
     out
 }
 
@@ -141,6 +161,13 @@ fn quick_text(text: &str, q: &crate::validate::Quick) -> String {
 /// characters to escape copied whole.
 fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
+    push_escaped(out, s);
+    out.push('"');
+}
+
+/// A string's characters written as in a JSON string onto the end of
+/// `out`: the runs between characters to escape copied whole.
+fn push_escaped(out: &mut String, s: &str) {
     let mut rest = s;
     while let Some(i) = rest
         .bytes()
@@ -161,7 +188,6 @@ fn push_json_str(out: &mut String, s: &str) {
         rest = rest.get(i + 1..).unwrap_or_default();
     }
     out.push_str(rest);
-    out.push('"');
 }
 
 /// A value written as JSON onto the end of `out` (serde_json fails only on
@@ -204,21 +230,16 @@ pub fn validate_value_js(
     let schema = plain_value(&schema, "the schema")?;
     let value = plain_value(&value, "the value")?;
     let errors = crate::validate(&schema, &value);
-    let v = crate::Validation {
-        arguments: Value::Null,
-        coercions: Vec::new(),
-        errors,
-    };
     // written as JSON text, as the other results are
     let mut out = String::with_capacity(64);
-    out.push_str(if v.is_valid() {
+    out.push_str(if errors.is_empty() {
         "{\"valid\":true,\"errors\":"
     } else {
         "{\"valid\":false,\"errors\":"
     });
-    push_errors(&mut out, &v.errors);
+    push_errors(&mut out, &errors);
     out.push_str(",\"message\":");
-    push_json_str(&mut out, &v.message());
+    push_message(&mut out, &errors);
     out.push('}');
     js_sys::JSON::parse(&out)
 }
@@ -286,7 +307,7 @@ impl JsValidator {
         if let Some(sent) = &sent {
             match self.inner.quick(tool, &text) {
                 Some(q) if q.edits.is_empty() && q.errors.is_empty() => {
-                    return parse_js_string(&self.head.concat(sent).concat(&self.valid_tail));
+                    return parse_js_string(&join3(&self.head, sent, &self.valid_tail));
                 }
                 Some(q) => return js_sys::JSON::parse(&quick_text(&text, &q)),
                 None => {}
@@ -303,7 +324,7 @@ impl JsValidator {
                 } else {
                     js_sys::JsString::from(tail_text(&v))
                 };
-                parse_js_string(&self.head.concat(&sent).concat(&tail))
+                parse_js_string(&join3(&self.head, &sent, &tail))
             }
             _ => validation_js(&v),
         }
