@@ -91,7 +91,7 @@ impl Validation {
     /// The whole object is written `/`. Empty when valid.
     pub fn message(&self) -> String {
         let mut out = String::new();
-        message_pieces(&self.errors, |piece| out.push_str(piece));
+        message_pieces(&self.errors, &mut |piece| out.push_str(piece));
         out
     }
 }
@@ -107,12 +107,14 @@ fn line(e: &ArgumentError) -> (&str, &str) {
     (at, e.message.trim_end_matches('.'))
 }
 
-/// Whether two lines read the same (compared as the text they make).
+/// Whether two lines read the same: where and what, unless a `:` in a
+/// pointer could make different ones read alike.
 fn same_line(a: (&str, &str), b: (&str, &str)) -> bool {
-    fn text<'a>((at, m): (&'a str, &'a str)) -> impl Iterator<Item = u8> + 'a {
-        at.bytes().chain(*b": ").chain(m.bytes())
+    if a.0.contains(':') || b.0.contains(':') {
+        format!("{}: {}", a.0, a.1) == format!("{}: {}", b.0, b.1)
+    } else {
+        a == b
     }
-    a.0.len() + a.1.len() == b.0.len() + b.1.len() && text(a).eq(text(b))
 }
 
 /// Errors whose duplicates [`message_pieces`] finds by comparing with
@@ -122,7 +124,7 @@ const FEW_ERRORS: usize = 16;
 /// The text of [`Validation::message`] for `errors`, handed to `piece` in
 /// pieces (nothing formatted twice, no line built for the few errors most
 /// calls have).
-pub(crate) fn message_pieces(errors: &[ArgumentError], mut piece: impl FnMut(&str)) {
+pub(crate) fn message_pieces(errors: &[ArgumentError], piece: &mut dyn FnMut(&str)) {
     let mut seen = HashSet::new();
     let mut lines = 0usize;
     for (i, e) in errors.iter().enumerate() {
