@@ -272,6 +272,19 @@ pub fn validate_value_js(
     js_sys::JSON::parse(&out)
 }
 
+impl JsValidator {
+    /// The result for arguments unchanged, `sent` as `JSON.stringify`
+    /// wrote them, with `errors`: joined around that text (not copied out
+    /// of the module again).
+    fn joined(&self, sent: &JsValue, errors: &[crate::ArgumentError]) -> Result<JsValue, JsValue> {
+        if errors.is_empty() {
+            return parse_js_string(&join3(&self.head, sent, &self.valid_tail));
+        }
+        let tail = js_sys::JsString::from(errors_tail(errors));
+        parse_js_string(&join3(&self.head, sent, &tail))
+    }
+}
+
 /// Argument validation against a catalog read once (like a compiled
 /// validator): `validate(toolName, args)`.
 #[wasm_bindgen(js_name = Validator)]
@@ -355,12 +368,7 @@ impl JsValidator {
         if let Some(sent) = &sent {
             match self.inner.quick(tool, &text) {
                 Some(q) if q.edits.is_empty() => {
-                    let tail = if q.errors.is_empty() {
-                        self.valid_tail.clone()
-                    } else {
-                        js_sys::JsString::from(errors_tail(&q.errors))
-                    };
-                    return parse_js_string(&join3(&self.head, sent, &tail));
+                    return self.joined(sent, &q.errors);
                 }
                 Some(q) => return js_sys::JSON::parse(&quick_text(&text, &q)),
                 None => {}
@@ -371,14 +379,7 @@ impl JsValidator {
         let v = self.inner.validate(tool, value).ok_or_else(unknown)?;
         match sent {
             // unchanged: the arguments go back as JSON.stringify wrote them
-            Some(sent) if v.coercions.is_empty() => {
-                let tail = if v.is_valid() {
-                    self.valid_tail.clone()
-                } else {
-                    js_sys::JsString::from(errors_tail(&v.errors))
-                };
-                parse_js_string(&join3(&self.head, &sent, &tail))
-            }
+            Some(sent) if v.coercions.is_empty() => self.joined(&sent, &v.errors),
             _ => validation_js(&v),
         }
     }
