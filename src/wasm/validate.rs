@@ -164,7 +164,7 @@ fn push_errors(out: &mut String, errors: &[crate::ArgumentError]) {
 fn quick_text(text: &str, q: &crate::validate::Quick) -> String {
     let mut out = String::with_capacity(text.len() + 160 * q.edits.len() + verdict_len(&q.errors));
     out.push_str(HEAD);
-    out.push_str(&crate::validate::splice(text, &q.edits));
+    crate::validate::splice(&mut out, text, &q.edits);
     out.push_str(",\"coercions\":[");
     for (i, e) in q.edits.iter().enumerate() {
         if i > 0 {
