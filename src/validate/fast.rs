@@ -95,13 +95,12 @@ pub(crate) struct Quick {
 const MAX_QUICK_ERRORS: usize = 100;
 
 /// `text` with every edit made (edits in the text's order, as
-/// [`Evaluator::quick`] gives them).
+/// [`Evaluator::quick`] gives them), written onto the end of `out`.
 #[cfg_attr(
     not(all(target_arch = "wasm32", not(feature = "web-module"))),
     allow(dead_code)
 )]
-pub(crate) fn splice(text: &str, edits: &[Edit]) -> String {
-    let mut out = String::with_capacity(text.len());
+pub(crate) fn splice(out: &mut String, text: &str, edits: &[Edit]) {
     let mut from = 0;
     for e in edits {
         out.push_str(text.get(from..e.at.start).unwrap_or_default());
@@ -109,7 +108,6 @@ pub(crate) fn splice(text: &str, edits: &[Edit]) -> String {
         from = e.at.end;
     }
     out.push_str(text.get(from..).unwrap_or_default());
-    out
 }
 
 /// The validation the general path gives, built from the text and the
@@ -129,7 +127,11 @@ pub(crate) fn validation(text: &str, quick: &Quick) -> Option<super::Validation>
         });
     }
     Some(super::Validation {
-        arguments: value(&splice(text, edits))?,
+        arguments: value(&{
+            let mut out = String::with_capacity(text.len());
+            splice(&mut out, text, edits);
+            out
+        })?,
         coercions,
         errors: quick.errors.clone(),
     })

@@ -90,25 +90,69 @@ impl Validation {
     /// be an integer from 0 to 100; got 150. /name: required (a string).`
     /// The whole object is written `/`. Empty when valid.
     pub fn message(&self) -> String {
-        let mut seen = HashSet::new();
-        let mut lines: Vec<String> = Vec::new();
-        for e in &self.errors {
-            let at = if e.pointer.is_empty() {
-                "/"
-            } else {
-                &e.pointer
-            };
-            let line = format!("{at}: {}.", e.message.trim_end_matches('.'));
-            if seen.insert(line.clone()) {
-                lines.push(line);
-            }
+        let mut out = String::new();
+        message_pieces(&self.errors, &mut |piece| out.push_str(piece));
+        out
+    }
+}
+
+/// A line of [`Validation::message`] for an error: where, and the
+/// message without its own full stops (the line is "{at}: {message}.").
+fn line(e: &ArgumentError) -> (&str, &str) {
+    let at = if e.pointer.is_empty() {
+        "/"
+    } else {
+        e.pointer.as_str()
+    };
+    (at, e.message.trim_end_matches('.'))
+}
+
+/// Whether two lines read the same: where and what, unless a `:` in a
+/// pointer could make different ones read alike.
+fn same_line(a: (&str, &str), b: (&str, &str)) -> bool {
+    if a.0.contains(':') || b.0.contains(':') {
+        format!("{}: {}", a.0, a.1) == format!("{}: {}", b.0, b.1)
+    } else {
+        a == b
+    }
+}
+
+/// Errors whose duplicates [`message_pieces`] finds by comparing with
+/// every earlier one; more are remembered in a set.
+const FEW_ERRORS: usize = 16;
+
+/// The text of [`Validation::message`] for `errors`, handed to `piece` in
+/// pieces (nothing formatted twice, no line built for the few errors most
+/// calls have).
+pub(crate) fn message_pieces(errors: &[ArgumentError], piece: &mut dyn FnMut(&str)) {
+    let mut seen = HashSet::new();
+    let mut lines = 0usize;
+    for (i, e) in errors.iter().enumerate() {
+        let l = line(e);
+        // a line said before is not said again
+        let repeated = if errors.len() <= FEW_ERRORS {
+            errors.iter().take(i).any(|p| same_line(line(p), l))
+        } else {
+            !seen.insert(format!("{}: {}", l.0, l.1))
+        };
+        if repeated {
+            continue;
         }
-        let more = lines.len().saturating_sub(MESSAGE_ERRORS);
-        lines.truncate(MESSAGE_ERRORS);
-        if more > 0 {
-            lines.push(format!("… and {more} more problem(s)."));
+        lines += 1;
+        if lines > MESSAGE_ERRORS {
+            continue;
         }
-        lines.join(" ")
+        if lines > 1 {
+            piece(" ");
+        }
+        piece(l.0);
+        piece(": ");
+        piece(l.1);
+        piece(".");
+    }
+    let more = lines.saturating_sub(MESSAGE_ERRORS);
+    if more > 0 {
+        piece(&format!(" … and {more} more problem(s)."));
     }
 }
 

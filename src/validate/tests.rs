@@ -537,6 +537,73 @@ fn message_joins_dedupes_and_caps() {
     assert_eq!(ok.message(), "");
 }
 
+/// The message as lines formatted, told apart as text and joined: what
+/// [`Validation::message`] gives without building them.
+fn message_by_lines(errors: &[ArgumentError]) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    for e in errors {
+        let at = if e.pointer.is_empty() {
+            "/"
+        } else {
+            &e.pointer
+        };
+        let line = format!("{at}: {}.", e.message.trim_end_matches('.'));
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
+    let more = lines.len().saturating_sub(MESSAGE_ERRORS);
+    lines.truncate(MESSAGE_ERRORS);
+    if more > 0 {
+        lines.push(format!("… and {more} more problem(s)."));
+    }
+    lines.join(" ")
+}
+
+#[test]
+fn the_message_says_each_line_once_as_text() {
+    let error = |pointer: &str, message: &str| ArgumentError {
+        pointer: pointer.to_string(),
+        keyword: "type".to_string(),
+        message: message.to_string(),
+    };
+    let message = |errors: Vec<ArgumentError>| {
+        let want = message_by_lines(&errors);
+        let v = Validation {
+            arguments: Value::Null,
+            coercions: Vec::new(),
+            errors,
+        };
+        assert_eq!(v.message(), want);
+        want
+    };
+    // the same line twice, also with its full stop; a `:` in a pointer
+    // that makes two errors read alike; the whole object
+    let said = message(vec![
+        error("/a", "must be a string; got 1"),
+        error("/a", "must be a string; got 1."),
+        error("/a", "b: c"),
+        error("/a: b", "c"),
+        error("/a: b", "d"),
+        error("", "required (x)"),
+    ]);
+    assert_eq!(
+        said,
+        "/a: must be a string; got 1. /a: b: c. /a: b: d. /: required (x)."
+    );
+    // past the few compared one by one, and past the lines listed
+    for n in [15, 16, 17, 20, 21, 40] {
+        let errors = (0..n)
+            .flat_map(|i| {
+                let at = format!("/{}", i % 23);
+                [error(&at, "must be an integer"), error(&at, "x: y")]
+            })
+            .collect();
+        message(errors);
+    }
+    assert_eq!(message(Vec::new()), "");
+}
+
 #[test]
 fn errors_are_capped() {
     let s = json!({"type": "array", "items": {"type": "integer"}});

@@ -42,6 +42,36 @@ extern "C" {
     /// `JSON.parse` of a JS string (no copy out of the module).
     #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
     fn parse_js_string(text: &js_sys::JsString) -> Result<JsValue, JsValue>;
+
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A JS string, for its methods.
+    #[wasm_bindgen(js_name = String)]
+    type Text;
+
+    /// `head.concat(middle, tail)`: three strings joined in one call.
+    #[wasm_bindgen(method, js_name = concat)]
+    fn concat(head: &Text, middle: &JsValue, tail: &JsValue) -> js_sys::JsString;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A JS `Map` from each tool's name to its place in the list of names.
+    #[wasm_bindgen(js_name = Map)]
+    type Places;
+
+    /// The place of a tool's name (the name read in JS: not copied into
+    /// the module).
+    #[wasm_bindgen(method, js_name = get)]
+    fn place(this: &Places, name: &JsValue) -> Option<u32>;
+}
+
+/// `head`, `middle` and `tail` joined (one call into JS, no string in
+/// between).
+fn join3(head: &js_sys::JsString, middle: &JsValue, tail: &js_sys::JsString) -> js_sys::JsString {
+    head.unchecked_ref::<Text>().concat(middle, tail)
 }
 
 /// The text of a result before its arguments.
@@ -61,31 +91,54 @@ fn validation_js(v: &crate::Validation) -> Result<JsValue, JsValue> {
 /// The text of a result after its arguments, written directly (the
 /// errors and the message are most of it).
 fn tail_text(v: &crate::Validation) -> String {
-    let mut out = String::with_capacity(64);
-    out.push_str(",\"coercions\":");
     if v.coercions.is_empty() {
-        out.push_str("[]");
-    } else {
-        let mut bytes = out.into_bytes();
-        write_json(&mut bytes, &v.coercions);
-        // serde_json writes UTF-8 only
-        out = String::from_utf8(bytes).unwrap_or_default();
+        return errors_tail(&v.errors);
     }
-    push_verdict(&mut out, v);
+    let mut bytes = Vec::with_capacity(64 + verdict_len(&v.errors));
+    bytes.extend_from_slice(b",\"coercions\":");
+    write_json(&mut bytes, &v.coercions);
+    // serde_json writes UTF-8 only
+    let mut out = String::from_utf8(bytes).unwrap_or_default();
+    push_verdict(&mut out, &v.errors);
     out
 }
 
+/// The text of a result after its arguments when nothing was coerced.
+fn errors_tail(errors: &[crate::ArgumentError]) -> String {
+    let mut out = String::with_capacity(verdict_len(errors));
+    out.push_str(",\"coercions\":[]");
+    push_verdict(&mut out, errors);
+    out
+}
+
+/// About the length of the end of a result written for `errors` (each
+/// message is written twice), to size its buffer once.
+fn verdict_len(errors: &[crate::ArgumentError]) -> usize {
+    let each: usize = errors
+        .iter()
+        .map(|e| 2 * (e.pointer.len() + e.message.len()) + e.keyword.len() + 48)
+        .sum();
+    each + 64
+}
+
 /// The end of a result: its errors, whether it is valid, its message.
-fn push_verdict(out: &mut String, v: &crate::Validation) {
+fn push_verdict(out: &mut String, errors: &[crate::ArgumentError]) {
     out.push_str(",\"errors\":");
-    push_errors(out, &v.errors);
-    out.push_str(if v.is_valid() {
+    push_errors(out, errors);
+    out.push_str(if errors.is_empty() {
         ",\"valid\":true,\"message\":"
     } else {
         ",\"valid\":false,\"message\":"
     });
-    push_json_str(out, &v.message());
+    push_message(out, errors);
     out.push('}');
+}
+
+/// The message of `errors` written as a JSON string, piece by piece.
+fn push_message(out: &mut String, errors: &[crate::ArgumentError]) {
+    out.push('"');
+    crate::validate::message_pieces(errors, &mut |piece| push_escaped(out, piece));
+    out.push('"');
 }
 
 /// Errors written as a JSON array onto the end of `out`.
@@ -109,9 +162,9 @@ fn push_errors(out: &mut String, errors: &[crate::ArgumentError]) {
 /// The result the quick check found for the arguments' `text`: the text
 /// with its edits made, the coercions, the errors.
 fn quick_text(text: &str, q: &crate::validate::Quick) -> String {
-    let mut out = String::with_capacity(text.len() + 160 * q.edits.len() + 64);
+    let mut out = String::with_capacity(text.len() + 160 * q.edits.len() + verdict_len(&q.errors));
     out.push_str(HEAD);
-    out.push_str(&crate::validate::splice(text, &q.edits));
+    crate::validate::splice(&mut out, text, &q.edits);
     out.push_str(",\"coercions\":[");
     for (i, e) in q.edits.iter().enumerate() {
         if i > 0 {
@@ -128,12 +181,7 @@ fn quick_text(text: &str, q: &crate::validate::Quick) -> String {
         out.push('}');
     }
     out.push(']');
-    let v = crate::Validation {
-        arguments: Value::Null,
-        coercions: Vec::new(),
-        errors: q.errors.clone(),
-    };
-    push_verdict(&mut out, &v);
+    push_verdict(&mut out, &q.errors);
     out
 }
 
@@ -141,6 +189,13 @@ fn quick_text(text: &str, q: &crate::validate::Quick) -> String {
 /// characters to escape copied whole.
 fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
+    push_escaped(out, s);
+    out.push('"');
+}
+
+/// A string's characters written as in a JSON string onto the end of
+/// `out`: the runs between characters to escape copied whole.
+fn push_escaped(out: &mut String, s: &str) {
     let mut rest = s;
     while let Some(i) = rest
         .bytes()
@@ -161,7 +216,6 @@ fn push_json_str(out: &mut String, s: &str) {
         rest = rest.get(i + 1..).unwrap_or_default();
     }
     out.push_str(rest);
-    out.push('"');
 }
 
 /// A value written as JSON onto the end of `out` (serde_json fails only on
@@ -204,23 +258,31 @@ pub fn validate_value_js(
     let schema = plain_value(&schema, "the schema")?;
     let value = plain_value(&value, "the value")?;
     let errors = crate::validate(&schema, &value);
-    let v = crate::Validation {
-        arguments: Value::Null,
-        coercions: Vec::new(),
-        errors,
-    };
     // written as JSON text, as the other results are
     let mut out = String::with_capacity(64);
-    out.push_str(if v.is_valid() {
+    out.push_str(if errors.is_empty() {
         "{\"valid\":true,\"errors\":"
     } else {
         "{\"valid\":false,\"errors\":"
     });
-    push_errors(&mut out, &v.errors);
+    push_errors(&mut out, &errors);
     out.push_str(",\"message\":");
-    push_json_str(&mut out, &v.message());
+    push_message(&mut out, &errors);
     out.push('}');
     js_sys::JSON::parse(&out)
+}
+
+impl JsValidator {
+    /// The result for arguments unchanged, `sent` as `JSON.stringify`
+    /// wrote them, with `errors`: joined around that text (not copied out
+    /// of the module again).
+    fn joined(&self, sent: &JsValue, errors: &[crate::ArgumentError]) -> Result<JsValue, JsValue> {
+        if errors.is_empty() {
+            return parse_js_string(&join3(&self.head, sent, &self.valid_tail));
+        }
+        let tail = js_sys::JsString::from(errors_tail(errors));
+        parse_js_string(&join3(&self.head, sent, &tail))
+    }
 }
 
 /// Argument validation against a catalog read once (like a compiled
@@ -234,6 +296,10 @@ pub struct JsValidator {
     /// copying the arguments out of the module again.
     head: js_sys::JsString,
     valid_tail: js_sys::JsString,
+    /// The tools' names, and a JS `Map` from each to its place here: a
+    /// call's tool found without copying its name into the module.
+    names: Vec<String>,
+    places: js_sys::Map,
 }
 
 #[wasm_bindgen(js_class = Validator)]
@@ -248,8 +314,20 @@ impl JsValidator {
             coercions: Vec::new(),
             errors: Vec::new(),
         };
+        let catalog = read_catalog(&catalog)?;
+        let names: Vec<String> = catalog
+            .tools()
+            .iter()
+            .map(|t| t.name().to_string())
+            .collect();
+        let places = js_sys::Map::new();
+        for (i, name) in names.iter().enumerate() {
+            places.set(&JsValue::from_str(name), &JsValue::from(i as u32));
+        }
         Ok(JsValidator {
-            inner: Validator::new(read_catalog(&catalog)?),
+            inner: Validator::new(catalog),
+            names,
+            places,
             head: js_sys::JsString::from(HEAD),
             valid_tail: js_sys::JsString::from(tail_text(&valid)),
         })
@@ -260,13 +338,17 @@ impl JsValidator {
     #[wasm_bindgen(unchecked_return_type = "Validation")]
     pub fn validate(
         &mut self,
-        tool: &str,
+        #[wasm_bindgen(unchecked_param_type = "string")] tool: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "unknown")] args: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let unknown = || usage(&format!("no tool named {tool:?} in this catalog"));
-        if !self.inner.contains(tool) {
+        let unknown = || {
+            let name = tool.as_string().unwrap_or_default();
+            usage(&format!("no tool named {name:?} in this catalog"))
+        };
+        let place = self.places.unchecked_ref::<Places>().place(&tool);
+        let Some(tool) = place.and_then(|i| self.names.get(i as usize)) else {
             return Err(unknown());
-        }
+        };
         // text the caller wrote may say the same values differently
         // (`-0`, spaces): only JSON.stringify's goes out unread
         let (text, sent) = if args.is_undefined() {
@@ -285,8 +367,8 @@ impl JsValidator {
         // the edited text
         if let Some(sent) = &sent {
             match self.inner.quick(tool, &text) {
-                Some(q) if q.edits.is_empty() && q.errors.is_empty() => {
-                    return parse_js_string(&self.head.concat(sent).concat(&self.valid_tail));
+                Some(q) if q.edits.is_empty() => {
+                    return self.joined(sent, &q.errors);
                 }
                 Some(q) => return js_sys::JSON::parse(&quick_text(&text, &q)),
                 None => {}
@@ -297,14 +379,7 @@ impl JsValidator {
         let v = self.inner.validate(tool, value).ok_or_else(unknown)?;
         match sent {
             // unchanged: the arguments go back as JSON.stringify wrote them
-            Some(sent) if v.coercions.is_empty() => {
-                let tail = if v.is_valid() {
-                    self.valid_tail.clone()
-                } else {
-                    js_sys::JsString::from(tail_text(&v))
-                };
-                parse_js_string(&self.head.concat(&sent).concat(&tail))
-            }
+            Some(sent) if v.coercions.is_empty() => self.joined(&sent, &v.errors),
             _ => validation_js(&v),
         }
     }
