@@ -220,7 +220,7 @@ impl Tool {
 
 /// What makes `name` an invalid MCP tool name (MCP 2025-11-25: 1 to 128
 /// characters of `A-Z a-z 0-9 _ - .`), or `None`.
-fn mcp_name_problem(name: &str) -> Option<String> {
+pub(crate) fn mcp_name_problem(name: &str) -> Option<String> {
     let len = name.chars().count();
     if len > 128 {
         return Some(format!("the tool name is {len} characters long"));

@@ -165,7 +165,7 @@ pub use call::{
 };
 pub use catalog::{Catalog, Limits, Tool};
 pub use dialect::{
-    convert, convert_json, format_results, parse_calls, Conversion, Dialect, Options,
+    convert, convert_json, convert_text, format_results, parse_calls, Conversion, Dialect, Options,
 };
 pub use engine::http;
 pub use engine::{

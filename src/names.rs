@@ -68,7 +68,7 @@ impl NameRule {
     }
 
     /// The closest name the rule accepts, before collision handling.
-    fn fit(&self, name: &str) -> String {
+    pub(crate) fn fit(&self, name: &str) -> String {
         let mut s: String = name
             .chars()
             .map(|c| {

@@ -16,9 +16,9 @@ use crate::error::{Error, ErrorKind};
 pub(crate) const MAX_DEPTH: usize = 127;
 
 /// Where a JSON text stops being valid: the byte offset.
-type Invalid = usize;
+pub(crate) type Invalid = usize;
 
-fn ws(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn ws(b: &[u8], mut i: usize) -> usize {
     while matches!(b.get(i), Some(b' ' | b'\n' | b'\r' | b'\t')) {
         i += 1;
     }
@@ -26,7 +26,7 @@ fn ws(b: &[u8], mut i: usize) -> usize {
 }
 
 /// The end of the JSON value that starts at `i`.
-fn value_end(b: &[u8], i: usize, depth: usize) -> Result<usize, Invalid> {
+pub(crate) fn value_end(b: &[u8], i: usize, depth: usize) -> Result<usize, Invalid> {
     match b.get(i) {
         Some(b'{') => container_end(b, i, depth, b'}', true),
         Some(b'[') => container_end(b, i, depth, b']', false),
@@ -84,12 +84,19 @@ fn hex_escape(b: &[u8], j: usize) -> Option<u16> {
     Some(n)
 }
 
-fn string_end(b: &[u8], i: usize) -> Result<usize, Invalid> {
+pub(crate) fn string_end(b: &[u8], i: usize) -> Result<usize, Invalid> {
     if b.get(i) != Some(&b'"') {
         return Err(i);
     }
     let mut j = i + 1;
     loop {
+        // eight plain bytes at a time: most strings hold no escape
+        if let Some(word) = b.get(j..j + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+            if !needs_escape(u64::from_le_bytes(word)) {
+                j += 8;
+                continue;
+            }
+        }
         match b.get(j) {
             Some(b'"') => return Ok(j + 1),
             Some(b'\\') => match b.get(j + 1) {

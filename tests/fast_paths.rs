@@ -4,7 +4,7 @@
 
 mod common;
 
-use mcp_switchboard::{convert, convert_json, Catalog, Dialect, Options};
+use mcp_switchboard::{convert, convert_json, convert_text, Catalog, Dialect, Options};
 use serde_json::{json, Value};
 
 /// Every catalog to compare: the corpus's and the edge cases.
@@ -143,4 +143,229 @@ fn streamed_json_is_the_conversions() {
         skipped > 0,
         "no tool was skipped: the names of a partial conversion went untested"
     );
+}
+
+/// A catalog's text written other ways: compact, pretty, wrapped in a
+/// JSON-RPC response, and with every string's non-ASCII characters and
+/// slashes written as escapes.
+fn text_variants(bytes: &[u8]) -> Vec<(&'static str, String)> {
+    let mut out = vec![("as given", String::from_utf8_lossy(bytes).into_owned())];
+    let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
+        return out;
+    };
+    let compact = value.to_string();
+    let mut escaped = String::with_capacity(compact.len());
+    let mut in_string = false;
+    let mut backslash = false;
+    for c in compact.chars() {
+        match c {
+            '"' if !backslash => in_string = !in_string,
+            '/' if in_string && !backslash => {
+                escaped.push_str("\\/");
+                continue;
+            }
+            c if in_string && !c.is_ascii() => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    escaped.push_str(&format!("\\u{u:04x}"));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        backslash = c == '\\' && !backslash;
+        escaped.push(c);
+    }
+    out.push(("escaped", escaped));
+    out.push((
+        "pretty",
+        serde_json::to_string_pretty(&value).unwrap_or_default(),
+    ));
+    if value.get("result").is_none() && value.get("tools").is_some() {
+        out.push((
+            "response",
+            json!({"jsonrpc": "2.0", "id": 7, "result": value}).to_string(),
+        ));
+    }
+    out.push(("compact", compact));
+    out
+}
+
+/// Schemas near the edge of what the text path takes, each as a property:
+/// it must hand each one it is not sure of to the general path.
+fn near_plain_catalog() -> Vec<u8> {
+    let nodes = [
+        json!({"type": "string"}),
+        json!({"type": "string", "description": "  padded  "}),
+        json!({"type": "string", "description": " \n "}),
+        json!({"type": "string", "description": ""}),
+        json!({"type": "string", "title": ""}),
+        json!({"type": "string", "title": "T", "description": "d"}),
+        json!({"type": "string", "enum": []}),
+        json!({"type": "string", "enum": ["a", "a"]}),
+        json!({"type": "string", "enum": ["a", 1]}),
+        json!({"type": "integer", "enum": [1, 2]}),
+        json!({"enum": ["a", "b"]}),
+        json!({"type": "string", "enum": ["a\"b", "c/d", "é"]}),
+        json!({"type": "string", "default": "x", "enum": ["x", "y"]}),
+        json!({"type": "string", "default": 3}),
+        json!({"type": "number", "default": "3"}),
+        json!({"type": "integer", "default": 3.5}),
+        json!({"type": "boolean", "default": true}),
+        json!({"type": "boolean", "default": null}),
+        json!({"type": "integer", "minimum": -5, "maximum": 5}),
+        json!({"type": "integer", "minimum": 10, "maximum": 5}),
+        json!({"type": "number", "minimum": 0.5}),
+        json!({"type": "number", "maximum": 1e3}),
+        json!({"type": "string", "minLength": 1, "maxLength": 0}),
+        json!({"type": "string", "minimum": 1}),
+        json!({"type": "integer", "minLength": 1}),
+        json!({"type": "array"}),
+        json!({"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 1}),
+        json!({"type": "array", "items": {"type": "array", "items": {"type": "integer"}}}),
+        json!({"type": "array", "items": [{"type": "string"}]}),
+        json!({"type": "array", "items": {}}),
+        json!({"type": "object"}),
+        json!({"type": "object", "properties": {}}),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["b"]}),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": []}),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "a"]}),
+        json!({"type": "object", "properties": {"a/b~c": {"type": "string"}}, "required": ["a/b~c"]}),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false}),
+        json!({"type": "object", "additionalProperties": false, "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}, "additionalProperties": false}}}),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": true}),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "string"}}),
+        json!({"type": "string", "additionalProperties": false}),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "$schema": "http://json-schema.org/draft-07/schema#"}),
+        json!({"type": "array", "items": {"type": "object", "properties": {"a~b/c": {"type": "string"}}, "additionalProperties": false}}),
+        json!({"type": "null"}),
+        json!({"type": ["string", "null"]}),
+        json!({"type": "string", "format": "date-time"}),
+        json!({"type": "string", "x-extra": 1}),
+        json!(true),
+        json!({}),
+    ];
+    let mut tools: Vec<Value> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            json!({"name": format!("edge_{i}"), "description": "An edge.",
+                   "inputSchema": {"type": "object", "properties": {"p": n}}})
+        })
+        .collect();
+    for (i, root) in [
+        json!({"properties": {"a": {"type": "string"}}}),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "description": "root"}),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "minimum": 1}),
+        json!({"type": "object"}),
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "$schema": "https://json-schema.org/draft/2020-12/schema"}),
+        json!({"type": "object", "properties": {}}),
+        json!({"type": "object", "properties": {}, "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}),
+        json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "additionalProperties": false}),
+        json!({"type": "object", "$schema": 7, "properties": {"a": {"type": "string"}}}),
+        json!({"type": "object", "properties": {}, "required": ["a"]}),
+        json!({"type": "object", "additionalProperties": false, "properties": {"p": {"type": "object", "additionalProperties": false, "properties": {"q": {"type": "string"}}}, "r": {"type": "array", "items": {"type": "object", "additionalProperties": false, "properties": {"s": {"type": "integer", "minimum": 0}}}}}}),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        tools.push(json!({"name": format!("root_{i}"), "description": "A root.", "inputSchema": root}));
+    }
+    tools.push(json!({"name": "no_description", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}));
+    tools.push(json!({"name": "blank_description", "description": "  ", "title": "Titled", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}));
+    tools.push(json!({"name": "with_output", "description": "Out.", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}, "outputSchema": {"type": "object"}}));
+    tools.push(json!({"name": "with-a-very-long-name-that-goes-on-and-on-past-sixty-four-characters-for-gemini", "description": "Long.", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}));
+    tools.push(json!({"name": "dotted.name", "description": "Dots.", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}));
+    serde_json::to_vec(&json!({"tools": tools})).expect("JSON")
+}
+
+/// Texts the catalog reader takes otherwise, or refuses.
+fn odd_documents() -> Vec<(String, Vec<u8>)> {
+    let tool = r#"{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}"#;
+    [
+        format!(r#"{{"tools":[{tool},{tool}]}}"#),
+        format!(r#"{{"tools":[{tool}],"tools":[]}}"#),
+        format!(r#"{{"result":{{"tools":[{tool}]}},"tools":[]}}"#),
+        format!(r#"{{"error":{{"code":1,"message":"no"}},"tools":[{tool}]}}"#),
+        format!(r#"[{tool}]"#),
+        tool.to_string(),
+        format!(r#"{{"tools":[{tool}]}} {{"tools":[]}}"#),
+        format!(r#"{{"tools":[{tool}]}} x"#),
+        format!(r#"{{"tools":[{tool},]}}"#),
+        r#"{"tools":[{"name":"t","name":"u","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}]}"#.into(),
+        r#"{"tools":[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"a":{"type":"string","type":"number"}}}}]}"#.into(),
+        r#"{"tools":[{"name":"t","description":"d","inputSchema":{"type":"string"}}]}"#.into(),
+        r#"{"tools":[{"name":"t","description":5,"inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}]}"#.into(),
+        r#"{"tools":[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"bad \x"}}}}]}"#.into(),
+        r#"{"tools":[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"a":{"type":"integer","minimum":-0}}}}]}"#.into(),
+        r#"{"tools":[]}"#.into(),
+        r#"{"result":{"tools":[],"nextCursor":"c"}}"#.into(),
+        format!(r#"{{"tools":[{}]}}"#, "[".repeat(130) + &"]".repeat(130)),
+        format!(
+            r#"{{"tools":[{{"name":"deep","description":"d","inputSchema":{{"type":"object","properties":{{"a":{}}}}}}}]}}"#,
+            "{\"type\":\"array\",\"items\":".repeat(60) + "{\"type\":\"string\"}" + &"}".repeat(60)
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, t)| (format!("odd {i}"), t.into_bytes()))
+    .collect()
+}
+
+/// `convert_text`, which converts plain tools straight from the text,
+/// gives what `Catalog::parse` and `convert_json` give (the same text, or
+/// the same error) for every catalog of the corpus, the edge cases, the
+/// JSON-Schema suite's schemas, schemas near the edge of what it takes
+/// and documents of other shapes, each written several ways, in every
+/// dialect, with and without strict mode.
+#[test]
+fn text_conversion_is_the_catalogs() {
+    let mut all = common::inputs();
+    all.extend(suite_catalogs());
+    all.push(("skipping".into(), skipping_catalog()));
+    all.push(("near plain".into(), near_plain_catalog()));
+    all.extend(odd_documents());
+    let mut compared = 0;
+    for (name, bytes) in all {
+        for (how, text) in text_variants(&bytes) {
+            for dialect in Dialect::ALL {
+                for options in [Options::strict(false), Options::strict(true)] {
+                    let general = Catalog::parse(text.as_bytes())
+                        .map(|c| convert_json(&c, dialect, &options));
+                    let direct = convert_text(&text, dialect, &options);
+                    match (&general, &direct) {
+                        (Ok(a), Ok(b)) => {
+                            assert!(
+                                a == b,
+                                "{name} ({how}) {dialect} {options:?}: the texts differ\n{}",
+                                first_difference(a, b)
+                            );
+                            compared += a.len();
+                        }
+                        (Err(a), Err(b)) => {
+                            assert_eq!(a.to_string(), b.to_string(), "{name} ({how})")
+                        }
+                        _ => panic!("{name} ({how}) {dialect}: {general:?} against {direct:?}"),
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 50_000_000, "{compared} bytes compared");
+}
+
+/// Where two texts part, with some text around it.
+fn first_difference(a: &str, b: &str) -> String {
+    let i = a
+        .bytes()
+        .zip(b.bytes())
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let from = i.saturating_sub(200);
+    format!(
+        "general: …{}\ntext:    …{}",
+        a.get(from..(i + 200).min(a.len())).unwrap_or("?"),
+        b.get(from..(i + 200).min(b.len())).unwrap_or("?")
+    )
 }

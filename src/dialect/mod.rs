@@ -18,6 +18,7 @@ use crate::rawjson;
 use crate::report::{Action, ReportEntry};
 
 pub(crate) mod anthropic;
+mod fast;
 pub(crate) mod gemini;
 pub(crate) mod gemini_json;
 pub(crate) mod openai;
@@ -396,13 +397,7 @@ pub fn convert_json(catalog: &Catalog, dialect: Dialect, options: &Options) -> S
         &mut report,
         &mut |d, tool_entries| {
             entries.extend(tool_entries);
-            match (written, wrapped) {
-                // both Gemini dialects send one tool holding every declaration
-                (0, true) => out.push_str("{\"functionDeclarations\":["),
-                (0, false) => {}
-                _ => out.push(','),
-            }
-            written += 1;
+            separate(&mut out, &mut written, wrapped);
             rawjson::push_value(&mut out, &item(dialect, d, &mut kept));
         },
     );
@@ -417,6 +412,32 @@ pub fn convert_json(catalog: &Catalog, dialect: Dialect, options: &Options) -> S
     ReportEntry::push_list(&mut out, &report);
     out.push('}');
     out
+}
+
+/// [`Catalog::parse`] and then [`convert_json`], in one step: a catalog's
+/// JSON text in, the conversion's JSON text out.
+///
+/// Tools whose input schemas need no rewriting (objects of named
+/// properties whose leaves are strings, numbers, booleans, string enums
+/// and arrays of those) are converted straight from the text, without
+/// building value trees; the other tools, and documents of any other shape,
+/// go the general way. The result is the same, byte for byte.
+///
+/// ```
+/// use mcp_switchboard::{convert_text, Dialect, Options};
+///
+/// let text = r#"{"tools": [{"name": "light_on", "description": "Turn a light on",
+///   "inputSchema": {"type": "object", "properties": {"room": {"type": "string"}}}}]}"#;
+/// let out = convert_text(text, Dialect::Gemini, &Options::new())?;
+/// assert!(out.contains(r#""room":{"type":"STRING"}"#));
+/// # Ok::<(), mcp_switchboard::Error>(())
+/// ```
+pub fn convert_text(input: &str, dialect: Dialect, options: &Options) -> Result<String, Error> {
+    if let Some(out) = fast::convert(input, dialect, options) {
+        return Ok(out);
+    }
+    let catalog = Catalog::parse(input.as_bytes())?;
+    Ok(convert_json(&catalog, dialect, options))
 }
 
 /// The start of a conversion: the report so far (the catalog's, strict mode
@@ -440,19 +461,9 @@ fn start(
     }
     let (all_names, renamed) =
         NameMap::assign(catalog.tools().iter().map(Tool::name), dialect.name_rule());
-    for (mcp, new) in renamed {
-        let ptr = catalog
-            .get(&mcp)
-            .map(|t| pointer::push(t.pointer(), "name"))
-            .unwrap_or_default();
-        report.push(ReportEntry {
-            tool: Some(mcp.clone()),
-            pointer: ptr,
-            keyword: "name".into(),
-            action: Action::Renamed,
-            detail: format!("{mcp:?} does not fit {dialect}'s name rule; sent as {new:?}"),
-        });
-    }
+    report_renamed(renamed, dialect, &mut report, |mcp| {
+        catalog.get(mcp).map(Tool::pointer)
+    });
     if let (true, Some(list)) = (strict, &options.strict_tools) {
         for name in list.iter().filter(|n| catalog.get(n).is_none()) {
             report.push(ReportEntry {
@@ -465,6 +476,28 @@ fn start(
         }
     }
     (report, all_names, strict)
+}
+
+/// Reports the names `NameMap::assign` changed, `(MCP name, dialect
+/// name)`; `pointer_of` finds a tool's pointer by its MCP name.
+fn report_renamed<'t>(
+    renamed: Vec<(String, String)>,
+    dialect: Dialect,
+    report: &mut Vec<ReportEntry>,
+    pointer_of: impl Fn(&str) -> Option<&'t str>,
+) {
+    for (mcp, new) in renamed {
+        let ptr = pointer_of(&mcp)
+            .map(|p| pointer::push(p, "name"))
+            .unwrap_or_default();
+        report.push(ReportEntry {
+            tool: Some(mcp.clone()),
+            pointer: ptr,
+            keyword: "name".into(),
+            action: Action::Renamed,
+            detail: format!("{mcp:?} does not fit {dialect}'s name rule; sent as {new:?}"),
+        });
+    }
 }
 
 /// Declares every tool in catalog order, handing each declaration and its
@@ -484,39 +517,79 @@ fn declare_all<'a>(
     let mut converted = Vec::with_capacity(catalog.len());
     let mut skipped = false;
     for (tool, (name, _)) in catalog.tools().iter().zip(names.iter()) {
-        let chosen = options
-            .strict_tools
-            .as_ref()
-            .is_none_or(|list| list.iter().any(|n| n == tool.name()));
-        let result = if strict && !chosen {
-            declare(tool, name, dialect, false).map(|(d, mut entries)| {
-                entries.push(not_strict(
-                    tool,
-                    "not among the tools chosen for strict mode (strict_tools)".into(),
-                ));
-                (d, entries)
-            })
-        } else {
-            declare(tool, name, dialect, strict)
-        };
-        match result {
-            Ok((d, entries)) => {
+        match declare_one(tool, name, dialect, strict, options, report) {
+            Some((d, entries)) => {
                 converted.push((name, tool.name()));
                 each(d, entries);
             }
-            Err(e) => {
-                skipped = true;
-                report.push(ReportEntry {
-                    tool: Some(tool.name().to_string()),
-                    pointer: e.pointer().to_string(),
-                    keyword: "tool".into(),
-                    action: Action::Skipped,
-                    detail: format!("tool skipped: {}", e.message()),
-                })
-            }
+            None => skipped = true,
         }
     }
     (converted, skipped)
+}
+
+/// Declares one tool, in strict mode when it applies and the tool is
+/// among those chosen for it. A tool that cannot be converted gets its
+/// entry in `report` and `None`.
+fn declare_one<'a>(
+    tool: &'a Tool,
+    name: &'a str,
+    dialect: Dialect,
+    strict: bool,
+    options: &Options,
+    report: &mut Vec<ReportEntry>,
+) -> Option<(Declared<'a>, Vec<ReportEntry>)> {
+    let chosen = options
+        .strict_tools
+        .as_ref()
+        .is_none_or(|list| list.iter().any(|n| n == tool.name()));
+    let result = if strict && !chosen {
+        declare(tool, name, dialect, false).map(|(d, mut entries)| {
+            entries.push(not_strict(
+                tool,
+                "not among the tools chosen for strict mode (strict_tools)".into(),
+            ));
+            (d, entries)
+        })
+    } else {
+        declare(tool, name, dialect, strict)
+    };
+    match result {
+        Ok(declared) => Some(declared),
+        Err(e) => {
+            report.push(ReportEntry {
+                tool: Some(tool.name().to_string()),
+                pointer: e.pointer().to_string(),
+                keyword: "tool".into(),
+                action: Action::Skipped,
+                detail: format!("tool skipped: {}", e.message()),
+            });
+            None
+        }
+    }
+}
+
+/// Starts the next item of a streamed conversion: for both Gemini
+/// dialects (`wrapped`), the one tool holding every declaration before
+/// the first; a comma before the others.
+fn separate(out: &mut String, written: &mut usize, wrapped: bool) {
+    match (*written, wrapped) {
+        (0, true) => out.push_str("{\"functionDeclarations\":["),
+        (0, false) => {}
+        _ => out.push(','),
+    }
+    *written += 1;
+}
+
+/// The report entry of an output schema the dialect does not send.
+fn output_dropped(dialect: Dialect, tool: &str, at: &str) -> ReportEntry {
+    ReportEntry {
+        tool: Some(tool.to_string()),
+        pointer: pointer::push(at, "outputSchema"),
+        keyword: "outputSchema".into(),
+        action: Action::Dropped,
+        detail: format!("{dialect} declarations carry no output schema (gemini-json does)"),
+    }
 }
 
 /// The names map of the tools converted when some were skipped (`None`:
@@ -643,13 +716,7 @@ fn declare<'a>(
             Some(l.schema)
         }
         (_, Some(_)) => {
-            report.push(ReportEntry {
-                tool: Some(tool.name().to_string()),
-                pointer: pointer::push(tool.pointer(), "outputSchema"),
-                keyword: "outputSchema".into(),
-                action: Action::Dropped,
-                detail: format!("{dialect} declarations carry no output schema (gemini-json does)"),
-            });
+            report.push(output_dropped(dialect, tool.name(), tool.pointer()));
             None
         }
         (_, None) => None,

@@ -317,7 +317,7 @@ impl Allowed {
     }
 }
 
-fn reason(key: &str) -> String {
+pub(super) fn reason(key: &str) -> String {
     match key {
         "$schema" => "the dialect takes no $schema".into(),
         "$id" | "$anchor" | "$dynamicAnchor" | "$comment" => {

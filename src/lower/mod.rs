@@ -48,6 +48,12 @@ pub(crate) mod words;
 
 pub(crate) use json_text_maps::takes_free_keys;
 
+/// Why a keyword the dialect does not take was dropped, as the report
+/// says it.
+pub(crate) fn drop_reason(key: &str) -> String {
+    keywords::reason(key)
+}
+
 /// The portable JSON Schema keyword set (see `keywords::PORTABLE`).
 pub(crate) fn keywords_portable() -> &'static [&'static str] {
     keywords::PORTABLE

@@ -111,12 +111,8 @@ pub fn convert_json(
     strict: Option<bool>,
 ) -> Result<String, JsValue> {
     let dialect = read_dialect(dialect)?;
-    let catalog = Catalog::parse(catalog.as_bytes()).map_err(|e| js_error(&e))?;
-    Ok(convert_catalog_json(
-        &catalog,
-        dialect,
-        &Options::strict(strict.unwrap_or(false)),
-    ))
+    crate::convert_text(catalog, dialect, &Options::strict(strict.unwrap_or(false)))
+        .map_err(|e| js_error(&e))
 }
 
 /// Lints every tool of a catalog against every dialect: findings per tool

@@ -4,11 +4,12 @@
 //! ```sh
 //! cargo build --release --example convert_profile
 //! perf record -g target/release/examples/convert_profile 200 gemini
+//! perf record -g target/release/examples/convert_profile 200 gemini text
 //! ```
 
 use std::time::Instant;
 
-use mcp_switchboard::{convert, Catalog, Dialect, Options};
+use mcp_switchboard::{convert, convert_text, Catalog, Dialect, Options};
 use serde_json::Value;
 
 fn main() {
@@ -46,6 +47,24 @@ fn main() {
         *v = Value::Array(all);
     }
     let payload = doc.to_string();
+    // the text path (catalog text in, conversion text out), as the wasm
+    // package's convertJson runs it
+    let t = Instant::now();
+    let mut direct = 0;
+    for _ in 0..rounds {
+        direct += convert_text(&payload, dialect, &Options::strict(false))
+            .map(|s| s.len())
+            .unwrap_or_default();
+    }
+    println!(
+        "{:.2} ms per conversion by convert_text ({} bytes out)",
+        t.elapsed().as_secs_f64() * 1e3 / rounds as f64,
+        direct / rounds
+    );
+    // a third argument `text`: only the text path, for a profile of it
+    if args.next().as_deref() == Some("text") {
+        return;
+    }
     let mut out = 0;
     // read, convert, write, free: each phase's time
     let mut phases = [0f64; 4];

@@ -1,0 +1,835 @@
+//! Conversion from catalog text straight to a dialect's text, without
+//! building value trees, for what needs no rewriting.
+//!
+//! Most tools of real catalogs have plain input schemas: objects of named
+//! properties whose leaves are strings, numbers, booleans, string enums
+//! and arrays of those, with descriptions and simple bounds. Lowering
+//! such a schema changes nothing but the spelling of its types (Gemini
+//! writes `STRING`) and adds `format: "enum"` where Gemini wants it. This
+//! path reads the catalog's text once, writes each plain tool's item while
+//! reading it, and hands every other tool, as its own text, to the general
+//! path ([`super::declare`]), so a catalog is converted exactly as
+//! [`super::convert_json`] converts it, only faster. Whatever this path is
+//! not sure of (a document of another shape, a tool the catalog reader
+//! would report on, a name given twice, strict mode, dialects whose items
+//! depend on each other) makes it step aside for the general path.
+
+use super::{
+    declare_one, item, names_kept, output_dropped, report_renamed, separate, Dialect, Options,
+};
+use crate::catalog::{mcp_name_problem, Limits, Tool};
+use crate::names::NameMap;
+use crate::pointer;
+use crate::rawjson::{self, string_end, value_end, ws};
+use crate::report::{Action, ReportEntry};
+
+/// Deepest nesting of a plain schema (below the general walk's cut).
+const MAX_DEPTH: usize = 24;
+/// Most nodes of one plain schema (below the general walk's limits).
+const MAX_NODES: usize = 4096;
+
+/// The keywords a plain schema node may hold, one bit each.
+const KEYS: [&str; 16] = [
+    "type",
+    "description",
+    "title",
+    "properties",
+    "required",
+    "items",
+    "enum",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "default",
+    "additionalProperties",
+    "$schema",
+];
+const TYPE: u16 = 1;
+const DESCRIPTION: u16 = 1 << 1;
+const TITLE: u16 = 1 << 2;
+const PROPERTIES: u16 = 1 << 3;
+const REQUIRED: u16 = 1 << 4;
+const ITEMS: u16 = 1 << 5;
+const ENUM: u16 = 1 << 6;
+const NUMBER_BOUNDS: u16 = 3 << 7;
+const LENGTHS: u16 = 3 << 9;
+const ITEM_COUNTS: u16 = 3 << 11;
+const DEFAULT: u16 = 1 << 13;
+/// Only `false`, on objects: kept where the dialect closes objects, else
+/// dropped and reported.
+const ADDITIONAL: u16 = 1 << 14;
+/// Only at the root: dropped and reported.
+const SCHEMA: u16 = 1 << 15;
+/// The keywords that say something about any type.
+const ANY: u16 = TYPE | DESCRIPTION | TITLE;
+
+/// The keywords each type may have beside [`ANY`].
+fn allowed_for(ty: &str) -> Option<u16> {
+    Some(match ty {
+        "object" => PROPERTIES | REQUIRED | ADDITIONAL | SCHEMA,
+        "array" => ITEMS | ITEM_COUNTS,
+        "string" => ENUM | LENGTHS | DEFAULT,
+        "number" | "integer" => NUMBER_BOUNDS | DEFAULT,
+        "boolean" => DEFAULT,
+        _ => return None,
+    })
+}
+
+/// How one dialect writes plain schemas.
+struct Plain<'t> {
+    text: &'t str,
+    /// The [`KEYS`] the dialect accepts.
+    accepted: u16,
+    upper_case_types: bool,
+    string_enums: bool,
+    max_min_items: Option<u64>,
+    nodes: usize,
+    /// The root written last declares no parameters.
+    no_parameters: bool,
+    /// The way from the schema's root to the node being written.
+    path: Vec<&'t str>,
+    /// The keywords dropped so far, as `(pointer below the schema, keyword)`.
+    dropped: Vec<(String, &'static str)>,
+}
+
+/// The dialects whose items are written here (both directions of each
+/// stay in its own file: this writes the same items as its `tool` or
+/// `declaration` builds).
+fn handled(dialect: Dialect) -> bool {
+    matches!(
+        dialect,
+        Dialect::Gemini | Dialect::OpenAi | Dialect::OpenAiResponses | Dialect::Anthropic
+    )
+}
+
+/// One tool as found in the text.
+struct Found<'t> {
+    /// The whole tool object as written.
+    raw: &'t str,
+    /// The MCP name (written without escapes).
+    name: &'t str,
+    /// The description as written (quotes included), when it is a string.
+    description: Option<&'t str>,
+    /// Where the tool's schema, written for the dialect, lies in the
+    /// schemas' text; `None`: the schema is not plain.
+    schema: Option<(usize, usize)>,
+    /// The schema declares no parameters.
+    no_parameters: bool,
+    /// The keywords lowering dropped, as `(pointer below the schema,
+    /// keyword)`, in the order the general walk reports them.
+    dropped: Vec<(String, &'static str)>,
+    /// The tool declares an output schema (an object).
+    output: bool,
+}
+
+/// Converts `text`, or `None` when the general path must (see the module
+/// manual); a `Some` is byte for byte what [`Catalog::parse`] and
+/// [`super::convert_json`] give.
+///
+/// [`Catalog::parse`]: crate::Catalog::parse
+pub(super) fn convert(text: &str, dialect: Dialect, options: &Options) -> Option<String> {
+    if options.strict || !handled(dialect) {
+        return None;
+    }
+    let limits = Limits::default();
+    limits.check_size(text.len()).ok()?;
+    let target = dialect.target(false);
+    let accepted = KEYS
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| target.keywords.contains(k))
+        .fold(0u16, |m, (i, _)| m | 1 << i);
+    let mut plain = Plain {
+        text,
+        accepted,
+        upper_case_types: target.upper_case_types,
+        string_enums: target.string_enums,
+        max_min_items: target.max_min_items,
+        nodes: 0,
+        no_parameters: false,
+        path: Vec::new(),
+        dropped: Vec::new(),
+    };
+    let mut schemas = String::with_capacity(text.len());
+    let (tools_at, found) = read(text, &mut plain, &mut schemas)?;
+    if found.len() > limits.max_tools {
+        return None;
+    }
+    let pointer_of = |i: usize| pointer::index(&tools_at, i);
+    let (all_names, renamed) = NameMap::assign(found.iter().map(|t| t.name), dialect.name_rule());
+    // a name given twice (the reader keeps the first tool) or two names
+    // that fit the rule the same way: the general path says so
+    let rule = dialect.name_rule();
+    if renamed.iter().any(|(mcp, new)| rule.fit(mcp) != *new) {
+        return None;
+    }
+    let mut report = Vec::new();
+    if !renamed.is_empty() {
+        let places: Vec<(&str, String)> = found
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name, pointer_of(i)))
+            .collect();
+        report_renamed(renamed, dialect, &mut report, |mcp| {
+            places
+                .iter()
+                .find(|(n, _)| *n == mcp)
+                .map(|(_, p)| p.as_str())
+        });
+    }
+    let wrapped = dialect == Dialect::Gemini;
+    let mut out = String::with_capacity(schemas.len() + text.len() / 4 + 1024);
+    out.push_str("{\"dialect\":");
+    rawjson::push_str(&mut out, dialect.as_str());
+    out.push_str(",\"tools\":[");
+    let mut entries = Vec::new();
+    let mut converted = Vec::with_capacity(found.len());
+    let mut skipped = false;
+    let mut written = 0usize;
+    for (i, (t, (name, _))) in found.iter().zip(all_names.iter()).enumerate() {
+        let mark = out.len();
+        separate(&mut out, &mut written, wrapped);
+        let schema = t.schema.and_then(|(s, e)| schemas.get(s..e));
+        if let (Some(schema), Some(description)) = (schema, t.description) {
+            // Gemini sends no parameters for a tool without them
+            let schema = Some(schema).filter(|_| !(wrapped && t.no_parameters));
+            if write_item(dialect, name, description, schema, &mut out) {
+                let at = pointer::push(&pointer_of(i), "inputSchema");
+                for (below, keyword) in &t.dropped {
+                    entries.push(ReportEntry {
+                        tool: Some(t.name.to_string()),
+                        pointer: format!("{at}{below}"),
+                        keyword: (*keyword).into(),
+                        action: Action::Dropped,
+                        detail: crate::lower::drop_reason(keyword),
+                    });
+                }
+                if t.output {
+                    entries.push(output_dropped(dialect, t.name, &pointer_of(i)));
+                }
+                converted.push((name, t.name));
+                continue;
+            }
+        }
+        // the general path, for this tool alone
+        out.truncate(mark);
+        written -= 1;
+        let value: serde_json::Value = serde_json::from_str(t.raw).ok()?;
+        let (tool, notes) = Tool::from_value(value, &pointer_of(i)).ok()?;
+        if !notes.is_empty() {
+            return None;
+        }
+        match declare_one(&tool, name, dialect, false, options, &mut report) {
+            Some((d, tool_entries)) => {
+                separate(&mut out, &mut written, wrapped);
+                entries.extend(tool_entries);
+                // items of these dialects stand alone: nothing is kept
+                rawjson::push_value(&mut out, &item(dialect, d, &mut Vec::new()));
+                converted.push((name, t.name));
+            }
+            None => skipped = true,
+        }
+    }
+    if wrapped && written > 0 {
+        out.push_str("]}");
+    }
+    report.extend(entries);
+    let rebuilt = names_kept(converted, skipped);
+    out.push_str("],\"names\":");
+    rebuilt.as_ref().unwrap_or(&all_names).push_json(&mut out);
+    out.push_str(",\"report\":");
+    ReportEntry::push_list(&mut out, &report);
+    out.push('}');
+    Some(out)
+}
+
+/// Writes a plain tool's item in the dialect's shape (what its `tool` or
+/// `declaration` builds); `false` when the description is blank.
+fn write_item(
+    dialect: Dialect,
+    name: &str,
+    description: &str,
+    schema: Option<&str>,
+    out: &mut String,
+) -> bool {
+    let (head, key, tail) = match dialect {
+        Dialect::Gemini => ("{\"name\":", ",\"parameters\":", "}"),
+        Dialect::OpenAi => (
+            "{\"type\":\"function\",\"function\":{\"name\":",
+            ",\"parameters\":",
+            "}}",
+        ),
+        Dialect::OpenAiResponses => (
+            "{\"type\":\"function\",\"name\":",
+            ",\"parameters\":",
+            ",\"strict\":false}",
+        ),
+        Dialect::Anthropic => ("{\"name\":", ",\"input_schema\":", "}"),
+        _ => return false,
+    };
+    out.push_str(head);
+    rawjson::push_str(out, name);
+    out.push_str(",\"description\":");
+    if push_string(out, description, true).is_none() {
+        return false;
+    }
+    if let Some(schema) = schema {
+        out.push_str(key);
+        out.push_str(schema);
+    }
+    out.push_str(tail);
+    true
+}
+
+/// Reads the object at `i` field by field: `each(key, value start)`
+/// consumes a value and returns where it ends. Returns where the object
+/// ends; `None` for anything but an object whose keys are written without
+/// escapes, each once.
+fn object<'t>(
+    b: &'t [u8],
+    i: usize,
+    mut each: impl FnMut(&'t [u8], usize) -> Option<usize>,
+) -> Option<usize> {
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    let mut keys: Vec<&[u8]> = Vec::new();
+    let mut j = ws(b, i + 1);
+    if b.get(j) == Some(&b'}') {
+        return Some(j + 1);
+    }
+    loop {
+        let k = string_end(b, j).ok()?;
+        let key = b.get(j + 1..k - 1)?;
+        if key.contains(&b'\\') || keys.contains(&key) {
+            return None;
+        }
+        keys.push(key);
+        j = ws(b, k);
+        if b.get(j) != Some(&b':') {
+            return None;
+        }
+        j = ws(b, each(key, ws(b, j + 1))?);
+        match b.get(j) {
+            Some(b',') => j = ws(b, j + 1),
+            Some(b'}') => return Some(j + 1),
+            _ => return None,
+        }
+    }
+}
+
+/// Finds the tools of a `tools/list` response or its result, checking
+/// what the catalog reader checks (`None` when it would report anything
+/// or read the document otherwise), and writes each plain schema onto
+/// `schemas`. Returns the pointer of the tools array and the tools.
+fn read<'t>(
+    text: &'t str,
+    plain: &mut Plain<'t>,
+    schemas: &mut String,
+) -> Option<(&'static str, Vec<Found<'t>>)> {
+    let b = text.as_bytes();
+    // how many levels of nesting each value may still hold: serde_json's
+    // limit, as the catalog reader meets it
+    let room = rawjson::MAX_DEPTH;
+    let mut found: Vec<Found<'t>> = Vec::new();
+    let mut tools_at = None;
+    let mut result = false;
+    let mut error = false;
+    let mut tools = |i: usize, room: usize, found: &mut Vec<Found<'t>>| -> Option<usize> {
+        if b.get(i) != Some(&b'[') || room < 3 {
+            return None;
+        }
+        let mut j = ws(b, i + 1);
+        if b.get(j) == Some(&b']') {
+            return Some(j + 1);
+        }
+        loop {
+            let t = tool(text, j, room - 2, plain, schemas)?;
+            found.push(t.0);
+            j = ws(b, t.1);
+            match b.get(j) {
+                Some(b',') => j = ws(b, j + 1),
+                Some(b']') => return Some(j + 1),
+                _ => return None,
+            }
+        }
+    };
+    let end = object(b, ws(b, 0), |key, v| match key {
+        b"result" => {
+            result = true;
+            object(b, v, |key, v| match key {
+                b"tools" => {
+                    tools_at = Some("/result/tools");
+                    tools(v, room - 2, &mut found)
+                }
+                _ => value_end(b, v, room - 2).ok(),
+            })
+        }
+        b"tools" => {
+            tools_at.get_or_insert("/tools");
+            tools(v, room - 1, &mut found)
+        }
+        b"error" => {
+            error = true;
+            value_end(b, v, room - 1).ok()
+        }
+        _ => value_end(b, v, room - 1).ok(),
+    })?;
+    if ws(b, end) != b.len() || error {
+        return None;
+    }
+    // tools beside a result are not the page's: the reader looks inside
+    // the result only
+    match (result, tools_at) {
+        (true, Some("/result/tools")) | (false, Some("/tools")) => Some((tools_at?, found)),
+        _ => None,
+    }
+}
+
+/// Reads one tool at `i` (its values may nest `room` levels), writing its
+/// schema onto `schemas` when it is plain. Returns the tool and where it
+/// ends.
+fn tool<'t>(
+    text: &'t str,
+    i: usize,
+    room: usize,
+    plain: &mut Plain<'t>,
+    schemas: &mut String,
+) -> Option<(Found<'t>, usize)> {
+    let b = text.as_bytes();
+    let mut name = None;
+    let mut description = None;
+    let mut schema = None;
+    let mut has_schema = false;
+    let mut no_parameters = false;
+    let mut dropped = Vec::new();
+    let mut output = false;
+    let end = object(b, i, |key, v| {
+        let string = b.get(v) == Some(&b'"');
+        match key {
+            b"inputSchema" => {
+                has_schema = true;
+                let mark = schemas.len();
+                plain.nodes = 0;
+                plain.path.clear();
+                plain.dropped.clear();
+                if let Some(e) = plain.node(v, 0, schemas) {
+                    schema = Some((mark, schemas.len()));
+                    no_parameters = plain.no_parameters;
+                    dropped = std::mem::take(&mut plain.dropped);
+                    return Some(e);
+                }
+                schemas.truncate(mark);
+            }
+            // the reader reports a description or title that is not a string
+            b"description" | b"title" if !string => return None,
+            b"description" => description = Some(v),
+            b"name" if !string => return None,
+            b"name" => name = Some(v),
+            b"outputSchema" => output = b.get(v) == Some(&b'{'),
+            _ => {}
+        }
+        value_end(b, v, room).ok()
+    })?;
+    let raw = text.get(i..end)?;
+    let name = name.and_then(|v| {
+        let e = string_end(b, v).ok()?;
+        text.get(v + 1..e - 1)
+    })?;
+    // names the reader reports on, or reads with escapes, go its way
+    if !has_schema
+        || name.contains('\\')
+        || name.trim().is_empty()
+        || mcp_name_problem(name).is_some()
+    {
+        return None;
+    }
+    let description = match description {
+        Some(v) => Some(text.get(v..string_end(b, v).ok()?)?),
+        None => None,
+    };
+    Some((
+        Found {
+            raw,
+            name,
+            description,
+            schema,
+            no_parameters,
+            dropped,
+            output,
+        },
+        end,
+    ))
+}
+
+/// Appends a string written in the text (quotes included) as serde_json
+/// writes it: as it is when it has no escapes, else read and written
+/// again. Returns whether it is blank (empty once its surrounding
+/// whitespace is left out). `trim`: that whitespace left out, and `None`
+/// when nothing is left.
+fn push_string(out: &mut String, raw: &str, trim: bool) -> Option<bool> {
+    let inner = raw.get(1..raw.len().checked_sub(1)?)?;
+    let read: String;
+    let s = if inner.contains('\\') {
+        read = serde_json::from_str(raw).ok()?;
+        &read
+    } else {
+        inner
+    };
+    let trimmed = s.trim();
+    let blank = trimmed.is_empty();
+    if trim && blank {
+        return None;
+    }
+    let s = if trim { trimmed } else { s };
+    if s.len() == inner.len() {
+        // no escapes and nothing trimmed: the text as written
+        out.push_str(raw);
+    } else {
+        rawjson::push_str(out, s);
+    }
+    Some(blank)
+}
+
+/// Whether `raw` is an integer serde_json reads and writes back as it is
+/// written (`-0` is not: it is read as a float); `unsigned`: not negative.
+fn plain_integer(raw: &[u8], unsigned: bool) -> bool {
+    let digits = match raw.split_first() {
+        Some((b'-', rest)) if !unsigned => rest,
+        _ => raw,
+    };
+    !digits.is_empty()
+        && digits.len() <= 18
+        && digits.iter().all(u8::is_ascii_digit)
+        && (digits.first() != Some(&b'0') || (digits.len() == 1 && raw.len() == 1))
+}
+
+impl<'t> Plain<'t> {
+    /// Writes the plain schema at `i` as the dialect has it and returns
+    /// where it ends; `None` when it is not plain.
+    fn node(&mut self, i: usize, depth: usize, out: &mut String) -> Option<usize> {
+        self.nodes += 1;
+        if depth > MAX_DEPTH || self.nodes > MAX_NODES {
+            return None;
+        }
+        let text = self.text;
+        let b = text.as_bytes();
+        if b.get(i) != Some(&b'{') {
+            return None;
+        }
+        out.push('{');
+        let mut j = ws(b, i + 1);
+        let mut seen = 0u16;
+        let mut ty: Option<&str> = None;
+        let mut props: Vec<&[u8]> = Vec::new();
+        let mut required: Vec<&[u8]> = Vec::new();
+        let mut default: Option<u8> = None;
+        // keywords the dialect does not take, reported once the node's
+        // children are, as the general walk does
+        let mut drops: [Option<&'static str>; 2] = [None, None];
+        loop {
+            let k = string_end(b, j).ok()?;
+            let key = b.get(j + 1..k - 1)?;
+            let place = KEYS.iter().position(|x| x.as_bytes() == key)?;
+            let bit = 1u16 << place;
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
+            j = ws(b, k);
+            if b.get(j) != Some(&b':') {
+                return None;
+            }
+            j = ws(b, j + 1);
+            let v = j;
+            if bit & (ADDITIONAL | SCHEMA) != 0 {
+                let e = value_end(b, v, 1).ok()?;
+                let fits = match bit {
+                    ADDITIONAL => b.get(v..e)? == b"false",
+                    _ => depth == 0 && b.get(v) == Some(&b'"'),
+                };
+                if !fits {
+                    return None;
+                }
+                if self.accepted & bit == 0 {
+                    let name = KEYS.get(place)?;
+                    *drops.iter_mut().find(|d| d.is_none())? = Some(name);
+                    j = ws(b, e);
+                    match b.get(j) {
+                        Some(b',') => {
+                            j = ws(b, j + 1);
+                            continue;
+                        }
+                        Some(b'}') => break,
+                        _ => return None,
+                    }
+                }
+            } else if self.accepted & bit == 0 {
+                return None;
+            }
+            if out.as_bytes().last() != Some(&b'{') {
+                out.push(',');
+            }
+            out.push_str(text.get(k - key.len() - 2..k)?);
+            out.push(':');
+            j = match bit {
+                TYPE => {
+                    let e = string_end(b, v).ok()?;
+                    let t = text.get(v + 1..e - 1)?;
+                    allowed_for(t)?;
+                    ty = Some(t);
+                    out.push('"');
+                    if self.upper_case_types {
+                        out.extend(t.chars().map(|c| c.to_ascii_uppercase()));
+                    } else {
+                        out.push_str(t);
+                    }
+                    out.push('"');
+                    e
+                }
+                DESCRIPTION | TITLE => {
+                    let e = string_end(b, v).ok()?;
+                    // a blank description is dropped and reported
+                    let blank = push_string(out, text.get(v..e)?, false)?;
+                    if blank && bit == DESCRIPTION {
+                        return None;
+                    }
+                    e
+                }
+                ADDITIONAL => {
+                    out.push_str("false");
+                    value_end(b, v, 1).ok()?
+                }
+                PROPERTIES => {
+                    self.path.push("properties");
+                    let e = self.properties(v, depth, &mut props, out);
+                    self.path.pop();
+                    e?
+                }
+                REQUIRED => strings(text, v, true, &mut required, out)?,
+                ENUM => strings(text, v, false, &mut Vec::new(), out)?,
+                ITEMS => {
+                    self.path.push("items");
+                    let e = self.node(v, depth + 1, out);
+                    self.path.pop();
+                    e?
+                }
+                DEFAULT => {
+                    let e = value_end(b, v, 1).ok()?;
+                    let raw = text.get(v..e)?;
+                    default = b.get(v).copied();
+                    match default {
+                        Some(b'"') => {
+                            push_string(out, raw, false)?;
+                        }
+                        Some(b't' | b'f') => out.push_str(raw),
+                        _ if plain_integer(raw.as_bytes(), false) => out.push_str(raw),
+                        _ => return None,
+                    }
+                    e
+                }
+                _ => {
+                    let e = value_end(b, v, 1).ok()?;
+                    let raw = b.get(v..e)?;
+                    if !plain_integer(raw, bit & NUMBER_BOUNDS == 0) {
+                        return None;
+                    }
+                    out.push_str(text.get(v..e)?);
+                    e
+                }
+            };
+            j = ws(b, j);
+            match b.get(j) {
+                Some(b',') => j = ws(b, j + 1),
+                Some(b'}') => break,
+                _ => return None,
+            }
+        }
+        let ty = ty?;
+        let allowed = allowed_for(ty)? | ANY;
+        if seen & !allowed != 0 {
+            return None;
+        }
+        // only the root may leave its properties out (or empty)
+        let needs = match ty {
+            "object" if depth > 0 => PROPERTIES,
+            "array" => ITEMS,
+            _ => 0,
+        };
+        if seen & needs != needs || required.iter().any(|r| !props.contains(r)) {
+            return None;
+        }
+        let default_fits = match (default, ty) {
+            (None, _) => true,
+            (Some(b'"'), "string") => true,
+            (Some(b't' | b'f'), "boolean") => true,
+            (Some(c), "number" | "integer") => c == b'-' || c.is_ascii_digit(),
+            _ => false,
+        };
+        if !default_fits || (depth == 0 && ty != "object") {
+            return None;
+        }
+        // a capped minItems is said in words
+        if self.max_min_items.is_some() && seen & ITEM_COUNTS != 0 {
+            return None;
+        }
+        if seen & ENUM != 0 && self.string_enums {
+            out.push_str(",\"format\":\"enum\"");
+        }
+        if depth == 0 {
+            self.no_parameters = props.is_empty();
+            // what `openai::with_properties` adds
+            if seen & PROPERTIES == 0 && !self.upper_case_types {
+                if out.as_bytes().last() != Some(&b'{') {
+                    out.push(',');
+                }
+                out.push_str("\"properties\":{}");
+            }
+        }
+        for keyword in drops.into_iter().flatten() {
+            let mut at = String::new();
+            for token in &self.path {
+                pointer::push_token(&mut at, token);
+            }
+            pointer::push_token(&mut at, keyword);
+            self.dropped.push((at, keyword));
+        }
+        out.push('}');
+        Some(j + 1)
+    }
+
+    /// Writes a `properties` object of plain schemas, noting the names.
+    fn properties(
+        &mut self,
+        i: usize,
+        depth: usize,
+        names: &mut Vec<&'t [u8]>,
+        out: &mut String,
+    ) -> Option<usize> {
+        let text: &'t str = self.text;
+        let b = text.as_bytes();
+        if b.get(i) != Some(&b'{') {
+            return None;
+        }
+        out.push('{');
+        let mut j = ws(b, i + 1);
+        if b.get(j) == Some(&b'}') && depth == 0 {
+            out.push('}');
+            return Some(j + 1);
+        }
+        loop {
+            let k = string_end(b, j).ok()?;
+            let name = b.get(j + 1..k - 1)?;
+            let token = text.get(j + 1..k - 1)?;
+            if name.contains(&b'\\') || names.contains(&name) {
+                return None;
+            }
+            names.push(name);
+            if names.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(text.get(j..k)?);
+            j = ws(b, k);
+            if b.get(j) != Some(&b':') {
+                return None;
+            }
+            out.push(':');
+            self.path.push(token);
+            let e = self.node(ws(b, j + 1), depth + 1, out);
+            self.path.pop();
+            j = ws(b, e?);
+            match b.get(j) {
+                Some(b',') => j = ws(b, j + 1),
+                Some(b'}') => break,
+                _ => return None,
+            }
+        }
+        out.push('}');
+        Some(j + 1)
+    }
+}
+
+/// Writes a non-empty array of strings, each given once, noting them;
+/// `names`: written without escapes. Returns where it ends.
+fn strings<'t>(
+    text: &'t str,
+    i: usize,
+    names_only: bool,
+    seen: &mut Vec<&'t [u8]>,
+    out: &mut String,
+) -> Option<usize> {
+    let b = text.as_bytes();
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    out.push('[');
+    let mut j = ws(b, i + 1);
+    loop {
+        let e = string_end(b, j).ok()?;
+        let raw = b.get(j + 1..e - 1)?;
+        if seen.contains(&raw) || (names_only && raw.contains(&b'\\')) {
+            return None;
+        }
+        seen.push(raw);
+        if seen.len() > 1 {
+            out.push(',');
+        }
+        push_string(out, text.get(j..e)?, false)?;
+        j = ws(b, e);
+        match b.get(j) {
+            Some(b',') => j = ws(b, j + 1),
+            Some(b']') => break,
+            _ => return None,
+        }
+    }
+    out.push(']');
+    Some(j + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tools of `text` whose schemas this path writes, for `dialect`.
+    fn plain_tools(text: &str, dialect: Dialect) -> Vec<String> {
+        let target = dialect.target(false);
+        let accepted = KEYS
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| target.keywords.contains(k))
+            .fold(0u16, |m, (i, _)| m | 1 << i);
+        let mut plain = Plain {
+            text,
+            accepted,
+            upper_case_types: target.upper_case_types,
+            string_enums: target.string_enums,
+            max_min_items: target.max_min_items,
+            nodes: 0,
+            no_parameters: false,
+            path: Vec::new(),
+            dropped: Vec::new(),
+        };
+        let mut schemas = String::new();
+        let (_, found) = read(text, &mut plain, &mut schemas).expect("read");
+        found
+            .iter()
+            .filter(|t| t.schema.is_some())
+            .map(|t| t.name.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn plain_schemas_are_written_here() {
+        let text = r#"{"tools":[
+            {"name":"a","description":"A.","inputSchema":{"type":"object","properties":{"x":{"type":"string","enum":["p","q"]},"n":{"type":"integer","minimum":1}},"required":["x"]}},
+            {"name":"b","description":"B.","inputSchema":{"type":"object","properties":{},"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}},
+            {"name":"c","description":"C.","inputSchema":{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"null"}]}}}}
+        ]}"#;
+        for dialect in [Dialect::Gemini, Dialect::OpenAi, Dialect::Anthropic] {
+            assert_eq!(plain_tools(text, dialect), ["a", "b"], "{dialect}");
+        }
+    }
+}
