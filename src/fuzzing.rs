@@ -102,21 +102,50 @@ fn text(data: &[u8]) -> std::borrow::Cow<'_, str> {
 /// one conversion, not fourteen); token estimates of the text.
 pub fn catalog(data: &[u8]) {
     let _ = crate::tokens::estimate_tokens(&text(data));
-    let Ok(catalog) = Catalog::parse(data) else {
-        return;
-    };
     let pick = data.len() % (2 * Dialect::ALL.len());
     let dialect = Dialect::ALL[pick / 2];
     let options = Options::strict(pick % 2 == 1);
+    let Ok(catalog) = Catalog::parse(data) else {
+        check_text_refused(data, dialect, &options);
+        return;
+    };
     let c = convert(&catalog, dialect, &options);
     check_conversion(&catalog, &c);
     check_streamed(&catalog, &options, &c);
+    check_text(data, &options, &c);
+}
+
+/// [`crate::convert_text`] converts the catalog's text to the text of
+/// the conversion `c`.
+pub fn check_text(data: &[u8], options: &Options, c: &Conversion) {
+    if let Ok(text) = std::str::from_utf8(data) {
+        assert!(
+            crate::convert_text(text, c.dialect, options).as_deref()
+                == Ok(c.to_json_string().as_str()),
+            "convert_text and convert disagree"
+        );
+    }
+}
+
+/// [`crate::convert_text`] refuses what the catalog reader refuses, with
+/// the same error.
+pub fn check_text_refused(data: &[u8], dialect: Dialect, options: &Options) {
+    if let (Ok(text), Err(e)) = (std::str::from_utf8(data), Catalog::parse(data)) {
+        assert_eq!(
+            crate::convert_text(text, dialect, options).map_err(|e| e.to_string()),
+            Err(e.to_string()),
+            "convert_text took what the reader refuses"
+        );
+    }
 }
 
 /// [`catalog`] in every dialect, strict or not: what the tests run on
 /// the seeds, regression inputs and shared catalogs.
 pub fn catalog_every_dialect(data: &[u8]) {
     let Ok(catalog) = Catalog::parse(data) else {
+        for dialect in Dialect::ALL {
+            check_text_refused(data, dialect, &Options::new());
+        }
         return;
     };
     for dialect in Dialect::ALL {
@@ -125,6 +154,7 @@ pub fn catalog_every_dialect(data: &[u8]) {
             let c = convert(&catalog, dialect, &options);
             check_conversion(&catalog, &c);
             check_streamed(&catalog, &options, &c);
+            check_text(data, &options, &c);
         }
     }
 }

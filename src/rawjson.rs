@@ -18,6 +18,7 @@ pub(crate) const MAX_DEPTH: usize = 127;
 /// Where a JSON text stops being valid: the byte offset.
 pub(crate) type Invalid = usize;
 
+#[inline(always)]
 pub(crate) fn ws(b: &[u8], mut i: usize) -> usize {
     while matches!(b.get(i), Some(b' ' | b'\n' | b'\r' | b'\t')) {
         i += 1;
@@ -51,13 +52,13 @@ fn container_end(
         return Err(i);
     }
     let mut j = ws(b, i + 1);
-    if b.get(j) == Some(&close) {
+    if matches!(b.get(j), Some(&x) if x == close) {
         return Ok(j + 1);
     }
     loop {
         if keyed {
             j = ws(b, string_end(b, j)?);
-            if b.get(j) != Some(&b':') {
+            if !matches!(b.get(j), Some(b':')) {
                 return Err(j);
             }
             j = ws(b, j + 1);
@@ -73,7 +74,7 @@ fn container_end(
 
 /// The code unit of the `\uXXXX` escape at `j` (which points at `\`).
 fn hex_escape(b: &[u8], j: usize) -> Option<u16> {
-    if b.get(j) != Some(&b'\\') || b.get(j + 1) != Some(&b'u') {
+    if !matches!(b.get(j), Some(b'\\')) || !matches!(b.get(j + 1), Some(b'u')) {
         return None;
     }
     let hex = b.get(j + 2..j + 6)?;
@@ -85,7 +86,7 @@ fn hex_escape(b: &[u8], j: usize) -> Option<u16> {
 }
 
 pub(crate) fn string_end(b: &[u8], i: usize) -> Result<usize, Invalid> {
-    if b.get(i) != Some(&b'"') {
+    if !matches!(b.get(i), Some(b'"')) {
         return Err(i);
     }
     let mut j = i + 1;
@@ -135,13 +136,17 @@ fn number_end(b: &[u8], i: usize) -> Result<usize, Invalid> {
         }
         j
     };
-    let mut j = if b.get(i) == Some(&b'-') { i + 1 } else { i };
+    let mut j = if matches!(b.get(i), Some(b'-')) {
+        i + 1
+    } else {
+        i
+    };
     j = match b.get(j) {
         Some(b'0') => j + 1,
         Some(b'1'..=b'9') => digits(j + 1),
         _ => return Err(j),
     };
-    if b.get(j) == Some(&b'.') {
+    if matches!(b.get(j), Some(b'.')) {
         let k = digits(j + 1);
         if k == j + 1 {
             return Err(k);
@@ -318,12 +323,12 @@ pub(crate) enum Top<'a> {
 /// Splits compact JSON text (as [`compact`] returns it) at its top level.
 pub(crate) fn top(text: &str) -> Top<'_> {
     let b = text.as_bytes();
-    if b.first() != Some(&b'{') {
+    if !matches!(b.first(), Some(b'{')) {
         return Top::Other(text);
     }
     let mut fields: Vec<Field<'_>> = Vec::new();
     let mut j = 1;
-    while b.get(j) == Some(&b'"') {
+    while matches!(b.get(j), Some(b'"')) {
         let Ok(key_end) = string_end(b, j) else {
             break;
         };
@@ -359,6 +364,7 @@ fn unescape(raw: &str) -> Cow<'_, str> {
 /// control character, `"` or `\\`. (A byte at or above 0x80 never sets the
 /// high bit of the first test; the tests may flag a clean word, which is
 /// then looked at byte by byte, but never miss one.)
+#[inline(always)]
 fn needs_escape(w: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;

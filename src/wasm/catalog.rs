@@ -4,11 +4,11 @@ use serde::Deserialize;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
-use super::{js_error, read_catalog, read_dialect, usage};
+use super::{js_error, read_catalog, read_dialect, string_bytes, usage};
 use crate::rawjson;
 use crate::{
-    convert_json as convert_catalog_json, lint as lint_catalog, Catalog, Dialect, LintReport,
-    Options, ReportEntry, Severity,
+    convert_json as convert_catalog_json, lint as lint_catalog, Dialect, LintReport, Options,
+    ReportEntry, Severity,
 };
 use std::collections::BTreeMap;
 
@@ -106,12 +106,17 @@ pub fn convert_js(catalog: JsValue, options: Ts<ConvertOptions>) -> Result<JsVal
 /// path when both ends are strings.
 #[wasm_bindgen(js_name = convertJson)]
 pub fn convert_json(
-    catalog: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] catalog: JsValue,
     #[wasm_bindgen(unchecked_param_type = "DialectName")] dialect: &str,
     strict: Option<bool>,
 ) -> Result<String, JsValue> {
     let dialect = read_dialect(dialect)?;
-    crate::convert_text(catalog, dialect, &Options::strict(strict.unwrap_or(false)))
+    if !catalog.is_string() {
+        return Err(usage("the catalog must be a JSON string"));
+    }
+    // TextEncoder writes UTF-8 only
+    let text = String::from_utf8(string_bytes(&catalog, "the catalog")?).unwrap_or_default();
+    crate::convert_text(&text, dialect, &Options::strict(strict.unwrap_or(false)))
         .map_err(|e| js_error(&e))
 }
 

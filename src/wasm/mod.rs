@@ -220,20 +220,48 @@ extern "C" {
     fn new() -> TextEncoder;
     #[wasm_bindgen(method)]
     fn encode(this: &TextEncoder, text: &js_sys::JsString) -> js_sys::Uint8Array;
+    /// Encodes as much of `text` as fits straight into `into` (module
+    /// memory, no copy in between).
+    #[wasm_bindgen(method, js_name = encodeInto)]
+    fn encode_into(this: &TextEncoder, text: &js_sys::JsString, into: &mut [u8]) -> Encoded;
+
+    /// What `encodeInto` did.
+    type Encoded;
+    /// Code units read.
+    #[wasm_bindgen(method, getter)]
+    fn read(this: &Encoded) -> u32;
+    /// Bytes written.
+    #[wasm_bindgen(method, getter)]
+    fn written(this: &Encoded) -> u32;
 }
 
-/// A JS string as UTF-8 bytes, encoded outside the module and copied in
-/// once, into room of its exact size: wasm-bindgen's own copy makes room
-/// for three bytes per code unit once it meets a character past ASCII,
-/// which for a catalog of 11 MB is 33 MB of memory that the module then
-/// keeps. Lone surrogates become U+FFFD either way.
-fn string_bytes(s: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
+/// A JS string as UTF-8 bytes, in room of their exact size. The ASCII
+/// head of the string (all of most catalogs) is encoded straight into the
+/// module's memory, one byte per code unit; what follows the first
+/// character past ASCII is encoded outside the module and copied in.
+/// (wasm-bindgen's own copy goes through the string one code unit at a
+/// time in JS, and makes room for three bytes per code unit once it meets
+/// a character past ASCII, which for a catalog of 11 MB is 33 MB of memory
+/// that the module then keeps.) Lone surrogates become U+FFFD either way.
+pub(crate) fn string_bytes(s: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
     let s = s.unchecked_ref::<js_sys::JsString>();
     let len = s.length() as usize;
     if len > input_limit() {
         return Err(too_large(what, len));
     }
-    Ok(TextEncoder::new().encode(s).to_vec())
+    let encoder = TextEncoder::new();
+    let mut bytes = vec![0u8; len];
+    let done = encoder.encode_into(s, &mut bytes);
+    let (read, written) = (done.read(), done.written() as usize);
+    bytes.truncate(written);
+    if (read as usize) < len {
+        let rest = encoder.encode(&s.slice(read, len as u32));
+        let at = bytes.len();
+        bytes.reserve_exact(rest.length() as usize);
+        bytes.resize(at + rest.length() as usize, 0);
+        rest.copy_to(bytes.get_mut(at..).unwrap_or_default());
+    }
+    Ok(bytes)
 }
 
 /// An options object decoded into its struct; absent (`undefined` or
