@@ -18,6 +18,7 @@ use super::{
     declare_one, item, names_kept, output_dropped, report_renamed, separate, Dialect, Options,
 };
 use crate::catalog::{mcp_name_problem, Limits, Tool};
+use crate::lower::Nulls;
 use crate::names::NameMap;
 use crate::pointer;
 use crate::rawjson::{self, string_end, value_end, ws};
@@ -29,7 +30,7 @@ const MAX_DEPTH: usize = 24;
 const MAX_NODES: usize = 4096;
 
 /// The keywords a plain schema node may hold, one bit each.
-const KEYS: [&str; 16] = [
+const KEYS: [&str; 17] = [
     "type",
     "description",
     "title",
@@ -46,28 +47,32 @@ const KEYS: [&str; 16] = [
     "default",
     "additionalProperties",
     "$schema",
+    "anyOf",
 ];
-const TYPE: u16 = 1;
-const DESCRIPTION: u16 = 1 << 1;
-const TITLE: u16 = 1 << 2;
-const PROPERTIES: u16 = 1 << 3;
-const REQUIRED: u16 = 1 << 4;
-const ITEMS: u16 = 1 << 5;
-const ENUM: u16 = 1 << 6;
-const NUMBER_BOUNDS: u16 = 3 << 7;
-const LENGTHS: u16 = 3 << 9;
-const ITEM_COUNTS: u16 = 3 << 11;
-const DEFAULT: u16 = 1 << 13;
+const TYPE: u32 = 1;
+const DESCRIPTION: u32 = 1 << 1;
+const TITLE: u32 = 1 << 2;
+const PROPERTIES: u32 = 1 << 3;
+const REQUIRED: u32 = 1 << 4;
+const ITEMS: u32 = 1 << 5;
+const ENUM: u32 = 1 << 6;
+const NUMBER_BOUNDS: u32 = 3 << 7;
+const LENGTHS: u32 = 3 << 9;
+const ITEM_COUNTS: u32 = 3 << 11;
+const DEFAULT: u32 = 1 << 13;
 /// Only `false`, on objects: kept where the dialect closes objects, else
 /// dropped and reported.
-const ADDITIONAL: u16 = 1 << 14;
+const ADDITIONAL: u32 = 1 << 14;
 /// Only at the root: dropped and reported.
-const SCHEMA: u16 = 1 << 15;
+const SCHEMA: u32 = 1 << 15;
+/// Plain branches of distinct types, or one scalar branch and `{"type":
+/// "null"}`, beside a description, a title and a default only.
+const ANY_OF: u32 = 1 << 16;
 /// The keywords that say something about any type.
-const ANY: u16 = TYPE | DESCRIPTION | TITLE;
+const ANY: u32 = TYPE | DESCRIPTION | TITLE;
 
 /// The keywords each type may have beside [`ANY`].
-fn allowed_for(ty: &str) -> Option<u16> {
+fn allowed_for(ty: &str) -> Option<u32> {
     Some(match ty {
         "object" => PROPERTIES | REQUIRED | ADDITIONAL | SCHEMA,
         "array" => ITEMS | ITEM_COUNTS,
@@ -77,6 +82,12 @@ fn allowed_for(ty: &str) -> Option<u16> {
         _ => return None,
     })
 }
+
+/// What the report says of a null branch written as `nullable`.
+const NULL_BRANCH: &str = "the null branch of anyOf is written as nullable";
+
+/// Index tokens of union branches in report pointers.
+const INDEX: [&str; 8] = ["0", "1", "2", "3", "4", "5", "6", "7"];
 
 /// The place of a keyword in [`KEYS`].
 fn key_place(key: &[u8]) -> Option<usize> {
@@ -97,6 +108,7 @@ fn key_place(key: &[u8]) -> Option<usize> {
         b"default" => 13,
         b"additionalProperties" => 14,
         b"$schema" => 15,
+        b"anyOf" => 16,
         _ => return None,
     })
 }
@@ -119,11 +131,15 @@ fn type_name(ty: &str, upper: bool) -> Option<&'static str> {
 struct Plain<'t> {
     text: &'t str,
     /// The [`KEYS`] the dialect accepts.
-    accepted: u16,
+    accepted: u32,
     upper_case_types: bool,
     string_enums: bool,
     max_min_items: Option<u64>,
+    /// "Or null" is `nullable: true` (else a type array).
+    nullable_keyword: bool,
     nodes: usize,
+    /// The type of the node written last (`None`: a union).
+    last_type: Option<&'t str>,
     /// The root written last declares no parameters.
     no_parameters: bool,
     /// The property names of the nodes being written, each node's above
@@ -133,8 +149,9 @@ struct Plain<'t> {
     listed: Vec<&'t [u8]>,
     /// The way from the schema's root to the node being written.
     path: Vec<&'t str>,
-    /// The keywords dropped so far, as `(pointer below the schema, keyword)`.
-    dropped: Vec<(String, &'static str)>,
+    /// The keywords dropped (or, `true`, a null branch rewritten) so far,
+    /// as `(pointer below the schema, keyword, rewritten)`.
+    dropped: Vec<(String, &'static str, bool)>,
 }
 
 /// The dialects whose items are written here (both directions of each
@@ -160,9 +177,10 @@ struct Found<'t> {
     schema: Option<(usize, usize)>,
     /// The schema declares no parameters.
     no_parameters: bool,
-    /// The keywords lowering dropped, as `(pointer below the schema,
-    /// keyword)`, in the order the general walk reports them.
-    dropped: Vec<(String, &'static str)>,
+    /// The keywords lowering dropped or rewrote, as `(pointer below the
+    /// schema, keyword, rewritten)`, in the order the general walk
+    /// reports them.
+    dropped: Vec<(String, &'static str, bool)>,
     /// The tool declares an output schema (an object).
     output: bool,
 }
@@ -224,13 +242,17 @@ pub(super) fn convert(text: &str, dialect: Dialect, options: &Options) -> Option
             let schema = Some(schema).filter(|_| !(wrapped && t.no_parameters));
             if write_item(dialect, name, description, schema, &mut out) {
                 let at = pointer::push(&pointer_of(i), "inputSchema");
-                for (below, keyword) in &t.dropped {
+                for (below, keyword, rewritten) in &t.dropped {
+                    let (action, detail) = match rewritten {
+                        true => (Action::Rewritten, NULL_BRANCH.to_string()),
+                        false => (Action::Dropped, crate::lower::drop_reason(keyword)),
+                    };
                     entries.push(ReportEntry {
                         tool: Some(t.name.to_string()),
                         pointer: format!("{at}{below}"),
                         keyword: (*keyword).into(),
-                        action: Action::Dropped,
-                        detail: crate::lower::drop_reason(keyword),
+                        action,
+                        detail,
                     });
                 }
                 if t.output {
@@ -543,14 +565,16 @@ impl<'t> Plain<'t> {
             .iter()
             .enumerate()
             .filter(|(_, k)| target.keywords.contains(k))
-            .fold(0u16, |m, (i, _)| m | 1 << i);
+            .fold(0u32, |m, (i, _)| m | 1 << i);
         Plain {
             text,
             accepted,
             upper_case_types: target.upper_case_types,
             string_enums: target.string_enums,
             max_min_items: target.max_min_items,
+            nullable_keyword: target.nulls == Nulls::Nullable,
             nodes: 0,
+            last_type: None,
             no_parameters: false,
             names: Vec::new(),
             listed: Vec::new(),
@@ -573,18 +597,20 @@ impl<'t> Plain<'t> {
         }
         out.push('{');
         let mut j = ws(b, i + 1);
-        let mut seen = 0u16;
+        let mut seen = 0u32;
         let mut ty: Option<&str> = None;
         let (props, required) = (self.names.len(), self.listed.len());
         let mut default: Option<u8> = None;
         // keywords the dialect does not take, reported once the node's
         // children are, as the general walk does
         let mut drops: [Option<&'static str>; 2] = [None, None];
+        // a union's scalar branch beside `{"type": "null"}`
+        let mut nullable: Option<usize> = None;
         loop {
             let k = string_end(b, j).ok()?;
             let key = b.get(j + 1..k - 1)?;
             let place = key_place(key)?;
-            let bit = 1u16 << place;
+            let bit = 1u32 << place;
             if seen & bit != 0 {
                 return None;
             }
@@ -619,6 +645,19 @@ impl<'t> Plain<'t> {
                 }
             } else if self.accepted & bit == 0 {
                 return None;
+            }
+            if bit == ANY_OF {
+                let (e, x) = self.union(v, depth, out)?;
+                nullable = x;
+                j = ws(b, e);
+                match b.get(j) {
+                    Some(b',') => {
+                        j = ws(b, j + 1);
+                        continue;
+                    }
+                    Some(b'}') => break,
+                    _ => return None,
+                }
             }
             if !matches!(out.as_bytes().last(), Some(b'{')) {
                 out.push_str(",");
@@ -676,7 +715,7 @@ impl<'t> Plain<'t> {
                         Some(b'"') => {
                             push_string(out, raw, false)?;
                         }
-                        Some(b't' | b'f') => out.push_str(raw),
+                        Some(b't' | b'f' | b'n') => out.push_str(raw),
                         _ if plain_integer(raw.as_bytes(), false) => out.push_str(raw),
                         _ => return None,
                     }
@@ -698,6 +737,9 @@ impl<'t> Plain<'t> {
                 Some(b'}') => break,
                 _ => return None,
             }
+        }
+        if seen & ANY_OF != 0 {
+            return self.union_end(seen, nullable, default, depth, j, out);
         }
         let ty = ty?;
         let allowed = allowed_for(ty)? | ANY;
@@ -727,6 +769,7 @@ impl<'t> Plain<'t> {
             (Some(c), "number" | "integer") => c == b'-' || c.is_ascii_digit(),
             _ => false,
         };
+        self.last_type = Some(ty);
         if !default_fits || (depth == 0 && ty != "object") {
             return None;
         }
@@ -755,7 +798,159 @@ impl<'t> Plain<'t> {
                 pointer::push_token(&mut at, token);
             }
             pointer::push_token(&mut at, keyword);
-            self.dropped.push((at, keyword));
+            self.dropped.push((at, keyword, false));
+        }
+        out.push('}');
+        Some(j + 1)
+    }
+
+    /// Reads the `anyOf` at `i`: plain branches of distinct types are
+    /// written in place (`None`); one scalar branch beside `{"type":
+    /// "null"}` is left for [`Plain::union_end`] (its start). Returns
+    /// where the list ends.
+    fn union(
+        &mut self,
+        i: usize,
+        depth: usize,
+        out: &mut String,
+    ) -> Option<(usize, Option<usize>)> {
+        let b = self.text.as_bytes();
+        if depth == 0 || !matches!(b.get(i), Some(b'[')) {
+            return None;
+        }
+        // the branches' places, first
+        let mut starts = Vec::new();
+        let mut j = ws(b, i + 1);
+        let end = loop {
+            let e = value_end(b, j, rawjson::MAX_DEPTH - 8).ok()?;
+            starts.push(j);
+            j = ws(b, e);
+            match b.get(j) {
+                Some(b',') => j = ws(b, j + 1),
+                Some(b']') => break j + 1,
+                _ => return None,
+            }
+        };
+        if let [x, null] = starts[..] {
+            if is_null_schema(b, null) {
+                return Some((end, Some(x)));
+            }
+        }
+        if starts.len() < 2 || starts.len() > INDEX.len() {
+            return None;
+        }
+        if !matches!(out.as_bytes().last(), Some(b'{')) {
+            out.push_str(",");
+        }
+        out.push_str("\"anyOf\":[");
+        let mut types: Vec<&str> = Vec::new();
+        self.path.push("anyOf");
+        for (n, &start) in starts.iter().enumerate() {
+            if n > 0 {
+                out.push_str(",");
+            }
+            self.path.push(INDEX.get(n)?);
+            let e = self.node(start, depth + 1, out);
+            self.path.pop();
+            e?;
+            let ty = self.last_type?;
+            if types.contains(&ty) {
+                return None;
+            }
+            types.push(ty);
+        }
+        self.path.pop();
+        out.push_str("]");
+        Some((end, None))
+    }
+
+    /// Finishes a node holding `anyOf`: a union written in place, or the
+    /// scalar branch beside null written after the node's own keywords,
+    /// with the dialect's "or null".
+    fn union_end(
+        &mut self,
+        seen: u32,
+        nullable: Option<usize>,
+        default: Option<u8>,
+        depth: usize,
+        j: usize,
+        out: &mut String,
+    ) -> Option<usize> {
+        if depth == 0 || seen & !(ANY_OF | DESCRIPTION | TITLE | DEFAULT) != 0 {
+            return None;
+        }
+        self.last_type = None;
+        let Some(x) = nullable else {
+            // a default beside branches is said in each of them
+            if seen & DEFAULT != 0 {
+                return None;
+            }
+            out.push('}');
+            return Some(j + 1);
+        };
+        let text = self.text;
+        let b = text.as_bytes();
+        let mut ty = None;
+        let mut keys = 0u32;
+        object(b, x, |key, v| {
+            let bit = 1u32 << key_place(key)?;
+            keys |= bit;
+            let e = value_end(b, v, 1).ok()?;
+            if !matches!(out.as_bytes().last(), Some(b'{')) {
+                out.push_str(",");
+            }
+            out.push_str("\"");
+            out.push_str(std::str::from_utf8(key).ok()?);
+            out.push_str("\":");
+            if bit == TYPE {
+                let t = text.get(v + 1..e.checked_sub(1)?)?;
+                if !matches!(b.get(v), Some(b'"')) || matches!(t, "object" | "array") {
+                    return None;
+                }
+                let name = type_name(t, self.upper_case_types)?;
+                ty = Some(t);
+                if self.nullable_keyword {
+                    out.push_str("\"");
+                    out.push_str(name);
+                    out.push_str("\"");
+                } else {
+                    out.push_str("[\"");
+                    out.push_str(name);
+                    out.push_str("\",\"null\"]");
+                }
+            } else if bit & (NUMBER_BOUNDS | LENGTHS) != 0 && self.accepted & bit != 0 {
+                if !plain_integer(b.get(v..e)?, bit & NUMBER_BOUNDS == 0) {
+                    return None;
+                }
+                out.push_str(text.get(v..e)?);
+            } else {
+                return None;
+            }
+            Some(e)
+        })?;
+        let ty = ty?;
+        // the branch's own bounds only (its type's)
+        if keys & !(TYPE | (allowed_for(ty)? & (NUMBER_BOUNDS | LENGTHS))) != 0 {
+            return None;
+        }
+        let default_fits = match (default, ty) {
+            (None | Some(b'n'), _) => true,
+            (Some(b'"'), "string") => true,
+            (Some(b't' | b'f'), "boolean") => true,
+            (Some(c), "number" | "integer") => c == b'-' || c.is_ascii_digit(),
+            _ => false,
+        };
+        if !default_fits {
+            return None;
+        }
+        if self.nullable_keyword {
+            out.push_str(",\"nullable\":true");
+            let mut at = String::new();
+            for token in &self.path {
+                pointer::push_token(&mut at, token);
+            }
+            pointer::push_token(&mut at, "anyOf");
+            self.dropped.push((at, "anyOf", true));
         }
         out.push('}');
         Some(j + 1)
@@ -805,6 +1000,19 @@ impl<'t> Plain<'t> {
         out.push('}');
         Some(j + 1)
     }
+}
+
+/// Whether the value at `i` is exactly `{"type": "null"}`.
+fn is_null_schema(b: &[u8], i: usize) -> bool {
+    let mut only_null = true;
+    let mut keys = 0;
+    let read = object(b, i, |key, v| {
+        keys += 1;
+        let e = value_end(b, v, 1).ok()?;
+        only_null &= key == b"type" && b.get(v..e) == Some(b"\"null\"".as_slice());
+        Some(e)
+    });
+    read.is_some() && keys == 1 && only_null
 }
 
 /// Writes a non-empty array of strings, each given once, noting them;
@@ -866,10 +1074,16 @@ mod tests {
         let text = r#"{"tools":[
             {"name":"a","description":"A.","inputSchema":{"type":"object","properties":{"x":{"type":"string","enum":["p","q"]},"n":{"type":"integer","minimum":1}},"required":["x"]}},
             {"name":"b","description":"B.","inputSchema":{"type":"object","properties":{},"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}},
-            {"name":"c","description":"C.","inputSchema":{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"null"}]}}}}
+            {"name":"c","description":"C.","inputSchema":{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"null"}],"default":null}}}},
+            {"name":"d","description":"D.","inputSchema":{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}},
+            {"name":"e","description":"E.","inputSchema":{"type":"object","properties":{"x":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}}
         ]}"#;
         for dialect in [Dialect::Gemini, Dialect::OpenAi, Dialect::Anthropic] {
-            assert_eq!(plain_tools(text, dialect), ["a", "b"], "{dialect}");
+            assert_eq!(
+                plain_tools(text, dialect),
+                ["a", "b", "c", "d"],
+                "{dialect}"
+            );
         }
     }
 
