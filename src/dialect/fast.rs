@@ -660,19 +660,19 @@ impl<'t> Plain<'t> {
                 }
             }
             if !matches!(out.as_bytes().last(), Some(b'{')) {
-                out.push_str(",");
+                out.push(',');
             }
             out.push_str(text.get(k - key.len() - 2..k)?);
-            out.push_str(":");
+            out.push(':');
             j = match bit {
                 TYPE => {
                     let e = string_end(b, v).ok()?;
                     let t = text.get(v + 1..e - 1)?;
                     let name = type_name(t, self.upper_case_types)?;
                     ty = Some(t);
-                    out.push_str("\"");
+                    out.push('"');
                     out.push_str(name);
-                    out.push_str("\"");
+                    out.push('"');
                     e
                 }
                 DESCRIPTION | TITLE => {
@@ -840,14 +840,14 @@ impl<'t> Plain<'t> {
             return None;
         }
         if !matches!(out.as_bytes().last(), Some(b'{')) {
-            out.push_str(",");
+            out.push(',');
         }
         out.push_str("\"anyOf\":[");
         let mut types: Vec<&str> = Vec::new();
         self.path.push("anyOf");
         for (n, &start) in starts.iter().enumerate() {
             if n > 0 {
-                out.push_str(",");
+                out.push(',');
             }
             self.path.push(INDEX.get(n)?);
             let e = self.node(start, depth + 1, out);
@@ -860,7 +860,7 @@ impl<'t> Plain<'t> {
             types.push(ty);
         }
         self.path.pop();
-        out.push_str("]");
+        out.push(']');
         Some((end, None))
     }
 
@@ -897,9 +897,9 @@ impl<'t> Plain<'t> {
             keys |= bit;
             let e = value_end(b, v, 1).ok()?;
             if !matches!(out.as_bytes().last(), Some(b'{')) {
-                out.push_str(",");
+                out.push(',');
             }
-            out.push_str("\"");
+            out.push('"');
             out.push_str(std::str::from_utf8(key).ok()?);
             out.push_str("\":");
             if bit == TYPE {
@@ -910,9 +910,9 @@ impl<'t> Plain<'t> {
                 let name = type_name(t, self.upper_case_types)?;
                 ty = Some(t);
                 if self.nullable_keyword {
-                    out.push_str("\"");
+                    out.push('"');
                     out.push_str(name);
-                    out.push_str("\"");
+                    out.push('"');
                 } else {
                     out.push_str("[\"");
                     out.push_str(name);
@@ -978,7 +978,7 @@ impl<'t> Plain<'t> {
                 return None;
             }
             if self.names.len() > start {
-                out.push_str(",");
+                out.push(',');
             }
             self.names.push(name);
             out.push_str(text.get(j..k)?);
@@ -986,7 +986,7 @@ impl<'t> Plain<'t> {
             if !matches!(b.get(j), Some(b':')) {
                 return None;
             }
-            out.push_str(":");
+            out.push(':');
             self.path.push(token);
             let e = self.node(ws(b, j + 1), depth + 1, out);
             self.path.pop();
@@ -1038,7 +1038,7 @@ fn strings<'t>(
             return None;
         }
         if seen.len() > start {
-            out.push_str(",");
+            out.push(',');
         }
         seen.push(raw);
         push_string(out, text.get(j..e)?, false)?;
