@@ -30,7 +30,7 @@ const MAX_DEPTH: usize = 24;
 const MAX_NODES: usize = 4096;
 
 /// The keywords a plain schema node may hold, one bit each.
-const KEYS: [&str; 17] = [
+const KEYS: [&str; 18] = [
     "type",
     "description",
     "title",
@@ -48,6 +48,7 @@ const KEYS: [&str; 17] = [
     "additionalProperties",
     "$schema",
     "anyOf",
+    "oneOf",
 ];
 const TYPE: u32 = 1;
 const DESCRIPTION: u32 = 1 << 1;
@@ -68,6 +69,9 @@ const SCHEMA: u32 = 1 << 15;
 /// Plain branches of distinct types, or one scalar branch and `{"type":
 /// "null"}`, beside a description, a title and a default only.
 const ANY_OF: u32 = 1 << 16;
+/// As [`ANY_OF`], without the null branch; where the dialect has no
+/// `oneOf`, written as `anyOf` after the node's own keywords and reported.
+const ONE_OF: u32 = 1 << 17;
 /// The keywords that say something about any type.
 const ANY: u32 = TYPE | DESCRIPTION | TITLE;
 
@@ -82,6 +86,21 @@ fn allowed_for(ty: &str) -> Option<u32> {
         _ => return None,
     })
 }
+
+/// What became of a keyword, for the report.
+#[derive(Debug, Clone, Copy)]
+enum Note {
+    /// Dropped: the dialect does not take it.
+    Dropped,
+    /// A null branch written as `nullable`.
+    NullBranch,
+    /// `oneOf` written as `anyOf`.
+    OneOf,
+}
+
+/// What the report says of `oneOf` written as `anyOf`.
+const ONE_OF_AS_ANY_OF: &str =
+    "oneOf written as anyOf (the dialect has no oneOf; every branch is kept)";
 
 /// What the report says of a null branch written as `nullable`.
 const NULL_BRANCH: &str = "the null branch of anyOf is written as nullable";
@@ -131,9 +150,9 @@ struct Plain<'t> {
     listed: Vec<&'t [u8]>,
     /// The way from the schema's root to the node being written.
     path: Vec<&'t str>,
-    /// The keywords dropped (or, `true`, a null branch rewritten) so far,
-    /// as `(pointer below the schema, keyword, rewritten)`.
-    dropped: Vec<(String, &'static str, bool)>,
+    /// What lowering reports so far: `(pointer below the schema, keyword,
+    /// what became of it)`.
+    dropped: Vec<(String, &'static str, Note)>,
 }
 
 /// The dialects whose items are written here (both directions of each
@@ -159,10 +178,9 @@ struct Found<'t> {
     schema: Option<(usize, usize)>,
     /// The schema declares no parameters.
     no_parameters: bool,
-    /// The keywords lowering dropped or rewrote, as `(pointer below the
-    /// schema, keyword, rewritten)`, in the order the general walk
-    /// reports them.
-    dropped: Vec<(String, &'static str, bool)>,
+    /// What lowering reports, as `(pointer below the schema, keyword,
+    /// what became of it)`, in the order the general walk reports it.
+    dropped: Vec<(String, &'static str, Note)>,
     /// The tool declares an output schema (an object).
     output: bool,
 }
@@ -224,10 +242,11 @@ pub(super) fn convert(text: &str, dialect: Dialect, options: &Options) -> Option
             let schema = Some(schema).filter(|_| !(wrapped && t.no_parameters));
             if write_item(dialect, name, description, schema, &mut out) {
                 let at = pointer::push(&pointer_of(i), "inputSchema");
-                for (below, keyword, rewritten) in &t.dropped {
-                    let (action, detail) = match rewritten {
-                        true => (Action::Rewritten, NULL_BRANCH.to_string()),
-                        false => (Action::Dropped, crate::lower::drop_reason(keyword)),
+                for (below, keyword, note) in &t.dropped {
+                    let (action, detail) = match note {
+                        Note::NullBranch => (Action::Rewritten, NULL_BRANCH.to_string()),
+                        Note::OneOf => (Action::Rewritten, ONE_OF_AS_ANY_OF.to_string()),
+                        Note::Dropped => (Action::Dropped, crate::lower::drop_reason(keyword)),
                     };
                     entries.push(ReportEntry {
                         tool: Some(t.name.to_string()),
@@ -588,6 +607,8 @@ impl<'t> Plain<'t> {
         let mut drops: [Option<&'static str>; 2] = [None, None];
         // a union's scalar branch beside `{"type": "null"}`
         let mut nullable: Option<usize> = None;
+        // Gemini's anyOf written from a oneOf, for the end of the node
+        let mut later: Option<String> = None;
         loop {
             let k = string_end(b, j).ok()?;
             let key = b.get(j + 1..k - 1)?;
@@ -625,11 +646,26 @@ impl<'t> Plain<'t> {
                         _ => return None,
                     }
                 }
-            } else if self.accepted & bit == 0 {
+            } else if self.accepted & bit == 0 && bit != ONE_OF {
                 return None;
             }
-            if bit == ANY_OF {
-                let (e, x) = self.union(v, depth, out)?;
+            if bit & (ANY_OF | ONE_OF) != 0 {
+                if seen & ANY_OF != 0 && seen & ONE_OF != 0 {
+                    return None;
+                }
+                // Gemini has no oneOf: written as anyOf after the node's
+                // own keywords, reported before its branches
+                let e = if bit == ONE_OF && self.accepted & ONE_OF == 0 {
+                    self.note("oneOf", Note::OneOf);
+                    let mut branches = String::new();
+                    let e = self.union(v, depth, "oneOf", &mut branches)?;
+                    later = Some(branches);
+                    e
+                } else {
+                    let keyword = if bit == ANY_OF { "anyOf" } else { "oneOf" };
+                    self.union(v, depth, keyword, out)?
+                };
+                let (e, x) = e;
                 nullable = x;
                 j = ws(b, e);
                 match b.get(j) {
@@ -720,7 +756,13 @@ impl<'t> Plain<'t> {
                 _ => return None,
             }
         }
-        if seen & ANY_OF != 0 {
+        if seen & (ANY_OF | ONE_OF) != 0 {
+            if let Some(branches) = later {
+                if !matches!(out.as_bytes().last(), Some(b'{')) {
+                    out.push(',');
+                }
+                out.push_str(&branches);
+            }
             return self.union_end(seen, nullable, default, depth, j, out);
         }
         let ty = ty?;
@@ -775,15 +817,20 @@ impl<'t> Plain<'t> {
         self.names.truncate(props);
         self.listed.truncate(required);
         for keyword in drops.into_iter().flatten() {
-            let mut at = String::new();
-            for token in &self.path {
-                pointer::push_token(&mut at, token);
-            }
-            pointer::push_token(&mut at, keyword);
-            self.dropped.push((at, keyword, false));
+            self.note(keyword, Note::Dropped);
         }
         out.push('}');
         Some(j + 1)
+    }
+
+    /// Reports what became of `keyword` in the node being written.
+    fn note(&mut self, keyword: &'static str, note: Note) {
+        let mut at = String::new();
+        for token in &self.path {
+            pointer::push_token(&mut at, token);
+        }
+        pointer::push_token(&mut at, keyword);
+        self.dropped.push((at, keyword, note));
     }
 
     /// Reads the `anyOf` at `i`: plain branches of distinct types are
@@ -794,6 +841,7 @@ impl<'t> Plain<'t> {
         &mut self,
         i: usize,
         depth: usize,
+        keyword: &'static str,
         out: &mut String,
     ) -> Option<(usize, Option<usize>)> {
         let b = self.text.as_bytes();
@@ -815,18 +863,23 @@ impl<'t> Plain<'t> {
         };
         if let [x, null] = starts[..] {
             if is_null_schema(b, null) {
-                return Some((end, Some(x)));
+                return (keyword == "anyOf").then_some((end, Some(x)));
             }
         }
         if starts.len() < 2 || starts.len() > INDEX.len() {
             return None;
         }
-        if !matches!(out.as_bytes().last(), Some(b'{')) {
+        // (an empty `out`: the branches kept for the end of the node)
+        if !matches!(out.as_bytes().last(), Some(b'{') | None) {
             out.push(',');
         }
-        out.push_str("\"anyOf\":[");
+        out.push_str(if keyword == "anyOf" || self.accepted & ONE_OF == 0 {
+            "\"anyOf\":["
+        } else {
+            "\"oneOf\":["
+        });
         let mut types: Vec<&str> = Vec::new();
-        self.path.push("anyOf");
+        self.path.push(keyword);
         for (n, &start) in starts.iter().enumerate() {
             if n > 0 {
                 out.push(',');
@@ -858,7 +911,7 @@ impl<'t> Plain<'t> {
         j: usize,
         out: &mut String,
     ) -> Option<usize> {
-        if depth == 0 || seen & !(ANY_OF | DESCRIPTION | TITLE | DEFAULT) != 0 {
+        if depth == 0 || seen & !(ANY_OF | ONE_OF | DESCRIPTION | TITLE | DEFAULT) != 0 {
             return None;
         }
         self.last_type = None;
@@ -927,12 +980,7 @@ impl<'t> Plain<'t> {
         }
         if self.nullable_keyword {
             out.push_str(",\"nullable\":true");
-            let mut at = String::new();
-            for token in &self.path {
-                pointer::push_token(&mut at, token);
-            }
-            pointer::push_token(&mut at, "anyOf");
-            self.dropped.push((at, "anyOf", true));
+            self.note("anyOf", Note::NullBranch);
         }
         out.push('}');
         Some(j + 1)
