@@ -1101,17 +1101,19 @@ mod tests {
 
     #[test]
     fn plain_schemas_are_written_here() {
-        let text = r#"{"tools":[
+        let text = r##"{"tools":[
             {"name":"a","description":"A.","inputSchema":{"type":"object","properties":{"x":{"type":"string","enum":["p","q"]},"n":{"type":"integer","minimum":1}},"required":["x"]}},
             {"name":"b","description":"B.","inputSchema":{"type":"object","properties":{},"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}},
             {"name":"c","description":"C.","inputSchema":{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"null"}],"default":null}}}},
             {"name":"d","description":"D.","inputSchema":{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}},
-            {"name":"e","description":"E.","inputSchema":{"type":"object","properties":{"x":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}}
-        ]}"#;
+            {"name":"e","description":"E.","inputSchema":{"type":"object","properties":{"x":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}},
+            {"name":"f","description":"F.","inputSchema":{"type":"object","properties":{"x":{"$ref":"#/$defs/y"}},"$defs":{"y":{"type":"string"}}}},
+            {"name":"g","description":"G.","inputSchema":{"type":"object","properties":{"x":{"type":["string","null"]}}}}
+        ]}"##;
         for dialect in [Dialect::Gemini, Dialect::OpenAi, Dialect::Anthropic] {
             assert_eq!(
                 plain_tools(text, dialect),
-                ["a", "b", "c", "d"],
+                ["a", "b", "c", "d", "e"],
                 "{dialect}"
             );
         }
