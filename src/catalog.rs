@@ -221,12 +221,15 @@ impl Tool {
 /// What makes `name` an invalid MCP tool name (MCP 2025-11-25: 1 to 128
 /// characters of `A-Z a-z 0-9 _ - .`), or `None`.
 pub(crate) fn mcp_name_problem(name: &str) -> Option<String> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    if name.len() <= 128 && name.bytes().all(|b| allowed(char::from(b))) {
+        return None;
+    }
     let len = name.chars().count();
     if len > 128 {
         return Some(format!("the tool name is {len} characters long"));
     }
     let mut bad: Vec<char> = Vec::new();
-    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
     for c in name.chars().filter(|&c| !allowed(c)) {
         if !bad.contains(&c) {
             bad.push(c);

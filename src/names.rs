@@ -69,16 +69,23 @@ impl NameRule {
 
     /// The closest name the rule accepts, before collision handling.
     pub(crate) fn fit(&self, name: &str) -> String {
-        let mut s: String = name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || self.extra.contains(c) {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
+        // most names have nothing to replace: copied whole
+        let whole = name.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || (b.is_ascii() && self.extra.as_bytes().contains(&b))
+        });
+        let mut s: String = if whole {
+            name.to_string()
+        } else {
+            name.chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || self.extra.contains(c) {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect()
+        };
         if s.is_empty() {
             s.push_str("tool");
         }

@@ -596,7 +596,7 @@ impl<'t> Plain<'t> {
         if !matches!(b.get(i), Some(b'{')) {
             return None;
         }
-        out.push('{');
+        push_ascii(out, "{");
         let mut j = ws(b, i + 1);
         let mut seen = 0u32;
         let mut ty: Option<&str> = None;
@@ -678,19 +678,19 @@ impl<'t> Plain<'t> {
                 }
             }
             if !matches!(out.as_bytes().last(), Some(b'{')) {
-                out.push(',');
+                push_ascii(out, ",");
             }
             out.push_str(text.get(k - key.len() - 2..k)?);
-            out.push(':');
+            push_ascii(out, ":");
             j = match bit {
                 TYPE => {
                     let e = string_end(b, v).ok()?;
                     let t = text.get(v + 1..e - 1)?;
                     let name = type_name(t, self.upper_case_types)?;
                     ty = Some(t);
-                    out.push('"');
+                    push_ascii(out, "\"");
                     out.push_str(name);
-                    out.push('"');
+                    push_ascii(out, "\"");
                     e
                 }
                 DESCRIPTION | TITLE => {
@@ -759,7 +759,7 @@ impl<'t> Plain<'t> {
         if seen & (ANY_OF | ONE_OF) != 0 {
             if let Some(branches) = later {
                 if !matches!(out.as_bytes().last(), Some(b'{')) {
-                    out.push(',');
+                    push_ascii(out, ",");
                 }
                 out.push_str(&branches);
             }
@@ -809,7 +809,7 @@ impl<'t> Plain<'t> {
             // what `openai::with_properties` adds
             if seen & PROPERTIES == 0 && !self.upper_case_types {
                 if !matches!(out.as_bytes().last(), Some(b'{')) {
-                    out.push(',');
+                    push_ascii(out, ",");
                 }
                 out.push_str("\"properties\":{}");
             }
@@ -819,7 +819,7 @@ impl<'t> Plain<'t> {
         for keyword in drops.into_iter().flatten() {
             self.note(keyword, Note::Dropped);
         }
-        out.push('}');
+        push_ascii(out, "}");
         Some(j + 1)
     }
 
@@ -871,7 +871,7 @@ impl<'t> Plain<'t> {
         }
         // (an empty `out`: the branches kept for the end of the node)
         if !matches!(out.as_bytes().last(), Some(b'{') | None) {
-            out.push(',');
+            push_ascii(out, ",");
         }
         out.push_str(if keyword == "anyOf" || self.accepted & ONE_OF == 0 {
             "\"anyOf\":["
@@ -882,7 +882,7 @@ impl<'t> Plain<'t> {
         self.path.push(keyword);
         for (n, &start) in starts.iter().enumerate() {
             if n > 0 {
-                out.push(',');
+                push_ascii(out, ",");
             }
             self.path.push(INDEX.get(n)?);
             let e = self.node(start, depth + 1, out);
@@ -895,7 +895,7 @@ impl<'t> Plain<'t> {
             types.push(ty);
         }
         self.path.pop();
-        out.push(']');
+        push_ascii(out, "]");
         Some((end, None))
     }
 
@@ -920,7 +920,7 @@ impl<'t> Plain<'t> {
             if seen & DEFAULT != 0 {
                 return None;
             }
-            out.push('}');
+            push_ascii(out, "}");
             return Some(j + 1);
         };
         let text = self.text;
@@ -932,9 +932,9 @@ impl<'t> Plain<'t> {
             keys |= bit;
             let e = value_end(b, v, 1).ok()?;
             if !matches!(out.as_bytes().last(), Some(b'{')) {
-                out.push(',');
+                push_ascii(out, ",");
             }
-            out.push('"');
+            push_ascii(out, "\"");
             out.push_str(std::str::from_utf8(key).ok()?);
             out.push_str("\":");
             if bit == TYPE {
@@ -945,9 +945,9 @@ impl<'t> Plain<'t> {
                 let name = type_name(t, self.upper_case_types)?;
                 ty = Some(t);
                 if self.nullable_keyword {
-                    out.push('"');
+                    push_ascii(out, "\"");
                     out.push_str(name);
-                    out.push('"');
+                    push_ascii(out, "\"");
                 } else {
                     out.push_str("[\"");
                     out.push_str(name);
@@ -982,7 +982,7 @@ impl<'t> Plain<'t> {
             out.push_str(",\"nullable\":true");
             self.note("anyOf", Note::NullBranch);
         }
-        out.push('}');
+        push_ascii(out, "}");
         Some(j + 1)
     }
 
@@ -993,10 +993,10 @@ impl<'t> Plain<'t> {
         if !matches!(b.get(i), Some(b'{')) {
             return None;
         }
-        out.push('{');
+        push_ascii(out, "{");
         let mut j = ws(b, i + 1);
         if matches!(b.get(j), Some(b'}')) && depth == 0 {
-            out.push('}');
+            push_ascii(out, "}");
             return Some(j + 1);
         }
         let start = self.names.len();
@@ -1008,7 +1008,7 @@ impl<'t> Plain<'t> {
                 return None;
             }
             if self.names.len() > start {
-                out.push(',');
+                push_ascii(out, ",");
             }
             self.names.push(name);
             out.push_str(text.get(j..k)?);
@@ -1016,7 +1016,7 @@ impl<'t> Plain<'t> {
             if !matches!(b.get(j), Some(b':')) {
                 return None;
             }
-            out.push(':');
+            push_ascii(out, ":");
             self.path.push(token);
             let e = self.node(ws(b, j + 1), depth + 1, out);
             self.path.pop();
@@ -1027,9 +1027,16 @@ impl<'t> Plain<'t> {
                 _ => return None,
             }
         }
-        out.push('}');
+        push_ascii(out, "}");
         Some(j + 1)
     }
+}
+
+/// Appends one ASCII character given as text: at `"z"`, `String::push`
+/// encodes the character in a call of its own, a cost on every key.
+#[inline(always)]
+fn push_ascii(out: &mut String, c: &'static str) {
+    out.push_str(c);
 }
 
 /// Whether the value at `i` is exactly `{"type": "null"}`.
@@ -1058,7 +1065,7 @@ fn strings<'t>(
     if !matches!(b.get(i), Some(b'[')) {
         return None;
     }
-    out.push('[');
+    push_ascii(out, "[");
     let start = seen.len();
     let mut j = ws(b, i + 1);
     loop {
@@ -1068,7 +1075,7 @@ fn strings<'t>(
             return None;
         }
         if seen.len() > start {
-            out.push(',');
+            push_ascii(out, ",");
         }
         seen.push(raw);
         push_string(out, text.get(j..e)?, false)?;
@@ -1079,7 +1086,7 @@ fn strings<'t>(
             _ => return None,
         }
     }
-    out.push(']');
+    push_ascii(out, "]");
     Some(j + 1)
 }
 
