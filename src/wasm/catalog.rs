@@ -4,7 +4,7 @@ use serde::Deserialize;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
-use super::{js_error, read_catalog, read_dialect, string_bytes, usage};
+use super::{js_error, read_catalog, read_catalog_text, read_dialect, string_bytes, usage};
 use crate::rawjson;
 use crate::{
     convert_json as convert_catalog_json, lint as lint_catalog, Dialect, LintReport, Options,
@@ -94,12 +94,20 @@ pub fn convert_js(catalog: JsValue, options: Ts<ConvertOptions>) -> Result<JsVal
     let o = ConvertOptions::from_js(options.js_value())
         .map_err(|e| usage(&format!("bad convert options: {e}")))?;
     let dialect = read_dialect(&o.to)?;
-    let catalog = read_catalog(&catalog)?;
+    let bytes = read_catalog_text(&catalog)?;
     let options = match o.strict_tools {
         Some(names) => Options::strict(o.strict).with_strict_tools(names),
         None => Options::strict(o.strict),
     };
-    js_sys::JSON::parse(&convert_catalog_json(&catalog, dialect, &options))
+    // text (the usual case) goes the text path; bytes that are not UTF-8
+    // get the reader's error
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(text) => crate::convert_text(text, dialect, &options),
+        Err(_) => {
+            crate::Catalog::parse(&bytes).map(|c| convert_catalog_json(&c, dialect, &options))
+        }
+    };
+    js_sys::JSON::parse(&text.map_err(|e| js_error(&e))?)
 }
 
 /// Converts a catalog given as JSON text and returns JSON text: the fast
