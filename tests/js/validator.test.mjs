@@ -7,6 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 import * as sb from '../../pkg/index.mjs';
 import { corpus } from './helpers.mjs';
@@ -68,6 +70,34 @@ const same = (tools) => {
   }
   return calls;
 };
+
+// a valid unchanged call's result is built by a function made from text
+// once per Validator; where a content security policy forbids that (here
+// Node's --disallow-code-generation-from-strings), the result's text is
+// parsed instead: this file runs again that way, and must pass the same
+const strict = process.execArgv.includes('--disallow-code-generation-from-strings');
+
+test('functions from text are forbidden in the strict run', () => {
+  assert.equal((() => {
+    try {
+      return Function('return "made"')();
+    } catch (e) {
+      return e.name;
+    }
+  })(), strict ? 'EvalError' : 'made');
+});
+
+test('the same answers where functions cannot be made from text', { skip: strict }, () => {
+  const file = fileURLToPath(import.meta.url);
+  // a run of its own, reporting to its output (not to this runner)
+  const env = { ...process.env };
+  delete env.NODE_TEST_CONTEXT;
+  const r = spawnSync(process.execPath, ['--disallow-code-generation-from-strings', '--test-reporter=tap', file], { encoding: 'utf8', env, timeout: 300_000 });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  // every test but this one ran and passed
+  assert.match(r.stdout, /# pass 3\n/);
+  assert.match(r.stdout, /# skipped 1\n/);
+});
 
 test('the Validator answers every corpus tool exactly as validateArguments does', () => {
   const files = readdirSync(corpus).filter((f) => f.endsWith('.tools-list.json'));
