@@ -15,7 +15,8 @@
 //! depend on each other) makes it step aside for the general path.
 
 use super::{
-    declare_one, item, names_kept, output_dropped, report_renamed, separate, Dialect, Options,
+    declare_one, finish_stream, item, names_kept, output_dropped, report_renamed, separate,
+    Dialect, Options,
 };
 use crate::catalog::{mcp_name_problem, Limits, Tool};
 use crate::lower::Nulls;
@@ -282,16 +283,14 @@ pub(super) fn convert(text: &str, dialect: Dialect, options: &Options) -> Option
             None => skipped = true,
         }
     }
-    if wrapped && written > 0 {
-        out.push_str("]}");
-    }
     report.extend(entries);
-    let rebuilt = names_kept(converted, skipped);
-    out.push_str("],\"names\":");
-    rebuilt.as_ref().unwrap_or(&all_names).push_json(&mut out);
-    out.push_str(",\"report\":");
-    ReportEntry::push_list(&mut out, &report);
-    out.push('}');
+    let kept_names = names_kept(converted, skipped);
+    finish_stream(
+        &mut out,
+        wrapped && written > 0,
+        kept_names.as_ref().unwrap_or(&all_names),
+        &report,
+    );
     Some(out)
 }
 
@@ -624,6 +623,7 @@ impl<'t> Plain<'t> {
             }
             j = ws(b, j + 1);
             let v = j;
+            let mut read_to = None;
             if bit & (ADDITIONAL | SCHEMA) != 0 {
                 let e = value_end(b, v, 1).ok()?;
                 let fits = match bit {
@@ -636,15 +636,7 @@ impl<'t> Plain<'t> {
                 if self.accepted & bit == 0 {
                     let name = KEYS.get(place)?;
                     *drops.iter_mut().find(|d| d.is_none())? = Some(name);
-                    j = ws(b, e);
-                    match b.get(j) {
-                        Some(b',') => {
-                            j = ws(b, j + 1);
-                            continue;
-                        }
-                        Some(b'}') => break,
-                        _ => return None,
-                    }
+                    read_to = Some(e);
                 }
             } else if self.accepted & bit == 0 && bit != ONE_OF {
                 return None;
@@ -667,14 +659,19 @@ impl<'t> Plain<'t> {
                 };
                 let (e, x) = e;
                 nullable = x;
-                j = ws(b, e);
-                match b.get(j) {
-                    Some(b',') => {
-                        j = ws(b, j + 1);
+                read_to = Some(e);
+            }
+            // a member dropped, or written at the end of the node
+            if let Some(e) = read_to {
+                match next_member(b, e)? {
+                    Member::More(next) => {
+                        j = next;
                         continue;
                     }
-                    Some(b'}') => break,
-                    _ => return None,
+                    Member::End(last) => {
+                        j = last;
+                        break;
+                    }
                 }
             }
             if !matches!(out.as_bytes().last(), Some(b'{')) {
@@ -749,11 +746,12 @@ impl<'t> Plain<'t> {
                     e
                 }
             };
-            j = ws(b, j);
-            match b.get(j) {
-                Some(b',') => j = ws(b, j + 1),
-                Some(b'}') => break,
-                _ => return None,
+            match next_member(b, j)? {
+                Member::More(next) => j = next,
+                Member::End(last) => {
+                    j = last;
+                    break;
+                }
             }
         }
         if seen & (ANY_OF | ONE_OF) != 0 {
@@ -1029,6 +1027,25 @@ impl<'t> Plain<'t> {
         }
         push_ascii(out, "}");
         Some(j + 1)
+    }
+}
+
+/// What follows an object's member.
+enum Member {
+    /// Another member, starting here.
+    More(usize),
+    /// The closing brace, here.
+    End(usize),
+}
+
+/// What follows a member that ends at `i`: a comma and another member, or
+/// the end of the object; `None` for anything else.
+fn next_member(b: &[u8], i: usize) -> Option<Member> {
+    let j = ws(b, i);
+    match b.get(j) {
+        Some(b',') => Some(Member::More(ws(b, j + 1))),
+        Some(b'}') => Some(Member::End(j)),
+        _ => None,
     }
 }
 

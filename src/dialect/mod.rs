@@ -401,17 +401,28 @@ pub fn convert_json(catalog: &Catalog, dialect: Dialect, options: &Options) -> S
             rawjson::push_value(&mut out, &item(dialect, d, &mut kept));
         },
     );
-    if wrapped && written > 0 {
+    report.extend(entries);
+    let kept_names = names_kept(converted, skipped);
+    finish_stream(
+        &mut out,
+        wrapped && written > 0,
+        kept_names.as_ref().unwrap_or(&all_names),
+        &report,
+    );
+    out
+}
+
+/// Ends a streamed conversion's text: the items (and Gemini's one tool,
+/// when `wrapped` holds any), the names map and the report.
+fn finish_stream(out: &mut String, wrapped: bool, names: &NameMap, report: &[ReportEntry]) {
+    if wrapped {
         out.push_str("]}");
     }
-    report.extend(entries);
-    let rebuilt = names_kept(converted, skipped);
     out.push_str("],\"names\":");
-    rebuilt.as_ref().unwrap_or(&all_names).push_json(&mut out);
+    names.push_json(out);
     out.push_str(",\"report\":");
-    ReportEntry::push_list(&mut out, &report);
+    ReportEntry::push_list(out, report);
     out.push('}');
-    out
 }
 
 /// [`Catalog::parse`] and then [`convert_json`], in one step: a catalog's
