@@ -420,6 +420,50 @@ pub(crate) fn push_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// JSON text in ASCII: each character past ASCII written as a `\u`
+/// escape (a surrogate pair past U+FFFF), as Python's `json.dumps` writes
+/// by default. Such characters stand only inside strings, where the escape
+/// means the same character: any JSON reader reads the same value. (A JS
+/// engine keeps ASCII text one byte a character and builds it from bytes
+/// without decoding UTF-8; text holding one character past ASCII takes
+/// two bytes a character.) Text already in ASCII is handed back as it is.
+#[cfg(any(all(target_arch = "wasm32", not(feature = "web-module")), test))]
+pub(crate) fn ascii(text: String) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    if text.is_ascii() {
+        return text;
+    }
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(b.len() + b.len() / 32);
+    let (mut run, mut i) = (0, 0);
+    while let Some(rest) = b.get(i..).filter(|r| !r.is_empty()) {
+        // 32 bytes at a time while they are ASCII (most of the text)
+        let n = rest.len().min(32);
+        if rest.get(..n).is_some_and(<[u8]>::is_ascii) {
+            i += n;
+            continue;
+        }
+        let Some(c) = text.get(i..).and_then(|s| s.chars().next()) else {
+            break;
+        };
+        i += c.len_utf8();
+        if c.is_ascii() {
+            continue;
+        }
+        out.push_str(text.get(run..i - c.len_utf8()).unwrap_or_default());
+        run = i;
+        for unit in c.encode_utf16(&mut [0; 2]) {
+            out.push_str("\\u");
+            for shift in [12, 8, 4, 0] {
+                let nibble = usize::from(*unit >> shift & 0xf);
+                out.push(char::from(*HEX.get(nibble).unwrap_or(&b'0')));
+            }
+        }
+    }
+    out.push_str(text.get(run..).unwrap_or_default());
+    out
+}
+
 /// Appends `v` as compact JSON text: byte for byte what
 /// `serde_json::to_string` writes, without its generic serializer (which
 /// the crate's size-first build leaves slow on strings). Recursion follows
@@ -504,6 +548,7 @@ fn indent(out: &mut String, level: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn fields(text: &str) -> Vec<(String, String, String)> {
         match top(text) {
@@ -520,6 +565,31 @@ mod tests {
             }
             Top::Other(_) => panic!("an object"),
         }
+    }
+
+    /// JSON text in ASCII reads as the same value; ASCII text is kept.
+    #[test]
+    fn ascii_text_reads_the_same() {
+        for value in [
+            json!({"a": "plain", "b": [1, "x"]}),
+            json!({"beschrijving": "Zet de lamp aan — één keer → klaar", "ü": "ß"}),
+            json!([
+                "\u{1F600} at the start",
+                "at the end \u{10FFFF}",
+                "\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}"
+            ]),
+            json!({"e": "escapes \\ \" \n \u{1} stay", "mixed": "a\u{e9}b\u{e9}\u{e9}c"}),
+        ] {
+            let text = value.to_string();
+            let ascii = ascii(text.clone());
+            assert!(ascii.is_ascii(), "{ascii}");
+            let back: serde_json::Value = serde_json::from_str(&ascii).expect("JSON");
+            assert_eq!(back, value);
+            if text.is_ascii() {
+                assert_eq!(ascii, text);
+            }
+        }
+        assert_eq!(ascii("\"é😀\"".into()), r#""\u00e9\ud83d\ude00""#);
     }
 
     #[test]

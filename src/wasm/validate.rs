@@ -56,14 +56,6 @@ extern "C" {
     fn concat(head: &Text, middle: &JsValue, tail: &JsValue) -> js_sys::JsString;
 }
 
-#[wasm_bindgen]
-extern "C" {
-    /// `new Function(arg, body)`; throws (caught) where a content security
-    /// policy forbids it.
-    #[wasm_bindgen(js_name = Function, catch)]
-    fn new_function(arg: &str, body: &str) -> Result<js_sys::Function, JsValue>;
-}
-
 /// The body of the function building a valid unchanged call's result from
 /// `JSON.stringify`'s text `s`: the same keys, in the same order, as the
 /// text `HEAD + s + valid_tail` parses to.
@@ -352,7 +344,7 @@ impl JsValidator {
             places,
             head: js_sys::JsString::from(HEAD),
             valid_tail: js_sys::JsString::from(tail_text(&valid)),
-            valid_result: new_function("s", VALID_RESULT).ok(),
+            valid_result: super::new_function("s", VALID_RESULT).ok(),
         })
     }
 

@@ -27,6 +27,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { isDeepStrictEqual } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -166,6 +167,7 @@ const contenders = [
     },
   },
 ];
+const switchboardRun = () => contenders[1].run(payload.text);
 const peers = contenders.filter((c) => c.id !== 'floor' && c.id !== 'switchboard');
 
 // ---------------------------------------------------------------- sanity check
@@ -185,6 +187,9 @@ for (const c of contenders) {
   if (c.id !== 'floor' && !decls.every((d) => typeof d.name === 'string')) fail(`${c.id}: a declaration has no name`);
   c.outBytes = Buffer.byteLength(out);
 }
+// the text convertJson writes (ASCII: characters past it as \u escapes)
+// reads as what convert() gives
+if (!isDeepStrictEqual(JSON.parse(await switchboardRun()), sb.convert(payload.text, { to: 'gemini' }))) fail('switchboard: convertJson and convert disagree');
 
 // ---------------------------------------------------------------- timing
 const loadBefore = loadavg();

@@ -5,7 +5,10 @@
 //! cargo build --release --example convert_profile
 //! perf record -g target/release/examples/convert_profile 200 gemini
 //! perf record -g target/release/examples/convert_profile 200 gemini text
+//! ONLY=projects_write,issue_write target/release/examples/convert_profile 200 gemini
 //! ```
+//!
+//! `ONLY` (tool names, comma-separated) keeps those tools of the catalog.
 
 use std::time::Instant;
 
@@ -31,6 +34,11 @@ fn main() {
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
+    let only = std::env::var("ONLY").unwrap_or_default();
+    let tools: Vec<Value> = tools
+        .into_iter()
+        .filter(|t| only.is_empty() || only.split(',').any(|n| t["name"] == n))
+        .collect();
     let mut all = Vec::new();
     for c in 0..10 {
         for t in &tools {

@@ -50,6 +50,32 @@ test('convertJson is the string-to-string path of convert', () => {
   }
 });
 
+test('convertJson writes ASCII text that reads as convert, with Buffer or without', () => {
+  // the GitHub catalog's descriptions hold characters past ASCII (— →),
+  // escaped in the file
+  const text = JSON.stringify(JSON.parse(readFileSync(join(corpus, 'github-mcp-server.tools-list.json'), 'utf8')));
+  assert.match(text, /[^\x00-\x7f]/);
+  const saved = globalThis.Buffer;
+  for (const to of esm.dialects()) {
+    const expected = esm.convert(text, { to });
+    const out = esm.convertJson(text, to);
+    assert.doesNotMatch(out, /[^\x00-\x7f]/, to);
+    assert.deepEqual(JSON.parse(out), expected, to);
+    // where there is no Buffer (a browser), the glue decodes the text
+    delete globalThis.Buffer;
+    try {
+      assert.equal(esm.convertJson(text, to), out, to);
+    } finally {
+      globalThis.Buffer = saved;
+    }
+  }
+  // a character past U+FFFF is written as its surrogate pair
+  const small = JSON.stringify({ tools: [{ name: 'lamp', description: 'Zet de lamp aan 💡 (één keer)', inputSchema: { type: 'object' } }] });
+  const out = esm.convertJson(small, 'gemini');
+  assert.match(out, /\\ud83d\\udca1 \(\\u00e9\\u00e9n keer\)/);
+  assert.equal(JSON.parse(out).tools[0].functionDeclarations[0].description, 'Zet de lamp aan 💡 (één keer)');
+});
+
 test('every corpus catalog converts in every dialect', () => {
   for (const file of ['home-assistant-2025.4.tools-list.json', 'homey-ai-chat-control-2.2.1.tools-list.json', 'github-mcp-server.tools-list.json']) {
     const bytes = new Uint8Array(readFileSync(join(corpus, file)));
