@@ -434,7 +434,8 @@ pub(crate) fn ascii(text: String) -> String {
         return text;
     }
     let b = text.as_bytes();
-    let mut out = String::with_capacity(b.len() + b.len() / 32);
+    // room for a few escapes before the text grows
+    let mut out = String::with_capacity(b.len() + 60);
     let (mut run, mut i) = (0, 0);
     while let Some(rest) = b.get(i..).filter(|r| !r.is_empty()) {
         // 32 bytes at a time while they are ASCII (most of the text)

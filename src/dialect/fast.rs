@@ -242,20 +242,23 @@ pub(super) fn convert(text: &str, dialect: Dialect, options: &Options) -> Option
             // Gemini sends no parameters for a tool without them
             let schema = Some(schema).filter(|_| !(wrapped && t.no_parameters));
             if write_item(dialect, name, description, schema, &mut out) {
-                let at = pointer::push(&pointer_of(i), "inputSchema");
-                for (below, keyword, note) in &t.dropped {
-                    let (action, detail) = match note {
-                        Note::NullBranch => (Action::Rewritten, NULL_BRANCH.to_string()),
-                        Note::OneOf => (Action::Rewritten, ONE_OF_AS_ANY_OF.to_string()),
-                        Note::Dropped => (Action::Dropped, crate::lower::drop_reason(keyword)),
-                    };
-                    entries.push(ReportEntry {
-                        tool: Some(t.name.to_string()),
-                        pointer: format!("{at}{below}"),
-                        keyword: (*keyword).into(),
-                        action,
-                        detail,
-                    });
+                // the tool's place is written out only for a report
+                if !t.dropped.is_empty() {
+                    let at = pointer::push(&pointer_of(i), "inputSchema");
+                    for (below, keyword, note) in &t.dropped {
+                        let (action, detail) = match note {
+                            Note::NullBranch => (Action::Rewritten, NULL_BRANCH.to_string()),
+                            Note::OneOf => (Action::Rewritten, ONE_OF_AS_ANY_OF.to_string()),
+                            Note::Dropped => (Action::Dropped, crate::lower::drop_reason(keyword)),
+                        };
+                        entries.push(ReportEntry {
+                            tool: Some(t.name.to_string()),
+                            pointer: format!("{at}{below}"),
+                            keyword: (*keyword).into(),
+                            action,
+                            detail,
+                        });
+                    }
                 }
                 if t.output {
                     entries.push(output_dropped(dialect, t.name, &pointer_of(i)));
