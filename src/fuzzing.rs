@@ -116,15 +116,24 @@ pub fn catalog(data: &[u8]) {
 }
 
 /// [`crate::convert_text`] converts the catalog's text to the text of
-/// the conversion `c`.
+/// the conversion `c`, and that text in ASCII (what the npm `convertJson`
+/// hands back) reads as the same value.
 pub fn check_text(data: &[u8], options: &Options, c: &Conversion) {
+    let json = c.to_json_string();
     if let Ok(text) = std::str::from_utf8(data) {
         assert!(
-            crate::convert_text(text, c.dialect, options).as_deref()
-                == Ok(c.to_json_string().as_str()),
+            crate::convert_text(text, c.dialect, options).as_deref() == Ok(json.as_str()),
             "convert_text and convert disagree"
         );
     }
+    // the npm convertJson's text: ASCII, read as the same value
+    let ascii = crate::rawjson::ascii(json.clone());
+    assert!(ascii.is_ascii(), "ASCII text holds other characters");
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&ascii).ok()
+            == serde_json::from_str::<serde_json::Value>(&json).ok(),
+        "ASCII text reads as another value"
+    );
 }
 
 /// [`crate::convert_text`] refuses what the catalog reader refuses, with

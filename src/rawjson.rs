@@ -427,7 +427,11 @@ pub(crate) fn push_str(out: &mut String, s: &str) {
 /// engine keeps ASCII text one byte a character and builds it from bytes
 /// without decoding UTF-8; text holding one character past ASCII takes
 /// two bytes a character.) Text already in ASCII is handed back as it is.
-#[cfg(any(all(target_arch = "wasm32", not(feature = "web-module")), test))]
+#[cfg(any(
+    all(target_arch = "wasm32", not(feature = "web-module")),
+    feature = "fuzzing",
+    test
+))]
 pub(crate) fn ascii(text: String) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     if text.is_ascii() {
