@@ -137,7 +137,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use serde_json::{json, Map, Value};
 
@@ -469,12 +471,12 @@ pub struct Engine {
     initialized: bool,
     client_capabilities: Value,
     log_level: Option<LogLevel>,
-    resource_subscriptions: BTreeSet<String>,
+    resource_subscriptions: HashSet<String>,
     subscriptions: Vec<Subscription>,
     next_invocation: u64,
-    pending: BTreeMap<u64, Pending>,
+    pending: HashMap<u64, Pending>,
     next_ask: u64,
-    asks: BTreeMap<u64, Ask>,
+    asks: HashMap<u64, Ask>,
     /// The `requestState`s handed out by [`Engine::input_required`], newest
     /// last (at most [`ISSUED_STATES`]).
     issued_states: VecDeque<String>,
@@ -503,12 +505,12 @@ impl Engine {
             initialized: false,
             client_capabilities: Value::Object(Map::new()),
             log_level: None,
-            resource_subscriptions: BTreeSet::new(),
+            resource_subscriptions: HashSet::new(),
             subscriptions: Vec::new(),
             next_invocation: 1,
-            pending: BTreeMap::new(),
+            pending: HashMap::new(),
             next_ask: 1,
-            asks: BTreeMap::new(),
+            asks: HashMap::new(),
             issued_states: VecDeque::new(),
             schemas: crate::validate::SchemaCache::default(),
             outputs: VecDeque::new(),
@@ -710,12 +712,14 @@ impl Engine {
     /// connection): its invocations are cancelled ([`Output::Cancel`]), its
     /// subscriptions end, and nothing more is sent for its requests.
     pub fn close_channel(&mut self, channel: u64) {
-        let gone: Vec<u64> = self
+        let mut gone: Vec<u64> = self
             .pending
             .iter()
             .filter(|(_, p)| p.channel == channel)
             .map(|(k, _)| *k)
             .collect();
+        // cancelled in the order they began
+        gone.sort_unstable();
         for inv in gone {
             self.drop_invocation(inv);
             self.outputs.push_back(Output::Cancel(inv));
@@ -808,12 +812,13 @@ impl Engine {
                 let Some(rid) = params.get("requestId") else {
                     return;
                 };
-                let found: Vec<u64> = self
+                let mut found: Vec<u64> = self
                     .pending
                     .iter()
                     .filter(|(_, p)| p.channel == channel && &p.request_id == rid)
                     .map(|(k, _)| *k)
                     .collect();
+                found.sort_unstable();
                 for inv in found {
                     self.drop_invocation(inv);
                     self.outputs.push_back(Output::Cancel(inv));
