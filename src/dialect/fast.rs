@@ -19,7 +19,7 @@ use super::{
     Dialect, Options,
 };
 use crate::catalog::{mcp_name_problem, Limits, Tool};
-use crate::lower::Nulls;
+use crate::lower::{any_of_siblings, json_text_maps, type_array, untyped, words, Nulls};
 use crate::names::NameMap;
 use crate::pointer;
 use crate::rawjson::{self, string_end, value_end, ws};
@@ -89,7 +89,7 @@ fn allowed_for(ty: &str) -> Option<u32> {
 }
 
 /// What became of a keyword, for the report.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Note {
     /// Dropped: the dialect does not take it.
     Dropped,
@@ -97,7 +97,34 @@ enum Note {
     NullBranch,
     /// `oneOf` written as `anyOf`.
     OneOf,
+    /// An untyped value offered as any typed value.
+    AnyValue,
+    /// An object with free keys sent as JSON text.
+    AsText,
+    /// A type array (the names, joined by ", ") written as `anyOf`.
+    TypeArray(String),
+    /// A type beside a union (`anyOf` or `oneOf`), the type of all its
+    /// branches, left out.
+    TypeMoved(&'static str),
 }
+
+impl Note {
+    /// The report's action and detail.
+    fn said(&self, keyword: &str) -> (Action, String) {
+        match self {
+            Note::NullBranch => (Action::Rewritten, NULL_BRANCH.to_string()),
+            Note::OneOf => (Action::Rewritten, ONE_OF_AS_ANY_OF.to_string()),
+            Note::Dropped => (Action::Dropped, crate::lower::drop_reason(keyword)),
+            Note::AnyValue => (Action::Narrowed, untyped::ANY_VALUE.to_string()),
+            Note::AsText => (Action::Rewritten, json_text_maps::AS_TEXT.to_string()),
+            Note::TypeArray(list) => (Action::Rewritten, type_array::as_any_of(list)),
+            Note::TypeMoved(origin) => (Action::Rewritten, any_of_siblings::moved("type", origin)),
+        }
+    }
+}
+
+/// Gemini's "any value": the scalars and a list of them, or null.
+const ANY_VALUE: &str = r#""anyOf":[{"type":"STRING"},{"type":"NUMBER"},{"type":"BOOLEAN"},{"type":"ARRAY","items":{"anyOf":[{"type":"STRING"},{"type":"NUMBER"},{"type":"BOOLEAN"}]}}],"nullable":true"#;
 
 /// What the report says of `oneOf` written as `anyOf`.
 const ONE_OF_AS_ANY_OF: &str =
@@ -137,8 +164,20 @@ struct Plain<'t> {
     upper_case_types: bool,
     string_enums: bool,
     max_min_items: Option<u64>,
-    /// "Or null" is `nullable: true` (else a type array).
+    /// "Or null" is `nullable: true` (else a type array); so is a type
+    /// array written as `anyOf`.
     nullable_keyword: bool,
+    /// Every schema needs a type: an untyped value is offered as any typed
+    /// value, and a type beside a union goes into its branches.
+    require_type: bool,
+    /// Objects with free keys are sent as JSON text.
+    maps_as_text: bool,
+    /// How many unions hold the node being written.
+    unions: usize,
+    /// The node about to be written is a property's value or an array's
+    /// items, where an untyped value or an object with free keys may
+    /// stand.
+    value_slot: bool,
     nodes: usize,
     /// The type of the node written last (`None`: a union).
     last_type: Option<&'t str>,
@@ -246,11 +285,7 @@ pub(super) fn convert(text: &str, dialect: Dialect, options: &Options) -> Option
                 if !t.dropped.is_empty() {
                     let at = pointer::push(&pointer_of(i), "inputSchema");
                     for (below, keyword, note) in &t.dropped {
-                        let (action, detail) = match note {
-                            Note::NullBranch => (Action::Rewritten, NULL_BRANCH.to_string()),
-                            Note::OneOf => (Action::Rewritten, ONE_OF_AS_ANY_OF.to_string()),
-                            Note::Dropped => (Action::Dropped, crate::lower::drop_reason(keyword)),
-                        };
+                        let (action, detail) = note.said(keyword);
                         entries.push(ReportEntry {
                             tool: Some(t.name.to_string()),
                             pointer: format!("{at}{below}"),
@@ -469,6 +504,8 @@ fn tool<'t>(
                 plain.names.clear();
                 plain.listed.clear();
                 plain.dropped.clear();
+                plain.unions = 0;
+                plain.value_slot = false;
                 if let Some(e) = plain.node(v, 0, schemas) {
                     schema = Some((mark, schemas.len()));
                     no_parameters = plain.no_parameters;
@@ -524,21 +561,14 @@ fn tool<'t>(
 /// whitespace is left out). `trim`: that whitespace left out, and `None`
 /// when nothing is left.
 fn push_string(out: &mut String, raw: &str, trim: bool) -> Option<bool> {
-    let inner = raw.get(1..raw.len().checked_sub(1)?)?;
-    let read: String;
-    let s = if inner.contains('\\') {
-        read = serde_json::from_str(raw).ok()?;
-        &read
-    } else {
-        inner
-    };
-    let trimmed = s.trim();
+    let read = read_string(raw)?;
+    let trimmed = read.trim();
     let blank = trimmed.is_empty();
     if trim && blank {
         return None;
     }
-    let s = if trim { trimmed } else { s };
-    if s.len() == inner.len() {
+    let s = if trim { trimmed } else { &read };
+    if s.len() + 2 == raw.len() {
         // no escapes and nothing trimmed: the text as written
         out.push_str(raw);
     } else {
@@ -576,6 +606,10 @@ impl<'t> Plain<'t> {
             string_enums: target.string_enums,
             max_min_items: target.max_min_items,
             nullable_keyword: target.nulls == Nulls::Nullable,
+            require_type: target.require_type,
+            maps_as_text: target.maps_as_json_text,
+            unions: 0,
+            value_slot: false,
             nodes: 0,
             last_type: None,
             no_parameters: false,
@@ -590,6 +624,7 @@ impl<'t> Plain<'t> {
     /// where it ends; `None` when it is not plain.
     fn node(&mut self, i: usize, depth: usize, out: &mut String) -> Option<usize> {
         self.nodes += 1;
+        let value_slot = std::mem::take(&mut self.value_slot);
         if depth > MAX_DEPTH || self.nodes > MAX_NODES {
             return None;
         }
@@ -611,7 +646,23 @@ impl<'t> Plain<'t> {
         let mut nullable: Option<usize> = None;
         // Gemini's anyOf written from a oneOf, for the end of the node
         let mut later: Option<String> = None;
+        // the union: its keyword, the one type of all its branches, and
+        // where its report begins
+        let mut union: Option<(&'static str, Option<&'t str>, usize)> = None;
+        // a type array's names
+        let mut types: Vec<&'t str> = Vec::new();
+        // where members were written in `out`, for the end of the node:
+        // the type (member start, value start, end), the properties
+        // (member start, end) and the description (value start, end, and
+        // the value's place in the text)
+        let mut type_at = (0, 0, 0);
+        let mut properties_at = (0, 0);
+        let mut description_at = (0, 0, 0, 0);
+        let empty = matches!(b.get(j), Some(b'}'));
         loop {
+            if empty {
+                break;
+            }
             let k = string_end(b, j).ok()?;
             let key = b.get(j + 1..k - 1)?;
             let place = key_place(key)?;
@@ -644,24 +695,34 @@ impl<'t> Plain<'t> {
             } else if self.accepted & bit == 0 && bit != ONE_OF {
                 return None;
             }
+            if bit == TYPE && matches!(b.get(v), Some(b'[')) {
+                let e = type_list(text, v, &mut types)?;
+                // written as anyOf at the end of the node
+                if self.nullable_keyword {
+                    read_to = Some(e);
+                }
+            }
             if bit & (ANY_OF | ONE_OF) != 0 {
                 if seen & ANY_OF != 0 && seen & ONE_OF != 0 {
                     return None;
                 }
                 // Gemini has no oneOf: written as anyOf after the node's
                 // own keywords, reported before its branches
+                let keyword = if bit == ANY_OF { "anyOf" } else { "oneOf" };
                 let e = if bit == ONE_OF && self.accepted & ONE_OF == 0 {
                     self.note("oneOf", Note::OneOf);
+                    let mark = self.dropped.len();
                     let mut branches = String::new();
                     let e = self.union(v, depth, "oneOf", &mut branches)?;
                     later = Some(branches);
-                    e
+                    (e, mark)
                 } else {
-                    let keyword = if bit == ANY_OF { "anyOf" } else { "oneOf" };
-                    self.union(v, depth, keyword, out)?
+                    let mark = self.dropped.len();
+                    (self.union(v, depth, keyword, out)?, mark)
                 };
-                let (e, x) = e;
+                let ((e, x, same), mark) = e;
                 nullable = x;
+                union = Some((keyword, same, mark));
                 read_to = Some(e);
             }
             // a member dropped, or written at the end of the node
@@ -677,12 +738,28 @@ impl<'t> Plain<'t> {
                     }
                 }
             }
+            let member = out.len();
             if !matches!(out.as_bytes().last(), Some(b'{')) {
                 push_ascii(out, ",");
             }
             out.push_str(text.get(k - key.len() - 2..k)?);
             push_ascii(out, ":");
+            let value_at = out.len();
             j = match bit {
+                TYPE if !types.is_empty() => {
+                    // kept as a list (compact, as serde_json writes it)
+                    push_ascii(out, "[");
+                    for (n, t) in types.iter().enumerate() {
+                        if n > 0 {
+                            push_ascii(out, ",");
+                        }
+                        push_ascii(out, "\"");
+                        out.push_str(t);
+                        push_ascii(out, "\"");
+                    }
+                    push_ascii(out, "]");
+                    value_end(b, v, 2).ok()?
+                }
                 TYPE => {
                     let e = string_end(b, v).ok()?;
                     let t = text.get(v + 1..e - 1)?;
@@ -691,6 +768,7 @@ impl<'t> Plain<'t> {
                     push_ascii(out, "\"");
                     out.push_str(name);
                     push_ascii(out, "\"");
+                    type_at = (member, value_at, out.len());
                     e
                 }
                 DESCRIPTION | TITLE => {
@@ -699,6 +777,9 @@ impl<'t> Plain<'t> {
                     let blank = push_string(out, text.get(v..e)?, false)?;
                     if blank && bit == DESCRIPTION {
                         return None;
+                    }
+                    if bit == DESCRIPTION {
+                        description_at = (value_at, out.len(), v, e);
                     }
                     e
                 }
@@ -710,6 +791,7 @@ impl<'t> Plain<'t> {
                     self.path.push("properties");
                     let e = self.properties(v, depth, out);
                     self.path.pop();
+                    properties_at = (member, out.len());
                     e?
                 }
                 REQUIRED => strings(text, v, true, &mut self.listed, out)?,
@@ -721,6 +803,7 @@ impl<'t> Plain<'t> {
                 }
                 ITEMS => {
                     self.path.push("items");
+                    self.value_slot = true;
                     let e = self.node(v, depth + 1, out);
                     self.path.pop();
                     e?
@@ -757,19 +840,118 @@ impl<'t> Plain<'t> {
                 }
             }
         }
-        if seen & (ANY_OF | ONE_OF) != 0 {
+        if let Some((keyword, same, mark)) = union {
+            if !types.is_empty() {
+                return None;
+            }
+            if let Some(t) = ty {
+                // a type beside the union: the type of each branch
+                if same != Some(t) {
+                    return None;
+                }
+                if self.require_type {
+                    let (start, _, end) = type_at;
+                    remove_member(out, start, end);
+                    self.note_at(mark, keyword, Note::TypeMoved(keyword));
+                }
+            }
             if let Some(branches) = later {
                 if !matches!(out.as_bytes().last(), Some(b'{')) {
                     push_ascii(out, ",");
                 }
                 out.push_str(&branches);
             }
-            return self.union_end(seen, nullable, default, depth, j, out);
+            return self.union_end(seen & !TYPE, nullable, default, depth, j, out);
         }
-        let ty = ty?;
+        let rewrite = self.require_type && self.upper_case_types && self.nullable_keyword;
+        let Some(ty) = ty else {
+            // a type array of scalars, or an untyped value (a property's
+            // or items), with a description and a title at most
+            if seen & !(TYPE | DESCRIPTION | TITLE) != 0
+                || !value_slot
+                || (!types.is_empty() && self.unions > 0)
+            {
+                return None;
+            }
+            if self.require_type && !rewrite {
+                return None;
+            }
+            self.last_type = None;
+            if !types.is_empty() {
+                if self.nullable_keyword {
+                    if !rewrite {
+                        return None;
+                    }
+                    comma(out);
+                    out.push_str("\"anyOf\":[");
+                    for (n, t) in types.iter().enumerate() {
+                        if n > 0 {
+                            push_ascii(out, ",");
+                        }
+                        out.push_str("{\"type\":\"");
+                        out.push_str(type_name(t, true)?);
+                        out.push_str("\"}");
+                    }
+                    push_ascii(out, "]");
+                    self.note("type", Note::TypeArray(types.join(", ")));
+                }
+            } else if rewrite {
+                let (a, e, v, ve) = description_at;
+                if e > a {
+                    out.replace_range(a..e, &appended(text.get(v..ve)?, untyped::NO_OBJECTS)?);
+                }
+                comma(out);
+                out.push_str(ANY_VALUE);
+                if e == a {
+                    described(out, untyped::NO_OBJECTS);
+                }
+                self.note("type", Note::AnyValue);
+            }
+            push_ascii(out, "}");
+            return Some(j + 1);
+        };
         let allowed = allowed_for(ty)? | ANY;
         if seen & !allowed != 0 {
             return None;
+        }
+        let declared = self.names.get(props..)?;
+        if ty == "object" && depth > 0 && declared.is_empty() {
+            // an object with free keys
+            if !value_slot || seen & !(TYPE | DESCRIPTION | TITLE | PROPERTIES) != 0 {
+                return None;
+            }
+            self.last_type = Some(ty);
+            if self.maps_as_text {
+                if !rewrite || self.unions > 0 {
+                    return None;
+                }
+                // a string, without properties, the description saying
+                // so; changed from the last place in `out` to the first
+                let (a, e, v, ve) = description_at;
+                let sentence = json_text_maps::AS_TEXT_SENTENCE;
+                let mut edits = [
+                    (a, e, 0),
+                    (type_at.1, type_at.2, 1),
+                    (properties_at.0, properties_at.1, 2),
+                ];
+                edits.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+                for (start, end, what) in edits {
+                    match what {
+                        0 if end > start => {
+                            out.replace_range(start..end, &appended(text.get(v..ve)?, sentence)?)
+                        }
+                        1 => out.replace_range(start..end, "\"STRING\""),
+                        2 if end > start => remove_member(out, start, end),
+                        _ => {}
+                    }
+                }
+                if e == a {
+                    described(out, sentence);
+                }
+                self.note("type", Note::AsText);
+            }
+            push_ascii(out, "}");
+            return Some(j + 1);
         }
         // only the root may leave its properties out (or empty)
         let needs = match ty {
@@ -777,7 +959,6 @@ impl<'t> Plain<'t> {
             "array" => ITEMS,
             _ => 0,
         };
-        let declared = self.names.get(props..)?;
         if seen & needs != needs
             || self
                 .listed
@@ -809,9 +990,7 @@ impl<'t> Plain<'t> {
             self.no_parameters = declared.is_empty();
             // what `openai::with_properties` adds
             if seen & PROPERTIES == 0 && !self.upper_case_types {
-                if !matches!(out.as_bytes().last(), Some(b'{')) {
-                    push_ascii(out, ",");
-                }
+                comma(out);
                 out.push_str("\"properties\":{}");
             }
         }
@@ -826,12 +1005,18 @@ impl<'t> Plain<'t> {
 
     /// Reports what became of `keyword` in the node being written.
     fn note(&mut self, keyword: &'static str, note: Note) {
+        self.note_at(self.dropped.len(), keyword, note);
+    }
+
+    /// [`Plain::note`], placed at `index` of the report so far.
+    fn note_at(&mut self, index: usize, keyword: &'static str, note: Note) {
         let mut at = String::new();
         for token in &self.path {
             pointer::push_token(&mut at, token);
         }
         pointer::push_token(&mut at, keyword);
-        self.dropped.push((at, keyword, note));
+        let index = index.min(self.dropped.len());
+        self.dropped.insert(index, (at, keyword, note));
     }
 
     /// Reads the `anyOf` at `i`: plain branches of distinct types are
@@ -844,7 +1029,7 @@ impl<'t> Plain<'t> {
         depth: usize,
         keyword: &'static str,
         out: &mut String,
-    ) -> Option<(usize, Option<usize>)> {
+    ) -> Option<(usize, Option<usize>, Option<&'t str>)> {
         let b = self.text.as_bytes();
         if depth == 0 || !matches!(b.get(i), Some(b'[')) {
             return None;
@@ -864,7 +1049,7 @@ impl<'t> Plain<'t> {
         };
         if let [x, null] = starts[..] {
             if is_null_schema(b, null) {
-                return (keyword == "anyOf").then_some((end, Some(x)));
+                return (keyword == "anyOf").then_some((end, Some(x), None));
             }
         }
         if starts.len() < 2 || starts.len() > INDEX.len() {
@@ -881,6 +1066,7 @@ impl<'t> Plain<'t> {
         });
         let mut types: Vec<&str> = Vec::new();
         self.path.push(keyword);
+        self.unions += 1;
         for (n, &start) in starts.iter().enumerate() {
             if n > 0 {
                 push_ascii(out, ",");
@@ -889,15 +1075,19 @@ impl<'t> Plain<'t> {
             let e = self.node(start, depth + 1, out);
             self.path.pop();
             e?;
+            // branches of one type are objects (told apart by their
+            // properties)
             let ty = self.last_type?;
-            if types.contains(&ty) {
+            if types.contains(&ty) && ty != "object" {
                 return None;
             }
             types.push(ty);
         }
+        self.unions -= 1;
         self.path.pop();
         push_ascii(out, "]");
-        Some((end, None))
+        let same = types.first().filter(|t| types.iter().all(|u| u == *t));
+        Some((end, None, same.copied()))
     }
 
     /// Finishes a node holding `anyOf`: a union written in place, or the
@@ -996,7 +1186,7 @@ impl<'t> Plain<'t> {
         }
         push_ascii(out, "{");
         let mut j = ws(b, i + 1);
-        if matches!(b.get(j), Some(b'}')) && depth == 0 {
+        if matches!(b.get(j), Some(b'}')) {
             push_ascii(out, "}");
             return Some(j + 1);
         }
@@ -1019,6 +1209,7 @@ impl<'t> Plain<'t> {
             }
             push_ascii(out, ":");
             self.path.push(token);
+            self.value_slot = true;
             let e = self.node(ws(b, j + 1), depth + 1, out);
             self.path.pop();
             j = ws(b, e?);
@@ -1057,6 +1248,74 @@ fn next_member(b: &[u8], i: usize) -> Option<Member> {
 #[inline(always)]
 fn push_ascii(out: &mut String, c: &'static str) {
     out.push_str(c);
+}
+
+/// A comma in `out` unless an object was just opened.
+fn comma(out: &mut String) {
+    if !matches!(out.as_bytes().last(), Some(b'{')) {
+        push_ascii(out, ",");
+    }
+}
+
+/// Removes the member written at `start..end` of `out` (from its comma,
+/// or, for the first member, with the comma after it).
+fn remove_member(out: &mut String, start: usize, end: usize) {
+    let b = out.as_bytes();
+    let end = match (b.get(start), b.get(end)) {
+        (Some(b','), _) | (_, Some(b'}')) => end,
+        (_, Some(b',')) => end + 1,
+        _ => end,
+    };
+    out.replace_range(start..end, "");
+}
+
+/// A string written in the text (quotes included), read.
+fn read_string(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let inner = raw.get(1..raw.len().checked_sub(1)?)?;
+    Some(if inner.contains('\\') {
+        std::borrow::Cow::Owned(serde_json::from_str(raw).ok()?)
+    } else {
+        std::borrow::Cow::Borrowed(inner)
+    })
+}
+
+/// The description written `raw` in the text with `sentence` appended, as
+/// the general path's notes are, written as JSON.
+fn appended(raw: &str, sentence: &str) -> Option<String> {
+    let mut out = String::new();
+    rawjson::push_str(
+        &mut out,
+        &words::append(Some(&read_string(raw)?), &[sentence.into()]),
+    );
+    Some(out)
+}
+
+/// A description holding `sentence` alone, after the node's members.
+fn described(out: &mut String, sentence: &str) {
+    comma(out);
+    out.push_str("\"description\":");
+    rawjson::push_str(out, sentence);
+}
+
+/// Reads a type array at `i` onto `types`: two or more of the scalar
+/// types, each once. Returns where it ends.
+fn type_list<'t>(text: &'t str, i: usize, types: &mut Vec<&'t str>) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut j = ws(b, i + 1);
+    loop {
+        let e = string_end(b, j).ok()?;
+        let t = text.get(j + 1..e - 1)?;
+        if !matches!(t, "string" | "number" | "integer" | "boolean") || types.contains(&t) {
+            return None;
+        }
+        types.push(t);
+        j = ws(b, e);
+        match b.get(j) {
+            Some(b',') => j = ws(b, j + 1),
+            Some(b']') if types.len() > 1 => return Some(j + 1),
+            _ => return None,
+        }
+    }
 }
 
 /// Whether the value at `i` is exactly `{"type": "null"}`.
@@ -1135,12 +1394,16 @@ mod tests {
             {"name":"d","description":"D.","inputSchema":{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"integer"}]}}}},
             {"name":"e","description":"E.","inputSchema":{"type":"object","properties":{"x":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}},
             {"name":"f","description":"F.","inputSchema":{"type":"object","properties":{"x":{"$ref":"#/$defs/y"}},"$defs":{"y":{"type":"string"}}}},
-            {"name":"g","description":"G.","inputSchema":{"type":"object","properties":{"x":{"type":["string","null"]}}}}
+            {"name":"g","description":"G.","inputSchema":{"type":"object","properties":{"x":{"type":["string","null"]}}}},
+            {"name":"h","description":"H.","inputSchema":{"type":"object","properties":{"x":{"description":"Any value."},"y":{"type":"array","items":{}}}}},
+            {"name":"i","description":"I.","inputSchema":{"type":"object","properties":{"x":{"type":["string","number"],"title":"X"}}}},
+            {"name":"j","description":"J.","inputSchema":{"type":"object","properties":{"x":{"type":"object","properties":{},"description":"Free."},"y":{"type":"object"}}}},
+            {"name":"k","description":"K.","inputSchema":{"type":"object","properties":{"x":{"oneOf":[{"type":"object","properties":{"a":{"type":"string"},"v":{}}},{"type":"object","properties":{"b":{"type":"string"}}}],"type":"object"}}}}
         ]}"##;
         for dialect in [Dialect::Gemini, Dialect::OpenAi, Dialect::Anthropic] {
             assert_eq!(
                 plain_tools(text, dialect),
-                ["a", "b", "c", "d", "e"],
+                ["a", "b", "c", "d", "e", "h", "i", "j", "k"],
                 "{dialect}"
             );
         }
@@ -1161,8 +1424,14 @@ mod tests {
             Dialect::OpenAiResponses,
             Dialect::Anthropic,
         ] {
-            let n = plain_tools(&text, dialect).len();
+            let plain = plain_tools(&text, dialect);
+            let n = plain.len();
             assert!(n * 10 >= 114 * 9, "{dialect}: {n} of 114 tools");
+            // a union of objects with a type beside it and an untyped
+            // value, a type array, an object with free keys
+            for name in ["projects_write", "issue_write", "actions_run_trigger"] {
+                assert!(plain.iter().any(|p| p == name), "{dialect}: {name}");
+            }
         }
     }
 }

@@ -176,11 +176,14 @@ fn move_into_branches<'a>(
         at,
         origin,
         Action::Rewritten,
-        format!(
-            "{} beside {origin} moved into each branch: the dialect takes no constraints beside anyOf, and every branch must hold them",
-            names.join(", ")
-        ),
+        moved(&names.join(", "), origin),
     );
+}
+
+/// What the report says of constraints (`names`, joined by ", ") moved from
+/// beside a union (`origin`: `anyOf`, `oneOf` or `type`) into its branches.
+pub(crate) fn moved(names: &str, origin: &str) -> String {
+    format!("{names} beside {origin} moved into each branch: the dialect takes no constraints beside anyOf, and every branch must hold them")
 }
 
 /// Folds a one-branch `anyOf` whose branch is plain (no reference, union,

@@ -71,13 +71,16 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
         );
         return;
     }
-    cx.note(
-        at,
-        "type",
-        Action::Rewritten,
-        "an object with free keys (no declared properties) is sent as JSON text, as this dialect refuses an object without properties; the text is parsed back into the object when the call is read",
-    );
+    cx.note(at, "type", Action::Rewritten, AS_TEXT);
 }
+
+/// What the report says of an object with free keys sent as JSON text.
+pub(crate) const AS_TEXT: &str = "an object with free keys (no declared properties) is sent as JSON text, as this dialect refuses an object without properties; the text is parsed back into the object when the call is read";
+
+/// What the description says of such an object when nothing tells its
+/// values' type (no `additionalProperties` schema, pattern or example).
+pub(crate) const AS_TEXT_SENTENCE: &str =
+    "Send this object as JSON text, like {\"key\": \"value\"}.";
 
 /// Whether an input schema's root says the arguments may (or must) hold
 /// keys it does not name: other keys (`additionalProperties` true or a

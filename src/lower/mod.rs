@@ -25,7 +25,7 @@ macro_rules! kw {
 }
 
 mod all_of;
-mod any_of_siblings;
+pub(crate) mod any_of_siblings;
 mod array_items;
 mod bounds;
 mod const_enum;
@@ -33,7 +33,7 @@ mod describe;
 mod empty_branch;
 mod enum_strings;
 mod formats;
-mod json_text_maps;
+pub(crate) mod json_text_maps;
 mod keywords;
 mod nullable;
 mod object_props;
@@ -41,8 +41,8 @@ mod one_of;
 mod refs;
 mod required;
 pub(crate) mod strict;
-mod type_array;
-mod untyped;
+pub(crate) mod type_array;
+pub(crate) mod untyped;
 mod unused_defs;
 pub(crate) mod words;
 

@@ -116,17 +116,15 @@ pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
             }
             node.map.insert(kw!("anyOf"), Value::Array(branches));
             node.any_of_from = Some("type");
-            cx.note(
-                at,
-                "type",
-                Action::Rewritten,
-                format!(
-                    "type array {} written as anyOf with one branch per type",
-                    types.join(", ")
-                ),
-            );
+            cx.note(at, "type", Action::Rewritten, as_any_of(&types.join(", ")));
         }
     }
+}
+
+/// What the report says of a type array (`list`, the names joined by
+/// ", ") written as `anyOf`.
+pub(crate) fn as_any_of(list: &str) -> String {
+    format!("type array {list} written as anyOf with one branch per type")
 }
 
 #[cfg(test)]

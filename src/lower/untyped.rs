@@ -112,16 +112,14 @@ pub(super) fn infer(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
         .insert(kw!("anyOf"), Value::Array(any_value_branches(true)));
     node.nullable = true;
     node.notes.push(NO_OBJECTS.into());
-    cx.note(
-        at,
-        "type",
-        Action::Narrowed,
-        "no type given and the dialect requires one: offered as a string, a number, a boolean, null or a list of those; objects cannot be sent",
-    );
+    cx.note(at, "type", Action::Narrowed, ANY_VALUE);
 }
 
+/// What the report says of an untyped value offered as any typed value.
+pub(crate) const ANY_VALUE: &str = "no type given and the dialect requires one: offered as a string, a number, a boolean, null or a list of those; objects cannot be sent";
+
 /// The sentence added where "any value" lost its objects.
-pub(super) const NO_OBJECTS: &str = "Objects cannot be sent here.";
+pub(crate) const NO_OBJECTS: &str = "Objects cannot be sent here.";
 
 /// The typed branches that stand for "any value" where every schema needs
 /// a type: the scalars and, with `arrays`, a list of scalars. Null is the
