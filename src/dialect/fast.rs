@@ -5,7 +5,14 @@
 //! properties whose leaves are strings, numbers, booleans, string enums
 //! and arrays of those, with descriptions and simple bounds. Lowering
 //! such a schema changes nothing but the spelling of its types (Gemini
-//! writes `STRING`) and adds `format: "enum"` where Gemini wants it. This
+//! writes `STRING`) and adds `format: "enum"` where Gemini wants it.
+//! A few shapes that Gemini rewrites by fixed rules are written here too,
+//! as the general path writes them (the other dialects take them as they
+//! are): an untyped property (any value: the typed branches, `nullable`
+//! and a sentence), a type array of scalars (`anyOf`, one branch a type),
+//! an object with free keys (a string of JSON text, said in the
+//! description) and a type beside a union of objects (left to the
+//! branches). This
 //! path reads the catalog's text once, writes each plain tool's item while
 //! reading it, and hands every other tool, as its own text, to the general
 //! path ([`super::declare`]), so a catalog is converted exactly as
