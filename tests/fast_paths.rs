@@ -330,6 +330,26 @@ fn near_plain_catalog() -> Vec<u8> {
         json!({"type": "object", "anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"type": "object", "properties": {"b": {"type": "string"}}}], "default": {}}),
         json!({"type": "array", "items": {"oneOf": [{"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"], "additionalProperties": false}, {"type": "object", "properties": {"i": {"type": "integer"}}, "required": ["i"], "additionalProperties": false}], "type": "object"}}),
         json!({"oneOf": [{"type": "object", "properties": {"id": {"type": "integer"}, "value": {"description": "Any."}}, "required": ["id", "value"], "additionalProperties": false}, {"type": "object", "properties": {"name": {"type": "string"}, "value": {}}, "additionalProperties": false}], "type": "object", "description": "Either."}),
+        // null branches as Python's generators write them
+        json!({"anyOf": [{"enum": ["installed", "available"], "type": "string"}, {"type": "null"}], "default": null, "description": "Src."}),
+        json!({"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "null"}], "default": "a"}),
+        json!({"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "null"}], "default": "z"}),
+        json!({"anyOf": [{"type": "string", "enum": ["a", "b"], "maxLength": 3}, {"type": "null"}]}),
+        json!({"anyOf": [{"type": "integer", "enum": [1, 2]}, {"type": "null"}]}),
+        json!({"anyOf": [{"type": "string", "enum": ["a", "a"]}, {"type": "null"}]}),
+        json!({"anyOf": [{"enum": ["a", "b"]}, {"type": "null"}]}),
+        json!({"anyOf": [{"type": "string"}, {"items": {"type": "string"}, "type": "array"}, {"type": "null"}], "default": null, "description": "F."}),
+        json!({"anyOf": [{"items": {"type": "string"}, "type": "array"}, {"type": "string"}, {"type": "null"}]}),
+        json!({"anyOf": [{"type": "null"}, {"type": "string"}, {"type": "integer"}]}),
+        json!({"anyOf": [{"type": "string"}, {"type": "null"}, {"type": "integer"}], "default": "x"}),
+        json!({"anyOf": [{"type": "string"}, {"type": "null"}, {"type": "integer"}], "default": null, "title": "T"}),
+        json!({"anyOf": [{"type": "string"}, {"type": "null"}, {"type": "null"}]}),
+        json!({"anyOf": [{"type": "null"}, {"type": "string"}]}),
+        json!({"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false}, {"type": "string"}, {"type": "null"}], "title": "T"}),
+        json!({"oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}),
+        json!({"type": "string", "anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}),
+        json!({"type": "object", "anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"type": "object", "properties": {"b": {"type": "string"}}}, {"type": "null"}]}),
+        json!({"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}}),
     ];
     let mut tools: Vec<Value> = nodes
         .iter()

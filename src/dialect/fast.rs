@@ -6,16 +6,20 @@
 //! and arrays of those, with descriptions and simple bounds. Lowering
 //! such a schema changes nothing but the spelling of its types (Gemini
 //! writes `STRING`) and adds `format: "enum"` where Gemini wants it.
+//!
 //! A few shapes that Gemini rewrites by fixed rules are written here too,
 //! as the general path writes them (the other dialects take them as they
 //! are): an untyped property (any value: the typed branches, `nullable`
 //! and a sentence), a type array of scalars (`anyOf`, one branch a type),
 //! an object with free keys (a string of JSON text, said in the
 //! description) and a type beside a union of objects (left to the
-//! branches). This
-//! path reads the catalog's text once, writes each plain tool's item while
-//! reading it, and hands every other tool, as its own text, to the general
-//! path ([`super::declare`]), so a catalog is converted exactly as
+//! branches). So are the "or null" unions Python's schema generators
+//! write: a string enum beside `{"type": "null"}`, and `{"type": "null"}`
+//! among several branches (Gemini's `nullable`; the others put it last).
+//!
+//! This path reads the catalog's text once, writes each plain tool's item
+//! while reading it, and hands every other tool, as its own text, to the
+//! general path ([`super::declare`]), so a catalog is converted exactly as
 //! [`super::convert_json`] converts it, only faster. Whatever this path is
 //! not sure of (a document of another shape, a tool the catalog reader
 //! would report on, a name given twice, strict mode, dialects whose items
@@ -74,8 +78,9 @@ const DEFAULT: u32 = 1 << 13;
 const ADDITIONAL: u32 = 1 << 14;
 /// Only at the root: dropped and reported.
 const SCHEMA: u32 = 1 << 15;
-/// Plain branches of distinct types, or one scalar branch and `{"type":
-/// "null"}`, beside a description, a title and a default only.
+/// Plain branches of distinct types (or objects), one of them may be
+/// `{"type": "null"}`, or one scalar branch (a string enum, bounds) and
+/// `{"type": "null"}`, beside a description, a title and a default only.
 const ANY_OF: u32 = 1 << 16;
 /// As [`ANY_OF`], without the null branch; where the dialect has no
 /// `oneOf`, written as `anyOf` after the node's own keywords and reported.
@@ -649,13 +654,11 @@ impl<'t> Plain<'t> {
         // keywords the dialect does not take, reported once the node's
         // children are, as the general walk does
         let mut drops: [Option<&'static str>; 2] = [None, None];
-        // a union's scalar branch beside `{"type": "null"}`
-        let mut nullable: Option<usize> = None;
         // Gemini's anyOf written from a oneOf, for the end of the node
         let mut later: Option<String> = None;
-        // the union: its keyword, the one type of all its branches, and
-        // where its report begins
-        let mut union: Option<(&'static str, Option<&'t str>, usize)> = None;
+        // the union: its keyword, what was read, and where its report
+        // begins
+        let mut union: Option<(&'static str, UnionRead<'t>, usize)> = None;
         // a type array's names
         let mut types: Vec<&'t str> = Vec::new();
         // where members were written in `out`, for the end of the node:
@@ -716,21 +719,19 @@ impl<'t> Plain<'t> {
                 // Gemini has no oneOf: written as anyOf after the node's
                 // own keywords, reported before its branches
                 let keyword = if bit == ANY_OF { "anyOf" } else { "oneOf" };
-                let e = if bit == ONE_OF && self.accepted & ONE_OF == 0 {
+                let (read, mark) = if bit == ONE_OF && self.accepted & ONE_OF == 0 {
                     self.note("oneOf", Note::OneOf);
                     let mark = self.dropped.len();
                     let mut branches = String::new();
-                    let e = self.union(v, depth, "oneOf", &mut branches)?;
+                    let read = self.union(v, depth, "oneOf", &mut branches)?;
                     later = Some(branches);
-                    (e, mark)
+                    (read, mark)
                 } else {
                     let mark = self.dropped.len();
                     (self.union(v, depth, keyword, out)?, mark)
                 };
-                let ((e, x, same), mark) = e;
-                nullable = x;
-                union = Some((keyword, same, mark));
-                read_to = Some(e);
+                read_to = Some(read.end);
+                union = Some((keyword, read, mark));
             }
             // a member dropped, or written at the end of the node
             if let Some(e) = read_to {
@@ -847,13 +848,13 @@ impl<'t> Plain<'t> {
                 }
             }
         }
-        if let Some((keyword, same, mark)) = union {
+        if let Some((keyword, read, mark)) = union {
             if !types.is_empty() {
                 return None;
             }
             if let Some(t) = ty {
                 // a type beside the union: the type of each branch
-                if same != Some(t) {
+                if read.same != Some(t) || read.null {
                     return None;
                 }
                 if self.require_type {
@@ -868,7 +869,13 @@ impl<'t> Plain<'t> {
                 }
                 out.push_str(&branches);
             }
-            return self.union_end(seen & !TYPE, nullable, default, depth, j, out);
+            // a null branch among several, written as nullable, is
+            // reported before the branches
+            let null = read.null && read.scalar.is_none();
+            if null && self.nullable_keyword {
+                self.note_at(mark, "anyOf", Note::NullBranch);
+            }
+            return self.union_end(seen & !TYPE, &read, default, depth, j, out);
         }
         let rewrite = self.require_type && self.upper_case_types && self.nullable_keyword;
         let Some(ty) = ty else {
@@ -1026,26 +1033,34 @@ impl<'t> Plain<'t> {
         self.dropped.insert(index, (at, keyword, note));
     }
 
-    /// Reads the `anyOf` at `i`: plain branches of distinct types are
-    /// written in place (`None`); one scalar branch beside `{"type":
-    /// "null"}` is left for [`Plain::union_end`] (its start). Returns
-    /// where the list ends.
+    /// Reads the `anyOf` at `i`: plain branches of distinct types (or
+    /// objects) are written in place, with a `{"type": "null"}` among
+    /// them written last or, where the dialect says `nullable`, left for
+    /// the end of the node; one scalar branch beside `{"type": "null"}`
+    /// is left for [`Plain::union_end`].
     fn union(
         &mut self,
         i: usize,
         depth: usize,
         keyword: &'static str,
         out: &mut String,
-    ) -> Option<(usize, Option<usize>, Option<&'t str>)> {
+    ) -> Option<UnionRead<'t>> {
         let b = self.text.as_bytes();
         if depth == 0 || !matches!(b.get(i), Some(b'[')) {
             return None;
         }
-        // the branches' places, first
+        // the branches' places, first, and the null branch's
         let mut starts = Vec::new();
+        let mut null_at = None;
         let mut j = ws(b, i + 1);
         let end = loop {
             let e = value_end(b, j, rawjson::MAX_DEPTH - 8).ok()?;
+            if e - j < 256 && is_null_schema(b, j) {
+                if null_at.is_some() {
+                    return None;
+                }
+                null_at = Some(starts.len());
+            }
             starts.push(j);
             j = ws(b, e);
             match b.get(j) {
@@ -1054,11 +1069,25 @@ impl<'t> Plain<'t> {
                 _ => return None,
             }
         };
-        if let [x, null] = starts[..] {
-            if is_null_schema(b, null) {
-                return (keyword == "anyOf").then_some((end, Some(x), None));
+        let null = match (null_at, starts.len()) {
+            (None, _) => false,
+            // a scalar branch beside null, for `union_end`
+            (Some(1), 2) => {
+                return (keyword == "anyOf").then_some(UnionRead {
+                    end,
+                    scalar: starts.first().copied(),
+                    same: None,
+                    null: true,
+                });
             }
-        }
+            // among several: Gemini's `nullable`, the last branch in the
+            // others (where the general path puts it)
+            (Some(at), n) if n > 2 && keyword == "anyOf" && at < n => {
+                starts.remove(at);
+                true
+            }
+            _ => return None,
+        };
         if starts.len() < 2 || starts.len() > INDEX.len() {
             return None;
         }
@@ -1092,9 +1121,17 @@ impl<'t> Plain<'t> {
         }
         self.unions -= 1;
         self.path.pop();
+        if null && !self.nullable_keyword {
+            out.push_str(",{\"type\":\"null\"}");
+        }
         push_ascii(out, "]");
         let same = types.first().filter(|t| types.iter().all(|u| u == *t));
-        Some((end, None, same.copied()))
+        Some(UnionRead {
+            end,
+            scalar: None,
+            same: same.copied(),
+            null,
+        })
     }
 
     /// Finishes a node holding `anyOf`: a union written in place, or the
@@ -1103,7 +1140,7 @@ impl<'t> Plain<'t> {
     fn union_end(
         &mut self,
         seen: u32,
-        nullable: Option<usize>,
+        read: &UnionRead<'t>,
         default: Option<u8>,
         depth: usize,
         j: usize,
@@ -1113,10 +1150,15 @@ impl<'t> Plain<'t> {
             return None;
         }
         self.last_type = None;
-        let Some(x) = nullable else {
-            // a default beside branches is said in each of them
-            if seen & DEFAULT != 0 {
+        let null = read.null && read.scalar.is_none();
+        let Some(x) = read.scalar else {
+            // a default beside branches is said in each of them (a null
+            // default beside a null branch stays)
+            if seen & DEFAULT != 0 && !(null && default == Some(b'n')) {
                 return None;
+            }
+            if null && self.nullable_keyword {
+                out.push_str(",\"nullable\":true");
             }
             push_ascii(out, "}");
             return Some(j + 1);
@@ -1156,14 +1198,24 @@ impl<'t> Plain<'t> {
                     return None;
                 }
                 out.push_str(text.get(v..e)?);
+            } else if bit == ENUM && self.accepted & ENUM != 0 {
+                let mark = self.listed.len();
+                let read = strings(text, v, false, &mut self.listed, out);
+                self.listed.truncate(mark);
+                read?;
+                // where a type array says "or null", so does the enum
+                if !self.nullable_keyword {
+                    out.pop();
+                    out.push_str(",null]");
+                }
             } else {
                 return None;
             }
             Some(e)
         })?;
         let ty = ty?;
-        // the branch's own bounds only (its type's)
-        if keys & !(TYPE | (allowed_for(ty)? & (NUMBER_BOUNDS | LENGTHS))) != 0 {
+        // the branch's own bounds and string enum only (its type's)
+        if keys & !(TYPE | (allowed_for(ty)? & (NUMBER_BOUNDS | LENGTHS | ENUM))) != 0 {
             return None;
         }
         let default_fits = match (default, ty) {
@@ -1175,6 +1227,9 @@ impl<'t> Plain<'t> {
         };
         if !default_fits {
             return None;
+        }
+        if keys & ENUM != 0 && self.string_enums {
+            out.push_str(",\"format\":\"enum\"");
         }
         if self.nullable_keyword {
             out.push_str(",\"nullable\":true");
@@ -1229,6 +1284,20 @@ impl<'t> Plain<'t> {
         push_ascii(out, "}");
         Some(j + 1)
     }
+}
+
+/// What [`Plain::union`] read.
+struct UnionRead<'t> {
+    /// Where the list ends.
+    end: usize,
+    /// The scalar branch beside `{"type": "null"}` (two branches), left
+    /// for [`Plain::union_end`].
+    scalar: Option<usize>,
+    /// The one type of all the branches written.
+    same: Option<&'t str>,
+    /// A `{"type": "null"}` branch among three or more (or beside the
+    /// scalar branch).
+    null: bool,
 }
 
 /// What follows an object's member.
@@ -1405,12 +1474,13 @@ mod tests {
             {"name":"h","description":"H.","inputSchema":{"type":"object","properties":{"x":{"description":"Any value."},"y":{"type":"array","items":{}}}}},
             {"name":"i","description":"I.","inputSchema":{"type":"object","properties":{"x":{"type":["string","number"],"title":"X"}}}},
             {"name":"j","description":"J.","inputSchema":{"type":"object","properties":{"x":{"type":"object","properties":{},"description":"Free."},"y":{"type":"object"}}}},
-            {"name":"k","description":"K.","inputSchema":{"type":"object","properties":{"x":{"oneOf":[{"type":"object","properties":{"a":{"type":"string"},"v":{}}},{"type":"object","properties":{"b":{"type":"string"}}}],"type":"object"}}}}
+            {"name":"k","description":"K.","inputSchema":{"type":"object","properties":{"x":{"oneOf":[{"type":"object","properties":{"a":{"type":"string"},"v":{}}},{"type":"object","properties":{"b":{"type":"string"}}}],"type":"object"}}}},
+            {"name":"l","description":"L.","inputSchema":{"type":"object","properties":{"x":{"anyOf":[{"enum":["p","q"],"type":"string"},{"type":"null"}],"default":null},"y":{"anyOf":[{"type":"string"},{"items":{"type":"string"},"type":"array"},{"type":"null"}],"default":null}}}}
         ]}"##;
         for dialect in [Dialect::Gemini, Dialect::OpenAi, Dialect::Anthropic] {
             assert_eq!(
                 plain_tools(text, dialect),
-                ["a", "b", "c", "d", "e", "h", "i", "j", "k"],
+                ["a", "b", "c", "d", "e", "h", "i", "j", "k", "l"],
                 "{dialect}"
             );
         }
