@@ -10,6 +10,8 @@
 //
 //   node tests/bench/builds.mjs DIR [DIR ...]     each DIR a built pkg/ (node js/build.mjs, then copy it)
 //   options: --rounds N (default 40)  --only convert|search|validate
+//            --catalog FILE  the conversion's catalog ×10 (a file of the corpus, or a path; default the GitHub server's)
+//            --to DIALECT    the conversion's dialect (default gemini)
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,6 +24,8 @@ const argv = process.argv.slice(2);
 const opt = (name, dflt) => takeOption(argv, name, dflt);
 const ROUNDS = Number(opt('--rounds', '40'));
 const only = opt('--only', '');
+const catalogFile = opt('--catalog', 'github-mcp-server.tools-list.json');
+const to = opt('--to', 'gemini');
 const dirs = argv.map((d) => resolve(d));
 if (dirs.length < 1) {
   console.error('usage: node tests/bench/builds.mjs PKG_DIR [PKG_DIR ...] [--rounds N] [--only convert|search|validate]');
@@ -38,9 +42,11 @@ for (const dir of dirs) {
 
 // inputs
 const gh = JSON.parse(readFileSync(join(corpus, 'github-mcp-server.tools-list.json'), 'utf8'));
+const converted = JSON.parse(readFileSync(resolve(corpus, catalogFile), 'utf8'));
+const convertTools = converted.result?.tools ?? converted.tools;
 const all = [];
-for (let c = 0; c < 10; c++) for (const t of gh.result.tools) all.push(c === 0 ? t : { ...t, name: `${t.name}_c${c}` });
-const convertText = JSON.stringify({ ...gh, result: { ...gh.result, tools: all } });
+for (let c = 0; c < 10; c++) for (const t of convertTools) all.push(c === 0 ? t : { ...t, name: `${t.name}_c${c}` });
+const convertText = JSON.stringify(converted.result ? { ...converted, result: { ...converted.result, tools: all } } : { ...converted, tools: all });
 const searchTools = [];
 for (let i = 0; searchTools.length < 1000; i++) {
   const t = gh.result.tools[i % gh.result.tools.length];
@@ -70,7 +76,7 @@ const cases = homeyTools.flatMap((t) => {
 for (const b of builds) b.validator = new b.api.Validator(homey);
 
 const tasks = {
-  convert: { floor: () => JSON.stringify(JSON.parse(convertText)), run: (b) => b.api.convertJson(convertText, 'gemini', false), unit: 'ms' },
+  convert: { floor: () => JSON.stringify(JSON.parse(convertText)), run: (b) => b.api.convertJson(convertText, to, false), unit: 'ms' },
   search: {
     run: (b) => {
       const index = new b.api.ToolIndex(searchText);
@@ -127,7 +133,7 @@ for (const [name, task] of Object.entries(tasks)) {
   }
   const scale = task.per ? 1000 / task.per : 1;
   const base = median(samples[task.floor ? 1 : 0]);
-  console.log(`\n${name} (${task.unit}; ${ROUNDS} interleaved rounds, identical outputs)\n\n| build | median | min | × first build |${task.floor ? ' × floor |' : ''}\n|---|---:|---:|---:|${task.floor ? '---:|' : ''}`);
+  console.log(`\n${name}${name === 'convert' ? ` ${catalogFile} ×10 to ${to}` : ''} (${task.unit}; ${ROUNDS} interleaved rounds, identical outputs)\n\n| build | median | min | × first build |${task.floor ? ' × floor |' : ''}\n|---|---:|---:|---:|${task.floor ? '---:|' : ''}`);
   const floorMed = task.floor ? median(samples[0]) : 0;
   contenders.forEach((c, i) => {
     const m = median(samples[i]);
