@@ -579,3 +579,50 @@ fn param_headers_are_checked_on_http_calls() {
         .any(|o| matches!(o, Output::Invoke(i) if i.tool == "set_zone"));
     assert!(invoked);
 }
+
+/// A closed channel's invocations are cancelled in the order they began,
+/// and the other channels' go on.
+#[test]
+fn a_closed_channel_cancels_its_invocations_in_order() {
+    let mut e = engine();
+    let mut begun = Vec::new();
+    for id in 1..=24 {
+        let channel = if id % 3 == 0 { 5 } else { 4 };
+        e.handle_on(
+            channel,
+            &modern(
+                id,
+                "tools/call",
+                json!({"name": "get_state", "arguments": {}}),
+            ),
+        );
+        for o in outputs(&mut e) {
+            if let Output::Invoke(inv) = o {
+                begun.push((channel, inv.id));
+            }
+        }
+    }
+    let on = |c: u64| -> Vec<u64> {
+        begun
+            .iter()
+            .filter(|(channel, _)| *channel == c)
+            .map(|(_, id)| *id)
+            .collect()
+    };
+    assert_eq!(on(4).len(), 16);
+    e.close_channel(4);
+    let cancelled: Vec<u64> = outputs(&mut e)
+        .into_iter()
+        .filter_map(|o| match o {
+            Output::Cancel(id) => Some(id),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(cancelled, on(4));
+    for id in on(5) {
+        assert!(e.complete(id, &json!({"content": []})).is_ok());
+    }
+    for id in on(4) {
+        assert!(e.complete(id, &json!({"content": []})).is_err());
+    }
+}
