@@ -136,6 +136,7 @@
 mod call;
 mod catalog;
 pub mod client;
+pub mod conversation;
 mod dialect;
 mod engine;
 mod error;
@@ -145,6 +146,7 @@ mod lint;
 mod lower;
 mod names;
 mod pointer;
+mod provider;
 mod rawjson;
 mod report;
 mod results;
@@ -176,6 +178,7 @@ pub use engine::{
 pub use error::{Error, ErrorKind};
 pub use lint::{lint, Finding, LintReport, Severity, ToolLint};
 pub use names::NameMap;
+pub use provider::Provider;
 pub use report::{Action, ReportEntry};
 pub use results::{
     tool_exception, tool_failure, tool_failure_json, tool_success, tool_success_json,

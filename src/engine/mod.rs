@@ -146,7 +146,7 @@ use serde_json::{json, Map, Value};
 use crate::catalog::{Catalog, Tool};
 use crate::error::{Error, ErrorKind};
 
-mod disclosure;
+pub(crate) mod disclosure;
 pub(crate) mod era;
 pub mod http;
 mod serve;
