@@ -60,6 +60,8 @@ mod catalog;
 #[cfg(not(feature = "web-module"))]
 mod client;
 #[cfg(not(feature = "web-module"))]
+mod conversation;
+#[cfg(not(feature = "web-module"))]
 mod engine;
 #[cfg(not(feature = "web-module"))]
 mod http;
@@ -355,6 +357,13 @@ pub(crate) fn millis(ms: f64) -> u64 {
     } else {
         0
     }
+}
+
+/// The key under which a conversion carries its catalog (not enumerable:
+/// `JSON.stringify` and spreading leave it out).
+#[cfg(not(feature = "web-module"))]
+pub(crate) fn catalog_key() -> JsValue {
+    js_sys::Symbol::for_("mcp-switchboard.catalog").into()
 }
 
 /// The package version.
