@@ -19,6 +19,10 @@ const USAGE = `usage:
         [--max-connections N] [--max-reply BYTES] [--stats SECONDS]
         [--web-tools [--web-allow-private] [--web-allow-hosts H,I] [--web-search-endpoint URL]
          [--web-search-key KEY] [--web-search-timeout SECONDS]]
+  mcp-switchboard chat --provider gemini|openai|openai-responses|anthropic|prompted --model NAME
+        [--base-url URL] [--api-key-env VAR] (--demo | --upstream URL | --catalog FILE --handlers MODULE)
+        [--upstream-token T] [--mode all|hybrid|meta|auto] [--stream] [--json] [--max-rounds N]
+        [--system TEXT] [--timeout SECONDS] MESSAGE
   mcp-switchboard dialects
   mcp-switchboard --version
 dialects: ${sb.dialects().join(', ')}
@@ -33,6 +37,13 @@ names; --upstream "COMMAND ARGS" starts one that speaks stdio (split at spaces).
 or NAME="COMMAND ARGS" once per server to front several: their tools and prompts are served as
 NAME__TOOL, their resources as NAME+URI; one that is down is served without tools and joins when it
 answers. --upstream-token NAME=T is that server's token, --upstream-token T everyone's.
+chat asks a model MESSAGE with the source's tools and runs its tool calls until it answers: the answer
+on stdout (as it arrives with --stream), or with --json {text, rounds, calls: [{name, arguments, isError}],
+usage}. The key comes from the environment only: --api-key-env VAR, by default GEMINI_API_KEY,
+OPENAI_API_KEY or ANTHROPIC_API_KEY (not needed with a --base-url of a local server). --base-url follows
+each vendor's SDK: OpenAI's includes /v1 (any OpenAI-compatible server: Ollama, LM Studio, llama.cpp,
+vLLM, OpenRouter), Anthropic's and Gemini's are the host's root. Exit 0 on an answer, 1 when a provider
+error or the round limit ended the turn, 2 on usage errors.
 --web-tools adds web_fetch and web_search (category web) beside the source's tools; web_fetch refuses
 loopback and private addresses unless --web-allow-private (or the host is in --web-allow-hosts).`;
 
@@ -158,6 +169,77 @@ Object.assign(commands, {
     if (!flags.catalog) throw new UsageError('budget needs --catalog FILE');
     if (rest.length > 0) throw new UsageError('budget takes no positional arguments');
     print(sb.budget(readInput(flags.catalog), { to: flags.to }));
+  },
+  async chat(argv) {
+    const { flags, rest } = parseArgs(argv, {
+      provider: 'value', model: 'value', 'base-url': 'value', 'api-key-env': 'value', demo: 'bool', upstream: 'list',
+      'upstream-token': 'list', catalog: 'value', handlers: 'value', mode: 'value', stream: 'bool', json: 'bool',
+      'max-rounds': 'value', system: 'value', timeout: 'value',
+    });
+    // the package with the conversation: a WebAssembly module of its own
+    const chat = await import('../pkg/chat/index.mjs');
+    const provider = chat.providers().find((p) => p.name === flags.provider);
+    if (!provider) throw new UsageError(`chat needs --provider ${chat.providers().map((p) => p.name).join('|')}`);
+    if (!flags.model) throw new UsageError('chat needs --model NAME');
+    if (rest.length !== 1 || rest[0] === '') throw new UsageError('chat takes one MESSAGE (quote it)');
+    const chosen = ['demo', 'upstream', 'catalog'].filter((k) => flags[k] !== undefined);
+    if (chosen.length !== 1) throw new UsageError('chat needs exactly one tool source: --demo, --upstream URL or --catalog FILE --handlers MODULE');
+    if (flags.catalog && !flags.handlers) throw new UsageError('--catalog FILE goes with --handlers MODULE (the functions that run its tools)');
+    if (flags.handlers && !flags.catalog) throw new UsageError('--handlers goes with --catalog FILE');
+    if (flags.upstream && flags.upstream.length !== 1) throw new UsageError('chat takes one --upstream URL');
+    const maxRounds = flags['max-rounds'] === undefined ? undefined : Number(flags['max-rounds']);
+    if (maxRounds !== undefined && !(Number.isInteger(maxRounds) && maxRounds >= 1 && maxRounds <= 1000)) throw new UsageError('--max-rounds needs a whole number from 1 to 1000');
+    const timeout = flags.timeout === undefined ? 30 : Number(flags.timeout);
+    if (!(timeout > 0 && timeout <= 3600)) throw new UsageError('--timeout needs a number of seconds (0 to 3600)');
+    if (flags.mode !== undefined && !['all', 'hybrid', 'meta', 'auto'].includes(flags.mode)) throw new UsageError(`unknown mode ${JSON.stringify(flags.mode)}; choose all, hybrid, meta or auto`);
+    if (flags['base-url'] !== undefined && !/^https?:\/\/[^\s]+$/i.test(flags['base-url'])) throw new UsageError(`--base-url needs an http:// or https:// URL (got ${flags['base-url']})`);
+    // the key from the environment only, never from a flag's value
+    const keyVar = flags['api-key-env'] ?? provider.keyVariable;
+    const apiKey = process.env[keyVar] || undefined;
+    if (!apiKey && (flags['api-key-env'] !== undefined || flags['base-url'] === undefined)) {
+      throw new UsageError(`no API key: set ${keyVar} in the environment${flags['api-key-env'] ? '' : ' (or --api-key-env VAR)'}`);
+    }
+    const source = await toolSource(flags, timeout * 1000, undefined, () => {});
+    const conversation = new chat.Conversation(source.catalog, {
+      provider: provider.name,
+      model: flags.model,
+      apiKey,
+      baseUrl: flags['base-url'],
+      mode: flags.mode,
+      stream: !!flags.stream,
+      maxRounds,
+      system: flags.system,
+      toolTimeoutMs: timeout * 1000,
+    });
+    const unwatch = source.watch?.(() => conversation.setCatalog(source.catalog));
+    const streamed = flags.stream && !flags.json;
+    let done;
+    try {
+      done = await chat.runChat(conversation, rest[0], {
+        callTool: (name, args) => source.call(name, args, { signal: AbortSignal.timeout(timeout * 1000), kind: 'tool', source: null }),
+        onText: streamed ? (delta) => process.stdout.write(delta) : undefined,
+      });
+    } finally {
+      unwatch?.();
+      await source.close?.();
+      conversation.free();
+    }
+    if (flags.json) {
+      print({ text: done.text, rounds: done.rounds, calls: done.calls, usage: done.usage, reason: done.reason, ...(done.error ? { error: done.error } : {}) });
+    } else if (streamed) {
+      process.stdout.write('\n');
+    } else if (done.text) {
+      process.stdout.write(`${done.text}\n`);
+    }
+    if (done.reason === 'error') {
+      process.stderr.write(`mcp-switchboard: ${provider.name} failed: ${describe(done.error)}\n`);
+      process.exitCode = 1;
+    } else if (done.reason === 'max_rounds') {
+      process.stderr.write(`mcp-switchboard: stopped after ${done.rounds} model requests (--max-rounds) without an answer\n`);
+      process.exitCode = 1;
+    } else if (done.reason !== 'stop') {
+      process.stderr.write(`mcp-switchboard: the answer ended early: ${done.reason}${done.note ? ` (${done.note})` : ''}\n`);
+    }
   },
   async serve(argv) {
     const { flags, rest } = parseArgs(argv, {
@@ -302,6 +384,14 @@ function webOptions(flags, metadata) {
     searchApiKey: flags['web-search-key'] ?? process.env.MCP_SWITCHBOARD_WEB_SEARCH_KEY,
     searchTimeoutMs: seconds,
   };
+}
+
+/** A provider error in one line: its kind, status, message and wait. */
+function describe(error) {
+  if (!error) return 'unknown error';
+  const status = error.status ? ` ${error.status}` : '';
+  const wait = error.retryAfterMs != null ? ` (retry after ${Math.ceil(error.retryAfterMs / 1000)} s)` : '';
+  return `${error.kind}${status}: ${error.message}${wait}`;
 }
 
 /** The tool source serve was asked for. */

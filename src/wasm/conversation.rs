@@ -211,6 +211,26 @@ fn ms(now: f64) -> u64 {
     super::millis(now)
 }
 
+/// The providers a Conversation speaks: each one's name, its vendor's
+/// base URL and the environment variable its SDK reads the key from.
+#[wasm_bindgen(
+    unchecked_return_type = "{ name: ProviderName; baseUrl: string; keyVariable: string; dialect: DialectName }[]"
+)]
+pub fn providers() -> Result<JsValue, JsValue> {
+    let list: Vec<Value> = Provider::ALL
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "name": p.as_str(),
+                "baseUrl": p.default_base_url(),
+                "keyVariable": p.key_variable(),
+                "dialect": p.dialect().as_str(),
+            })
+        })
+        .collect();
+    to_js(&list)
+}
+
 /// Response headers as pairs: an array of pairs, a plain object, or a
 /// fetch `Headers` (anything with `entries()`).
 fn headers_of(headers: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
@@ -336,8 +356,8 @@ impl JsConversation {
         self.inner.handle_failure(id as u64, message, ms(now));
     }
 
-    /// Call `id`'s result: a CallToolResult, a JSON-RPC response or error, any value (the tool's output), or
-    /// an Error (the tool threw; the model reads it as an error result).
+    /// Call `id`'s result: a CallToolResult, a JSON-RPC response or error, any value (the tool's output;
+    /// undefined: no output), or an Error (the tool threw; the model reads it as an error result).
     pub fn complete(
         &mut self,
         id: &str,
@@ -349,8 +369,13 @@ impl JsConversation {
             self.inner.fail_call(id, &message, ms(now));
             return Ok(());
         }
+        // a tool that returned nothing succeeded with no output
         let value = if result.is_undefined() {
-            Value::Null
+            crate::tool_success(Value::Null)
+        } else if result.is_string() {
+            // JSON text (as an MCP source gives it), else the tool's text
+            let text = string_of(&result, "the result")?;
+            serde_json::from_str(&text).unwrap_or(Value::String(text))
         } else {
             read_value(&result, "the result")?
         };

@@ -13,6 +13,10 @@
 //! decisions it is built from) and `web` (the web tools' state machines,
 //! HTML conversion, the tool definitions).
 //!
+//! The conversation (`conversation`, feature `chat`) is compiled into a
+//! module of its own too, beside every other area (the npm package's
+//! `mcp-switchboard/chat`).
+//!
 //! The web tools are a module of their own: `web` is compiled with the
 //! feature `web` (beside the other areas), and the feature `web-module`
 //! builds a module with the web tools alone (the npm package's
@@ -59,7 +63,7 @@ mod calls;
 mod catalog;
 #[cfg(not(feature = "web-module"))]
 mod client;
-#[cfg(not(feature = "web-module"))]
+#[cfg(all(feature = "chat", not(feature = "web-module")))]
 mod conversation;
 #[cfg(not(feature = "web-module"))]
 mod engine;
