@@ -10,7 +10,8 @@
 //! API.
 //!
 //! Targets: [`catalog`], [`lint`], [`calls`], [`validate`], [`search`],
-//! [`engine`], [`http`], [`sse`], [`lenient`], [`rawjson`], [`html`]. A
+//! [`engine`], [`http`], [`sse`], [`lenient`], [`rawjson`], [`html`],
+//! [`conversation`]. A
 //! new target is a function here, a file in `fuzz/fuzz_targets/`, a
 //! `[[bin]]` in `fuzz/Cargo.toml` and a seed folder, like the others.
 
@@ -25,9 +26,19 @@ use crate::search::{SearchOptions, ToolIndex};
 
 /// The names of every target, as the folders under `fuzz/seeds/` and
 /// `fuzz/regressions/` and the files under `fuzz/fuzz_targets/` are named.
-pub const TARGETS: [&str; 11] = [
-    "catalog", "lint", "calls", "validate", "search", "engine", "http", "sse", "lenient",
-    "rawjson", "html",
+pub const TARGETS: [&str; 12] = [
+    "catalog",
+    "lint",
+    "calls",
+    "validate",
+    "search",
+    "engine",
+    "http",
+    "sse",
+    "lenient",
+    "rawjson",
+    "html",
+    "conversation",
 ];
 
 /// Runs the target called `name` on `data`; `false` for an unknown name.
@@ -44,9 +55,86 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "lenient" => lenient(data),
         "rawjson" => rawjson(data),
         "html" => html(data),
+        "conversation" => conversation(data),
         _ => return false,
     }
     true
+}
+
+/// The conversation's response and stream readers, for every provider:
+/// the first byte picks the provider (low 3 bits), a stream or a whole
+/// body (bit 3), the status (bits 4-5: 200, 400, 429, 500); the rest is
+/// the body, fed in chunks split at each `0xFF` byte. Any calls it yields
+/// are answered with the same bytes as their result, and the next request
+/// must be JSON. Properties: nothing panics; every call names a catalog
+/// tool; a turn that ended is not busy; a request body is JSON.
+pub fn conversation(data: &[u8]) {
+    use crate::conversation::{Conversation, ConversationOptions, Output};
+    use crate::Provider;
+    let Some((&head, body)) = data.split_first() else {
+        return;
+    };
+    let provider = Provider::ALL[usize::from(head & 7) % Provider::ALL.len()];
+    let stream = head & 8 != 0;
+    let status = [200, 400, 429, 500][usize::from((head >> 4) & 3)];
+    let catalog = tools();
+    let options = ConversationOptions::new("m")
+        .with_stream(stream)
+        .with_max_retries(1)
+        .with_max_rounds(3)
+        .with_mode(if head & 64 != 0 {
+            crate::conversation::ToolMode::Hybrid
+        } else {
+            crate::conversation::ToolMode::All
+        });
+    let mut c = Conversation::new(provider, catalog.clone(), options);
+    if c.send("fuzz", 0).is_err() {
+        return;
+    }
+    let content_type = if stream {
+        "text/event-stream"
+    } else {
+        "application/json"
+    };
+    let mut now = 0u64;
+    // a few requests: the first, a retry, the rounds after calls
+    for _ in 0..4 {
+        let mut request = None;
+        let mut calls = Vec::new();
+        while let Some(out) = c.poll_output() {
+            match out {
+                Output::Request(r) => {
+                    assert!(
+                        serde_json::from_str::<Value>(&r.body).is_ok(),
+                        "a request body is not JSON"
+                    );
+                    request = Some(r.id);
+                }
+                Output::Call(call) => {
+                    assert!(catalog.get(&call.name).is_some(), "a call of {}", call.name);
+                    calls.push(call.id);
+                }
+                Output::Done(_) => assert!(!c.busy(), "done but busy"),
+                _ => {}
+            }
+        }
+        for id in calls {
+            let result: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+            c.complete_call(&id, &result, now);
+        }
+        if let Some(id) = request {
+            c.handle_response(id, status, &[("content-type".into(), content_type.into())], now);
+            for chunk in body.split(|&b| b == 0xFF) {
+                c.handle_body(id, chunk, now);
+            }
+            c.handle_end(id, now);
+        } else if let Some(at) = c.poll_timeout() {
+            now = at;
+            c.handle_timeout(now);
+        } else {
+            break;
+        }
+    }
 }
 
 /// A small catalog for the targets that need tools: a read-only one, a
