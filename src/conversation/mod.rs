@@ -124,9 +124,10 @@ pub struct ConversationOptions {
     pub system: Option<String>,
     /// Most model requests in one turn (default 10).
     pub max_rounds: u32,
-    /// Sampling temperature.
+    /// Sampling temperature (Gemini, OpenAI; Anthropic's Messages API no
+    /// longer takes one).
     pub temperature: Option<f64>,
-    /// Nucleus sampling.
+    /// Nucleus sampling (Gemini, OpenAI; not Anthropic).
     pub top_p: Option<f64>,
     /// Most tokens the model may write per response (Anthropic requires
     /// one: 4096 when `None`).

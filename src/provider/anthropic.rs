@@ -1,6 +1,6 @@
 //! Anthropic Messages' wire: `POST /v1/messages` with `x-api-key` and
 //! `anthropic-version`, `max_tokens` always sent, the system prompt at the
-//! top; the response's `content` blocks and `stop_reason`; the stream's
+//! top, no sampling parameters (the API no longer takes them); the response's `content` blocks and `stop_reason`; the stream's
 //! `message_start`, `content_block_start` / `_delta` (`text_delta`,
 //! `input_json_delta`, `thinking_delta`, `signature_delta`) / `_stop`,
 //! `message_delta`, `message_stop`, `ping` and `error` events; errors as
@@ -8,7 +8,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{count, event_json, number, put, str_of, Read, RequestParts};
+use super::{count, event_json, str_of, Read, RequestParts};
 use crate::client::SseEvent;
 use crate::conversation::{FinishReason, ProviderError, Usage};
 
@@ -32,8 +32,8 @@ pub(crate) fn request(p: &RequestParts<'_>) -> super::Built {
     if !p.tools.is_empty() {
         body.insert("tools".into(), Value::Array(p.tools.to_vec()));
     }
-    put(&mut body, "temperature", number(o.temperature));
-    put(&mut body, "top_p", number(o.top_p));
+    // the Messages API takes no sampling parameters any more (the SDK's
+    // MessageCreateParams has neither temperature nor top_p): not sent
     if p.stream {
         body.insert("stream".into(), Value::Bool(true));
     }

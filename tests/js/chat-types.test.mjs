@@ -53,7 +53,7 @@ test('every request body type-checks against the vendor SDK request types (tsc -
     "import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';",
     "import type { ResponseCreateParamsNonStreaming, ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';",
     "import type { MessageCreateParamsNonStreaming, MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';",
-    "import type { Content, GenerationConfig, Tool } from '@google/genai';",
+    "import { Type, type Content, type GenerationConfig, type Tool } from '@google/genai';",
     '// the REST body of generateContent, its fields typed by @google/genai',
     'type GeminiRequest = { contents: Content[]; systemInstruction?: Content; tools?: Tool[]; generationConfig?: GenerationConfig };',
   ];
@@ -66,7 +66,15 @@ test('every request body type-checks against the vendor SDK request types (tsc -
     for (const [i, stream] of [false, true].entries()) {
       for (const o of options) {
         for (const body of await bodies(provider, stream, o)) {
-          lines.push(`export const b${n++}: ${TYPES[provider][i]} = ${JSON.stringify(body, null, 1)};`);
+          let literal = JSON.stringify(body, null, 1);
+          // the gemini dialect's upper-case type names are @google/genai's Type enum, by value
+          // and its int64 counts are strings there (proto3's JSON takes a number or a string for them)
+          if (provider === 'gemini') {
+            literal = literal
+              .replace(/"type": "(STRING|NUMBER|INTEGER|BOOLEAN|ARRAY|OBJECT|NULL)"/g, '"type": Type.$1')
+              .replace(/"(minItems|maxItems|minLength|maxLength|minProperties|maxProperties)": (\d+)/g, '"$1": "$2"');
+          }
+          lines.push(`export const b${n++}: ${TYPES[provider][i]} = ${literal};`);
         }
       }
     }

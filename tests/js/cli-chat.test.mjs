@@ -43,7 +43,7 @@ before(async () => {
 after(() => server?.kill());
 
 const script = [
-  { calls: [{ name: 'set_light', arguments: { deviceId: 'light-kitchen', state: 'on', dim: '40' } }, { name: 'set_light', arguments: { deviceId: 'no-such-lamp', state: 'on' } }] },
+  { calls: [{ name: 'set_light', arguments: { deviceId: 'kitchen-spots', state: 'on', dim: '40' } }, { name: 'set_light', arguments: { deviceId: 'no-such-lamp', state: 'on' } }] },
   { text: 'The kitchen light is on at 40%.' },
 ];
 
@@ -110,14 +110,14 @@ test('chat: usage errors exit 2; the key comes from the environment only', async
 
 test('chat --provider prompted over a local OpenAI-compatible server, hybrid mode, the round limit exits 1', async () => {
   const model = await startFakeModel('prompted', [
-    { calls: [{ name: 'use_tool', arguments: { name: 'set_light', arguments: { deviceId: 'light-kitchen', state: 'off' } } }] },
+    { calls: [{ name: 'use_tool', arguments: { name: 'set_light', arguments: { deviceId: 'kitchen-spots', state: 'off' } } }] },
     { text: 'Off.' },
   ]);
   try {
     const r = await run(['chat', '--provider', 'prompted', '--model', 'llama', '--base-url', model.baseUrl, '--demo', '--mode', 'hybrid', '--json', 'kitchen light off']);
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
-    assert.deepEqual(out.calls, [{ name: 'set_light', arguments: { deviceId: 'light-kitchen', state: 'off' }, isError: false }]);
+    assert.deepEqual(out.calls, [{ name: 'set_light', arguments: { deviceId: 'kitchen-spots', state: 'off' }, isError: false }]);
     assert.equal(model.requests[0].headers.authorization, undefined, 'no key for a local server');
   } finally {
     await model.close();
