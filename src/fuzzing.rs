@@ -123,7 +123,12 @@ pub fn conversation(data: &[u8]) {
             c.complete_call(&id, &result, now);
         }
         if let Some(id) = request {
-            c.handle_response(id, status, &[("content-type".into(), content_type.into())], now);
+            c.handle_response(
+                id,
+                status,
+                &[("content-type".into(), content_type.into())],
+                now,
+            );
             for chunk in body.split(|&b| b == 0xFF) {
                 c.handle_body(id, chunk, now);
             }

@@ -493,17 +493,33 @@ fn another_apis_response_is_named_not_read_as_no_calls() {
         assert!(e.message().contains(named), "{dialect}: {}", e.message());
     }
     // its own shape still reads; gemini-json reads Gemini's
-    assert!(parse_calls(Dialect::GeminiJson, &gemini, &names(&cat, Dialect::GeminiJson), None).is_ok());
+    assert!(parse_calls(
+        Dialect::GeminiJson,
+        &gemini,
+        &names(&cat, Dialect::GeminiJson),
+        None
+    )
+    .is_ok());
     assert_eq!(
-        parse_calls(Dialect::Anthropic, &anthropic, &names(&cat, Dialect::Anthropic), None)
-            .map(|t| t.calls.len())
-            .ok(),
+        parse_calls(
+            Dialect::Anthropic,
+            &anthropic,
+            &names(&cat, Dialect::Anthropic),
+            None
+        )
+        .map(|t| t.calls.len())
+        .ok(),
         Some(1)
     );
     // prompted reads a Chat Completions response's text
     let prompted = json!({"choices": [{"message": {"role": "assistant", "content": "{\"name\": \"set_light\", \"arguments\": {\"deviceId\": \"a\"}}"}}]});
-    let turn = parse_calls(Dialect::Prompted, &prompted, &names(&cat, Dialect::Prompted), Some(&cat))
-        .expect("prompted");
+    let turn = parse_calls(
+        Dialect::Prompted,
+        &prompted,
+        &names(&cat, Dialect::Prompted),
+        Some(&cat),
+    )
+    .expect("prompted");
     assert_eq!(turn.calls.len(), 1);
 }
 
@@ -515,8 +531,13 @@ fn errors_and_plain_values_are_written_as_what_they_are() {
         {"type": "tool_use", "id": "b", "name": "set_light", "input": {"deviceId": "y"}},
         {"type": "tool_use", "id": "c", "name": "set_light", "input": {"deviceId": "z"}}
     ]});
-    let turn = parse_calls(Dialect::Anthropic, &message, &names(&cat, Dialect::Anthropic), None)
-        .expect("turn");
+    let turn = parse_calls(
+        Dialect::Anthropic,
+        &message,
+        &names(&cat, Dialect::Anthropic),
+        None,
+    )
+    .expect("turn");
     let items = format_results(
         Dialect::Anthropic,
         &turn,
@@ -525,7 +546,9 @@ fn errors_and_plain_values_are_written_as_what_they_are() {
     .expect("results");
     let blocks = &items[0]["content"];
     assert_eq!(blocks[0]["is_error"], true);
-    assert!(blocks[0]["content"][0]["text"].as_str().is_some_and(|t| t.contains("device offline")));
+    assert!(blocks[0]["content"][0]["text"]
+        .as_str()
+        .is_some_and(|t| t.contains("device offline")));
     assert_eq!(blocks[1].get("is_error"), None);
     assert_eq!(blocks[1]["content"][0]["text"], "{\"on\":true}");
     assert_eq!(blocks[2]["is_error"], true);

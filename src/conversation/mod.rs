@@ -605,6 +605,10 @@ pub struct Conversation {
     error_headers: Vec<(String, String)>,
 }
 
+/// The response headers the conversation reads (a host may pass these
+/// alone): the body's type, and how long to wait before a retry.
+pub const READ_HEADERS: [&str; 3] = ["content-type", "retry-after", "retry-after-ms"];
+
 /// The longest user message, in bytes.
 const MAX_TEXT: usize = 64 * 1024 * 1024;
 
@@ -1039,6 +1043,8 @@ impl Conversation {
             history: &self.history,
             stream,
         });
+        let body = built.body();
+        let (path, headers) = (built.path, built.headers);
         let id = self.next_id;
         self.next_id += 1;
         let base = self
@@ -1047,7 +1053,7 @@ impl Conversation {
             .as_deref()
             .unwrap_or(self.provider.default_base_url())
             .trim_end_matches('/');
-        let url = format!("{base}{}", built.path);
+        let url = format!("{base}{path}");
         self.phase = Phase::Model(Reading {
             id,
             deadline: now.saturating_add(self.options.request_timeout_ms),
@@ -1061,9 +1067,9 @@ impl Conversation {
             id,
             method: "POST",
             url,
-            path: built.path,
-            headers: built.headers,
-            body: built.body.to_string(),
+            path,
+            headers,
+            body,
             stream,
         }));
     }

@@ -6,9 +6,9 @@
 //! `message_delta`, `message_stop`, `ping` and `error` events; errors as
 //! `{"type": "error", "error": {type, message}}`.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
-use super::{count, event_json, str_of, Read, RequestParts};
+use super::{count, event_json, str_of, Field, Read, RequestParts};
 use crate::client::SseEvent;
 use crate::conversation::{FinishReason, ProviderError, Usage};
 
@@ -17,25 +17,26 @@ pub(crate) const VERSION: &str = "2023-06-01";
 /// `max_tokens` when the options set none (the API requires one).
 pub(crate) const DEFAULT_MAX_TOKENS: u64 = 4096;
 
-pub(crate) fn request(p: &RequestParts<'_>) -> super::Built {
+pub(crate) fn request<'a>(p: &RequestParts<'a>) -> super::Built<'a> {
     let o = p.options;
-    let mut body = Map::new();
-    body.insert("model".into(), Value::String(o.model.clone()));
-    body.insert(
-        "max_tokens".into(),
-        json!(o.max_output_tokens.unwrap_or(DEFAULT_MAX_TOKENS)),
-    );
+    let mut fields = vec![
+        ("model", Field::Value(Value::String(o.model.clone()))),
+        (
+            "max_tokens",
+            Field::Value(json!(o.max_output_tokens.unwrap_or(DEFAULT_MAX_TOKENS))),
+        ),
+    ];
     if let Some(system) = o.system.as_deref().filter(|s| !s.is_empty()) {
-        body.insert("system".into(), Value::String(system.to_string()));
+        fields.push(("system", Field::Value(Value::String(system.to_string()))));
     }
-    body.insert("messages".into(), Value::Array(p.history.to_vec()));
+    fields.push(("messages", Field::Items(None, p.history)));
     if !p.tools.is_empty() {
-        body.insert("tools".into(), Value::Array(p.tools.to_vec()));
+        fields.push(("tools", Field::Items(None, p.tools)));
     }
     // the Messages API takes no sampling parameters any more (the SDK's
     // MessageCreateParams has neither temperature nor top_p): not sent
     if p.stream {
-        body.insert("stream".into(), Value::Bool(true));
+        fields.push(("stream", Field::Value(Value::Bool(true))));
     }
     let mut headers = vec![
         ("content-type".to_string(), "application/json".to_string()),
@@ -53,7 +54,7 @@ pub(crate) fn request(p: &RequestParts<'_>) -> super::Built {
     super::Built {
         path: "/v1/messages".into(),
         headers,
-        body: Value::Object(body),
+        fields,
     }
 }
 

@@ -6,7 +6,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{count, event_json, number, put, str_of, Read, RequestParts};
+use super::{count, event_json, number, put, str_of, Field, Read, RequestParts};
 use crate::client::SseEvent;
 use crate::conversation::{FinishReason, ProviderError, Usage};
 
@@ -25,7 +25,7 @@ pub(crate) fn model_segment(model: &str) -> String {
     out
 }
 
-pub(crate) fn request(p: &RequestParts<'_>) -> super::Built {
+pub(crate) fn request<'a>(p: &RequestParts<'a>) -> super::Built<'a> {
     let o = p.options;
     let path = if p.stream {
         format!(
@@ -35,18 +35,17 @@ pub(crate) fn request(p: &RequestParts<'_>) -> super::Built {
     } else {
         format!("/v1beta/models/{}:generateContent", model_segment(&o.model))
     };
-    let mut body = Map::new();
-    body.insert("contents".into(), Value::Array(p.history.to_vec()));
+    let mut fields = vec![("contents", Field::Items(None, p.history))];
     if let Some(system) = o.system.as_deref().filter(|s| !s.is_empty()) {
-        body.insert(
-            "systemInstruction".into(),
-            json!({"parts": [{"text": system}]}),
-        );
+        fields.push((
+            "systemInstruction",
+            Field::Value(json!({"parts": [{"text": system}]})),
+        ));
     }
     if !p.tools.is_empty() {
-        body.insert("tools".into(), Value::Array(p.tools.to_vec()));
+        fields.push(("tools", Field::Items(None, p.tools)));
     }
-    let mut config = Map::new();
+    let mut config = Vec::new();
     put(&mut config, "temperature", number(o.temperature));
     put(&mut config, "topP", number(o.top_p));
     put(
@@ -55,7 +54,13 @@ pub(crate) fn request(p: &RequestParts<'_>) -> super::Built {
         o.max_output_tokens.map(|n| json!(n)),
     );
     if !config.is_empty() {
-        body.insert("generationConfig".into(), Value::Object(config));
+        let mut m = Map::new();
+        for (k, f) in config {
+            if let Field::Value(v) = f {
+                m.insert(k.into(), v);
+            }
+        }
+        fields.push(("generationConfig", Field::Value(Value::Object(m))));
     }
     let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
     if let Some(key) = o.api_key.as_deref().filter(|k| !k.is_empty()) {
@@ -64,7 +69,7 @@ pub(crate) fn request(p: &RequestParts<'_>) -> super::Built {
     super::Built {
         path,
         headers,
-        body: Value::Object(body),
+        fields,
     }
 }
 

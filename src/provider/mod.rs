@@ -6,7 +6,7 @@
 //!
 //! Everything here is pure: JSON and text in, JSON and text out.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::client::SseEvent;
 use crate::conversation::{
@@ -117,11 +117,50 @@ pub(crate) struct RequestParts<'a> {
     pub stream: bool,
 }
 
-/// A request's path (relative to the base URL), headers and body.
-pub(crate) struct Built {
+/// A field of a request body: a value of its own, or the history (or the
+/// tools) written where they lie, after an item of its own when there is
+/// one (OpenAI's system message).
+pub(crate) enum Field<'a> {
+    Value(Value),
+    Items(Option<Value>, &'a [Value]),
+}
+
+/// A request's path (relative to the base URL), headers and body fields.
+pub(crate) struct Built<'a> {
     pub path: String,
     pub headers: Vec<(String, String)>,
-    pub body: Value,
+    pub fields: Vec<(&'static str, Field<'a>)>,
+}
+
+impl Built<'_> {
+    /// The body as JSON text, written straight from the history and the
+    /// tools (never copied into a tree of its own).
+    pub(crate) fn body(&self) -> String {
+        let mut out = String::with_capacity(4096);
+        out.push('{');
+        for (i, (key, field)) in self.fields.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            crate::rawjson::push_str(&mut out, key);
+            out.push(':');
+            match field {
+                Field::Value(v) => crate::rawjson::push_value(&mut out, v),
+                Field::Items(first, items) => {
+                    out.push('[');
+                    for (j, item) in first.iter().chain(items.iter()).enumerate() {
+                        if j > 0 {
+                            out.push(',');
+                        }
+                        crate::rawjson::push_value(&mut out, item);
+                    }
+                    out.push(']');
+                }
+            }
+        }
+        out.push('}');
+        out
+    }
 }
 
 /// One model response read: the response in the shape the dialect's
@@ -181,7 +220,7 @@ impl Stream {
 
 impl Provider {
     /// The next request.
-    pub(crate) fn request(self, parts: &RequestParts<'_>) -> Built {
+    pub(crate) fn request<'a>(self, parts: &RequestParts<'a>) -> Built<'a> {
         match self {
             Provider::Gemini => gemini::request(parts),
             Provider::OpenAi | Provider::Prompted => openai_chat::request(parts, self),
@@ -376,10 +415,14 @@ pub(crate) fn count(v: &Value, key: &str) -> u64 {
     v.get(key).and_then(Value::as_u64).unwrap_or(0)
 }
 
-/// Options written into a body when set: `(key, value)`.
-pub(crate) fn put(m: &mut Map<String, Value>, key: &str, v: Option<Value>) {
+/// A body field written when set.
+pub(crate) fn put(
+    fields: &mut Vec<(&'static str, Field<'_>)>,
+    key: &'static str,
+    v: Option<Value>,
+) {
     if let Some(v) = v {
-        m.insert(key.into(), v);
+        fields.push((key, Field::Value(v)));
     }
 }
 

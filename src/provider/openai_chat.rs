@@ -8,31 +8,28 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{count, event_json, number, put, str_of, Provider, Read, RequestParts};
+use super::{count, event_json, number, put, str_of, Field, Provider, Read, RequestParts};
 use crate::client::SseEvent;
 use crate::conversation::{FinishReason, ProviderError, Usage};
 
-pub(crate) fn request(p: &RequestParts<'_>, provider: Provider) -> super::Built {
+pub(crate) fn request<'a>(p: &RequestParts<'a>, provider: Provider) -> super::Built<'a> {
     let o = p.options;
-    let mut messages = Vec::with_capacity(p.history.len() + 1);
     let system = match (o.system.as_deref().filter(|s| !s.is_empty()), p.prompt) {
         (Some(s), Some(prompt)) => Some(format!("{s}\n\n{prompt}")),
         (Some(s), None) => Some(s.to_string()),
         (None, Some(prompt)) => Some(prompt.to_string()),
         (None, None) => None,
     };
-    if let Some(system) = system {
-        messages.push(json!({"role": "system", "content": system}));
-    }
-    messages.extend(p.history.iter().cloned());
-    let mut body = Map::new();
-    body.insert("model".into(), Value::String(o.model.clone()));
-    body.insert("messages".into(), Value::Array(messages));
+    let system = system.map(|s| json!({"role": "system", "content": s}));
+    let mut fields = vec![
+        ("model", Field::Value(Value::String(o.model.clone()))),
+        ("messages", Field::Items(system, p.history)),
+    ];
     if provider == Provider::OpenAi && !p.tools.is_empty() {
-        body.insert("tools".into(), Value::Array(p.tools.to_vec()));
+        fields.push(("tools", Field::Items(None, p.tools)));
     }
-    put(&mut body, "temperature", number(o.temperature));
-    put(&mut body, "top_p", number(o.top_p));
+    put(&mut fields, "temperature", number(o.temperature));
+    put(&mut fields, "top_p", number(o.top_p));
     // OpenAI's own field; the compatible servers that serve `prompted`
     // models know the older one
     let tokens_key = if provider == Provider::Prompted {
@@ -40,10 +37,17 @@ pub(crate) fn request(p: &RequestParts<'_>, provider: Provider) -> super::Built 
     } else {
         "max_completion_tokens"
     };
-    put(&mut body, tokens_key, o.max_output_tokens.map(|n| json!(n)));
+    put(
+        &mut fields,
+        tokens_key,
+        o.max_output_tokens.map(|n| json!(n)),
+    );
     if p.stream {
-        body.insert("stream".into(), Value::Bool(true));
-        body.insert("stream_options".into(), json!({"include_usage": true}));
+        fields.push(("stream", Field::Value(Value::Bool(true))));
+        fields.push((
+            "stream_options",
+            Field::Value(json!({"include_usage": true})),
+        ));
     }
     let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
     if let Some(key) = o.api_key.as_deref().filter(|k| !k.is_empty()) {
@@ -52,7 +56,7 @@ pub(crate) fn request(p: &RequestParts<'_>, provider: Provider) -> super::Built 
     super::Built {
         path: "/chat/completions".into(),
         headers,
-        body: Value::Object(body),
+        fields,
     }
 }
 

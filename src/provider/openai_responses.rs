@@ -5,32 +5,36 @@
 //! `response.function_call_arguments.delta`, `response.output_item.done`,
 //! `response.completed` / `incomplete` / `failed`, `error`).
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
-use super::{count, event_json, number, put, str_of, Read, RequestParts};
+use super::{count, event_json, number, put, str_of, Field, Read, RequestParts};
 use crate::client::SseEvent;
 use crate::conversation::{FinishReason, ProviderError, Usage};
 
-pub(crate) fn request(p: &RequestParts<'_>) -> super::Built {
+pub(crate) fn request<'a>(p: &RequestParts<'a>) -> super::Built<'a> {
     let o = p.options;
-    let mut body = Map::new();
-    body.insert("model".into(), Value::String(o.model.clone()));
-    body.insert("input".into(), Value::Array(p.history.to_vec()));
+    let mut fields = vec![
+        ("model", Field::Value(Value::String(o.model.clone()))),
+        ("input", Field::Items(None, p.history)),
+    ];
     if let Some(system) = o.system.as_deref().filter(|s| !s.is_empty()) {
-        body.insert("instructions".into(), Value::String(system.to_string()));
+        fields.push((
+            "instructions",
+            Field::Value(Value::String(system.to_string())),
+        ));
     }
     if !p.tools.is_empty() {
-        body.insert("tools".into(), Value::Array(p.tools.to_vec()));
+        fields.push(("tools", Field::Items(None, p.tools)));
     }
-    put(&mut body, "temperature", number(o.temperature));
-    put(&mut body, "top_p", number(o.top_p));
+    put(&mut fields, "temperature", number(o.temperature));
+    put(&mut fields, "top_p", number(o.top_p));
     put(
-        &mut body,
+        &mut fields,
         "max_output_tokens",
         o.max_output_tokens.map(|n| json!(n)),
     );
     if p.stream {
-        body.insert("stream".into(), Value::Bool(true));
+        fields.push(("stream", Field::Value(Value::Bool(true))));
     }
     let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
     if let Some(key) = o.api_key.as_deref().filter(|k| !k.is_empty()) {
@@ -39,7 +43,7 @@ pub(crate) fn request(p: &RequestParts<'_>) -> super::Built {
     super::Built {
         path: "/responses".into(),
         headers,
-        body: Value::Object(body),
+        fields,
     }
 }
 

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{js_error, read_catalog, read_value, string_of, to_js, usage};
-use crate::conversation::{Conversation, ConversationOptions as Options, ToolMode};
+use crate::conversation::{Conversation, ConversationOptions as Options, Output, ToolMode};
 use crate::Provider;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -237,6 +237,18 @@ fn headers_of(headers: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
     if headers.is_undefined() || headers.is_null() {
         return Ok(Vec::new());
     }
+    // a fetch Headers: the headers the conversation reads, by name (its
+    // entries are slow to walk)
+    let get = js_sys::Reflect::get(headers, &"get".into()).unwrap_or(JsValue::UNDEFINED);
+    if let Some(get) = get.dyn_ref::<js_sys::Function>() {
+        let mut out = Vec::new();
+        for name in crate::conversation::READ_HEADERS {
+            if let Some(v) = get.call1(headers, &JsValue::from_str(name))?.as_string() {
+                out.push((name.to_string(), v));
+            }
+        }
+        return Ok(out);
+    }
     let pairs: JsValue = if js_sys::Array::is_array(headers) {
         headers.clone()
     } else {
@@ -292,6 +304,14 @@ impl JsConversation {
     #[wasm_bindgen(unchecked_return_type = "ConversationOutput | undefined")]
     pub fn poll(&mut self) -> Result<JsValue, JsValue> {
         match self.inner.poll_output() {
+            // the body goes as a string of its own, not escaped inside the
+            // output's JSON and parsed again
+            Some(Output::Request(mut r)) => {
+                let body = std::mem::take(&mut r.body);
+                let out = to_js(&Output::Request(r))?;
+                js_sys::Reflect::set(&out, &"body".into(), &JsValue::from_str(&body))?;
+                Ok(out)
+            }
             Some(o) => to_js(&o),
             None => Ok(JsValue::UNDEFINED),
         }

@@ -133,10 +133,10 @@ test('the slim entry loads the module from bytes, once', async () => {
 
 test('the package ships the module once, a license, and no test fixtures', () => {
   const manifest = JSON.parse(readFileSync(join(root, 'pkg/package.json'), 'utf8'));
-  assert.deepEqual(Object.keys(manifest.exports), ['.', './slim', './gateway', './web', './mcp_switchboard_bg.wasm', './web/mcp_switchboard_web_bg.wasm', './package.json']);
+  assert.deepEqual(Object.keys(manifest.exports), ['.', './slim', './chat', './chat/slim', './chat/mcp_switchboard_chat_bg.wasm', './gateway', './web', './mcp_switchboard_bg.wasm', './web/mcp_switchboard_web_bg.wasm', './package.json']);
   assert.deepEqual(Object.keys(manifest.exports['.']), ['node', 'default']);
   assert.equal(manifest.bin['mcp-switchboard'], 'cli.mjs');
-  for (const f of ['LICENSE', 'README.md', 'mcp_switchboard_bg.wasm', 'cli.mjs', 'gateway.mjs', 'gateway.cjs', 'gateway.d.mts', 'gateway.d.cts', 'web.mjs', 'web.cjs', 'web.d.mts', 'web.d.cts', 'web/mcp_switchboard_web_bg.wasm']) assert.ok(existsSync(join(root, 'pkg', f)), f);
+  for (const f of ['LICENSE', 'README.md', 'mcp_switchboard_bg.wasm', 'cli.mjs', 'gateway.mjs', 'gateway.cjs', 'gateway.d.mts', 'gateway.d.cts', 'web.mjs', 'web.cjs', 'web.d.mts', 'web.d.cts', 'web/mcp_switchboard_web_bg.wasm', 'chat/mcp_switchboard_chat_bg.wasm', 'chat/index.mjs', 'chat/index.cjs', 'chat/browser.mjs', 'chat/chat.mjs', 'chat/chat.d.mts']) assert.ok(existsSync(join(root, 'pkg', f)), f);
   assert.ok(!existsSync(join(root, 'pkg/conformance-fixtures.mjs')));
   assert.doesNotMatch(readFileSync(join(root, 'pkg/README.md'), 'utf8'), /make test/);
   const wasm = readFileSync(join(root, 'pkg/mcp_switchboard_bg.wasm'));

@@ -6,8 +6,9 @@
 // Usage: node wrong-types.mjs SIGNATURES.json esm|cjs [ENTRY]
 // SIGNATURES.json is what js/checked-api.mjs reads from the declarations
 // ({functions, classes, limit}) of ENTRY's module: mcp-switchboard (the
-// default) or mcp-switchboard/web (the web tools' module, of which the
-// entry exports what it declares); every declared export needs a sample
+// default), mcp-switchboard/chat (the same with the conversation) or
+// mcp-switchboard/web (the web tools' module, of which the entry exports
+// what it declares); every declared export needs a sample
 // below.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -29,7 +30,7 @@ const conversion = main.convert(catalog, { to: 'openai' });
 const response = { choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'set_light', arguments: '{"on": true}' } }] } }] };
 const turn = main.parseCalls('openai', response, conversion, catalog);
 // what shows that the module still works
-const works = entry === 'mcp-switchboard' ? () => JSON.stringify(sb.convert(catalog, { to: 'gemini' })) : () => JSON.stringify(sb.convertHtml('<h1>Hi</h1>'));
+const works = entry === 'mcp-switchboard/web' ? () => JSON.stringify(sb.convertHtml('<h1>Hi</h1>')) : () => JSON.stringify(sb.convert(catalog, { to: 'gemini' }));
 const baseline = works();
 
 /** Valid arguments for every export. */
@@ -126,6 +127,21 @@ const SAMPLES = {
   'UpstreamClient.pollOutput': () => [],
   'UpstreamClient.items': () => ['tools'],
   'UpstreamClient.source': () => ['hub'],
+  providers: () => [],
+  'new Conversation': () => [catalog, { provider: 'openai', model: 'm', apiKey: 'k' }],
+  'Conversation.send': () => ['hi', 1000],
+  'Conversation.poll': () => [],
+  'Conversation.pollTimeout': () => [],
+  'Conversation.handleTimeout': () => [1000],
+  'Conversation.response': () => [1, 200, [['content-type', 'application/json']], 1000],
+  'Conversation.body': () => [1, new Uint8Array([123, 125]), 1000],
+  'Conversation.end': () => [1, 1000],
+  'Conversation.failure': () => [1, 'ECONNRESET', 1000],
+  'Conversation.complete': () => ['c1', { content: [] }, 1000],
+  'Conversation.fail': () => ['c1', 'boom', 1000],
+  'Conversation.setCatalog': () => [catalog],
+  'Conversation.history': () => [],
+  'Conversation.tools': () => [],
   convertHtml: () => ['<h1>Hi</h1>', { format: 'text' }],
   webToolDefinitions: () => [{ search: false }],
   webToolsMetadata: () => [],
