@@ -71,6 +71,7 @@ test-js: chromium
 	node tests/bench/search.mjs --quick
 	node tests/bench/soak.mjs --quick
 	node tests/bench/html.mjs --quick
+	node tests/bench/conversation.mjs --quick
 
 # a short libFuzzer run of every fuzz target (5 s each) when nightly and
 # cargo-fuzz are here; fuzz/run.sh --runs 10000000 is the long run

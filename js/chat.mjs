@@ -109,19 +109,29 @@ export async function runChat(conversation, message, options) {
     conversation.complete(out.id, result, now());
   };
 
+  /** @type {unknown} */
+  let broken;
+  let finished = false;
   /** @param {Promise<void>} task */
   const track = (task) => {
     pending++;
-    task.finally(() => {
-      pending--;
-      poke();
-    });
+    task
+      // a task that fails (a conversation freed under it, a callback that threw) ends the turn
+      // with that error; once the turn is over, late tasks are let go
+      .catch((e) => {
+        if (!finished) broken ??= e;
+      })
+      .finally(() => {
+        pending--;
+        poke();
+      });
   };
 
   try {
     for (;;) {
       dirty = false;
       if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+      if (broken !== undefined) throw broken;
       /** @type {ConversationOutput | undefined} */
       let out;
       while ((out = conversation.poll()) !== undefined) {
@@ -160,6 +170,7 @@ export async function runChat(conversation, message, options) {
       if (at !== undefined && now() >= at) conversation.handleTimeout(now());
     }
   } finally {
+    finished = true;
     signal?.removeEventListener('abort', onAbort);
     for (const c of requests.values()) c.abort();
   }

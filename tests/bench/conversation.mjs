@@ -5,7 +5,7 @@
 // provider's wire format, tests/js/fake-models.mjs), and beside a floor:
 // JSON.stringify of the request's body and JSON.parse of the response, what
 // any host pays to hand them over. Then the memory a 50-round conversation
-// holds: its history as JSON, and the growth of the WebAssembly memory.
+// holds: its history, as JSON text.
 //
 //   node tests/bench/conversation.mjs [--quick]
 import { performance } from 'node:perf_hooks';

@@ -31,8 +31,9 @@ export const PROVIDERS = ['gemini', 'openai', 'openai-responses', 'anthropic', '
  * Starts a fake model server for `provider` answering `steps` in order.
  * @param {string} provider gemini | openai | openai-responses | anthropic | prompted
  * @param {Array<object | ((request: object) => object)>} steps
- * @param {{ key?: string, chunk?: number, delayMs?: number }} [options] `key`: the API key the server requires
- *   (in the provider's header); `chunk`: bytes per write of a stream; `delayMs` between stream events
+ * @param {{ key?: string, chunk?: number, delayMs?: number, cors?: boolean }} [options] `key`: the API key the
+ *   server requires (in the provider's header); `chunk`: bytes per write of a stream; `delayMs` between stream
+ *   events; `cors`: answer preflights and allow any origin (for a page's fetch)
  */
 export async function startFakeModel(provider, steps, options = {}) {
   if (!PROVIDERS.includes(provider)) throw new Error(`unknown provider ${provider}`);
@@ -42,6 +43,15 @@ export async function startFakeModel(provider, steps, options = {}) {
   const log = [];
   let served = 0;
   const server = createServer(async (req, res) => {
+    if (options.cors) {
+      // for pages on another origin (a browser's fetch): preflights answered, responses readable
+      res.setHeader('access-control-allow-origin', '*');
+      res.setHeader('access-control-expose-headers', 'retry-after, retry-after-ms');
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, { 'access-control-allow-methods': 'POST', 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*', 'access-control-max-age': '600' });
+        return res.end();
+      }
+    }
     const chunks = [];
     for await (const c of req) chunks.push(c);
     const text = Buffer.concat(chunks).toString('utf8');
