@@ -1285,7 +1285,7 @@ impl Conversation {
                     }
                 }
             }
-            _ if matches!(meta_name(&call.name), Some(_)) && !known(&call.name) => {
+            _ if meta_name(&call.name).is_some() && !known(&call.name) => {
                 Routed::Answer(crate::results::tool_exception(&format!(
                     "{} is not available in this conversation",
                     call.name
@@ -1455,11 +1455,12 @@ fn tools_for(provider: Provider, catalog: &Catalog, options: &ConversationOption
             share: 0.1,
         },
     };
-    let mut disclosure = Disclosure::default();
-    disclosure.mode = mode;
-    disclosure.core = options.core.clone();
-    disclosure.metadata = options.metadata.clone();
-    disclosure.definitions = Some(provider.dialect());
+    let disclosure = Disclosure {
+        mode,
+        core: options.core.clone(),
+        metadata: options.metadata.clone(),
+        definitions: Some(provider.dialect()),
+    };
     let config = EngineConfig {
         disclosure,
         ..EngineConfig::default()
