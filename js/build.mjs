@@ -155,6 +155,19 @@ async function checkedModule(stem, dir, { title, imports = [], probe, beside }) 
   return { sig, wasmFile };
 }
 
+/** tsc's options for declarations emitted from JSDoc, checked with --checkJs --strict first. */
+const JSDOC = {
+  allowJs: true,
+  checkJs: true,
+  strict: true,
+  declaration: true,
+  emitDeclarationOnly: true,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  skipLibCheck: true,
+};
+
 /**
  * js/`file` into pkg/`dir` beside the checked API, re-exported by it: the
  * module (importing the API's types from './slim.mjs'), its declarations
@@ -164,19 +177,8 @@ async function checkedModule(stem, dir, { title, imports = [], probe, beside }) 
 function besideModule(dir, file) {
   const out = join(pkg, dir, file);
   writeFileSync(out, readFileSync(join(root, 'js', file), 'utf8').replaceAll(`'../pkg/${dir ? `${dir}/` : ''}slim.mjs'`, "'./slim.mjs'"));
-  const program = ts.createProgram([out], {
-    allowJs: true,
-    checkJs: true,
-    strict: true,
-    declaration: true,
-    emitDeclarationOnly: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    types: [],
-    skipLibCheck: true,
-  });
+  // for Node and browsers alike: the DOM's fetch and AbortSignal, not Node's
+  const program = ts.createProgram([out], { ...JSDOC, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], types: [] });
   const problems = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
   if (problems.length > 0) {
     const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
@@ -246,76 +248,58 @@ module.exports = api;
 `;
 }
 
-const names = exportNames(sig);
-write(
-  'index.cjs',
-  nodeLoader({
-    about: 'the checked API with the WebAssembly module loaded at once.',
-    wasm: 'mcp_switchboard_bg.wasm',
-    spec: 'mcp-switchboard/mcp_switchboard_bg.wasm',
-    entry: 'mcp-switchboard',
-    otherwise: ', or use mcp-switchboard/slim with initSync(bytes)',
-  }),
-);
-write(
-  'index.mjs',
-  `// Node, import: the same module instance as require('mcp-switchboard').
+/**
+ * The entries of a module whose WebAssembly loads when it is imported: index.cjs (Node, at once),
+ * index.mjs (the same instance), browser.mjs (top-level await) and their declarations, in pkg/`dir`.
+ */
+function loadedEntries({ dir, wasm, entry, names, about, browser }) {
+  const at = (file) => (dir ? `${dir}/${file}` : file);
+  write(at('index.cjs'), nodeLoader({ about, wasm, spec: `${entry}/${wasm}`, entry, otherwise: `, or use ${entry}/slim with initSync(bytes)` }));
+  write(
+    at('index.mjs'),
+    `// Node, import: the same module instance as require('${entry}').
 import api from './index.cjs';
 
 export const { ${names.join(', ')} } = api;
 `,
-);
-write(
-  'browser.mjs',
-  `// Browsers, workers and bundlers: the checked API with the WebAssembly module
+  );
+  write(
+    at('browser.mjs'),
+    `${browser}
+import { init } from './slim.mjs';
+
+await init(new URL('./${wasm}', import.meta.url));
+
+export * from './slim.mjs';
+`,
+  );
+  write(at('index.d.mts'), "export * from './slim.mjs';\n");
+  write(at('browser.d.mts'), "export * from './slim.mjs';\n");
+  write(at('index.d.cts'), "export * from './slim.cjs';\n");
+}
+
+const names = exportNames(sig);
+loadedEntries({
+  dir: '',
+  wasm: 'mcp_switchboard_bg.wasm',
+  entry: 'mcp-switchboard',
+  names,
+  about: 'the checked API with the WebAssembly module loaded at once.',
+  browser: `// Browsers, workers and bundlers: the checked API with the WebAssembly module
 // loaded by top-level await, from the file next to this one (bundlers that
 // understand new URL(..., import.meta.url), such as Vite and webpack 5, emit
-// it as an asset). Without top-level await, use mcp-switchboard/slim.
-import { init } from './slim.mjs';
-
-await init(new URL('./mcp_switchboard_bg.wasm', import.meta.url));
-
-export * from './slim.mjs';
-`,
-);
-write('index.d.mts', "export * from './slim.mjs';\n");
-write('browser.d.mts', "export * from './slim.mjs';\n");
-write('index.d.cts', "export * from './slim.cjs';\n");
-
+// it as an asset). Without top-level await, use mcp-switchboard/slim.`,
+});
 // mcp-switchboard/chat: its own module, loaded as the main entry's is
-const chatNames = [...exportNames(chat.sig), 'runChat'];
-write(
-  'chat/index.cjs',
-  nodeLoader({
-    about: 'the checked API with the conversation, its WebAssembly module loaded at once.',
-    wasm: 'mcp_switchboard_chat_bg.wasm',
-    spec: 'mcp-switchboard/chat/mcp_switchboard_chat_bg.wasm',
-    entry: 'mcp-switchboard/chat',
-    otherwise: ', or use mcp-switchboard/chat/slim with initSync(bytes)',
-  }),
-);
-write(
-  'chat/index.mjs',
-  `// Node, import: the same module instance as require('mcp-switchboard/chat').
-import api from './index.cjs';
-
-export const { ${chatNames.join(', ')} } = api;
-`,
-);
-write(
-  'chat/browser.mjs',
-  `// Browsers, workers and bundlers: mcp-switchboard/chat with its WebAssembly module
-// loaded by top-level await from the file next to this one.
-import { init } from './slim.mjs';
-
-await init(new URL('./mcp_switchboard_chat_bg.wasm', import.meta.url));
-
-export * from './slim.mjs';
-`,
-);
-write('chat/index.d.mts', "export * from './slim.mjs';\n");
-write('chat/browser.d.mts', "export * from './slim.mjs';\n");
-write('chat/index.d.cts', "export * from './slim.cjs';\n");
+loadedEntries({
+  dir: 'chat',
+  wasm: 'mcp_switchboard_chat_bg.wasm',
+  entry: 'mcp-switchboard/chat',
+  names: [...exportNames(chat.sig), 'runChat'],
+  about: 'the checked API with the conversation, its WebAssembly module loaded at once.',
+  browser: `// Browsers, workers and bundlers: mcp-switchboard/chat with its WebAssembly module
+// loaded by top-level await from the file next to this one.`,
+});
 
 // the web tools' module, loaded at once by whoever imports mcp-switchboard/web
 // (its entry, web.mjs and web.cjs, imports web/wasm.mjs or requires web/wasm.cjs)
@@ -358,20 +342,7 @@ for (const file of ['cli.mjs', ...shell]) {
 // the same modules bundled by esbuild, on the package's one CommonJS instance.
 // mcp-switchboard/web (web.mjs) the same way, on the web tools' module.
 {
-  const options = {
-    allowJs: true,
-    checkJs: true,
-    strict: true,
-    declaration: true,
-    emitDeclarationOnly: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2022.d.ts'],
-    types: ['node'],
-    typeRoots: [join(root, 'node_modules/@types')],
-    skipLibCheck: true,
-  };
+  const options = { ...JSDOC, lib: ['lib.es2022.d.ts'], types: ['node'], typeRoots: [join(root, 'node_modules/@types')] };
   const program = ts.createProgram(library.map((f) => join(pkg, f)), options);
   const emitted = program.emit();
   // web.mjs: its declarations from the JSDoc of its exports (its body is not checked)

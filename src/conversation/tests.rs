@@ -50,6 +50,25 @@ fn chat_text(text: &str) -> Value {
     json!({"choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}], "usage": {"prompt_tokens": 10, "completion_tokens": 3}})
 }
 
+/// Answers the request in `outs` with one call of `tool`, then gives
+/// that call `result` (or fails it with `message`): the outputs after.
+fn call_round(
+    c: &mut Conversation,
+    outs: &[Output],
+    id: &str,
+    tool: &str,
+    args: &str,
+    result: Result<Value, &str>,
+) -> Vec<Output> {
+    let req = request(outs);
+    answer(c, req.id, 200, &chat_call(&[(id, tool, args)]));
+    match result {
+        Ok(v) => c.complete_call(id, &v, 1),
+        Err(message) => c.fail_call(id, message, 1),
+    }
+    drain(c)
+}
+
 fn done(outs: &[Output]) -> Option<Finished> {
     outs.iter().find_map(|o| match o {
         Output::Done(d) => Some(d.clone()),
@@ -221,15 +240,15 @@ fn the_round_limit_and_repeated_failures() {
     c.send("lock it", 0).unwrap();
     let mut outs = drain(&mut c);
     for round in 0..2 {
-        let req = request(&outs);
-        answer(
+        let id = format!("c{round}");
+        outs = call_round(
             &mut c,
-            req.id,
-            200,
-            &chat_call(&[(&format!("c{round}"), "lock_door", r#"{"door": "back"}"#)]),
+            &outs,
+            &id,
+            "lock_door",
+            r#"{"door": "back"}"#,
+            Err("jammed"),
         );
-        c.fail_call(&format!("c{round}"), "jammed", 1);
-        outs = drain(&mut c);
     }
     // the third try of the same failing call is not run
     let req = request(&outs);
@@ -417,19 +436,15 @@ fn history_budget_shortens_old_results_first() {
     c.send("state?", 0).unwrap();
     let mut outs = drain(&mut c);
     for round in 0..2 {
-        let req = request(&outs);
-        answer(
+        let big = json!({"content": [{"type": "text", "text": "x".repeat(3000)}]});
+        outs = call_round(
             &mut c,
-            req.id,
-            200,
-            &chat_call(&[(&format!("g{round}"), "get_states", "{}")]),
-        );
-        c.complete_call(
+            &outs,
             &format!("g{round}"),
-            &json!({"content": [{"type": "text", "text": "x".repeat(3000)}]}),
-            0,
+            "get_states",
+            "{}",
+            Ok(big),
         );
-        outs = drain(&mut c);
     }
     let req = request(&outs);
     let body: Value = serde_json::from_str(&req.body).unwrap();
