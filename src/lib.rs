@@ -136,22 +136,22 @@
 mod call;
 mod catalog;
 pub mod client;
-mod dialect;
-mod engine;
+pub mod dialect;
+pub mod engine;
 mod error;
 pub mod html;
 mod lenient;
 mod lint;
-mod lower;
+pub mod lower;
 mod names;
 mod pointer;
 mod rawjson;
 mod report;
 mod results;
-mod search;
+pub mod search;
 mod text;
 mod tokens;
-mod validate;
+pub mod validate;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 pub mod web;
