@@ -13,11 +13,12 @@ const { toolFailure } = require('mcp-switchboard');
 
 const builtin = require('./lib/tools.json');
 const metadata = require('./lib/tools.metadata.json');
-const { HomeyIO, ScopeError, NotFoundError } = require('./lib/homey-io');
+const { HomeyIO, ScopeError, NotFoundError, ProtectedError } = require('./lib/homey-io');
 const { FlowTools } = require('./lib/flow-tools');
 const { McpServer, SERVER_KEYS } = require('./lib/mcp-server');
 const { KEYS, newToken, readSettings } = require('./lib/settings');
 const { zonePath } = require('./lib/tools/common');
+const { protectedKind } = require('./lib/guard');
 const { withWebTools } = require('./lib/web-tools');
 
 const TOOL_MODULES = [
@@ -39,6 +40,7 @@ function guarded(fn) {
     } catch (err) {
       if (err instanceof ScopeError) return toolFailure(err.message, { missingScope: err.scope, workarounds: err.workarounds });
       if (err instanceof NotFoundError) return toolFailure(err.message, err.hint ? { hint: err.hint } : undefined);
+      if (err instanceof ProtectedError) return toolFailure(err.message, { protectedDevice: { ...err.device, is: err.kind, refused: err.action } });
       throw err;
     }
   };
@@ -177,6 +179,19 @@ class SwitchboardApp extends Homey.App {
     return Object.values(zones)
       .map((z) => ({ id: z.id, name: z.name, path: zonePath(z, zones) }))
       .sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  /** The protected devices (locks, garage doors, alarms, sirens) and whether the owner allowed each (for the settings page). */
+  async protectedDevices() {
+    const { zonesById, devicesById, allowed } = await this.io.visibility();
+    const out = [];
+    for (const d of devicesById.values()) {
+      const kind = protectedKind(d);
+      if (!kind) continue;
+      const zone = zonesById[d.zone];
+      out.push({ id: d.id, name: d.name, kind, zone: zone ? zonePath(zone, zonesById) : null, allowed: allowed.has(d.id) });
+    }
+    return out.sort((a, b) => (a.zone ?? '').localeCompare(b.zone ?? '') || a.name.localeCompare(b.name));
   }
 
   async testPersonalKey() {

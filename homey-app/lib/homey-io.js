@@ -9,6 +9,8 @@
 const Module = require('module');
 const path = require('path');
 
+const { ProtectedError, protectedKind, riskyChange } = require('./guard');
+
 /**
  * Registers module `name` (as `from` resolves it) as a stand-in that loads
  * the real module the first time it is called or constructed, or one of
@@ -203,12 +205,28 @@ class HomeyIO {
 
   /** The visible zones and devices (arrays), read together. */
   async home() {
-    const api = await this.api();
-    const [zonesById, devicesById] = await Promise.all([api.zones.getZones(), api.devices.getDevices()]);
-    const hidden = this.hiddenZoneIds(zonesById);
-    const zones = Object.values(zonesById).filter((z) => !hidden.has(z.id));
-    const devices = Object.values(devicesById).filter((d) => !hidden.has(d.zone));
+    const { zones, devices, zonesById } = await this.visibility();
     return { zones, devices, zonesById };
+  }
+
+  /**
+   * The whole home and what the settings hide: the visible zones and
+   * devices (arrays), every zone by ID, every device by ID (a Map), the
+   * hidden zone and device IDs, and the protected devices the owner allowed.
+   */
+  async visibility() {
+    const api = await this.api();
+    const [zonesById, all] = await Promise.all([api.zones.getZones(), api.devices.getDevices()]);
+    const hiddenZones = this.hiddenZoneIds(zonesById);
+    const devicesById = new Map(Object.values(all ?? {}).map((d) => [d.id, d]));
+    const hiddenDevices = new Set();
+    const devices = [];
+    for (const d of devicesById.values()) {
+      if (hiddenZones.has(d.zone)) hiddenDevices.add(d.id);
+      else devices.push(d);
+    }
+    const zones = Object.values(zonesById).filter((z) => !hiddenZones.has(z.id));
+    return { zones, devices, zonesById, devicesById, hiddenZones, hiddenDevices, allowed: new Set(this.settings().allowedDevices ?? []) };
   }
 
   /** One visible device, or a NotFoundError. */
@@ -249,10 +267,23 @@ class HomeyIO {
     return { zone, ids };
   }
 
-  /** Sets one capability value. */
-  async setCapability(deviceId, capabilityId, value) {
+  /** Throws a ProtectedError when setting `capabilityId` of `device` to `value` is refused to the assistant. */
+  checkWrite(device, capabilityId, value) {
+    const action = riskyChange(device, capabilityId, value);
+    if (action && !(this.settings().allowedDevices ?? []).includes(device.id)) {
+      throw new ProtectedError(device, protectedKind(device), action);
+    }
+  }
+
+  /**
+   * Sets one capability value of `device` (a device object): every device
+   * write of every tool comes through here, so a protected device is
+   * refused (ProtectedError) whatever tool asked, unless the owner allowed it.
+   */
+  async setCapability(device, capabilityId, value) {
+    this.checkWrite(device, capabilityId, value);
     const api = await this.api();
-    await api.devices.setCapabilityValue({ deviceId, capabilityId, value });
+    await api.devices.setCapabilityValue({ deviceId: device.id, capabilityId, value });
   }
 
   /** Drops the clients (settings changed, or the app stops). */
@@ -270,4 +301,4 @@ class HomeyIO {
   }
 }
 
-module.exports = { HomeyIO, ScopeError, NotFoundError, missingScope, HomeyAPI };
+module.exports = { HomeyIO, ScopeError, NotFoundError, ProtectedError, missingScope, HomeyAPI };

@@ -130,6 +130,14 @@ export function createFakeHomey({ home, apiUrl, settings }) {
       getOwnerApiToken: async () => APP_TOKEN,
       getLocalUrl: async () => apiUrl,
     },
+    // the Apps SDK's timeline: what the app writes there
+    notifications: {
+      async createNotification({ excerpt } = {}) {
+        if (typeof excerpt !== 'string' || !excerpt) throw new Error('Invalid excerpt');
+        home.notifications ??= [];
+        home.notifications.push({ excerpt, ownerUri: `homey:app:${manifest.id}`, dateCreated: new Date().toISOString() });
+      },
+    },
     cloud: {
       getHomeyId: async () => home.id,
       getLocalAddress: async () => `127.0.0.1:${new URL(apiUrl).port}`,

@@ -65,5 +65,5 @@ test('the manifest: SDK 3, local, Homey Pro (Early 2023) and newer, the Web API 
   for (const name of Object.values(app.name)) assert.doesNotMatch(name, /homey/i);
   assert.deepEqual(app.flow.triggers.map((c) => c.id), ['ai_tool_called']);
   assert.deepEqual(app.flow.actions.map((c) => c.id), ['ai_tool_answer']);
-  assert.deepEqual(Object.keys(app.api).sort(), ['getStatus', 'getZones', 'mcp', 'regenerateToken', 'testPersonalKey']);
+  assert.deepEqual(Object.keys(app.api).sort(), ['getProtectedDevices', 'getStatus', 'getZones', 'mcp', 'regenerateToken', 'testPersonalKey']);
 });

@@ -129,8 +129,10 @@ describe('every tool, in "all" mode', () => {
     const data = await ok('control_device', { deviceId: 'kitchen-speaker', capability: 'volume_set', value: '0.5' });
     assert.deepEqual([data.value, data.previous], [0.5, 0.25]);
     assert.equal(home.devices['kitchen-speaker'].capabilitiesObj.volume_set.value, 0.5);
-    await ok('control_device', { deviceId: 'hallway-lock', capability: 'locked', value: 'false' });
-    assert.equal(home.devices['hallway-lock'].capabilitiesObj.locked.value, false);
+    // a lock is protected: unlocking is refused, locking is not
+    await fails('control_device', { deviceId: 'hallway-lock', capability: 'locked', value: 'false' }, /To unlock "Front door lock" \(a lock\) is not allowed for AI assistants/);
+    assert.equal(home.devices['hallway-lock'].capabilitiesObj.locked.value, true);
+    await ok('control_device', { deviceId: 'hallway-lock', capability: 'locked', value: true });
     await fails('control_device', { deviceId: 'living-thermostat', capability: 'measure_temperature', value: 3 }, /is a measurement and cannot be set/);
     await fails('control_device', { deviceId: 'kitchen-speaker', capability: 'volume_set', value: 2 }, /must be a number from 0 to 1; got 2/);
     const toggled = await ok('toggle_device', { deviceId: 'kitchen-spots' });

@@ -5,6 +5,7 @@
 
 const { toolFailure } = require('mcp-switchboard');
 const { checkValue } = require('../capability');
+const { ProtectedError } = require('../guard');
 const { hoursSince, time, zonePath } = require('./common');
 
 /** A device's class, its virtual class first (a socket used as a light is a light). */
@@ -134,7 +135,9 @@ module.exports = function deviceTools({ io }) {
   /** Sets capabilities in order; each value checked against the device first. */
   async function apply(device, values) {
     const checked = values.map(([cap, value]) => [cap, checkValue(device, cap, value)]);
-    for (const [cap, value] of checked) await io.setCapability(device.id, cap, value);
+    // nothing is set when one of the values is refused
+    for (const [cap, value] of checked) io.checkWrite(device, cap, value);
+    for (const [cap, value] of checked) await io.setCapability(device, cap, value);
     return Object.fromEntries(checked);
   }
 
@@ -194,10 +197,16 @@ module.exports = function deviceTools({ io }) {
         const set = await apply(d, values(d));
         results.push({ id: d.id, name: d.name, ok: true, set });
       } catch (err) {
-        results.push({ id: d.id, name: d.name, ok: false, error: err.message });
+        results.push({ id: d.id, name: d.name, ok: false, error: err.message, ...(err instanceof ProtectedError ? { protected: true } : {}) });
       }
     }
-    return { results, changed: results.filter((r) => r.ok).length, failed: results.filter((r) => !r.ok).length };
+    const changed = results.filter((r) => r.ok).length;
+    const refused = results.filter((r) => r.protected);
+    // nothing else to do and only protected devices in the way: the call failed, and says why
+    if (changed === 0 && refused.length > 0 && refused.length === results.length) {
+      return toolFailure(refused.length === 1 ? refused[0].error : `${refused.length} protected devices were left alone: ${refused.map((r) => r.name).join(', ')}. ${refused[0].error.replace(/^[^.]*\. /, '')}`, { results });
+    }
+    return { results, changed, failed: results.length - changed };
   }
 
   async function controlZoneLights({ zoneId, action, dim, includeSubzones = true }) {
@@ -211,7 +220,7 @@ module.exports = function deviceTools({ io }) {
       if (on && dim !== undefined && 'dim' in d.capabilitiesObj) values.push(['dim', Math.round(dim) / 100]);
       return values;
     });
-    return { zone: zone.name, action, ...outcome };
+    return outcome.isError ? outcome : { zone: zone.name, action, ...outcome };
   }
 
   async function controlZoneCapability({ zoneId, capability, value, deviceClass: cls, includeSubzones = true }) {
@@ -221,7 +230,8 @@ module.exports = function deviceTools({ io }) {
     if (matching.length === 0) {
       return toolFailure(`no device in ${zone.name} has the capability ${capability}${cls ? ` and class ${cls}` : ''}`, { zone: zone.name });
     }
-    return { zone: zone.name, capability, ...(await onEach(matching, () => [[capability, value]])) };
+    const outcome = await onEach(matching, () => [[capability, value]]);
+    return outcome.isError ? outcome : { zone: zone.name, capability, ...outcome };
   }
 
   return {

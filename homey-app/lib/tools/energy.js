@@ -5,7 +5,7 @@
 module.exports = function energyTools({ io }) {
   async function getEnergyReport({ zoneId }) {
     const api = await io.api();
-    const [report, home] = await Promise.all([api.energy.getLiveReport(zoneId !== undefined ? { zone: zoneId } : {}), io.home()]);
+    const [report, home] = await Promise.all([api.energy.getLiveReport(zoneId !== undefined ? { zone: zoneId } : {}), io.visibility()]);
     let ids = null;
     if (zoneId !== undefined) ids = (await io.zoneWithin(zoneId)).ids;
     const devicesById = new Map(home.devices.map((d) => [d.id, d]));
@@ -27,7 +27,8 @@ module.exports = function energyTools({ io }) {
     return {
       consumingWatts: Math.round(consumed * 10) / 10,
       producingWatts: Math.round(produced * 10) / 10,
-      ...(typeof report?.totalConsumed === 'number' && zoneId === undefined ? { hubTotalWatts: report.totalConsumed } : {}),
+      // the hub's own total counts every device: shown only when no zone is hidden
+      ...(typeof report?.totalConsumed === 'number' && zoneId === undefined && home.hiddenDevices.size === 0 ? { hubTotalWatts: report.totalConsumed } : {}),
       byZone,
       devices,
     };
