@@ -1,0 +1,82 @@
+// What an owner asks of the realistic home (large-home.mjs): which windows
+// are open, which lights are on, low batteries and offline devices; energy
+// used today, this week and this month with its cost; a note on the
+// timeline; who is home; Flows made by talking.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { createLargeHome } from './large-home.mjs';
+import { bootApp, PERSONAL_KEY } from './harness.mjs';
+import { call, connect } from './mcp-client.mjs';
+
+let b;
+let home;
+let client;
+const ok = async (name, args = {}) => {
+  const r = await call(client, name, args);
+  assert.equal(r.isError, false, `${name} ${JSON.stringify(args)}: ${JSON.stringify(r.data).slice(0, 400)}`);
+  return r.data;
+};
+const fails = async (name, args, pattern) => {
+  const r = await call(client, name, args);
+  assert.equal(r.isError, true, `${name} should fail: ${JSON.stringify(r.data).slice(0, 300)}`);
+  assert.match(r.data.error ?? r.data.text ?? '', pattern);
+  return r.data;
+};
+
+before(async () => {
+  home = createLargeHome();
+  b = await bootApp({ home, settings: { port: 0, mode: 'all' } });
+  const status = await b.app.status();
+  ({ client } = await connect(`http://127.0.0.1:${status.server.port}/mcp`, status.token));
+});
+after(async () => {
+  await client.close();
+  await b.close();
+});
+
+const devices = () => Object.values(home.devices);
+const value = (d, id) => d.capabilitiesObj[id]?.value;
+const ids = (list) => list.map((d) => d.id).sort();
+
+describe('get_states filters by state', () => {
+  test('open windows and doors, lights that are on, unlocked locks: only those devices and the values that matched', async () => {
+    const open = await ok('get_states', { where: ['open'] });
+    const expected = devices().filter((d) => value(d, 'alarm_contact') === true || value(d, 'garagedoor_closed') === false || (value(d, 'windowcoverings_set') > 0 && value(d, 'alarm_contact') === undefined));
+    assert.ok(expected.length >= 3, 'the home has open windows');
+    assert.deepEqual(ids(open.devices), ids(expected));
+    for (const d of open.devices) assert.ok(Object.keys(d.capabilities).length === 1, JSON.stringify(d.capabilities));
+    const lightsOn = await ok('get_states', { where: ['on'], deviceClass: 'light' });
+    assert.deepEqual(ids(lightsOn.devices), ids(devices().filter((d) => (d.virtualClass || d.class) === 'light' && value(d, 'onoff') === true)));
+    assert.deepEqual(Object.keys(lightsOn.devices[0].capabilities), ['onoff']);
+    const kitchenOn = await ok('get_states', { where: ['on'], zoneId: 'kitchen' });
+    assert.ok(kitchenOn.devices.every((d) => d.zone === 'Kitchen'));
+    home.devices['car-tesla'].capabilitiesObj.locked.value = false;
+    const unlocked = await ok('get_states', { where: ['unlocked'] });
+    assert.deepEqual(ids(unlocked.devices), ['car-tesla']);
+    home.devices['car-tesla'].capabilitiesObj.locked.value = true;
+    assert.equal((await ok('get_states', { where: ['unlocked'] })).count, 0);
+  });
+
+  test('low batteries (with a threshold), offline devices, raised alarms, and states combined', async () => {
+    const low = await ok('get_states', { where: ['low_battery'] });
+    assert.deepEqual(ids(low.devices), ids(devices().filter((d) => value(d, 'measure_battery') <= 20)));
+    assert.ok(low.devices.every((d) => Object.keys(d.capabilities).join() === 'measure_battery'));
+    const lower = await ok('get_states', { where: ['low_battery'], batteryBelow: 10 });
+    assert.ok(lower.count < low.count && lower.count > 0, `${lower.count} of ${low.count}`);
+    const offline = await ok('get_states', { where: ['offline'] });
+    assert.deepEqual(ids(offline.devices), ids(devices().filter((d) => d.available === false)));
+    assert.ok(offline.count > 0);
+    const alarms = await ok('get_states', { where: ['alarm'] });
+    assert.deepEqual(ids(alarms.devices), ids(devices().filter((d) => Object.entries(d.capabilitiesObj).some(([id, c]) => id.startsWith('alarm_') && c.value === true))));
+    const both = await ok('get_states', { where: ['open', 'low_battery'] });
+    assert.deepEqual(ids(both.devices), ids(devices().filter((d) => value(d, 'alarm_contact') === true && value(d, 'measure_battery') <= 20)));
+    await fails('get_states', { where: ['ajar'] }, /where\/0: must be one of/);
+  });
+
+  test('the filtered answer is a fraction of the whole', async () => {
+    const all = JSON.stringify(await ok('get_states', {}));
+    const open = JSON.stringify(await ok('get_states', { where: ['open'] }));
+    assert.ok(open.length * 10 < all.length, `${open.length} against ${all.length}`);
+  });
+});
