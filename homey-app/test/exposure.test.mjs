@@ -159,6 +159,7 @@ describe('each zone hidden in turn leaves no trace in any tool', () => {
       await ask('get_mood_details');
       const energy = (await ask('get_energy_report')).data;
       const zigbee = (await ask('get_zigbee_network')).data;
+      const usage = (await ask('get_energy_usage', { period: 'this_month', top: 200 })).data;
       await ask('get_homey_system_health');
       await ask('refresh_homey_flows');
       await ask('control_zone_lights', { zoneId: 'home', action: 'on' });
@@ -199,6 +200,9 @@ describe('each zone hidden in turn leaves no trace in any tool', () => {
       const watts = visible.map((d) => d.capabilitiesObj.measure_power?.value).filter((w) => typeof w === 'number');
       assert.equal(energy.consumingWatts, Math.round(watts.filter((w) => w > 0).reduce((a, w) => a + w, 0) * 10) / 10, zoneId);
       assert.equal(energy.hubTotalWatts, undefined, 'the hub total counts hidden devices');
+      const listed = usage.devices.reduce((n, d) => n + Math.max(0, d.kWh), 0);
+      assert.ok(Math.abs(usage.consumedKWh - listed) < 0.01, `${zoneId}: the month's total ${usage.consumedKWh} is the visible devices' ${listed}`);
+      assert.equal(usage.deviceCount, visible.filter((d) => home.energy.dailyKwh.has(d.id) && d.energyObj?.cumulative !== true).length, zoneId);
       const visibleNodes = Object.values(home.zigbee.nodes).filter((n) => !hidden.some((d) => d.settings.zb_ieee_address === n.ieeeAddress));
       assert.equal(zigbee.totalNodes, visibleNodes.length, zoneId);
     }

@@ -130,6 +130,7 @@ export function createFakeHomey({ home, apiUrl, settings }) {
       getOwnerApiToken: async () => APP_TOKEN,
       getLocalUrl: async () => apiUrl,
     },
+    clock: { getTimezone: () => 'Europe/Amsterdam' },
     // the Apps SDK's timeline: what the app writes there
     notifications: {
       async createNotification({ excerpt } = {}) {

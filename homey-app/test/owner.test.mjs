@@ -80,3 +80,65 @@ describe('get_states filters by state', () => {
     assert.ok(open.length * 10 < all.length, `${open.length} against ${all.length}`);
   });
 });
+
+describe('energy used over a day, week or month', () => {
+  /** The fake hub's own report, read as a client would. */
+  const report = async (kind, key) => {
+    const param = { day: 'date', week: 'isoWeek', month: 'yearMonth' }[kind];
+    const res = await fetch(`${b.api.url}/api/manager/energy/report/${kind}?${param}=${key}`, { headers: { authorization: `Bearer ${PERSONAL_KEY}` } });
+    return res.json();
+  };
+  const local = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+
+  test('today: kWh per device and zone, the meter apart, the cost from the hub\'s price', async () => {
+    const today = await ok('get_energy_usage', { period: 'today', top: 200 });
+    assert.equal(today.date, local);
+    assert.equal(today.timeZone, 'Europe/Amsterdam');
+    const items = (await report('day', local)).items.filter((i) => home.devices[i.id].energyObj?.cumulative !== true);
+    const used = items.filter((i) => i.values.kWh > 0).reduce((n, i) => n + i.values.kWh, 0);
+    assert.ok(Math.abs(today.consumedKWh - used) < 0.01, `${today.consumedKWh} against ${used}`);
+    assert.ok(today.producedKWh > 0, 'the solar panels produced');
+    assert.deepEqual(today.meters.map((m) => m.name), ['Slimme meter']);
+    assert.ok(!today.devices.some((d) => d.name === 'Slimme meter'), 'the meter is not added to the devices');
+    assert.equal(today.cost.currency, 'EUR');
+    assert.equal(today.cost.pricePerKWh, 0.32);
+    assert.ok(Math.abs(today.cost.total - used * 0.32) < 0.05, `${today.cost.total}`);
+    const zoneSum = Object.values(today.byZone).reduce((n, v) => n + v, 0);
+    assert.ok(Math.abs(zoneSum - (today.consumedKWh - today.producedKWh)) < 0.01);
+    const top = await ok('get_energy_usage', {});
+    assert.equal(top.devices.length, 10);
+    assert.ok(Math.abs(top.devices[0].kWh) >= Math.abs(top.devices[9].kWh), "largest first");
+  });
+
+  test('yesterday, this and last week, this and last month; per zone and per device', async () => {
+    const [y, m] = local.split('-').map(Number);
+    const yesterday = await ok('get_energy_usage', { period: 'yesterday' });
+    assert.notEqual(yesterday.date, local);
+    assert.equal(new Date(`${local}T12:00:00Z`) - new Date(`${yesterday.date}T12:00:00Z`), 86_400_000);
+    const week = await ok('get_energy_usage', { period: 'this_week' });
+    assert.match(week.isoWeek, /^\d{4}-W\d\d$/);
+    const lastWeek = await ok('get_energy_usage', { period: 'last_week' });
+    assert.notEqual(lastWeek.isoWeek, week.isoWeek);
+    const month = await ok('get_energy_usage', { period: 'this_month' });
+    assert.equal(month.month, `${y}-${String(m).padStart(2, '0')}`);
+    assert.ok(month.consumedKWh > week.consumedKWh / 7, 'a month holds more than a day');
+    const lastMonth = await ok('get_energy_usage', { period: 'last_month' });
+    assert.equal(lastMonth.month, m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`);
+    const kitchen = await ok('get_energy_usage', { period: 'this_month', zoneId: 'kitchen', top: 200 });
+    assert.ok(kitchen.devices.length > 0 && kitchen.devices.every((d) => d.zone === 'Kitchen'));
+    assert.deepEqual(Object.keys(kitchen.byZone), ['Kitchen']);
+    const one = kitchen.devices[0];
+    const single = await ok('get_energy_usage', { period: 'this_month', deviceIds: [one.id] });
+    assert.deepEqual(single.devices, [one]);
+    assert.equal(single.consumedKWh, one.kWh > 0 ? one.kWh : 0);
+    await fails('get_energy_usage', { period: 'last_year' }, /period: must be one of/);
+  });
+
+  test('without a price on the hub there is no cost', async () => {
+    const price = home.energy.priceFixed;
+    home.energy.priceFixed = null;
+    const today = await ok('get_energy_usage', {});
+    assert.equal(today.cost, undefined);
+    home.energy.priceFixed = price;
+  });
+});
