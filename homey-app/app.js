@@ -30,6 +30,7 @@ const TOOL_MODULES = [
   require('./lib/tools/system'),
   require('./lib/tools/energy'),
   require('./lib/tools/alarms'),
+  require('./lib/tools/home'),
 ];
 
 /** A handler whose known failures become tool errors with guidance. */

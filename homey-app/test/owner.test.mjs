@@ -142,3 +142,26 @@ describe('energy used over a day, week or month', () => {
     home.energy.priceFixed = price;
   });
 });
+
+describe('the household: the timeline and who is home', () => {
+  test('create_notification writes to the timeline', async () => {
+    const data = await ok('create_notification', { text: '  The **washing** is done  ' });
+    assert.equal(data.text, 'The **washing** is done');
+    assert.deepEqual(home.notifications.map((n) => n.excerpt), ['The **washing** is done']);
+    await fails('create_notification', { text: '' }, /text/);
+  });
+
+  test('get_presence: refused to the app\'s token with the ways around it; with the personal key, who is home and asleep', async () => {
+    const refused = await fails('get_presence', {}, /Reading who is home needs the Homey permission "homey\.user\.readonly"/);
+    assert.equal(refused.missingScope, 'homey.user.readonly');
+    b.homey.settings.set('personalKey', PERSONAL_KEY);
+    b.homey.settings.set('personalKeyEnabled', true);
+    const data = await ok('get_presence', {});
+    assert.deepEqual(data.home, ['Anna', 'Emma']);
+    assert.deepEqual(data.away, ['Joris']);
+    assert.equal(data.users.find((u) => u.name === 'Emma').asleep, true);
+    assert.equal(data.anyoneHome, true);
+    assert.doesNotMatch(JSON.stringify(data), /user-anna/, 'no user IDs');
+    b.homey.settings.set('personalKeyEnabled', false);
+  });
+});

@@ -293,6 +293,14 @@ describe('every tool, in "all" mode', () => {
     assert.deepEqual(kitchen.devices.map((d) => d.id), ['kitchen-socket']);
   });
 
+  test('get_energy_usage, create_notification and get_presence on a hub without reports, a timeline and the users scope', async () => {
+    const usage = await ok('get_energy_usage', { period: 'yesterday' });
+    assert.deepEqual([usage.consumedKWh, usage.devices, usage.cost], [0, [], undefined]);
+    await ok('create_notification', { text: 'Hello' });
+    assert.deepEqual(home.notifications.map((n) => n.excerpt), ['Hello']);
+    await fails('get_presence', {}, /homey\.user\.readonly/);
+  });
+
   test('alarms: list, create, change, delete', async () => {
     const list = await ok('get_alarms', {});
     assert.deepEqual(list.alarms.map((a) => [a.time, a.repetition.length]), [['07:00', 5]]);
