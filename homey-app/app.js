@@ -18,7 +18,7 @@ const { FlowTools } = require('./lib/flow-tools');
 const { McpServer, SERVER_KEYS } = require('./lib/mcp-server');
 const { KEYS, newToken, readSettings } = require('./lib/settings');
 const { zonePath } = require('./lib/tools/common');
-const { protectedKind } = require('./lib/guard');
+const { KIND_CODES, protectedKind } = require('./lib/guard');
 const { withWebTools } = require('./lib/web-tools');
 
 const TOOL_MODULES = [
@@ -45,6 +45,22 @@ function guarded(fn) {
       throw err;
     }
   };
+}
+
+/** What the personal API key is used for, and the permission each needs. */
+const PERSONAL_KEY_USES = [
+  { id: 'startFlows', scope: 'homey.flow.start' },
+  { id: 'moods', scope: 'homey.mood.set' },
+  { id: 'logic', scope: 'homey.logic' },
+  { id: 'editFlows', scope: 'homey.flow' },
+  { id: 'presence', scope: 'homey.user.readonly' },
+];
+
+/** Whether a token's scopes include `scope` ("homey" and "homey.flow" include "homey.flow.start"; "homey.user" includes "homey.user.readonly"). */
+function grants(scopes, scope) {
+  const parts = scope.split('.');
+  for (let i = 1; i <= parts.length; i++) if (scopes.includes(parts.slice(0, i).join('.'))) return true;
+  return false;
 }
 
 class SwitchboardApp extends Homey.App {
@@ -190,16 +206,22 @@ class SwitchboardApp extends Homey.App {
       const kind = protectedKind(d);
       if (!kind) continue;
       const zone = zonesById[d.zone];
-      out.push({ id: d.id, name: d.name, kind, zone: zone ? zonePath(zone, zonesById) : null, allowed: allowed.has(d.id) });
+      out.push({ id: d.id, name: d.name, kind, code: KIND_CODES.get(kind), zone: zone ? zonePath(zone, zonesById) : null, allowed: allowed.has(d.id) });
     }
     return out.sort((a, b) => (a.zone ?? '').localeCompare(b.zone ?? '') || a.name.localeCompare(b.name));
   }
 
+  /**
+   * For the settings page's test button: whether the key works, and what the
+   * app can do with it (each action and the permission it needs).
+   */
   async testPersonalKey() {
     try {
-      return { ok: true, hub: await this.io.testPersonalKey() };
+      const { hub, scopes } = await this.io.testPersonalKey();
+      const can = (scope) => (scopes === null ? null : grants(scopes, scope));
+      return { ok: true, hub, works: PERSONAL_KEY_USES.map(({ id, scope }) => ({ id, scope, ok: can(scope) })) };
     } catch (err) {
-      return { ok: false, error: err.message };
+      return { ok: false, code: err.code ?? 'refused', error: err.message };
     }
   }
 

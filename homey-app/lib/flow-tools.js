@@ -173,7 +173,7 @@ class FlowTools {
       const info = flows?.get(command);
       if (flows && (!info || info.enabled.length === 0)) continue; // only in disabled Flows
       if (this.reserved.has(command)) {
-        skipped.push({ command, reason: `a built-in tool is called ${command}; choose another tool name` });
+        skipped.push({ command, code: 'reserved', reason: `a built-in tool is called ${command}; choose another tool name` });
         continue;
       }
       const params = cardParameters(args);

@@ -26,6 +26,9 @@ const PROTECTED_CLASSES = new Map([
   ['siren', 'a siren'],
 ]);
 
+/** A short code for each kind (the settings page shows it in the owner's language). */
+const KIND_CODES = new Map([['a lock', 'lock'], ['a garage door', 'garagedoor'], ['a gate', 'gate'], ['a home alarm', 'homealarm'], ['a siren', 'siren']]);
+
 /** Capabilities that make any device protected, whatever its class. */
 const PROTECTED_CAPABILITIES = new Map([
   ['locked', 'a lock'],
@@ -209,6 +212,7 @@ function checkMood(mood, home) {
 }
 
 module.exports = {
+  KIND_CODES,
   PROTECTED_CLASSES,
   PROTECTED_CAPABILITIES,
   ProtectedError,

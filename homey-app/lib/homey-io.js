@@ -149,11 +149,25 @@ class HomeyIO {
   }
 
   /** Checks the personal API key: resolves with the hub's name, or throws. */
+  /**
+   * Checks the personal API key: the hub's name and the key's permissions
+   * (its session's scopes, which reading needs no permission for), or throws
+   * an Error whose `code` is "off" (switched off or empty) or "refused".
+   */
   async testPersonalKey() {
-    const api = await this.personalApi();
-    if (!api) throw new Error('the personal API key is switched off or empty');
-    const info = await api.system.getInfo();
-    return info?.homeyName ?? info?.hostname ?? 'the hub';
+    const api = await this.personalApi().catch(() => null);
+    if (!api) throw Object.assign(new Error('the personal API key is switched off or empty'), { code: 'off' });
+    let client;
+    let session;
+    try {
+      client = await api;
+      session = await client.sessions.getSessionMe();
+    } catch (err) {
+      throw Object.assign(new Error(`the hub refused the key (${err.statusCode ?? err.message})`), { code: 'refused' });
+    }
+    // the hub's name needs homey.system.readonly, which a key may lack
+    const info = await client.system.getInfo().catch(() => null);
+    return { hub: info?.homeyName ?? info?.hostname ?? null, scopes: Array.isArray(session?.scopes) ? session.scopes : null };
   }
 
   /**

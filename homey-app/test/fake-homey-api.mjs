@@ -24,9 +24,11 @@ export const APP_SCOPES = [
   'homey.zone.readonly',
 ];
 
+/** Whether `scopes` grant `scope`: itself or a parent ("homey" grants everything, "homey.flow" grants "homey.flow.start"). */
 function hasScope(scopes, scope) {
-  if (scopes.includes('*') || scopes.includes(scope)) return true;
-  return scope.endsWith('.readonly') && scopes.includes(scope.slice(0, -'.readonly'.length));
+  const parts = scope.split('.');
+  for (let i = 1; i <= parts.length; i++) if (scopes.includes(parts.slice(0, i).join('.'))) return true;
+  return false;
 }
 
 class HttpError extends Error {
@@ -57,6 +59,8 @@ function routes(home) {
   };
   return [
     ['GET', 'system', '/ping', null, () => 'pong'],
+    // the session of the token that asks (no scope needed), with its scopes
+    ['GET', 'sessions', '/session/me', '', (_p, _b, _q, scopes) => ({ type: 'pat', scopes })],
     ['GET', 'system', '/', 'homey.system.readonly', () => home.system.info],
     ['GET', 'system', '/memory', 'homey.system.readonly', () => home.system.memory],
     ['GET', 'system', '/storage', 'homey.system.readonly', () => home.system.storage],
@@ -197,13 +201,13 @@ export async function startFakeHomeyApi(home, { tokens }) {
         record(404);
         return send(404, { error: `Not Found: ${req.method} ${url.pathname}` });
       }
-      if (route.scope) {
+      if (route.scope !== null) {
         const scopes = token ? tokens[token] : undefined;
         if (!scopes) {
           record(401);
           return send(401, { error: 'invalid_token', error_description: 'Invalid or expired token' });
         }
-        if (!hasScope(scopes, route.scope)) {
+        if (route.scope && !hasScope(scopes, route.scope)) {
           record(403);
           return send(403, { error: 'Missing Scopes', error_description: `Missing Scopes: ${route.scope}` });
         }
@@ -216,7 +220,7 @@ export async function startFakeHomeyApi(home, { tokens }) {
         return send(400, { error: 'Invalid JSON' });
       }
       try {
-        const out = route.handler(params, body, url.searchParams);
+        const out = route.handler(params, body, url.searchParams, token ? tokens[token] : undefined);
         record(out === undefined ? 204 : 200);
         if (out === undefined) {
           res.writeHead(204, { 'x-homey-id': home.id });

@@ -205,10 +205,10 @@ export function createFakeHomey({ home, apiUrl, settings }) {
 
 /**
  * Starts the fake Web API and the app on it.
- * @param {{home: object, settings?: object}} options
+ * @param {{home: object, settings?: object, tokens?: Record<string, string[]>}} options more tokens and their scopes
  */
-export async function bootApp({ home, settings = {} }) {
-  const api = await startFakeHomeyApi(home, { tokens: { [APP_TOKEN]: APP_SCOPES, [PERSONAL_KEY]: ['*'] } });
+export async function bootApp({ home, settings = {}, tokens = {} }) {
+  const api = await startFakeHomeyApi(home, { tokens: { [APP_TOKEN]: APP_SCOPES, [PERSONAL_KEY]: ['homey'], ...tokens } });
   const homey = createFakeHomey({ home, apiUrl: api.url, settings });
   const App = require('./app.js');
   const app = new App();

@@ -213,7 +213,7 @@ describe('every tool, in "all" mode', () => {
     const refreshed = await ok('refresh_homey_flows', {});
     assert.equal(refreshed.changed, false);
     assert.deepEqual(refreshed.tools.map((t) => t.name).sort(), ['evening_lights', 'play_radio']);
-    assert.deepEqual(refreshed.skipped, [{ command: 'get_states', reason: 'a built-in tool is called get_states; choose another tool name' }]);
+    assert.deepEqual(refreshed.skipped, [{ command: 'get_states', code: 'reserved', reason: 'a built-in tool is called get_states; choose another tool name' }]);
   });
 
   test('insights: logs of visible devices, values with statistics', async () => {
@@ -336,7 +336,9 @@ describe('every tool, in "all" mode', () => {
   test('with a personal API key, the scoped actions work', async () => {
     app.homey.settings.set('personalKey', PERSONAL_KEY);
     app.homey.settings.set('personalKeyEnabled', true);
-    assert.deepEqual(await app.app.testPersonalKey(), { ok: true, hub: 'the hub' });
+    const tested = await app.app.testPersonalKey();
+    assert.equal(tested.ok, true);
+    assert.deepEqual(tested.works.map((w) => [w.id, w.ok]), [['startFlows', true], ['moods', true], ['logic', true], ['editFlows', true], ['presence', true]]);
     const mood = await ok('set_mood', { moodId: 'mood-movie' });
     assert.equal(mood.activated, true);
     assert.deepEqual(home.moodsSet, ['mood-movie']);
