@@ -31,6 +31,7 @@ const TOOL_MODULES = [
   require('./lib/tools/energy'),
   require('./lib/tools/alarms'),
   require('./lib/tools/home'),
+  require('./lib/tools/flow-edit'),
 ];
 
 /** A handler whose known failures become tool errors with guidance. */

@@ -160,6 +160,8 @@ describe('each zone hidden in turn leaves no trace in any tool', () => {
       const energy = (await ask('get_energy_report')).data;
       const zigbee = (await ask('get_zigbee_network')).data;
       const usage = (await ask('get_energy_usage', { period: 'this_month', top: 200 })).data;
+      await ask('get_flow_cards', { limit: 200, owner: 'homey:device' });
+      await ask('get_flow_cards', { limit: 200, owner: 'homey:device', type: 'condition' });
       await ask('get_homey_system_health');
       await ask('refresh_homey_flows');
       await ask('control_zone_lights', { zoneId: 'home', action: 'on' });

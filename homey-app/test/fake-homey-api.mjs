@@ -3,6 +3,7 @@
 // Tokens carry scopes as on a hub: the app's own token lacks the scopes Homey
 // does not give apps (starting Flows, activating moods, Logic), and requests
 // for those get 403 Missing Scopes; a personal API key has them all.
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 
@@ -75,6 +76,45 @@ function routes(home) {
     ['GET', 'flow', '/flowcardtrigger', 'homey.flow.readonly', () => home.flowCards.triggers],
     ['GET', 'flow', '/flowcardcondition', 'homey.flow.readonly', () => home.flowCards.conditions],
     ['GET', 'flow', '/flowcardaction', 'homey.flow.readonly', () => home.flowCards.actions],
+    ['GET', 'flow', '/flow/:id', 'homey.flow.readonly', ({ id }) => need(home.flows, id, 'Flow')],
+    ['GET', 'flow', '/advancedflow/:id', 'homey.flow.readonly', ({ id }) => need(home.advancedFlows, id, 'AdvancedFlow')],
+    // writing Flows: the body is the Flow itself (root); the hub gives it an ID
+    ['POST', 'flow', '/flow', 'homey.flow', (_p, body) => {
+      if (!body?.name || !body.trigger || !Array.isArray(body.actions)) throw new HttpError(400, 'Invalid Flow');
+      const flow = { ...structuredClone(body), id: randomUUID(), triggerable: true };
+      home.onSaveFlow?.(flow);
+      home.saveFlow(flow);
+      return flow;
+    }],
+    ['PUT', 'flow', '/flow/:id', 'homey.flow', ({ id }, body) => {
+      const flow = Object.assign(need(home.flows, id, 'Flow'), structuredClone(body ?? {}), { id });
+      home.saveFlow(flow);
+      return flow;
+    }],
+    ['DELETE', 'flow', '/flow/:id', 'homey.flow', ({ id }) => {
+      need(home.flows, id, 'Flow');
+      home.deleteFlow(id);
+    }],
+    ['POST', 'flow', '/advancedflow', 'homey.flow', (_p, body) => {
+      if (!body?.name || !body.cards) throw new HttpError(400, 'Invalid AdvancedFlow');
+      const flow = { ...structuredClone(body), id: randomUUID(), triggerable: true };
+      home.saveFlow(flow, true);
+      return flow;
+    }],
+    ['PUT', 'flow', '/advancedflow/:id', 'homey.flow', ({ id }, body) => {
+      const flow = Object.assign(need(home.advancedFlows, id, 'AdvancedFlow'), structuredClone(body ?? {}), { id });
+      home.saveFlow(flow, true);
+      return flow;
+    }],
+    ['DELETE', 'flow', '/advancedflow/:id', 'homey.flow', ({ id }) => {
+      need(home.advancedFlows, id, 'AdvancedFlow');
+      home.deleteFlow(id);
+    }],
+    ['POST', 'flow', '/flowfolder', 'homey.flow', (_p, body) => {
+      const id = randomUUID();
+      home.folders[id] = { id, name: body?.name, parent: body?.parent ?? null };
+      return home.folders[id];
+    }],
     ['POST', 'flow', '/flow/:id/trigger', 'homey.flow.start', ({ id }) => {
       need(home.flows, id, 'Flow');
       home.flowsStarted.push(id);

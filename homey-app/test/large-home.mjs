@@ -257,6 +257,25 @@ export function createLargeHome(seed = 7) {
     },
   };
 
+  // every light and socket has its cards, as on a hub
+  for (const d of list) {
+    const caps = d.capabilitiesObj;
+    const owner = `homey:device:${d.id}`;
+    if ('onoff' in caps) {
+      flowCards.actions[`${owner}:on`] = { id: `${owner}:on`, ownerUri: owner, title: `Turn on ${d.name}`, args: [] };
+      flowCards.actions[`${owner}:off`] = { id: `${owner}:off`, ownerUri: owner, title: `Turn off ${d.name}`, args: [] };
+      flowCards.conditions[`${owner}:on`] = { id: `${owner}:on`, ownerUri: owner, title: `${d.name} is turned on`, args: [] };
+    }
+    if ('dim' in caps) flowCards.actions[`${owner}:dim`] = { id: `${owner}:dim`, ownerUri: owner, title: `Dim ${d.name}`, args: [{ name: 'dim', type: 'range', min: 0, max: 1, title: { en: 'Brightness' } }] };
+    if ('locked' in caps) {
+      flowCards.actions[`${owner}:lock`] = { id: `${owner}:lock`, ownerUri: owner, title: `Lock ${d.name}`, args: [] };
+      flowCards.actions[`${owner}:unlock`] = { id: `${owner}:unlock`, ownerUri: owner, title: `Unlock ${d.name}`, args: [] };
+    }
+  }
+  Object.assign(flowCards.triggers['homey:manager:cron:time_exactly'], { args: [{ name: 'time', type: 'time', title: { en: 'Time' } }] });
+  flowCards.actions['homey:manager:notifications:create_notification'] = { id: 'homey:manager:notifications:create_notification', ownerUri: 'homey:manager:notifications', title: 'Create a notification', args: [{ name: 'text', type: 'text' }] };
+  flowCards.actions['homey:app:com.sonos:play_url'] = { id: 'homey:app:com.sonos:play_url', ownerUri: 'homey:app:com.sonos', title: 'Play a URL on a speaker', args: [{ name: 'device', type: 'device' }, { name: 'url', type: 'text' }, { name: 'volume', type: 'number', min: 0, max: 100, required: false }] };
+
   const moods = {};
   for (const [zone, zoneName] of rooms.slice(0, 8)) {
     const lights = list.filter((d) => d.zone === zone && d.class === 'light').slice(0, 3);

@@ -38,7 +38,7 @@ test('the package is used through its entry and its gateway export; nothing reac
 test('every built-in tool has a handler, and the tool definitions are data', async () => {
   const { tools } = JSON.parse(readFileSync(join(appDir, 'lib/tools.json'), 'utf8'));
   const { tools: meta } = JSON.parse(readFileSync(join(appDir, 'lib/tools.metadata.json'), 'utf8'));
-  assert.equal(tools.length, 31);
+  assert.equal(tools.length, 33);
   assert.deepEqual(Object.keys(meta).sort(), tools.map((t) => t.name).sort());
   for (const t of tools) {
     assert.equal(typeof t.description, 'string', t.name);

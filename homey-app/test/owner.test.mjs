@@ -165,3 +165,93 @@ describe('the household: the timeline and who is home', () => {
     b.homey.settings.set('personalKeyEnabled', false);
   });
 });
+
+describe('Flows by talking', () => {
+  const light = () => Object.values(home.devices).find((d) => d.zone === 'woonkamer' && 'dim' in d.capabilitiesObj);
+  const morning = () => ({
+    action: 'create',
+    name: 'Ochtendlicht woonkamer',
+    trigger: { card: 'homey:manager:cron:time_exactly', args: { time: '07:00' } },
+    actions: [{ card: `homey:device:${light().id}:dim`, args: { dim: 0.5 } }, { card: 'homey:manager:notifications:create_notification', args: { text: 'Goedemorgen' } }],
+  });
+
+  test('get_flow_cards: the hub\'s cards with their arguments, by type, words, device and owner', async () => {
+    const dim = await ok('get_flow_cards', { deviceId: light().id, type: 'action' });
+    assert.deepEqual(dim.cards.map((c) => c.id).sort(), [`homey:device:${light().id}:dim`, `homey:device:${light().id}:off`, `homey:device:${light().id}:on`]);
+    assert.deepEqual(dim.cards.find((c) => c.id.endsWith(':dim')).args, [{ name: 'dim', type: 'range', title: 'Brightness', min: 0, max: 1 }]);
+    const time = await ok('get_flow_cards', { type: 'trigger', query: 'time' });
+    assert.deepEqual(time.cards.map((c) => c.id), ['homey:manager:cron:time_exactly']);
+    const sonos = await ok('get_flow_cards', { owner: 'com.sonos' });
+    assert.equal(sonos.cards[0].args.find((a) => a.name === 'volume').optional, true);
+  });
+
+  test('a dry run and the checks need no key; writing does', async () => {
+    const before = Object.keys(home.flows).length;
+    const dry = await ok('manage_flow', { ...morning(), dryRun: true });
+    assert.equal(dry.wouldCreate.enabled, false);
+    assert.equal(dry.wouldCreate.folder, 'AI');
+    assert.match(dry.note, /the folder "AI" would be made/);
+    assert.deepEqual(dry.wouldCreate.actions[0], { id: `homey:device:${light().id}:dim`, args: { dim: 0.5 } });
+    assert.equal(Object.keys(home.flows).length, before, 'nothing was written');
+    await fails('manage_flow', { ...morning(), actions: [{ card: `homey:device:${light().id}:dim`, args: { dim: 5 } }] }, /actions\/0 \(Dim .*\): .*dim.*must/);
+    await fails('manage_flow', { ...morning(), trigger: { card: 'homey:manager:cron:time_exactly' } }, /trigger .*time: required/);
+    await fails('manage_flow', { ...morning(), actions: [{ card: 'homey:device:nope:on' }] }, /the hub has no action card "homey:device:nope:on"/);
+    const refused = await fails('manage_flow', morning(), /Making a Flow needs the Homey permission "homey\.flow"/);
+    assert.equal(refused.missingScope, 'homey.flow');
+  });
+
+  test('with the personal key: made disabled in "AI", read back, enabled, changed, deleted; only what the app made', async () => {
+    b.homey.settings.set('personalKey', PERSONAL_KEY);
+    b.homey.settings.set('personalKeyEnabled', true);
+    const made = await ok('manage_flow', morning());
+    const id = made.created.id;
+    assert.deepEqual(made.readBack, { same: true });
+    const stored = home.flows[id];
+    assert.equal(stored.enabled, false);
+    assert.equal(home.folders[stored.folder].name, 'AI');
+    assert.deepEqual(b.homey.settings.get('madeFlows'), [id]);
+    const enabled = await ok('manage_flow', { action: 'update', flowId: id, enabled: true });
+    assert.deepEqual(enabled.readBack, { same: true });
+    assert.equal(home.flows[id].enabled, true);
+    assert.equal(home.flows[id].actions.length, 2, 'the actions were kept');
+    const changed = await ok('manage_flow', { action: 'update', flowId: id, actions: [{ card: `homey:device:${light().id}:on` }] });
+    assert.deepEqual(changed.changed.actions, [{ id: `homey:device:${light().id}:on`, args: {} }]);
+    assert.ok((await ok('get_flow_overview', {})).flows.some((f) => f.id === id && f.folder === 'AI'));
+    // an Advanced Flow: one chain of cards
+    const adv = await ok('manage_flow', { ...morning(), advanced: true, name: 'Avond', conditions: [{ card: `homey:device:${light().id}:on`, inverted: true }] });
+    assert.deepEqual(adv.readBack, { same: true });
+    const cards = Object.values(home.advancedFlows[adv.created.id].cards);
+    assert.deepEqual(cards.map((c) => c.type), ['trigger', 'condition', 'action', 'action']);
+    assert.equal(cards[1].inverted, true);
+    assert.equal(home.advancedFlows[adv.created.id].folder, home.flows[id].folder, 'the same folder "AI"');
+    // the hub storing something else shows in the comparison
+    home.onSaveFlow = (flow) => {
+      flow.actions[0].args = {};
+    };
+    const odd = await ok('manage_flow', morning());
+    home.onSaveFlow = undefined;
+    assert.deepEqual(odd.readBack, { same: false, differences: ['actions/0'] });
+    // deleting: only what the app made
+    await fails('manage_flow', { action: 'delete', flowId: 'flow-nacht' }, /the app deletes only Flows it made; "Welterusten" was not made by it/);
+    assert.ok(home.flows['flow-nacht']);
+    const dryDelete = await ok('manage_flow', { action: 'delete', flowId: id, dryRun: true });
+    assert.equal(dryDelete.wouldDelete.id, id);
+    await ok('manage_flow', { action: 'delete', flowId: id });
+    assert.equal(home.flows[id], undefined);
+    assert.ok(!b.homey.settings.get('madeFlows').includes(id));
+    await ok('manage_flow', { action: 'delete', flowId: adv.created.id });
+    await ok('manage_flow', { action: 'delete', flowId: odd.created.id });
+    assert.deepEqual(b.homey.settings.get('madeFlows'), []);
+  });
+
+  test('a Flow that would unlock a protected device, or use a hidden one, is not made', async () => {
+    await fails('manage_flow', { ...morning(), actions: [{ card: 'homey:device:voordeur-slot:unlock' }] }, /"Voordeur slot" \(a lock\) is not allowed for AI assistants/);
+    await ok('manage_flow', { ...morning(), actions: [{ card: 'homey:device:voordeur-slot:lock' }], dryRun: true });
+    await fails('manage_flow', { action: 'update', flowId: 'flow-thuiskomst', enabled: true }, /"Voordeur slot"/);
+    b.homey.settings.set('hiddenZones', ['woonkamer']);
+    await fails('manage_flow', morning(), /the hub has no action card/);
+    assert.equal((await ok('get_flow_cards', { deviceId: light().id })).count, 0, 'a hidden device has no cards');
+    b.homey.settings.set('hiddenZones', []);
+    b.homey.settings.set('personalKeyEnabled', false);
+  });
+});

@@ -301,6 +301,15 @@ describe('every tool, in "all" mode', () => {
     await fails('get_presence', {}, /homey\.user\.readonly/);
   });
 
+  test('get_flow_cards and manage_flow (a dry run; writing needs the personal key)', async () => {
+    const cards = await ok('get_flow_cards', { type: 'action', query: 'turn on' });
+    assert.deepEqual(cards.cards.map((c) => c.id), ['homey:device:kitchen-spots:on']);
+    const plan = { action: 'create', name: 'Spots at seven', trigger: { card: 'homey:manager:cron:time_exactly' }, actions: [{ card: 'homey:device:kitchen-spots:on' }] };
+    const dry = await ok('manage_flow', { ...plan, dryRun: true });
+    assert.equal(dry.wouldCreate.enabled, false);
+    await fails('manage_flow', plan, /homey\.flow/);
+  });
+
   test('alarms: list, create, change, delete', async () => {
     const list = await ok('get_alarms', {});
     assert.deepEqual(list.alarms.map((a) => [a.time, a.repetition.length]), [['07:00', 5]]);
