@@ -10,6 +10,7 @@ const Module = require('module');
 const path = require('path');
 
 const { ProtectedError, protectedKind, riskyChange } = require('./guard');
+const { lookup } = require('./tools/common');
 
 /**
  * Registers module `name` (as `from` resolves it) as a stand-in that loads
@@ -263,7 +264,7 @@ class HomeyIO {
   /** A visible zone and the IDs of the zones inside it (itself included). */
   async zoneWithin(zoneId, includeSubzones = true) {
     const { zones } = await this.home();
-    const zone = zones.find((z) => z.id === zoneId);
+    const zone = lookup(zones, { id: zoneId });
     if (!zone) throw new NotFoundError(`no zone with ID ${JSON.stringify(zoneId)}`, 'get_home_structure lists the zone IDs');
     const ids = new Set([zone.id]);
     if (includeSubzones) {

@@ -4,7 +4,7 @@
 // AI tool Flows (started through the app's own trigger card).
 
 const { toolFailure, validateArguments } = require('mcp-switchboard');
-const { byName } = require('./common');
+const { lookup } = require('./common');
 const { checkFlow, flowCards, splitCardId } = require('../guard');
 
 /** What checkFlow needs: the home's visibility and every Flow by ID. */
@@ -118,7 +118,7 @@ module.exports = function flowTools({ io, flowTools: flowToolList }) {
       ...Object.values(simple ?? {}).map((f) => ({ f, advanced: false })),
       ...Object.values(advanced ?? {}).map((f) => ({ f, advanced: true })),
     ].filter((x) => !hiddenFlow(x.f, guard));
-    const found = flowId !== undefined ? all.find((x) => x.f.id === flowId) : byName(all.map((x) => ({ ...x, name: x.f.name })), flowName);
+    const found = lookup(all, { id: flowId, name: flowName }, (x) => x.f);
     if (!found) {
       return toolFailure(`no Flow ${flowId !== undefined ? `with ID ${JSON.stringify(flowId)}` : `named ${JSON.stringify(flowName)}`}`, { hint: 'get_flow_overview lists the Flows' });
     }

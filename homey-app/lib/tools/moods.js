@@ -4,7 +4,7 @@
 // one needs the homey.mood.set scope.
 
 const { toolFailure } = require('mcp-switchboard');
-const { byName } = require('./common');
+const { lookup } = require('./common');
 const { checkMood } = require('../guard');
 
 module.exports = function moodTools({ io }) {
@@ -47,7 +47,7 @@ module.exports = function moodTools({ io }) {
 
   async function setMood({ moodId, moodName }) {
     const list = await moods();
-    const found = moodId !== undefined ? list.find((m) => m.mood.id === moodId) : byName(list.map((m) => ({ ...m, name: m.mood.name })), moodName);
+    const found = lookup(list, { id: moodId, name: moodName }, (m) => m.mood);
     if (!found) {
       return toolFailure(`no mood ${moodId !== undefined ? `with ID ${JSON.stringify(moodId)}` : `named ${JSON.stringify(moodName)}`}`, {
         moods: list.map((m) => m.mood.name),
