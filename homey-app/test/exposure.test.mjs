@@ -10,18 +10,26 @@ import { createLargeHome } from './large-home.mjs';
 import { bootApp, PERSONAL_KEY } from './harness.mjs';
 import { call, connect } from './mcp-client.mjs';
 
-async function boot(settings = {}) {
-  const home = createLargeHome();
-  const b = await bootApp({ home, settings: { port: 0, mode: 'all', personalKey: PERSONAL_KEY, personalKeyEnabled: true, ...settings } });
-  const status = await b.app.status();
-  const { client } = await connect(`http://127.0.0.1:${status.server.port}/mcp`, status.token);
-  return { ...b, client };
+/** Boots the app on a new realistic home for the tests of the enclosing describe(); returns a getter. */
+function booted() {
+  let b = null;
+  before(async () => {
+    const home = createLargeHome();
+    const app = await bootApp({ home, settings: { port: 0, mode: 'all', personalKey: PERSONAL_KEY, personalKeyEnabled: true } });
+    const status = await app.app.status();
+    const { client } = await connect(`http://127.0.0.1:${status.server.port}/mcp`, status.token);
+    b = { ...app, client };
+  });
+  after(async () => {
+    await b.client.close();
+    await b.close();
+  });
+  return () => b;
 }
 
 describe('protected devices', () => {
-  let b;
-  let home;
-  const run = (name, args) => call(b.client, name, args);
+  const app = booted();
+  const run = (name, args) => call(app().client, name, args);
   const refused = async (name, args, pattern = /is not allowed for AI assistants/) => {
     const r = await run(name, args);
     assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} should be refused: ${JSON.stringify(r.data).slice(0, 300)}`);
@@ -33,18 +41,11 @@ describe('protected devices', () => {
     assert.equal(r.isError, false, `${name} ${JSON.stringify(args)}: ${JSON.stringify(r.data).slice(0, 300)}`);
     return r.data;
   };
-  const value = (id, cap) => home.devices[id].capabilitiesObj[cap].value;
-
-  before(async () => {
-    b = await boot();
-    home = b.home;
-  });
-  after(async () => {
-    await b.client.close();
-    await b.close();
-  });
+  const value = (id, cap) => app().home.devices[id].capabilitiesObj[cap].value;
 
   test('unlocking, opening, disarming and sirens are refused through control_device and toggle_device; the safe direction works', async () => {
+    const b = app();
+    const { home } = b;
     const data = await refused('control_device', { deviceId: 'voordeur-slot', capability: 'locked', value: false });
     assert.match(data.error, /To unlock "Voordeur slot" \(a lock\) is not allowed for AI assistants.*allow this device in the app's settings/);
     assert.deepEqual(data.protectedDevice, { id: 'voordeur-slot', name: 'Voordeur slot', is: 'a lock', refused: 'unlock' });
@@ -68,6 +69,8 @@ describe('protected devices', () => {
   });
 
   test('zone tools leave protected devices alone and say so', async () => {
+    const b = app();
+    const { home } = b;
     const data = await refused('control_zone_capability', { zoneId: 'home', capability: 'locked', value: false }, /2 protected devices were left alone: .*(Voordeur slot|Family car)/);
     assert.equal(data.results.length, 2);
     assert.equal(value('voordeur-slot', 'locked'), true);
@@ -82,6 +85,8 @@ describe('protected devices', () => {
   });
 
   test('Flows and moods that would act on a protected device are refused, those that lock pass', async () => {
+    const b = app();
+    const { home } = b;
     await refused('start_flow', { flowName: 'Thuiskomst' }, /the Flow "Thuiskomst" cannot run: changing "Voordeur slot" \(a lock\)/);
     await refused('start_flow', { flowName: 'Iemand thuis' }, /the Flow "Thuiskomst" cannot run/);
     await refused('start_flow', { flowName: 'Alarm uit' }, /"Alarmsysteem" \(a home alarm\)/);
@@ -98,6 +103,8 @@ describe('protected devices', () => {
   });
 
   test('the owner allows one device in the settings: then it works, the others stay protected; the settings page lists them', async () => {
+    const b = app();
+    const { home } = b;
     const listed = await b.app.protectedDevices();
     assert.deepEqual(listed.map((d) => [d.id, d.kind]).sort(), [['alarmsysteem', 'a home alarm'], ['car-tesla', 'a lock'], ['garagedeur', 'a garage door'], ['oprit-poort', 'a gate'], ['sirene', 'a siren'], ['voordeur-slot', 'a lock']]);
     assert.equal(listed.find((d) => d.id === 'voordeur-slot').zone, 'Thuis / Begane grond / Hal');
@@ -115,19 +122,10 @@ describe('protected devices', () => {
 });
 
 describe('each zone hidden in turn leaves no trace in any tool', () => {
-  let b;
-  let home;
-  before(async () => {
-    b = await boot();
-    home = b.home;
-  });
-  after(async () => {
-    await b.client.close();
-    await b.close();
-  });
+  const app = booted();
 
   /** The zone and the zones inside it. */
-  const within = (zoneId) => {
+  const within = (home, zoneId) => {
     const ids = new Set([zoneId]);
     for (let grew = true; grew;) {
       grew = false;
@@ -137,9 +135,11 @@ describe('each zone hidden in turn leaves no trace in any tool', () => {
   };
 
   test('IDs, names, Zigbee nodes, values and totals', async () => {
+    const b = app();
+    const { home } = b;
     const allZones = Object.keys(home.zones).filter((z) => z !== 'home');
     for (const zoneId of allZones) {
-      const zones = within(zoneId);
+      const zones = within(home, zoneId);
       const hidden = Object.values(home.devices).filter((d) => zones.has(d.zone));
       const visible = Object.values(home.devices).filter((d) => !zones.has(d.zone));
       const visibleText = JSON.stringify(visible.map((d) => d.name));

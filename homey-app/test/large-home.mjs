@@ -10,9 +10,7 @@
 // garage door, a driveway gate, a home alarm, a siren and a car that can be
 // unlocked, so the tests can check that the assistant is refused there
 // whatever tool it uses.
-import { EventEmitter } from 'node:events';
-
-import { ANSWER, APP_ID, TRIGGER } from './fake-home.mjs';
+import { ANSWER, APP_ID, TRIGGER, homeObject } from './fake-home.mjs';
 
 const HOUR = 3_600_000;
 
@@ -340,8 +338,7 @@ export function createLargeHome(seed = 7) {
     storage: { total: 32768 * 1024 * 1024, free: 20000 * 1024 * 1024, types: {} },
   };
 
-  const home = new EventEmitter();
-  Object.assign(home, {
+  return homeObject({
     id: 'fake-homey-large',
     zones,
     devices,
@@ -361,22 +358,5 @@ export function createLargeHome(seed = 7) {
     energy,
     users,
     notifications: [],
-    requests: [],
-    flowRuns: [],
-    moodsSet: [],
-    flowsStarted: [],
-    saveFlow(flow, advanced = false) {
-      (advanced ? this.advancedFlows : this.flows)[flow.id] = flow;
-      this.emit('flows-changed', { saved: flow.id });
-    },
-    setFlowEnabled(id, enabled) {
-      (this.flows[id] ?? this.advancedFlows[id]).enabled = enabled;
-    },
-    deleteFlow(id) {
-      delete this.flows[id];
-      delete this.advancedFlows[id];
-      this.emit('flows-changed', { deleted: id });
-    },
   });
-  return home;
 }
