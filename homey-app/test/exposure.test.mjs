@@ -44,8 +44,6 @@ describe('protected devices', () => {
   const value = (id, cap) => app().home.devices[id].capabilitiesObj[cap].value;
 
   test('unlocking, opening, disarming and sirens are refused through control_device and toggle_device; the safe direction works', async () => {
-    const b = app();
-    const { home } = b;
     const data = await refused('control_device', { deviceId: 'voordeur-slot', capability: 'locked', value: false });
     assert.match(data.error, /To unlock "Voordeur slot" \(a lock\) is not allowed for AI assistants.*allow this device in the app's settings/);
     assert.deepEqual(data.protectedDevice, { id: 'voordeur-slot', name: 'Voordeur slot', is: 'a lock', refused: 'unlock' });
@@ -69,8 +67,6 @@ describe('protected devices', () => {
   });
 
   test('zone tools leave protected devices alone and say so', async () => {
-    const b = app();
-    const { home } = b;
     const data = await refused('control_zone_capability', { zoneId: 'home', capability: 'locked', value: false }, /2 protected devices were left alone: .*(Voordeur slot|Family car)/);
     assert.equal(data.results.length, 2);
     assert.equal(value('voordeur-slot', 'locked'), true);
