@@ -44,12 +44,12 @@ export function errorText(e) {
  */
 export class Outcome {
   /**
-   * @param {{ clear?: () => void }} [options]
+   * @param {{ clear?: () => void, id?: string }} [options]
    */
-  constructor({ clear } = {}) {
+  constructor({ clear, id } = {}) {
     this.status = h('p', { class: 'status', role: 'status' });
     this.error = h('p', { class: 'error', role: 'alert', hidden: true });
-    this.el = h('div', { class: 'outcome' }, this.status, this.error);
+    this.el = h('div', { class: 'outcome', id }, this.status, this.error);
     this.clear = clear;
   }
 

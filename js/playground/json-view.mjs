@@ -51,7 +51,7 @@ export function jsonView(value, { marks = new Map(), label } = {}) {
     const shown = list.map((m) => (line === pointer ? m : { ...m, text: `${m.text} (at ${pointer || '/'})` }));
     at.set(line, [...(at.get(line) ?? []), ...shown]);
   }
-  const pre = h('pre', { class: 'json', tabindex: 0, 'aria-label': label ?? 'JSON' });
+  const pre = h('pre', { class: 'json', tabIndex: 0, 'aria-label': label ?? 'JSON' });
   /**
    * @param {string} indent
    * @param {string | null} key

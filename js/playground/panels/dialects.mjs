@@ -185,7 +185,7 @@ function sent(tool, v) {
     if (Array.isArray(value) && value.length === 0) {
       out.push(h('p', { class: 'muted', text: `${key}: none (the tool cannot be sent; see “Where it loses”)` }));
     } else if (typeof value === 'string') {
-      out.push(h('p', { class: 'part', text: key }), h('pre', { class: 'text', tabindex: 0, 'aria-label': `${v.name} ${key}`, text: value }));
+      out.push(h('p', { class: 'part', text: key }), h('pre', { class: 'text', tabIndex: 0, 'aria-label': `${v.name} ${key}`, text: value }));
     } else {
       out.push(h('p', { class: 'part', text: key }), jsonView(value, { label: `${v.name} ${key}` }));
     }

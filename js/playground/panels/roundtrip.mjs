@@ -21,13 +21,14 @@ export const roundTripPanel = {
     const calls = h('div', { class: 'calls', id: 'rt-calls' });
     const history = h('div', { id: 'rt-history' });
     const callsOutcome = new Outcome({
+      id: 'rt-calls-outcome',
       clear: () => {
         calls.replaceChildren();
         history.replaceChildren();
         turn = null;
       },
     });
-    const historyOutcome = new Outcome({ clear: () => history.replaceChildren() });
+    const historyOutcome = new Outcome({ id: 'rt-history-outcome', clear: () => history.replaceChildren() });
     const runButton = h('button', { type: 'button', id: 'rt-run', hidden: true });
 
     /** @type {import('../store.mjs').Catalog | null} */

@@ -12,7 +12,7 @@ export const searchPanel = {
 
   /** @param {{ store: import('../store.mjs').Store }} ctx */
   create({ store }) {
-    const query = h('input', { type: 'search', id: 'query', autocomplete: 'off', enterkeyhint: 'search', placeholder: 'turn on the kitchen light' });
+    const query = h('input', { type: 'search', id: 'query', autocomplete: 'off', enterKeyHint: 'search', placeholder: 'turn on the kitchen light' });
     const category = h('select', { id: 'category' });
     const limit = h('select', { id: 'limit' }, ...[5, 10, 20].map((n) => h('option', { value: n, text: String(n) })));
     limit.value = '10';
