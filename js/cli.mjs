@@ -262,7 +262,9 @@ Object.assign(commands, {
       .map((u) => fileURLToPath(u))
       .find((d) => existsSync(`${d}app.js`));
     if (!dir) throw new UsageError('the playground is not built: run "node js/build.mjs" in the checkout');
-    const server = createServer(staticFiles(realpathSync(dir)));
+    // the package ships the playground without its copy of the module: the package's own is served
+    const module = fileURLToPath(new URL('./mcp_switchboard_bg.wasm', import.meta.url));
+    const server = createServer(staticFiles(realpathSync(dir), existsSync(module) ? { '/mcp_switchboard_bg.wasm': module } : {}));
     await new Promise((resolve, reject) => {
       server.once('error', (e) => reject(e.code === 'EADDRINUSE' || e.code === 'EACCES' ? new UsageError(`cannot listen on 127.0.0.1:${port}: ${e.code}`) : e));
       server.listen(port, '127.0.0.1', resolve);
@@ -291,10 +293,12 @@ const CONTENT_TYPES = {
  * A request handler serving the files under `root` (a real path) and nothing else: GET and HEAD only,
  * index.html for a folder that has one, never a listing, nothing outside `root` (no `..`, no
  * symbolic link leading out), and a content security policy that lets the page load only its own
- * files (it may connect to any MCP server the visitor names).
+ * files (it may connect to any MCP server the visitor names). `beside` names files served for paths
+ * `root` does not have.
  * @param {string} root
+ * @param {{ [path: string]: string }} [beside]
  */
-function staticFiles(root) {
+function staticFiles(root, beside = {}) {
   return async (req, res) => {
     const refuse = (status, text) => {
       res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...(status === 405 ? { allow: 'GET, HEAD' } : {}) });
@@ -311,10 +315,14 @@ function staticFiles(root) {
     let file = resolvePath(root, `.${name}`);
     let stat;
     try {
-      if ((await fsp.stat(file)).isDirectory()) file = join(file, 'index.html');
-      file = await fsp.realpath(file);
+      if (!existsSync(file) && Object.hasOwn(beside, name)) file = beside[name];
+      else {
+        if ((await fsp.stat(file)).isDirectory()) file = join(file, 'index.html');
+        file = await fsp.realpath(file);
+        if (!file.startsWith(root + sep)) return refuse(404, 'not found');
+      }
       stat = await fsp.stat(file);
-      if (!file.startsWith(root + sep) || !stat.isFile()) return refuse(404, 'not found');
+      if (!stat.isFile()) return refuse(404, 'not found');
     } catch {
       return refuse(404, 'not found');
     }

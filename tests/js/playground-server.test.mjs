@@ -4,10 +4,11 @@
 // HEAD only, no folder listing, nothing outside the folder (.. in any
 // spelling, a symbolic link leading out), and its usage errors.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { cli, root } from './helpers.mjs';
@@ -16,25 +17,31 @@ const dir = join(root, 'pkg/playground');
 let server;
 let port;
 
-before(async () => {
-  server = spawn(process.execPath, [join(root, 'js/cli.mjs'), 'playground', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  port = await new Promise((resolve, reject) => {
+/** Starts `mcp-switchboard playground --port 0` from a CLI file; resolves with the process and its port. */
+async function start(cliFile) {
+  const child = spawn(process.execPath, [cliFile, 'playground', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const at = await new Promise((resolve, reject) => {
     let err = '';
-    server.stderr.on('data', (d) => {
+    child.stderr.on('data', (d) => {
       err += d;
       const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(err);
       if (m) resolve(Number(m[1]));
     });
-    server.on('exit', (code) => reject(new Error(`playground exited with ${code}: ${err}`)));
+    child.on('exit', (code) => reject(new Error(`playground exited with ${code}: ${err}`)));
   });
+  return { child, at };
+}
+
+before(async () => {
+  ({ child: server, at: port } = await start(join(root, 'js/cli.mjs')));
 });
 
 after(() => server?.kill());
 
 /** One request with the path exactly as given (no URL normalisation). */
-function get(path, method = 'GET') {
+function get(path, method = 'GET', at = port) {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method }, (res) => {
+    const req = request({ host: '127.0.0.1', port: at, path, method }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -104,5 +111,32 @@ test('usage errors', () => {
     const r = cli(args);
     assert.equal(r.status, 2, args.join(' '));
     assert.match(r.stderr, /^mcp-switchboard: /);
+  }
+});
+
+test('as installed: the package ships the page without its copy of the module, and serves its own', async () => {
+  const [{ files }] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: join(root, 'pkg'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const shipped = files.map((f) => f.path);
+  assert.ok(shipped.includes('playground/index.html') && shipped.includes('playground/app.js') && shipped.includes('playground/catalogs/index.json'));
+  assert.ok(!shipped.includes('playground/mcp_switchboard_bg.wasm') && shipped.includes('mcp_switchboard_bg.wasm'));
+  const installed = mkdtempSync(join(tmpdir(), 'switchboard-installed-'));
+  let child;
+  try {
+    for (const f of shipped) {
+      mkdirSync(dirname(join(installed, f)), { recursive: true });
+      cpSync(join(root, 'pkg', f), join(installed, f));
+    }
+    const started = await start(join(installed, 'cli.mjs'));
+    child = started.child;
+    const wasm = await get('/mcp_switchboard_bg.wasm', 'GET', started.at);
+    assert.equal(wasm.status, 200);
+    assert.equal(wasm.headers['content-type'], 'application/wasm');
+    assert.deepEqual(wasm.body, readFileSync(join(root, 'pkg/mcp_switchboard_bg.wasm')));
+    assert.equal((await get('/', 'GET', started.at)).status, 200);
+    // the module is the one file served from beside the folder
+    for (const path of ['/cli.mjs', '/..%2fcli.mjs', '/package.json', '/catalogs/..%2f..%2fcli.mjs']) assert.equal((await get(path, 'GET', started.at)).status, 404, path);
+  } finally {
+    child?.kill();
+    rmSync(installed, { recursive: true, force: true });
   }
 });
