@@ -25,6 +25,14 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * `n` and the word, plural when `n` is not 1 (`plural(2, 'tool')` is "2 tools").
+ * @param {number} n
+ * @param {string} one
+ * @param {string} [many]
+ */
+export const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
 /** Resolves after the browser had a chance to paint and handle input. */
 export const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 

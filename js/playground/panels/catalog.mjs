@@ -3,7 +3,7 @@
 // by the package (store.mjs); a catalog it cannot read is an error here and
 // the panels keep the catalog they had.
 import { BrowserUpstream } from '../connect.mjs';
-import { Outcome, h, onSubmitKey } from '../dom.mjs';
+import { Outcome, h, onSubmitKey, plural } from '../dom.mjs';
 import { Catalog } from '../store.mjs';
 
 const SOURCES = [
@@ -196,7 +196,7 @@ export const catalogPanel = {
         outcome.fail(e, `This catalog could not be read${still}`);
         return;
       }
-      outcome.ok(`${catalog.title}: ${catalog.tools.length} tools, ${kb(catalog.bytes)}.`);
+      outcome.ok(`${catalog.title}: ${plural(catalog.tools.length, 'tool')}, ${kb(catalog.bytes)}.`);
       summary.replaceChildren(...describe(catalog));
       store.set(catalog);
     };
@@ -228,10 +228,10 @@ export const catalogPanel = {
  */
 function describe(c) {
   const tools = h('details', { class: 'tools' },
-    h('summary', { text: `${c.tools.length} tools` }),
+    h('summary', { text: plural(c.tools.length, 'tool') }),
     h('ul', { class: 'chips' }, ...c.tools.map((t) => h('li', {}, h('code', { text: t.name })))));
   const found = c.report.length === 0 ? null : h('details', { class: 'found', open: true },
-    h('summary', { text: `Reading it found ${c.report.length} ${c.report.length === 1 ? 'problem' : 'problems'}` }),
+    h('summary', { text: `Reading it found ${plural(c.report.length, 'problem')}` }),
     h('ul', {}, ...c.report.map((r) => h('li', {}, h('code', { text: r.pointer || '/' }), ` ${r.action}: ${r.detail}`))));
   const more = c.nextCursor ? h('p', { class: 'muted', text: `This is one page of a longer list (nextCursor ${JSON.stringify(c.nextCursor)}).` }) : null;
   return [tools, found, more].filter((x) => x !== null);

@@ -3,7 +3,7 @@
 // places; and the tokens of the whole list per dialect and disclosure mode.
 // Conversion, reports and token counts are the package's (convert, lint,
 // budget); the page lays them out, a dialect at a time so it stays usable.
-import { Outcome, h, pause } from '../dom.mjs';
+import { Outcome, h, pause, plural } from '../dom.mjs';
 import { addMark, jsonView } from '../json-view.mjs';
 import { budget, convert, dialects } from '../switchboard.mjs';
 
@@ -67,13 +67,13 @@ export const dialectsPanel = {
         const tokens = state.lint?.totals[v.lint];
         const head = h('header', {},
           h('h3', { text: v.name }),
-          h('span', { class: `badge${mine.length ? ' warn' : ''}`, text: mine.length ? `${mine.length} report ${mine.length === 1 ? 'entry' : 'entries'}` : 'nothing lost' }),
+          h('span', { class: `badge${mine.length ? ' warn' : ''}`, text: mine.length ? plural(mine.length, 'report entry', 'report entries') : 'nothing lost' }),
           tokens === undefined ? null : h('span', { class: 'badge', text: `whole list: ${number.format(tokens)} tokens` }));
         let body;
         if (view() === 'losses') {
           const marks = new Map();
           for (const r of mine) addMark(marks, r.pointer.slice(prefix.length), { kind: 'loss', label: `${r.action} ${r.keyword}`, text: r.detail });
-          body = [mine.length ? jsonView(tool, { marks, label: `${tool.name} with the ${v.name} losses marked` }) : h('p', { class: 'muted', text: 'Nothing lost: the tool goes to this dialect as it is.' })];
+          body = mine.length ? withJumps(jsonView(tool, { marks, label: `${tool.name} with the ${v.name} losses marked` })) : [h('p', { class: 'muted', text: 'Nothing lost: the tool goes to this dialect as it is.' })];
         } else {
           body = sent(tool, v);
         }
@@ -81,6 +81,11 @@ export const dialectsPanel = {
         cards.push(h('article', { class: 'card', dataset: { dialect: v.name } }, head, ...body, notes));
       }
       grid.replaceChildren(...cards);
+      // each schema scrolled to its first mark
+      for (const pre of grid.querySelectorAll('pre.json')) {
+        const first = /** @type {HTMLElement | null} */ (pre.querySelector('.marked'));
+        if (first) pre.scrollTop = Math.max(0, first.offsetTop - 8);
+      }
     };
 
     toolSelect.addEventListener('change', render);
@@ -113,12 +118,12 @@ export const dialectsPanel = {
       let pick = catalog.tools[0]?.name;
       for (const opt of toolSelect.options) {
         const n = counts.get(opt.value) ?? 0;
-        if (n > 0) opt.textContent = `${opt.value} (${n} report ${n === 1 ? 'entry' : 'entries'})`;
+        if (n > 0) opt.textContent = `${opt.value} (${plural(n, 'report entry', 'report entries')})`;
         if (n > (counts.get(pick) ?? 0)) pick = opt.value;
       }
       if (pick !== undefined) toolSelect.value = pick;
       const entries = [...mine.conversions.values()].reduce((n, c) => n + c.report.length, 0);
-      outcome.ok(`${catalog.tools.length} tools in ${all.length} conversions, ${entries} report entries in all.`);
+      outcome.ok(`${plural(catalog.tools.length, 'tool')} in ${all.length} conversions, ${plural(entries, 'report entry', 'report entries')} in all.`);
       render();
 
       // tokens: lint's totals (strict variants included) on the cards, budget() per mode in the chart
@@ -153,7 +158,7 @@ export const dialectsPanel = {
         }
       }
       chart.replaceChildren(tokenChart(budgets));
-      chartOutcome.ok(`Estimated tokens of the tool list, ${catalog.tools.length} tools.`);
+      chartOutcome.ok(`Estimated tokens of the tool list, ${plural(catalog.tools.length, 'tool')}.`);
     };
 
     const el = h('div', {},
@@ -168,6 +173,24 @@ export const dialectsPanel = {
     return { el };
   },
 };
+
+/**
+ * A marked schema with a row of links above it, one per marked place, that scroll the schema there.
+ * @param {HTMLElement} pre
+ */
+function withJumps(pre) {
+  const lines = /** @type {HTMLElement[]} */ ([...pre.querySelectorAll('.l.marked')]);
+  const jumps = h('div', { class: 'jumps' }, h('span', { class: 'muted', text: 'At: ' }), ...lines.map((line) => h('button', {
+    type: 'button', class: 'jump', text: line.dataset.pointer || '/', title: `scroll to ${line.dataset.pointer || '/'}`,
+    onclick: () => {
+      pre.scrollTop = Math.max(0, line.offsetTop - 8);
+      line.classList.remove('flash');
+      void line.offsetWidth;
+      line.classList.add('flash');
+    },
+  })));
+  return [jumps, pre];
+}
 
 /**
  * What one dialect sends for one tool: its conversion alone, each part of it (the tools, and what

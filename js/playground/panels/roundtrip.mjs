@@ -3,7 +3,7 @@
 // results (edited here, or run on the connected server) → the history
 // items to append (formatResults), as the dialect's wire JSON.
 import { sampleCalls, sampleResponse, sampleTool } from '../canned.mjs';
-import { Outcome, errorText, h, onSubmitKey } from '../dom.mjs';
+import { Outcome, errorText, h, onSubmitKey, plural } from '../dom.mjs';
 import { addMark, jsonView } from '../json-view.mjs';
 import { Validator, convert, dialects, formatResults, parseCalls, toolException, toolSuccess } from '../switchboard.mjs';
 
@@ -78,7 +78,7 @@ export const roundTripPanel = {
         return;
       }
       const bad = turn.calls.filter((/** @type {any} */ c) => c.error).length;
-      callsOutcome.ok(`${turn.calls.length} ${turn.calls.length === 1 ? 'call' : 'calls'}${bad ? `, ${bad} with an error (it gets an error result)` : ''}.`);
+      callsOutcome.ok(`${plural(turn.calls.length, 'call')}${bad ? `, ${bad} with an error (answered with it)` : ''}.`);
       calls.replaceChildren(...(turn.text ? [h('p', { class: 'model-text' }, h('b', { text: 'Text: ' }), turn.text)] : []), ...turn.calls.map((c, i) => callCard(c, i, catalog, validator)));
       if (!resultsEdited) results.value = JSON.stringify(sampleResults(turn.calls), null, 2);
       runButton.hidden = !catalog.upstream;
@@ -99,7 +99,7 @@ export const roundTripPanel = {
       try {
         const out = formatResults(/** @type {any} */ (dialect.value), turn, given);
         const items = [...out.assistant, ...out.results];
-        historyOutcome.ok(`${out.assistant.length} assistant and ${out.results.length} result ${out.results.length === 1 ? 'item' : 'items'} to append to the conversation, in this order.`);
+        historyOutcome.ok(`${plural(out.assistant.length, 'assistant item')} and ${plural(out.results.length, 'result item')} to append to the conversation, in this order.`);
         history.replaceChildren(jsonView(items, { label: 'history items' }));
       } catch (e) {
         historyOutcome.fail(e, 'The results could not be written');
@@ -111,7 +111,7 @@ export const roundTripPanel = {
       const up = catalog?.upstream;
       if (!turn || !up || up.closed) return historyOutcome.fail('not connected to a server: connect in the Catalog panel');
       const calling = turn;
-      historyOutcome.busy(`Calling ${calling.calls.length} tools on ${catalog?.title}…`);
+      historyOutcome.busy(`Calling ${plural(calling.calls.length, 'tool')} on ${catalog?.title}…`);
       const out = {};
       for (const c of calling.calls) {
         if (c.error || !c.request) {

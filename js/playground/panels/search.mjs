@@ -2,7 +2,7 @@
 // metadata where the catalog has some), queried in English, Dutch or
 // German. Each hit keeps a place for the explanation of its rank, and the
 // panel one for the reading of the query, for when the package gives them.
-import { Outcome, h } from '../dom.mjs';
+import { Outcome, h, plural } from '../dom.mjs';
 import { ToolIndex } from '../switchboard.mjs';
 
 export const searchPanel = {
@@ -51,7 +51,7 @@ export const searchPanel = {
             // why it ranked, when the package explains it
             h('div', { class: 'explain', hidden: true, dataset: { slot: 'explain' } }));
         }));
-        outcome.ok(found.total === 0 ? 'No tool matches.' : `${found.total} matching ${found.total === 1 ? 'tool' : 'tools'}, the best ${found.hits.length} shown.`);
+        outcome.ok(found.total === 0 ? 'No tool matches.' : `${plural(found.total, 'matching tool')}, the best ${found.hits.length} shown.`);
       } catch (e) {
         outcome.fail(e, 'Search');
       }
@@ -99,7 +99,7 @@ export const searchPanel = {
       })));
       if (c.queries[0] && !query.value) query.value = c.queries[0];
       if (query.value.trim()) search();
-      else outcome.ok(`${index.size} tools indexed${c.metadata ? ' with their search metadata' : ''}.`);
+      else outcome.ok(`${plural(index.size, 'tool')} indexed${c.metadata ? ' with their search metadata' : ''}.`);
     });
 
     return { el: h('div', {}, form, examples, reading, outcome.el, hits) };
