@@ -37,7 +37,7 @@ function pointers(value, at, into) {
 
 /**
  * `value` pretty-printed (two spaces) in a <pre>, one block per line, with `marks` (JSON Pointer →
- * marks) shown at their places. Returns the element and how many marks found a line of their own.
+ * marks) shown at their places; a mark whose place the value lacks says its pointer.
  * @param {unknown} value
  * @param {{ marks?: Map<string, Mark[]>, label?: string }} [options]
  * @returns {HTMLElement}

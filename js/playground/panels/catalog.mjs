@@ -157,8 +157,14 @@ export const catalogPanel = {
               ready = true;
               useServer(up);
             } else if (o.type === 'unavailable') {
-              disconnect('Gave up.');
-              outcome.fail(o.error.text, 'The server could not be reached');
+              if (!ready) {
+                disconnect('Gave up.');
+                outcome.fail(o.error.text, 'The server could not be reached');
+              } else {
+                // lost after it was ready: the client connects again by itself
+                line('Lost; connecting again…');
+                outcome.fail(o.error.text, 'The server went away (connecting again; Disconnect stops)');
+              }
             }
           },
         });
