@@ -18,6 +18,8 @@
 //   web/                     the web tools' own module: mcp_switchboard_web_bg.wasm, lib/glue.mjs,
 //                            slim.* (its checked API) and wasm.cjs, wasm.mjs (loaded at once)
 //   cli.mjs + the gateway modules, examples/, README.md (js/README.npm.md), LICENSE
+//   playground/              the playground page, served by `mcp-switchboard playground` (js/build-playground.mjs);
+//                            the package ships it without its copy of the module (the CLI serves the package's)
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +29,7 @@ import { gzipSync } from 'node:zlib';
 
 import ts from 'typescript';
 
+import { buildPlayground } from './build-playground.mjs';
 import { INIT_TYPES, apiModule, exportNames, readSignatures } from './checked-api.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -345,6 +348,7 @@ for (const file of ['cli.mjs', ...shell]) {
 cpSync(join(root, 'js/examples'), join(pkg, 'examples'), { recursive: true });
 cpSync(join(root, 'js/README.npm.md'), join(pkg, 'README.md'));
 cpSync(join(root, 'LICENSE'), join(pkg, 'LICENSE'));
+await buildPlayground({ root, pkg });
 
 const types = (file) => ({ types: `./${file.replace(/\.(c|m)js$/, '.d.$1ts')}`, default: `./${file}` });
 const manifest = {
@@ -375,7 +379,8 @@ const manifest = {
     './package.json': './package.json',
   },
   bin: { 'mcp-switchboard': 'cli.mjs' },
-  files: ['*.mjs', '*.cjs', '*.d.mts', '*.d.cts', 'lib/', 'mcp_switchboard_bg.wasm', 'web/', 'examples/'],
+  // the playground without its copy of the module (a name without a slash would match it too)
+  files: ['*.mjs', '*.cjs', '*.d.mts', '*.d.cts', 'lib/', '/mcp_switchboard_bg.wasm', 'web/', 'examples/', 'playground/*.html', 'playground/*.css', 'playground/*.js', 'playground/catalogs/'],
   engines: { node: '>=18' },
   sideEffects: ['./index.cjs', './index.mjs', './browser.mjs', './cli.mjs', './web.mjs', './web.cjs', './web/wasm.cjs', './web/wasm.mjs'],
   keywords: ['mcp', 'model-context-protocol', 'llm', 'gemini', 'openai', 'anthropic', 'tool-calling', 'json-schema', 'wasm'],
