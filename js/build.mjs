@@ -21,6 +21,8 @@
 //                            of its own (mcp_switchboard_chat_bg.wasm, lib/glue.mjs, slim.*, index.*,
 //                            browser.mjs) and runChat() (chat.mjs, re-exported by slim.mjs)
 //   cli.mjs + the gateway modules, examples/, README.md (js/README.npm.md), LICENSE
+//   playground/              the playground page, served by `mcp-switchboard playground` (js/build-playground.mjs);
+//                            the package ships it without its copy of the module (the CLI serves the package's)
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +32,7 @@ import { gzipSync } from 'node:zlib';
 
 import ts from 'typescript';
 
+import { buildPlayground } from './build-playground.mjs';
 import { INIT_TYPES, apiModule, exportNames, readSignatures } from './checked-api.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -403,6 +406,7 @@ for (const file of ['cli.mjs', ...shell]) {
 cpSync(join(root, 'js/examples'), join(pkg, 'examples'), { recursive: true });
 cpSync(join(root, 'js/README.npm.md'), join(pkg, 'README.md'));
 cpSync(join(root, 'LICENSE'), join(pkg, 'LICENSE'));
+await buildPlayground({ root, pkg });
 
 const types = (file) => ({ types: `./${file.replace(/\.(c|m)js$/, '.d.$1ts')}`, default: `./${file}` });
 const manifest = {
@@ -440,7 +444,8 @@ const manifest = {
     './package.json': './package.json',
   },
   bin: { 'mcp-switchboard': 'cli.mjs' },
-  files: ['*.mjs', '*.cjs', '*.d.mts', '*.d.cts', 'lib/', 'mcp_switchboard_bg.wasm', 'web/', 'chat/', 'examples/'],
+  // the playground without its copy of the module (a name without a slash would match it too)
+  files: ['*.mjs', '*.cjs', '*.d.mts', '*.d.cts', 'lib/', '/mcp_switchboard_bg.wasm', 'web/', 'chat/', 'examples/', 'playground/*.html', 'playground/*.css', 'playground/*.js', 'playground/catalogs/'],
   engines: { node: '>=18' },
   sideEffects: ['./index.cjs', './index.mjs', './browser.mjs', './cli.mjs', './web.mjs', './web.cjs', './web/wasm.cjs', './web/wasm.mjs', './chat/index.cjs', './chat/index.mjs', './chat/browser.mjs'],
   keywords: ['mcp', 'model-context-protocol', 'llm', 'gemini', 'openai', 'anthropic', 'tool-calling', 'json-schema', 'wasm'],

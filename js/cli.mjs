@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // mcp-switchboard command line: reads files or stdin, calls the package,
 // prints JSON. Bad input gets one line on stderr and exit code 2.
-import { readFileSync } from 'node:fs';
+import { createReadStream, existsSync, promises as fsp, readFileSync, realpathSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, resolve as resolvePath, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as sb from '../pkg/index.mjs';
 
 const USAGE = `usage:
@@ -23,6 +26,7 @@ const USAGE = `usage:
         [--base-url URL] [--api-key-env VAR] (--demo | --upstream URL | --catalog FILE --handlers MODULE)
         [--upstream-token T] [--mode all|hybrid|meta|auto] [--stream] [--json] [--max-rounds N]
         [--system TEXT] [--timeout SECONDS] MESSAGE
+  mcp-switchboard playground [--port N]
   mcp-switchboard dialects
   mcp-switchboard --version
 dialects: ${sb.dialects().join(', ')}
@@ -44,6 +48,8 @@ OPENAI_API_KEY or ANTHROPIC_API_KEY (not needed with a --base-url of a local ser
 each vendor's SDK: OpenAI's includes /v1 (any OpenAI-compatible server: Ollama, LM Studio, llama.cpp,
 vLLM, OpenRouter), Anthropic's and Gemini's are the host's root. Exit 0 on an answer, 1 when a provider
 error or the round limit ended the turn, 2 on usage errors.
+playground serves the playground page (convert, tokens, calls, search, all in the browser) at
+http://127.0.0.1:N/ (default 8766) until SIGINT or SIGTERM.
 --web-tools adds web_fetch and web_search (category web) beside the source's tools; web_fetch refuses
 loopback and private addresses unless --web-allow-private (or the host is in --web-allow-hosts).`;
 
@@ -325,6 +331,95 @@ Object.assign(commands, {
     log('stopped');
   },
 });
+
+Object.assign(commands, {
+  async playground(argv) {
+    const { flags, rest } = parseArgs(argv, { port: 'value' });
+    if (rest.length > 0) throw new UsageError(`playground takes no positional arguments (got ${rest[0]})`);
+    const port = intFlag(flags, 'port') ?? 8766;
+    if (port > 65535) throw new UsageError('--port needs a port number (0 to 65535)');
+    // beside this file in the package; in a checkout (where js/playground/ is its source), the one
+    // js/build.mjs built
+    const dir = [new URL('./playground/', import.meta.url), new URL('../pkg/playground/', import.meta.url)]
+      .map((u) => fileURLToPath(u))
+      .find((d) => existsSync(`${d}app.js`));
+    if (!dir) throw new UsageError('the playground is not built: run "node js/build.mjs" in the checkout');
+    // the package ships the playground without its copy of the module: the package's own is served
+    const module = fileURLToPath(new URL('./mcp_switchboard_bg.wasm', import.meta.url));
+    const server = createServer(staticFiles(realpathSync(dir), existsSync(module) ? { '/mcp_switchboard_bg.wasm': module } : {}));
+    await new Promise((resolve, reject) => {
+      server.once('error', (e) => reject(e.code === 'EADDRINUSE' || e.code === 'EACCES' ? new UsageError(`cannot listen on 127.0.0.1:${port}: ${e.code}`) : e));
+      server.listen(port, '127.0.0.1', resolve);
+    });
+    process.stderr.write(`mcp-switchboard: the playground at http://127.0.0.1:${server.address().port}/ (Ctrl+C stops)\n`);
+    await stopped();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  },
+});
+
+/** Content types of the files the playground has (anything else is served as bytes). */
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * A request handler serving the files under `root` (a real path) and nothing else: GET and HEAD only,
+ * index.html for a folder that has one, never a listing, nothing outside `root` (no `..`, no
+ * symbolic link leading out), and a content security policy that lets the page load only its own
+ * files (it may connect to any MCP server the visitor names). `beside` names files served for paths
+ * `root` does not have.
+ * @param {string} root
+ * @param {{ [path: string]: string }} [beside]
+ */
+function staticFiles(root, beside = {}) {
+  return async (req, res) => {
+    const refuse = (status, text) => {
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...(status === 405 ? { allow: 'GET, HEAD' } : {}) });
+      res.end(req.method === 'HEAD' ? undefined : `${text}\n`);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(405, 'method not allowed');
+    let name;
+    try {
+      name = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    } catch {
+      return refuse(400, 'bad path');
+    }
+    if (name.includes('\0') || name.split(/[\\/]/).includes('..')) return refuse(404, 'not found');
+    let file = resolvePath(root, `.${name}`);
+    let stat;
+    try {
+      if (!existsSync(file) && Object.hasOwn(beside, name)) file = beside[name];
+      else {
+        if ((await fsp.stat(file)).isDirectory()) file = join(file, 'index.html');
+        file = await fsp.realpath(file);
+        if (!file.startsWith(root + sep)) return refuse(404, 'not found');
+      }
+      stat = await fsp.stat(file);
+      if (!stat.isFile()) return refuse(404, 'not found');
+    } catch {
+      return refuse(404, 'not found');
+    }
+    res.writeHead(200, {
+      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-length': stat.size,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-cache',
+      'referrer-policy': 'no-referrer',
+      'content-security-policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src *; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    });
+    if (req.method === 'HEAD') return res.end();
+    createReadStream(file).on('error', () => res.destroy()).pipe(res);
+  };
+}
 
 /**
  * Resolves when serve is asked to stop: SIGINT, SIGTERM or SIGHUP, or, when
