@@ -518,6 +518,8 @@ pub enum Output {
     },
     /// Text of the model's answer, as it arrives.
     Text {
+        /// The request whose response holds it.
+        request: u64,
         /// The new text.
         delta: String,
     },
@@ -841,7 +843,7 @@ impl Conversation {
         }
         if !delta.is_empty() && !prompted {
             r.spoke = true;
-            self.outputs.push_back(Output::Text { delta });
+            self.outputs.push_back(Output::Text { request: id, delta });
         }
         if let Some(e) = failure {
             let id = r.id;
@@ -875,7 +877,7 @@ impl Conversation {
                 }
             }
             if !delta.is_empty() && self.provider != Provider::Prompted {
-                self.outputs.push_back(Output::Text { delta });
+                self.outputs.push_back(Output::Text { request: id, delta });
             }
             match failure {
                 Some(e) => Err(e),
@@ -897,7 +899,7 @@ impl Conversation {
             }
         };
         match read {
-            Ok(read) => self.answered(read, spoke, now),
+            Ok(read) => self.answered(id, read, spoke, now),
             Err(e) => self.failed(e, now),
         }
     }
@@ -1113,7 +1115,7 @@ impl Conversation {
 
     /// A response read whole: its turn goes into the history, its calls
     /// are run (or answered here), or the turn ends.
-    fn answered(&mut self, read: Read, spoke: bool, now: u64) {
+    fn answered(&mut self, id: u64, read: Read, spoke: bool, now: u64) {
         self.usage.input_tokens += read.usage.input_tokens;
         self.usage.output_tokens += read.usage.output_tokens;
         let dialect = self.provider.dialect();
@@ -1137,6 +1139,7 @@ impl Conversation {
         let no_calls = turn.calls.is_empty();
         if !spoke && !turn.text.is_empty() && (self.provider != Provider::Prompted || no_calls) {
             self.outputs.push_back(Output::Text {
+                request: id,
                 delta: turn.text.clone(),
             });
         }

@@ -355,7 +355,7 @@ fn streams_in_every_wire_and_a_cut_stream() {
             c.handle_end(req.id, 0);
             let outs = drain(&mut c);
             for o in &outs {
-                if let Output::Text { delta } = o {
+                if let Output::Text { delta, .. } = o {
                     text.push_str(delta);
                 }
             }
@@ -486,4 +486,50 @@ fn a_timeout_cancels_and_a_late_result_is_ignored() {
         done(&outs).unwrap().error.unwrap().kind,
         ProviderErrorKind::Timeout
     );
+}
+
+#[test]
+fn a_changed_catalog_goes_with_the_next_request() {
+    let mut c = Conversation::new(
+        Provider::OpenAiResponses,
+        catalog(),
+        ConversationOptions::new("m"),
+    );
+    let names = |req: &ModelRequest| -> Vec<String> {
+        let body: Value = serde_json::from_str(&req.body).unwrap();
+        body["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    c.send("hi", 0).unwrap();
+    let req = request(&drain(&mut c));
+    assert_eq!(names(&req), ["set_light", "get_states", "lock_door"]);
+    let outs = answer(
+        &mut c,
+        req.id,
+        200,
+        &json!({"output": [{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "hello"}]}]}),
+    );
+    assert_eq!(done(&outs).unwrap().text, "hello");
+    // notifications/tools/list_changed: one tool gone, one new
+    c.set_catalog(
+        Catalog::parse(br#"[{"name": "open_blinds", "inputSchema": {"type": "object"}}, {"name": "get_states", "inputSchema": {"type": "object"}}]"#)
+            .unwrap(),
+    );
+    c.send("and now?", 1).unwrap();
+    let req = request(&drain(&mut c));
+    assert_eq!(names(&req), ["open_blinds", "get_states"]);
+    // a call of the tool that went away is refused, not run
+    let outs = answer(
+        &mut c,
+        req.id,
+        200,
+        &json!({"output": [{"type": "function_call", "call_id": "x", "name": "lock_door", "arguments": "{}"}]}),
+    );
+    assert!(!outs.iter().any(|o| matches!(o, Output::Call(_))));
+    let req = request(&outs);
+    assert!(req.body.contains("there is no tool named"), "{}", req.body);
 }

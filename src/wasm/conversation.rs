@@ -52,7 +52,7 @@ export interface ConversationDone {
 export type ConversationOutput =
   | { type: "request"; id: number; method: "POST"; url: string; path: string; headers: [string, string][]; body: string; stream: boolean }
   | { type: "cancel"; request: number }
-  | { type: "text"; delta: string }
+  | { type: "text"; request: number; delta: string }
   | { type: "call"; id: string; name: string; arguments: { [name: string]: unknown }; coercions?: Coercion[]; via?: string;
       request: { jsonrpc: "2.0"; id: string; method: "tools/call"; params: { name: string; arguments: { [name: string]: unknown } } } }
   | { type: "retry"; error: ProviderError; atMs: number }
