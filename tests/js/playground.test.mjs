@@ -23,6 +23,9 @@ import { dialects } from '../../pkg/index.mjs';
 import { createGateway } from '../../pkg/gateway.mjs';
 import { root } from './helpers.mjs';
 
+// the Homey app's own tools, as many as it defines today
+const HOMEY_TOOLS = JSON.parse(readFileSync(join(root, 'homey-app/lib/tools.json'), 'utf8')).tools.length;
+
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(root, 'tests/js/screenshots');
 const AXE = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
@@ -151,7 +154,7 @@ for (const [width, dark] of [[1280, false], [390, true]]) {
     await page.check('#view-sent');
 
     // round trip on the Homey tools: a coercion and a validation error marked, results, history items
-    await useBundled(page, 'homey', 28);
+    await useBundled(page, 'homey', HOMEY_TOOLS);
     await page.waitForSelector('#rt-calls .call');
     assert.ok((await page.$$('#rt-calls .mark-coerce')).length > 0, 'a coercion is marked');
     assert.ok((await page.$$('#rt-calls .call.bad .mark-error')).length > 0, 'a validation error is marked');
