@@ -9,10 +9,13 @@
 //! name), `enum` of strings, `properties`, `required`,
 //! `additionalProperties` as a boolean and `items` as one schema; other
 //! members are annotations. Any other keyword the evaluator reads, on the
-//! way through the schema, and the answer is "not known". So it is for a
-//! number with a fraction or an exponent (or `-0`), a string with an
-//! escape, nesting deeper than [`MAX_VALUE_DEPTH`] or
-//! anything unexpected: the call then takes the general path, which gives
+//! way through the schema, and the answer is "not known". So it is for an
+//! object schema with more than [`MAX_MEMBERS`] declared or required
+//! members (a call stays linear in its members: names are compared one by
+//! one here, hashed on the general path; a long enum is looked up through
+//! the evaluator's table), for a number with a fraction or an exponent (or
+//! `-0`), a string with an escape, nesting deeper than [`MAX_VALUE_DEPTH`]
+//! or anything unexpected: the call then takes the general path, which gives
 //! every error and coercion. "Valid as sent" implies what the general path
 //! says: valid, no coercions, the arguments unchanged; "valid after these
 //! edits" implies valid, exactly these coercions, and the arguments the
@@ -90,6 +93,12 @@ pub(crate) struct Quick {
     /// The values that fail, as the general path reports them.
     pub(crate) errors: Vec<ArgumentError>,
 }
+
+/// Declared members, and required ones, of an object schema the quick
+/// check reads: one bit each, found by comparing names one by one (a
+/// larger object takes the general path, whose look-ups are hashed, so a
+/// call stays linear in its members).
+const MAX_MEMBERS: usize = 64;
 
 /// Errors the quick check reports; more are left to the general path.
 const MAX_QUICK_ERRORS: usize = 100;
@@ -198,10 +207,8 @@ impl<'s> Evaluator<'s> {
                 return false;
             }
             return match r.string() {
-                Some(t) if choices.iter().any(|c| c == t) => true,
-                Some(t) if choices.iter().all(Value::is_string) => {
-                    self.wrong(s, m, r, t, trail, "enum")
-                }
+                Some(t) if self.in_enum_str(choices, t) => true,
+                Some(t) if self.enum_of_strings(choices) => self.wrong(s, m, r, t, trail, "enum"),
                 _ => false,
             };
         }
@@ -276,8 +283,11 @@ impl<'s> Evaluator<'s> {
         trail: &Path<'_>,
         keyword: &str,
     ) -> bool {
-        // past a `$id` the base is not the root's: "not known"
-        r.unsure |= r.ids || r.errors.len() >= MAX_QUICK_ERRORS;
+        // past a `$id` the base is not the root's, and past the errors
+        // this check lists the general path counts them: "not known"
+        if r.ids || r.errors.len() >= MAX_QUICK_ERRORS {
+            return false;
+        }
         let base = self.index.root_base.clone();
         let wanted = self.wanted_of(s, m, &base);
         r.errors.push(ArgumentError {
@@ -301,6 +311,9 @@ impl<'s> Evaluator<'s> {
             Some(_) => return false,
         };
         let required = k.required.unwrap_or_default();
+        if required.len() > MAX_MEMBERS || k.properties.is_some_and(|d| d.len() > MAX_MEMBERS) {
+            return false;
+        }
         // the required names met, as bits by position in the list (a name
         // listed twice is met once: "not known"); the declared members
         // read, as bits by declared position (one read twice: "not known");

@@ -309,16 +309,22 @@ fn strings_for_numbers_and_booleans_are_edited_as_the_general_path_coerces() {
     ] {
         assert_eq!(edits_agree(&schema, text), edited, "{text}");
     }
-    // more declared members than the repetition watch covers: edits are
-    // left to the general path, valid calls are still answered
-    let mut props = serde_json::Map::new();
-    for i in 0..70 {
-        props.insert(format!("p{i}"), json!({"type": "integer"}));
+    // more declared or required members than the check reads: every call
+    // is left to the general path (whose look-ups are hashed); 64 are read
+    for (n, answered) in [(64, true), (65, false)] {
+        let props: serde_json::Map<String, Value> = (0..n)
+            .map(|i| (format!("p{i}"), json!({"type": "integer"})))
+            .collect();
+        let wide = json!({"type": "object", "properties": props});
+        assert_eq!(edits_agree(&wide, r#"{"p3":"1"}"#), answered, "{n}");
+        assert_eq!(agree(&wide, r#"{"p3":1}"#), answered, "{n}");
+        let names: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+        let required = json!({"type": "object", "required": names});
+        let all: serde_json::Map<String, Value> =
+            (0..n).map(|i| (format!("p{i}"), json!(i))).collect();
+        let text = Value::Object(all).to_string();
+        assert_eq!(agree(&required, &text), answered, "{n}");
     }
-    let wide = json!({"type": "object", "properties": props});
-    assert!(!agree(&wide, r#"{"p69":"1"}"#));
-    assert!(edits_agree(&wide, r#"{"p3":"1"}"#));
-    assert!(agree(&wide, r#"{"p69":1}"#));
 }
 
 /// Words where a choice, a number, an integer or a boolean is wanted: no
@@ -378,6 +384,24 @@ fn words_that_fail_are_reported_as_the_general_path_reports_them() {
     ] {
         assert_eq!(errors_agree(&schema, text), errors, "{text}");
     }
+    // a long enum is looked up through a table: the same answers, and
+    // past the errors the check lists, the general path answers
+    let ids: Vec<String> = (0..40).map(|i| format!("device-{i}")).collect();
+    let long = json!({"type": "object", "properties": {
+        "id": {"enum": ids}, "m": {"enum": ids.iter().map(|i| json!(i)).chain([json!(1)]).collect::<Vec<_>>()},
+        "a": {"type": "array", "items": {"enum": ids}}}});
+    assert!(agree(
+        &long,
+        r#"{"id":"device-39","a":["device-0","device-7"]}"#
+    ));
+    assert!(errors_agree(&long, r#"{"id":"device-40"}"#));
+    assert!(!errors_agree(&long, r#"{"m":"device-40"}"#));
+    let many = |n: usize| {
+        let items: Vec<String> = (0..n).map(|i| format!("\"d{i}\"")).collect();
+        format!(r#"{{"a":[{}]}}"#, items.join(","))
+    };
+    assert!(errors_agree(&long, &many(100)));
+    assert!(!errors_agree(&long, &many(101)));
     // under a `$id` the general path describes against another base: left
     // to it
     let with_id = json!({"type": "object", "$id": "https://example.com/s",
