@@ -179,7 +179,13 @@ impl<'s> Evaluator<'s> {
 
     /// A fresh step budget for one pass over `v`.
     pub(crate) fn reset_budget(&mut self, v: &Value) {
-        self.budget = BASE_BUDGET.saturating_add(count_values(v).saturating_mul(BUDGET_PER_VALUE));
+        self.reset_budget_to(count_values(v));
+    }
+
+    /// A fresh step budget for one pass over `values` JSON values (or
+    /// fewer).
+    pub(crate) fn reset_budget_to(&mut self, values: u64) {
+        self.budget = BASE_BUDGET.saturating_add(values.saturating_mul(BUDGET_PER_VALUE));
         self.steps = 0;
         self.exhausted = false;
         self.reported_exhausted = false;
@@ -221,7 +227,7 @@ impl<'s> Evaluator<'s> {
     }
 
     /// The problems of `v` against `s`, reported at `path`.
-    fn errors_of(
+    pub(crate) fn errors_of(
         &mut self,
         s: &'s Value,
         base: &Rc<str>,

@@ -31,7 +31,7 @@ use serde_json::Value;
 
 use super::eval::Evaluator;
 use super::keywords::Keywords;
-use super::value::Path;
+use super::value::{count_limit, Path};
 use super::{words, ArgumentError};
 
 /// Value levels read; deeper arguments take the general path (whose
@@ -76,6 +76,14 @@ impl Edit {
                 .unwrap_or("0"),
             To::Bool(true) => "true",
             To::Bool(false) => "false",
+        }
+    }
+
+    /// The value that replaces the string.
+    fn value(&self, text: &str) -> Option<Value> {
+        match self.to {
+            To::Number => self.replacement(text).parse::<i64>().ok().map(Value::from),
+            To::Bool(b) => Some(Value::Bool(b)),
         }
     }
 
@@ -170,6 +178,8 @@ impl<'s> Evaluator<'s> {
             unsure: false,
             ids: false,
         };
+        // the evaluator checks some values: a budget for this text
+        self.reset_budget_to(text.len() as u64);
         // arguments are an object, whatever the schema allows
         r.ws();
         let read =
@@ -177,7 +187,7 @@ impl<'s> Evaluator<'s> {
                 r.ws();
                 r.i == r.b.len()
             };
-        if !read || (r.unsure && !(r.edits.is_empty() && r.errors.is_empty())) {
+        if !read || self.exhausted || (r.unsure && !(r.edits.is_empty() && r.errors.is_empty())) {
             return None;
         }
         Some(Quick {
@@ -196,20 +206,26 @@ impl<'s> Evaluator<'s> {
         };
         let k = self.keywords(s, m);
         if !plain_keywords(&k) || !k.ty.is_none_or(Value::is_string) {
-            return false;
+            return self.other(s, &k, r, trail, depth);
         }
         r.ids |= k.has_id;
         let ty = k.ty.and_then(Value::as_str).unwrap_or("");
         if let Some(choices) = k.enumeration {
             // an enum of strings: a string, one of them (another string is
             // an error when every choice is a string: none is coerced)
+            r.ws();
+            let at = r.i;
             if !(ty.is_empty() || ty == "string") {
-                return false;
+                return self.other(s, &k, r, trail, depth);
             }
             return match r.string() {
                 Some(t) if self.in_enum_str(choices, t) => true,
                 Some(t) if self.enum_of_strings(choices) => self.wrong(s, m, r, t, trail, "enum"),
-                _ => false,
+                // another value: the evaluator's answer
+                _ => {
+                    r.i = at;
+                    self.other(s, &k, r, trail, depth)
+                }
             };
         }
         let object = k.properties.is_some() || k.required.is_some();
@@ -218,22 +234,17 @@ impl<'s> Evaluator<'s> {
             "" if k.items.is_some() => "array",
             t => t,
         };
-        match ty {
-            "" => r.any(depth),
+        r.ws();
+        let at = r.i;
+        let read = match ty {
+            "" => return r.any(depth),
             "string" => r.string().is_some(),
-            "integer" | "number" => {
-                r.integer() || r.number_in_string(ty, trail) || self.wrong_word(s, m, r, trail)
-            }
-            "boolean" => {
-                r.literal(b"true")
-                    || r.literal(b"false")
-                    || r.bool_in_string(trail)
-                    || self.wrong_word(s, m, r, trail)
-            }
-            "null" => r.literal(b"null"),
+            "integer" | "number" => r.integer() || r.number_in_string(ty, trail),
+            "boolean" => r.literal(b"true") || r.literal(b"false") || r.bool_in_string(trail),
+            "null" => return r.literal(b"null"),
             "array" => {
                 let mut i = 0usize;
-                r.eat(b'[')
+                let read = r.eat(b'[')
                     && r.list(b']', |r| {
                         let item = trail.index(i);
                         i += 1;
@@ -241,35 +252,108 @@ impl<'s> Evaluator<'s> {
                             Some(sub) => self.plain(sub, r, &item, depth + 1),
                             None => r.any(depth + 1),
                         }
-                    })
+                    });
+                // too few or too many items: the general path says so
+                let n = i as u64;
+                return read
+                    && k.min_items.and_then(count_limit).is_none_or(|min| n >= min)
+                    && k.max_items.and_then(count_limit).is_none_or(|max| n <= max);
             }
-            "object" => self.plain_object(&k, r, trail, depth),
-            _ => false,
+            "object" => return self.plain_object(&k, r, trail, depth),
+            _ => return false,
+        };
+        // a value of another kind, read again
+        read || {
+            r.i = at;
+            self.other(s, &k, r, trail, depth)
         }
     }
 
-    /// Reads a string made of one word (a letter, then letters, digits,
-    /// `-` and `_`) where a number, an integer or a boolean is wanted: no
-    /// coercion reads it as one, so it is a `type` error.
-    fn wrong_word(
+    /// Reads one value at a schema node that the plain reading above does
+    /// not cover (other keywords, a value of another JSON type): a scalar
+    /// (a string without escapes, an integer, `true`, `false`, `null`) is
+    /// checked by the evaluator itself, which answers "valid" exactly as the
+    /// general path would (no coercion touches a valid scalar). A failing
+    /// value, and a string read as a number or a boolean, are answered only
+    /// at a node of one type beside checks of its value
+    /// ([`assertion_type`]), where no other coercion applies: its errors
+    /// are the evaluator's own for that value (and, for an edit, the value
+    /// edited). Anything else is "not known".
+    fn other(
         &mut self,
         s: &'s Value,
-        m: &'s serde_json::Map<String, Value>,
+        k: &Keywords<'s>,
         r: &mut Reader<'_>,
         trail: &Path<'_>,
+        depth: usize,
     ) -> bool {
-        match r.string() {
-            Some(t)
-                if t.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
-                    && t.bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-                    && !t.eq_ignore_ascii_case("true")
-                    && !t.eq_ignore_ascii_case("false") =>
-            {
-                self.wrong(s, m, r, t, trail, "type")
-            }
-            _ => false,
+        // under a `$id` the base is not the root's
+        if r.ids || k.has_id {
+            return false;
         }
+        let base = self.index.root_base.clone();
+        let ty = assertion_type(k);
+        r.ws();
+        let start = r.i;
+        let value = match r.b.get(r.i) {
+            Some(b'"') => {
+                let Some(t) = r.string() else { return false };
+                let v = Value::String(t.to_string());
+                if self.is_valid(s, &base, &v, depth) {
+                    return true;
+                }
+                match ty {
+                    Some("string") => v,
+                    Some(_) if is_word(t) => v,
+                    Some(ty) => {
+                        r.i = start;
+                        let edited = if ty == "boolean" {
+                            r.bool_in_string(trail)
+                        } else {
+                            r.number_in_string(ty, trail)
+                        };
+                        match r
+                            .edits
+                            .last()
+                            .filter(|_| edited)
+                            .and_then(|e| e.value(r.text))
+                        {
+                            Some(v) => v,
+                            None => return false,
+                        }
+                    }
+                    None => return false,
+                }
+            }
+            Some(b'n') => {
+                return r.literal(b"null") && self.is_valid(s, &base, &Value::Null, depth)
+            }
+            Some(b'[' | b'{') if ty.is_some() => {
+                if !r.any(depth) {
+                    return false;
+                }
+                match r.text.get(start..r.i).map(serde_json::from_str::<Value>) {
+                    Some(Ok(v)) => v,
+                    _ => return false,
+                }
+            }
+            Some(b't') if r.literal(b"true") => Value::Bool(true),
+            Some(b'f') if r.literal(b"false") => Value::Bool(false),
+            _ => match r.integer_text().map(str::parse::<i64>) {
+                Some(Ok(n)) => Value::from(n),
+                _ => return false,
+            },
+        };
+        if self.is_valid(s, &base, &value, depth) {
+            return true;
+        }
+        if ty.is_none() || r.errors.len() >= MAX_QUICK_ERRORS {
+            return false;
+        }
+        let errors = self.errors_of(s, &base, &value, trail, depth);
+        let known = !errors.is_empty() && !self.exhausted;
+        r.errors.extend(errors);
+        known
     }
 
     /// Records that the string `t` just read fails `keyword` of the schema
@@ -374,6 +458,40 @@ impl<'s> Evaluator<'s> {
     }
 }
 
+/// A string made of one word (a letter, then letters, digits, `-` and
+/// `_`), other than `true` and `false` in any case: no coercion reads it as
+/// a number or a boolean.
+fn is_word(t: &str) -> bool {
+    t.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)
+        && t.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && !t.eq_ignore_ascii_case("true")
+        && !t.eq_ignore_ascii_case("false")
+}
+
+/// The type of a schema node that holds one type name (a string, an
+/// integer, a number or a boolean) and beside it only keywords that check
+/// such a value (bounds, `multipleOf`, lengths, `pattern`, `format`) and
+/// annotations: a value there is coerced only when it is a string read as
+/// a number or a boolean.
+fn assertion_type<'s>(k: &Keywords<'s>) -> Option<&'s str> {
+    let ty = k.ty?.as_str()?;
+    let read = [
+        true,
+        k.minimum.is_some(),
+        k.maximum.is_some(),
+        k.exclusive_minimum.is_some(),
+        k.exclusive_maximum.is_some(),
+        k.multiple_of.is_some(),
+        k.min_length.is_some(),
+        k.max_length.is_some(),
+        k.pattern.is_some(),
+        k.format.is_some(),
+    ];
+    let only = k.count == read.into_iter().filter(|&b| b).count();
+    (only && matches!(ty, "string" | "integer" | "number" | "boolean")).then_some(ty)
+}
+
 /// Whether the schema object uses only the keywords the quick check reads
 /// (each of the JSON type it reads; any other keyword the evaluator reads
 /// is counted but not listed here).
@@ -386,6 +504,8 @@ fn plain_keywords(k: &Keywords<'_>) -> bool {
         k.properties.is_some(),
         k.additional_properties.is_some(),
         k.required.is_some(),
+        k.min_items.is_some(),
+        k.max_items.is_some(),
     ];
     k.count == known.into_iter().filter(|&b| b).count()
 }
@@ -471,10 +591,16 @@ impl<'t> Reader<'t> {
     /// An integer as JSON writes it, short enough to be one exactly (not
     /// `-0`, which the parser reads as a float).
     fn integer(&mut self) -> bool {
+        self.integer_text().is_some()
+    }
+
+    /// [`integer`](Self::integer), its text.
+    fn integer_text(&mut self) -> Option<&'t str> {
         self.ws();
         let n = integer_len(self.b.get(self.i..).unwrap_or_default());
+        let start = self.i;
         self.i += n;
-        n > 0
+        self.text.get(start..self.i).filter(|_| n > 0)
     }
 
     /// A string holding an integer as JSON writes it, where a number
