@@ -60,6 +60,11 @@ pub(crate) enum To {
     Number,
     /// The boolean it spells.
     Bool(bool),
+    /// Nothing: the edit removes a member sent as `null` (its range holds
+    /// the member and a comma beside it).
+    Absent,
+    /// A one-item array of the value.
+    Wrap,
 }
 
 // read by the wasm facade and the tests
@@ -68,28 +73,51 @@ pub(crate) enum To {
     allow(dead_code)
 )]
 impl Edit {
-    /// The JSON text of the value that replaces the string.
-    pub(crate) fn replacement<'t>(&self, text: &'t str) -> &'t str {
+    /// The integer a string edited into a number holds.
+    fn digits<'t>(&self, text: &'t str) -> &'t str {
+        text.get(self.at.start + 1..self.at.end.saturating_sub(1))
+            .unwrap_or("0")
+    }
+
+    /// Writes the JSON text that replaces the edited range onto `out`
+    /// (nothing for a removal).
+    pub(crate) fn push_replacement(&self, text: &str, out: &mut String) {
         match self.to {
-            To::Number => text
-                .get(self.at.start + 1..self.at.end.saturating_sub(1))
-                .unwrap_or("0"),
-            To::Bool(true) => "true",
-            To::Bool(false) => "false",
+            To::Number => out.push_str(self.digits(text)),
+            To::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+            To::Absent => {}
+            To::Wrap => {
+                out.push('[');
+                out.push_str(self.sent(text));
+                out.push(']');
+            }
         }
     }
 
-    /// The value that replaces the string.
+    /// Writes the JSON text of the value after the edit (`null` for none)
+    /// onto `out`.
+    pub(crate) fn push_result(&self, text: &str, out: &mut String) {
+        match self.to {
+            To::Absent => out.push_str("null"),
+            _ => self.push_replacement(text, out),
+        }
+    }
+
+    /// The value a string edited into a number or a boolean becomes.
     fn value(&self, text: &str) -> Option<Value> {
         match self.to {
-            To::Number => self.replacement(text).parse::<i64>().ok().map(Value::from),
+            To::Number => self.digits(text).parse::<i64>().ok().map(Value::from),
             To::Bool(b) => Some(Value::Bool(b)),
+            To::Absent | To::Wrap => None,
         }
     }
 
-    /// The JSON text of the string as sent.
+    /// The JSON text of the value as sent.
     pub(crate) fn sent<'t>(&self, text: &'t str) -> &'t str {
-        text.get(self.at.clone()).unwrap_or("\"\"")
+        match self.to {
+            To::Absent => "null",
+            _ => text.get(self.at.clone()).unwrap_or("\"\""),
+        }
     }
 }
 
@@ -121,7 +149,7 @@ pub(crate) fn splice(out: &mut String, text: &str, edits: &[Edit]) {
     let mut from = 0;
     for e in edits {
         out.push_str(text.get(from..e.at.start).unwrap_or_default());
-        out.push_str(e.replacement(text));
+        e.push_replacement(text, out);
         from = e.at.end;
     }
     out.push_str(text.get(from..).unwrap_or_default());
@@ -139,7 +167,14 @@ pub(crate) fn validation(text: &str, quick: &Quick) -> Option<super::Validation>
         coercions.push(super::Coercion {
             pointer: e.pointer.clone(),
             from: value(e.sent(text))?,
-            to: Some(value(e.replacement(text))?),
+            to: match e.to {
+                To::Absent => None,
+                _ => Some(value(&{
+                    let mut to = String::new();
+                    e.push_replacement(text, &mut to);
+                    to
+                })?),
+            },
             reason: e.reason.to_string(),
         });
     }
@@ -205,7 +240,11 @@ impl<'s> Evaluator<'s> {
             _ => return false,
         };
         let k = self.keywords(s, m);
-        if !plain_keywords(&k) || !k.ty.is_none_or(Value::is_string) {
+        let choices = k.any_of.is_some() || k.one_of.is_some();
+        if !plain_keywords(&k)
+            || !k.ty.is_none_or(Value::is_string)
+            || (choices && !self.required_choices(&k))
+        {
             return self.other(s, &k, r, trail, depth);
         }
         r.ids |= k.has_id;
@@ -242,22 +281,37 @@ impl<'s> Evaluator<'s> {
             "integer" | "number" => r.integer() || r.number_in_string(ty, trail),
             "boolean" => r.literal(b"true") || r.literal(b"false") || r.bool_in_string(trail),
             "null" => return r.literal(b"null"),
+            "array" if r.b.get(r.i) != Some(&b'[') => {
+                // a single value: made an array where the type says so
+                return k.ty.is_some() && self.wrapped(&k, r, trail, depth);
+            }
             "array" => {
                 let mut i = 0usize;
+                let edits = r.edits.len();
+                // for `uniqueItems`, the items' texts: strings without
+                // escapes and integers, equal only when written the same
+                let mut texts: Vec<Range<usize>> = Vec::new();
                 let read = r.eat(b'[')
                     && r.list(b']', |r| {
                         let item = trail.index(i);
                         i += 1;
-                        match k.items {
+                        r.ws();
+                        let start = r.i;
+                        let ok = match k.items {
                             Some(sub) => self.plain(sub, r, &item, depth + 1),
                             None => r.any(depth + 1),
-                        }
+                        };
+                        let scalar = matches!(r.b.get(start), Some(b'"' | b'-' | b'0'..=b'9'));
+                        texts.push(start..r.i);
+                        ok && (scalar || !k.unique_items)
                     });
-                // too few or too many items: the general path says so
+                // too few or too many items, or two the same (also after an
+                // edit): the general path says so
                 let n = i as u64;
                 return read
                     && k.min_items.and_then(count_limit).is_none_or(|min| n >= min)
-                    && k.max_items.and_then(count_limit).is_none_or(|max| n <= max);
+                    && k.max_items.and_then(count_limit).is_none_or(|max| n <= max)
+                    && (!k.unique_items || (r.edits.len() == edits && distinct(r.text, &texts)));
             }
             "object" => return self.plain_object(&k, r, trail, depth),
             _ => return false,
@@ -382,6 +436,100 @@ impl<'s> Evaluator<'s> {
         true
     }
 
+    /// Reads a single value where the type `array` is wanted: the
+    /// general path makes it a one-item array and reads the item. Answered
+    /// when the value is a string (not one that starts with `[`, which may
+    /// be an array in JSON), an integer or a boolean, and the item is valid
+    /// as it is.
+    fn wrapped(
+        &mut self,
+        k: &Keywords<'s>,
+        r: &mut Reader<'_>,
+        trail: &Path<'_>,
+        depth: usize,
+    ) -> bool {
+        let start = r.i;
+        let single = match r.b.get(start) {
+            Some(b'"') => r.string().is_some_and(|t| !t.trim_start().starts_with('[')),
+            Some(b't' | b'f' | b'-' | b'0'..=b'9') => r.any(depth),
+            _ => false,
+        };
+        let end = r.i;
+        let counted = k.min_items.and_then(count_limit).is_none_or(|min| min <= 1)
+            && k.max_items.and_then(count_limit).is_none_or(|max| max >= 1);
+        if !single || !counted {
+            return false;
+        }
+        // the item, read again
+        r.i = start;
+        let (edits, errors) = (r.edits.len(), r.errors.len());
+        let item = match k.items {
+            Some(sub) => self.plain(sub, r, &trail.index(0), depth + 1),
+            None => r.any(depth + 1),
+        };
+        if !item || r.i != end || r.edits.len() > edits || r.errors.len() > errors {
+            return false;
+        }
+        r.edits.push(Edit {
+            at: start..end,
+            pointer: trail.render(),
+            to: To::Wrap,
+            reason: "a single value; an array is wanted",
+        });
+        true
+    }
+
+    /// Whether the `anyOf` and `oneOf` of the object schema `k` (if any)
+    /// are choices between sets of its declared members, each branch only
+    /// `required` (the coercion of the object does not depend on them), at
+    /// most [`MAX_MEMBERS`] names in all.
+    fn required_choices(&mut self, k: &Keywords<'s>) -> bool {
+        let mut names = 0usize;
+        for branch in [k.any_of, k.one_of].into_iter().flatten().flatten() {
+            let Value::Object(m) = branch else {
+                return false;
+            };
+            let b = self.keywords(branch, m);
+            let Some(list) = b.required.filter(|_| b.count == 1) else {
+                return false;
+            };
+            names += list.len();
+            let declared = |n: &Value| {
+                n.as_str()
+                    .is_some_and(|n| k.properties.is_some_and(|d| d.contains_key(n)))
+            };
+            if names > MAX_MEMBERS || !list.iter().all(declared) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether the object whose declared members kept are `present` (bits
+    /// by declared position) meets the `anyOf` (one branch or more) and
+    /// the `oneOf` (exactly one) that [`required_choices`] accepted.
+    ///
+    /// [`required_choices`]: Self::required_choices
+    fn choices_met(&mut self, k: &Keywords<'s>, present: u64) -> bool {
+        let mut met = |list: &'s [Value]| {
+            let mut n = 0usize;
+            for branch in list {
+                let Value::Object(m) = branch else { continue };
+                let names = self.keywords(branch, m).required.unwrap_or_default();
+                let here = |name: &Value| {
+                    let declared = k.properties.into_iter().flatten();
+                    let at = declared
+                        .map(|(d, _)| d)
+                        .position(|d| Some(d.as_str()) == name.as_str());
+                    at.is_some_and(|at| present & 1u64.checked_shl(at as u32).unwrap_or(0) != 0)
+                };
+                n += usize::from(names.iter().all(here));
+            }
+            n
+        };
+        k.any_of.is_none_or(|list| met(list) >= 1) && k.one_of.is_none_or(|list| met(list) == 1)
+    }
+
     fn plain_object(
         &mut self,
         k: &Keywords<'s>,
@@ -389,9 +537,13 @@ impl<'s> Evaluator<'s> {
         trail: &Path<'_>,
         depth: usize,
     ) -> bool {
-        let closed = match k.additional_properties {
-            None | Some(Value::Bool(true)) => false,
-            Some(Value::Bool(false)) => true,
+        // other members: any value, none, or values valid as they are
+        // against a schema (edits and errors there come after the declared
+        // members' on the general path: "not known")
+        let (closed, others) = match k.additional_properties {
+            None | Some(Value::Bool(true)) => (false, None),
+            Some(Value::Bool(false)) => (true, None),
+            Some(s @ Value::Object(_)) => (false, Some(s)),
             Some(_) => return false,
         };
         let required = k.required.unwrap_or_default();
@@ -405,29 +557,50 @@ impl<'s> Evaluator<'s> {
         let mut met = 0u64;
         let mut read = 0u64;
         let mut last_edited: Option<usize> = None;
-        // the same for errors, and the members read
+        // the same for errors, and the members kept (not removed as null)
         let mut last_errored: Option<usize> = None;
         let mut errors_unordered = false;
         let mut members = 0usize;
+        // the declared members kept, as bits by declared position
+        let mut present = 0u64;
+        let base = self.index.root_base.clone();
         r.eat(b'{')
             && r.list(b'}', |r| {
+                r.ws();
+                let from = r.i;
                 let Some(name) = r.string().filter(|_| r.eat(b':')) else {
                     return false;
                 };
-                if let Some(at) = required.iter().position(|n| n == name) {
-                    met |= 1u64.checked_shl(at as u32).unwrap_or(0);
-                }
+                let optional = match required.iter().position(|n| n == name) {
+                    Some(at) => {
+                        met |= 1u64.checked_shl(at as u32).unwrap_or(0);
+                        false
+                    }
+                    None => true,
+                };
                 let declared = k.properties.into_iter().flatten();
                 match declared.enumerate().find(|(_, (n, _))| *n == name) {
                     Some((at, (_, sub))) => {
-                        match 1u64.checked_shl(at as u32) {
-                            Some(bit) if read & bit != 0 => return false,
-                            Some(bit) => read |= bit,
-                            None => r.unsure = true,
+                        let bit = 1u64.checked_shl(at as u32).unwrap_or(0);
+                        if read & bit != 0 {
+                            return false;
                         }
+                        read |= bit;
                         let member = trail.key(name);
                         let (edits, errors) = (r.edits.len(), r.errors.len());
-                        let ok = self.plain(sub, r, &member, depth + 1);
+                        // null for an optional member whose schema refuses
+                        // it: absent (the object is then invalid as sent)
+                        let absent = optional
+                            && !r.ids
+                            && r.peek_null()
+                            && !self.is_valid(sub, &base, &Value::Null, depth + 1);
+                        let ok = if absent {
+                            r.remove(from, members > 0, &member)
+                        } else {
+                            present |= bit;
+                            members += 1;
+                            self.plain(sub, r, &member, depth + 1)
+                        };
                         if r.edits.len() > edits {
                             // edits out of the declared order: "not known"
                             r.unsure |= last_edited.is_some_and(|l| l > at);
@@ -437,16 +610,24 @@ impl<'s> Evaluator<'s> {
                             errors_unordered |= last_errored.is_some_and(|l| l > at);
                             last_errored = Some(at);
                         }
-                        members += 1;
                         ok
                     }
                     None => {
                         members += 1;
-                        !closed && r.any(depth + 1)
+                        let (edits, errors) = (r.edits.len(), r.errors.len());
+                        match others {
+                            Some(sub) => {
+                                self.plain(sub, r, &trail.key(name), depth + 1)
+                                    && r.edits.len() == edits
+                                    && r.errors.len() == errors
+                            }
+                            None => !closed && r.any(depth + 1),
+                        }
                     }
                 }
             })
             && met.count_ones() as usize == required.len()
+            && self.choices_met(k, present)
             && {
                 // the general path reports members' errors in the declared
                 // order when there are at least as many members as
@@ -456,6 +637,12 @@ impl<'s> Evaluator<'s> {
                 true
             }
     }
+}
+
+/// Whether the texts at `ranges` of `text` are all different.
+fn distinct(text: &str, ranges: &[Range<usize>]) -> bool {
+    let mut seen = foldhash::HashSet::with_capacity_and_hasher(ranges.len(), Default::default());
+    ranges.iter().all(|at| seen.insert(text.get(at.clone())))
 }
 
 /// A string made of one word (a letter, then letters, digits, `-` and
@@ -506,6 +693,9 @@ fn plain_keywords(k: &Keywords<'_>) -> bool {
         k.required.is_some(),
         k.min_items.is_some(),
         k.max_items.is_some(),
+        k.unique_items,
+        k.any_of.is_some(),
+        k.one_of.is_some(),
     ];
     k.count == known.into_iter().filter(|&b| b).count()
 }
@@ -660,6 +850,45 @@ impl<'t> Reader<'t> {
             to,
             reason,
         });
+    }
+
+    /// Whether the next value is `null` (nothing consumed).
+    fn peek_null(&mut self) -> bool {
+        self.ws();
+        self.b.get(self.i..self.i + 4) == Some(b"null")
+    }
+
+    /// Reads the `null` of the member that begins at `from`, recording
+    /// its removal: the member and the comma before it when a member was
+    /// kept before it, else the comma after it (if any), so that the
+    /// removals of neighbours never overlap.
+    fn remove(&mut self, from: usize, kept_before: bool, trail: &Path<'_>) -> bool {
+        if !self.literal(b"null") {
+            return false;
+        }
+        let mut start = from;
+        let mut end = self.i;
+        if kept_before {
+            while start > 0 && self.b.get(start - 1) != Some(&b',') {
+                start -= 1;
+            }
+            start = start.saturating_sub(1);
+        } else {
+            let mut after = end;
+            while matches!(self.b.get(after), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+                after += 1;
+            }
+            if self.b.get(after) == Some(&b',') {
+                end = after + 1;
+            }
+        }
+        self.edits.push(Edit {
+            at: start..end,
+            pointer: trail.render(),
+            to: To::Absent,
+            reason: "null for an optional property means it is absent",
+        });
+        true
     }
 
     /// Any plain value.

@@ -11,8 +11,9 @@
 // (homey-ai-chat-control 2.2.1). For every tool, the calls a model sends:
 // "valid" (valid as sent, nothing to coerce), "coercible" (valid once
 // coerced: numbers and booleans sent as strings, else a single value for
-// an array, else null for an optional member) and "invalid" (wrong enum
-// values, words for numbers and booleans, lists for strings). Each case is
+// an array, else null for an optional member) and "invalid" (every choice,
+// number and boolean wrong: a choice not offered, a word; else one member
+// of another kind, a list for a string). Each case is
 // checked before timing to be what its name says, by the Validator and by
 // Ajv; a tool on which no such call can be made has no case of that shape.
 //
@@ -90,14 +91,20 @@ function loosened(s, v) {
   return scalar && !s.enum && typeof v !== 'string' ? String(v) : undefined;
 }
 
-/** A value of `s`'s member no coercion can fix; undefined when any value goes. */
+/** A value no coercion fixes where a model often errs: a choice not offered, a word for a number or a boolean. */
 function wrong(s) {
-  if (s?.enum?.every((e) => typeof e === 'string')) return 'not-a-choice';
   const types = typesOf(s);
-  if (types.length === 0) return undefined;
-  if (types.every((t) => ['integer', 'number', 'boolean', 'null'].includes(t))) return 'many';
-  if (!types.includes('array') && !types.includes('object')) return ['a', 'b'];
-  return types.includes('object') ? undefined : 'many'.split('').map(() => ({ x: 1 }));
+  if (s?.enum?.every((e) => typeof e === 'string')) return 'not-a-choice';
+  if (types.length > 0 && types.every((t) => ['integer', 'number', 'boolean'].includes(t))) return 'many';
+  return undefined;
+}
+
+/** A value of another kind: a list where one string is wanted, an object among a list's strings. */
+function otherKind(s) {
+  const types = typesOf(s);
+  if (types.length === 1 && types[0] === 'string') return ['a', 'b'];
+  if (types.length === 1 && types[0] === 'array' && typeOf(s.items) === 'string') return [{ x: 1 }];
+  return undefined;
 }
 
 /** The valid, coercible and invalid calls for one tool (`undefined` where none can be made). */
@@ -122,12 +129,15 @@ function shapes(tool) {
   const optional = entries.find(([k, s]) => !required.has(k) && scalar(s) && !s.enum);
   if (!changed && optional) [coercible[optional[0]], changed] = [null, true];
   if (!changed) coercible = undefined;
+  // every choice, number and boolean wrong; else one member of another kind
   const invalid = { ...valid };
   let broken = false;
   for (const [k, s] of entries) {
     const bad = wrong(s);
     if (bad !== undefined) [invalid[k], broken] = [bad, true];
   }
+  const other = entries.find(([, s]) => otherKind(s) !== undefined);
+  if (!broken && other) [invalid[other[0]], broken] = [otherKind(other[1]), true];
   return { valid, coercible, invalid: broken ? invalid : undefined };
 }
 

@@ -241,7 +241,18 @@ fn answers_only_what_is_plain() {
         (r#"{"n":1,"x":1}"#, false),
         (r#"{"n":1,"o":{}}"#, false),
         (r#"{"n":1,"o":{"x":1,"y":2}}"#, false),
-        (r#"{"n":1,"a":"x"}"#, false),
+        // a single value for an array, null for an optional member: the
+        // general path's coercions
+        (r#"{"n":1,"a":"x"}"#, true),
+        (r#"{"n":1,"a":"[x"}"#, false),
+        (r#"{"n":1,"a":1}"#, false),
+        (r#"{"b":null,"n":1,"a":null}"#, true),
+        (r#"{"b":null , "a":null,"n":1}"#, true),
+        // removals out of the declared order: the general path's order of
+        // coercions is not the text's
+        (r#"{"a":null,"n":1,"b":null}"#, false),
+        (r#"{"n":1,"o":null}"#, true),
+        (r#"{"n":null}"#, false),
         (r#"{"n":1,"z":0}"#, false),
         (r#"{"n":1}x"#, false),
         (r#"{"n":1,}"#, false),
@@ -496,10 +507,25 @@ fn schemas_beyond_the_check_are_not_known() {
         (
             json!({"additionalProperties": {"type": "string"}}),
             r#"{"x":"a"}"#,
-            false,
+            true,
+        ),
+        (
+            json!({"additionalProperties": {"type": "integer"}}),
+            r#"{"x":1}"#,
+            true,
         ),
         (
             json!({"properties": {"a": {"type": "array", "uniqueItems": true}}}),
+            r#"{"a":[1,"1",2]}"#,
+            true,
+        ),
+        (
+            json!({"properties": {"a": {"type": "array", "uniqueItems": true}}}),
+            r#"{"a":[true]}"#,
+            false,
+        ),
+        (
+            json!({"properties": {"a": {"type": "array", "contains": {}}}}),
             r#"{"a":[1]}"#,
             false,
         ),
@@ -529,7 +555,7 @@ fn schemas_beyond_the_check_are_not_known() {
         assert_eq!(agree(&schema, text), answered, "{text} against {schema}");
     }
     // a keyword beyond the check deep down
-    let mut deep = json!({"type": "array", "uniqueItems": true});
+    let mut deep = json!({"type": "array", "contains": {}});
     let mut shallow = json!({"type": "array"});
     let mut text = String::from("[1]");
     for _ in 0..40 {
@@ -608,4 +634,31 @@ fn the_schema_test_suite_agrees_with_the_general_path() {
         objects > 300 && quick > 50,
         "{quick} answered of {objects} objects"
     );
+}
+
+#[test]
+fn tmp_which_path() {
+    let text = std::fs::read("homey-app/lib/tools.json").unwrap();
+    let tools: Value = serde_json::from_slice(&text).unwrap();
+    let cases: Vec<Value> =
+        serde_json::from_slice(&std::fs::read("/tmp/cases.json").unwrap()).unwrap();
+    for c in cases {
+        let tool = tools["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == c["tool"])
+            .unwrap();
+        let schema = &tool["inputSchema"];
+        let mut ev = Evaluator::new(schema);
+        let t = c["args"].to_string();
+        let q = ev.quick(&t);
+        println!(
+            "{} {} {}: {}",
+            if q.is_some() { "QUICK" } else { "general" },
+            c["shape"],
+            c["tool"],
+            t
+        );
+    }
 }
