@@ -635,30 +635,3 @@ fn the_schema_test_suite_agrees_with_the_general_path() {
         "{quick} answered of {objects} objects"
     );
 }
-
-#[test]
-fn tmp_which_path() {
-    let text = std::fs::read("homey-app/lib/tools.json").unwrap();
-    let tools: Value = serde_json::from_slice(&text).unwrap();
-    let cases: Vec<Value> =
-        serde_json::from_slice(&std::fs::read("/tmp/cases.json").unwrap()).unwrap();
-    for c in cases {
-        let tool = tools["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|t| t["name"] == c["tool"])
-            .unwrap();
-        let schema = &tool["inputSchema"];
-        let mut ev = Evaluator::new(schema);
-        let t = c["args"].to_string();
-        let q = ev.quick(&t);
-        println!(
-            "{} {} {}: {}",
-            if q.is_some() { "QUICK" } else { "general" },
-            c["shape"],
-            c["tool"],
-            t
-        );
-    }
-}
