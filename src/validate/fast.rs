@@ -301,9 +301,11 @@ impl<'s> Evaluator<'s> {
                             Some(sub) => self.plain(sub, r, &item, depth + 1),
                             None => r.any(depth + 1),
                         };
-                        let scalar = matches!(r.b.get(start), Some(b'"' | b'-' | b'0'..=b'9'));
+                        if !k.unique_items {
+                            return ok;
+                        }
                         texts.push(start..r.i);
-                        ok && (scalar || !k.unique_items)
+                        ok && matches!(r.b.get(start), Some(b'"' | b'-' | b'0'..=b'9'))
                     });
                 // too few or too many items, or two the same (also after an
                 // edit): the general path says so
