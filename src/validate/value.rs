@@ -312,10 +312,7 @@ const COMPACT_DEPTH: usize = 4;
 pub(crate) fn compact(v: &Value) -> String {
     let mut out = String::new();
     write_compact(v, COMPACT_DEPTH, &mut out);
-    match out.char_indices().nth(COMPACT_CHARS) {
-        None => out,
-        Some((i, _)) => format!("{}…", out.get(..i).unwrap_or_default()),
-    }
+    crate::text::cut(&out, COMPACT_CHARS, crate::text::Cut::Keep)
 }
 
 fn write_compact(v: &Value, depth: usize, out: &mut String) {
