@@ -11,6 +11,11 @@ use super::untyped::type_of;
 use super::{At, Cx, Node};
 use crate::report::Action;
 
+/// This rule's fast form for an enum of strings (`dialect::fast`): the
+/// member the `format` inserted below comes out as, written at the end of
+/// the node.
+pub(crate) const FORMAT_ENUM: &str = ",\"format\":\"enum\"";
+
 pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     if !cx.target.string_enums {
         return;
