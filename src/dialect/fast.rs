@@ -24,6 +24,14 @@
 //! not sure of (a document of another shape, a tool the catalog reader
 //! would report on, a name given twice, strict mode, dialects whose items
 //! depend on each other) makes it step aside for the general path.
+//!
+//! A schema node is read member by member ([`Plain::member`]) and finished
+//! by its kind, each step naming the lowering rules whose shapes it
+//! writes; the text of a rule's rewrite lives in the rule's file, beside
+//! its general form. Every rule file also says, with examples, which of
+//! its shapes this path writes and which it leaves to the general path
+//! (its `FAST_PATH`); a test holds every rule file to having one and every
+//! example to what it says, so a new rule cannot be skipped here unseen.
 
 use super::{
     declare_one, finish_stream, item, names_kept, output_dropped, report_renamed, separate,
@@ -1610,6 +1618,64 @@ mod tests {
                 ["a", "b", "c", "d", "e", "h", "i", "j", "k", "l"],
                 "{dialect}"
             );
+        }
+    }
+
+    /// Every lowering rule (a file of `src/lower` whose manual begins
+    /// "Rule:") says what this path does with the shapes it rewrites, and
+    /// its examples hold: a schema `written` here comes out as the general
+    /// path writes it, in every dialect this path serves; a `refused` one
+    /// is left to the general path in each.
+    #[test]
+    fn every_lowering_rule_has_a_fast_path_entry() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/lower");
+        let mut rules = Vec::new();
+        for entry in std::fs::read_dir(dir).expect("src/lower") {
+            let path = entry.expect("an entry").path();
+            let text = std::fs::read_to_string(&path).expect("a rule file");
+            if text.starts_with("//! Rule:") {
+                let stem = path.file_stem().and_then(|s| s.to_str()).expect("a name");
+                rules.push(stem.to_string());
+            }
+        }
+        assert!(rules.len() >= 20, "{rules:?}");
+        let listed = crate::lower::FAST_PATHS;
+        for rule in &rules {
+            assert!(
+                listed.iter().any(|(name, _)| name == rule),
+                "src/lower/{rule}.rs is a lowering rule without a fast-path entry: \
+                 declare its FAST_PATH (written here or refused) and list it in \
+                 lower::FAST_PATHS"
+            );
+        }
+        for (name, fast) in listed {
+            assert!(rules.iter().any(|r| r == name), "{name} is not a rule file");
+            assert!(
+                !(fast.written.is_empty() && fast.refused.is_empty()),
+                "{name}: no example"
+            );
+            let options = Options::strict(fast.strict);
+            let examples = fast.written.iter().map(|e| (e, true));
+            for (schema, written) in examples.chain(fast.refused.iter().map(|e| (e, false))) {
+                let text = format!(
+                    r#"{{"tools":[{{"name":"t","description":"T.","inputSchema":{schema}}}]}}"#
+                );
+                let catalog = crate::Catalog::parse(text.as_bytes()).expect("an example catalog");
+                for dialect in [
+                    Dialect::Gemini,
+                    Dialect::OpenAi,
+                    Dialect::OpenAiResponses,
+                    Dialect::Anthropic,
+                ] {
+                    let fast_out = convert(&text, dialect, &options);
+                    let here = fast_out.is_some() && plain_tools(&text, dialect) == ["t"];
+                    assert_eq!(here, written, "{name} {dialect}: {schema}");
+                    if let Some(out) = fast_out {
+                        let general = super::super::convert_json(&catalog, dialect, &options);
+                        assert_eq!(out, general, "{name} {dialect}: {schema}");
+                    }
+                }
+            }
         }
     }
 

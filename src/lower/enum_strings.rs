@@ -90,6 +90,14 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     );
 }
 
+/// On the conversion's fast path (`dialect::fast`): an enum of strings is written, with [`FORMAT_ENUM`] where the dialect wants it; any other enum is refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[r#"{"type":"object","properties":{"x":{"type":"string","enum":["a","b"]}}}"#],
+    refused: &[r#"{"type":"object","properties":{"x":{"type":"integer","enum":[1,2]}}}"#],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

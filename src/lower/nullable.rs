@@ -134,6 +134,20 @@ pub(crate) fn render(map: &mut Map<String, Value>, style: Nulls) {
     }
 }
 
+/// On the conversion's fast path (`dialect::fast`): a `{"type": "null"}` branch of `anyOf` is written in the dialect's style, reported with [`NULL_BRANCH`]; `nullable` and `null` among enum values are refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[
+        r#"{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"null"}]}}}"#,
+        r#"{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]}}}"#,
+    ],
+    refused: &[
+        r#"{"type":"object","properties":{"x":{"type":"string","nullable":true}}}"#,
+        r#"{"type":"object","properties":{"x":{"enum":["a",null]}}}"#,
+    ],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

@@ -55,6 +55,16 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     cx.note(at, "oneOf", Action::Rewritten, AS_ANY_OF);
 }
 
+/// On the conversion's fast path (`dialect::fast`): `oneOf` of plain branches is written, as `anyOf` after the node's own keywords where the dialect has no `oneOf`, reported with [`AS_ANY_OF`].
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[
+        r#"{"type":"object","properties":{"x":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}"#,
+    ],
+    refused: &[],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

@@ -143,6 +143,14 @@ pub(crate) fn as_any_of(list: &str) -> String {
     format!("type array {list} written as anyOf with one branch per type")
 }
 
+/// On the conversion's fast path (`dialect::fast`): a type array of scalars is written, as [`push_any_of`] writes it where the dialect says `anyOf`; one with `null` is refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[r#"{"type":"object","properties":{"x":{"type":["string","number"]}}}"#],
+    refused: &[r#"{"type":"object","properties":{"x":{"type":["string","null"]}}}"#],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

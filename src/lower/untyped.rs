@@ -140,6 +140,16 @@ pub(super) fn any_value_branches(arrays: bool) -> Vec<Value> {
     out
 }
 
+/// On the conversion's fast path (`dialect::fast`): an untyped property value or items is written, as [`TYPED_ANY_VALUE`] with [`NO_OBJECTS`] where every schema needs a type; an untyped value elsewhere is refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[r#"{"type":"object","properties":{"x":{"description":"Any value."}}}"#],
+    refused: &[
+        r#"{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"description":"Any."}]}}}"#,
+    ],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};
