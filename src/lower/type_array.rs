@@ -127,7 +127,11 @@ pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
 pub(crate) fn push_any_of(out: &mut String, names: &[&str]) {
     out.push_str("\"anyOf\":[");
     for (i, name) in names.iter().enumerate() {
-        out.push_str(if i > 0 { ",{\"type\":\"" } else { "{\"type\":\"" });
+        out.push_str(if i > 0 {
+            ",{\"type\":\""
+        } else {
+            "{\"type\":\""
+        });
         out.push_str(name);
         out.push_str("\"}");
     }

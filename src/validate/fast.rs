@@ -311,8 +311,7 @@ impl<'s> Evaluator<'s> {
                 // edit): the general path says so
                 let n = i as u64;
                 return read
-                    && k.min_items.and_then(count_limit).is_none_or(|min| n >= min)
-                    && k.max_items.and_then(count_limit).is_none_or(|max| n <= max)
+                    && items_fit(&k, n)
                     && (!k.unique_items || (r.edits.len() == edits && distinct(r.text, &texts)));
             }
             "object" => return self.plain_object(&k, r, trail, depth),
@@ -457,9 +456,7 @@ impl<'s> Evaluator<'s> {
             _ => false,
         };
         let end = r.i;
-        let counted = k.min_items.and_then(count_limit).is_none_or(|min| min <= 1)
-            && k.max_items.and_then(count_limit).is_none_or(|max| max >= 1);
-        if !single || !counted {
+        if !single || !items_fit(k, 1) {
             return false;
         }
         // the item, read again
@@ -639,6 +636,12 @@ impl<'s> Evaluator<'s> {
                 true
             }
     }
+}
+
+/// Whether `n` items meet the array schema's `minItems` and `maxItems`.
+fn items_fit(k: &Keywords<'_>, n: u64) -> bool {
+    k.min_items.and_then(count_limit).is_none_or(|min| n >= min)
+        && k.max_items.and_then(count_limit).is_none_or(|max| n <= max)
 }
 
 /// Whether the texts at `ranges` of `text` are all different.
