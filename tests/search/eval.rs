@@ -28,18 +28,36 @@ use std::time::Instant;
 use mcp_switchboard::{Catalog, SearchOptions, ToolIndex};
 use serde_json::{json, Value};
 
-const CATALOGS: [&str; 6] = [
+const CATALOGS: [&str; 10] = [
     "home-assistant-2025.4.tools-list.json",
     "home-assistant-2026.11.tools-list.json",
     "homey-ai-chat-control-2.2.1.tools-list.json",
     "homey-mcp-server-verdier.tools-list.json",
     "github-mcp-server.tools-list.json",
     "ha-mcp-8.7.0.tools-list.json",
+    "domoticz-mcp.tools-list.json",
+    // the project's own catalogs (tests/search/catalogs/)
+    "homey-app.tools-list.json",
+    "homey-fastmcp.tools-list.json",
+    "browser.tools-list.json",
 ];
+/// The catalogs the latency benchmark's 1,000 tools are made from (the
+/// first six: the figures in BENCHMARKS.md stay comparable).
+const BENCH_CATALOGS: usize = 6;
+/// The catalogs written or exported for this evaluation, in
+/// `tests/search/catalogs/` rather than the corpus.
+const OWN_CATALOGS: [&str; 3] = [
+    "homey-app.tools-list.json",
+    "homey-fastmcp.tools-list.json",
+    "browser.tools-list.json",
+];
+/// The Homey app's search metadata, indexed with its catalog as the app
+/// does (exported from homey-app/lib/tools.metadata.json).
+const HOMEY_APP_META: &str = "homey-app.metadata.json";
 /// The short names query sets use for the catalogs (`homey-pd`: the Homey
 /// catalog with the categories of its progressive-disclosure plan as
 /// curated metadata).
-const ALIASES: [(&str, &str); 7] = [
+const ALIASES: [(&str, &str); 11] = [
     ("ha-2025.4", "home-assistant-2025.4.tools-list.json"),
     ("ha-2026.11", "home-assistant-2026.11.tools-list.json"),
     ("homey", "homey-ai-chat-control-2.2.1.tools-list.json"),
@@ -47,12 +65,16 @@ const ALIASES: [(&str, &str); 7] = [
     ("verdier", "homey-mcp-server-verdier.tools-list.json"),
     ("github", "github-mcp-server.tools-list.json"),
     ("ha-mcp", "ha-mcp-8.7.0.tools-list.json"),
+    ("domoticz", "domoticz-mcp.tools-list.json"),
+    ("homey-app", "homey-app.tools-list.json"),
+    ("homey-fastmcp", "homey-fastmcp.tools-list.json"),
+    ("browser", "browser.tools-list.json"),
 ];
 /// The progressive-disclosure plan whose categories `homey-pd` uses.
 const PD_PLAN: &str = "homey-ai-chat-control.progressive-disclosure.json";
 /// The query sets written for this project: the short queries (one catalog
 /// per file) and the sets with a catalog per query.
-const OWN_QUERIES: [&str; 12] = [
+const OWN_QUERIES: [&str; 21] = [
     "home-assistant-queries.json",
     "homey-queries.json",
     "github-queries.json",
@@ -65,6 +87,30 @@ const OWN_QUERIES: [&str; 12] = [
     "admin-requests.json",
     "room-questions.json",
     "admin-phrasings.json",
+    "needs.json",
+    "quantities.json",
+    "locks.json",
+    "state-or-media.json",
+    "troubleshooting.json",
+    "renames-typos.json",
+    "terse-catalogs.json",
+    "browser-queries.json",
+    "homey-app-queries.json",
+];
+/// The needs set: the query sets written together, blind, over ten
+/// catalogs (indirect needs, quantities, locks, state questions beside
+/// media tools, troubleshooting, renames and admin typos, terse catalogs,
+/// a browser, the Homey app), summed up on their own.
+const NEEDS_SET: [&str; 9] = [
+    "indirect needs",
+    "quantities and steps",
+    "locks",
+    "state or media",
+    "troubleshooting",
+    "renames and admin typos",
+    "terse catalogs",
+    "browser",
+    "Homey app",
 ];
 /// Home Assistant intents that no catalog has as a tool but whose
 /// sentences the catalogs answer with another tool: questions about the
@@ -116,8 +162,10 @@ struct Query {
     id: String,
     dataset: String,
     catalog: &'static str,
-    /// Indexed with the progressive-disclosure categories as metadata.
-    pd: bool,
+    /// Indexed with curated metadata: the alias whose metadata
+    /// (`homey-pd`: the progressive-disclosure categories; `homey-app`:
+    /// the app's own).
+    meta: Option<&'static str>,
     /// The category filter, if any.
     category: Option<String>,
     lang: String,
@@ -159,11 +207,34 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// Where a catalog's file is: the project's own in `tests/search/catalogs/`,
+/// the others in the corpus.
+fn catalog_path(name: &str) -> PathBuf {
+    if OWN_CATALOGS.contains(&name) {
+        root().join("tests/search/catalogs").join(name)
+    } else {
+        corpus().join(name)
+    }
+}
+
+/// The alias of a catalog indexed with curated metadata, if `alias` is one.
+fn meta_alias(alias: &str) -> Option<&'static str> {
+    ["homey-pd", "homey-app"].into_iter().find(|a| *a == alias)
+}
+
+/// The curated metadata of an alias indexed with it.
+fn meta_of(alias: &str) -> Value {
+    match alias {
+        "homey-pd" => pd_meta(),
+        _ => read_json(&root().join("tests/search/catalogs").join(HOMEY_APP_META)),
+    }
+}
+
 fn load_catalogs() -> BTreeMap<&'static str, Catalog> {
     CATALOGS
         .iter()
         .map(|&c| {
-            let bytes = std::fs::read(corpus().join(c)).expect("catalog");
+            let bytes = std::fs::read(catalog_path(c)).expect("catalog");
             (c, Catalog::parse(&bytes).expect("catalog parses"))
         })
         .collect()
@@ -216,7 +287,7 @@ fn load_queries(catalogs: &BTreeMap<&'static str, Catalog>) -> Vec<Query> {
                     id: String::new(),
                     dataset: set.into(),
                     catalog,
-                    pd: false,
+                    meta: None,
                     category: None,
                     lang: lang.into(),
                     text: text.into(),
@@ -269,7 +340,7 @@ fn load_queries(catalogs: &BTreeMap<&'static str, Catalog>) -> Vec<Query> {
                 id: String::new(),
                 dataset: dataset.into(),
                 catalog,
-                pd: alias == Some("homey-pd"),
+                meta: alias.and_then(meta_alias),
                 category: q["category"].as_str().map(String::from),
                 lang: q["lang"].as_str().expect("lang").into(),
                 split: split_of(&text),
@@ -284,7 +355,7 @@ fn load_queries(catalogs: &BTreeMap<&'static str, Catalog>) -> Vec<Query> {
                 id: String::new(),
                 dataset: "exact names / all catalogs".into(),
                 catalog,
-                pd: false,
+                meta: None,
                 category: None,
                 lang: "-".into(),
                 text: t.name().into(),
@@ -460,15 +531,15 @@ fn macro_metrics(items: &[(&Query, usize)]) -> Metrics {
 /// progressive-disclosure categories.
 struct Indexes {
     plain: BTreeMap<&'static str, ToolIndex>,
-    pd: ToolIndex,
+    /// By alias: the catalogs indexed with curated metadata.
+    with_meta: BTreeMap<&'static str, ToolIndex>,
 }
 
 impl Indexes {
     fn of(&self, q: &Query) -> &ToolIndex {
-        if q.pd {
-            &self.pd
-        } else {
-            &self.plain[q.catalog]
+        match q.meta {
+            Some(alias) => &self.with_meta[alias],
+            None => &self.plain[q.catalog],
         }
     }
 
@@ -504,9 +575,19 @@ fn indexed(catalogs: &BTreeMap<&'static str, Catalog>) -> (Vec<Query>, Indexes) 
         .iter()
         .map(|(&c, cat)| (c, ToolIndex::build(cat, None).expect("index")))
         .collect();
-    let homey = &catalogs[ALIASES[3].1];
-    let pd = ToolIndex::build(homey, Some(&pd_meta())).expect("index");
-    (queries, Indexes { plain, pd })
+    let with_meta = ["homey-pd", "homey-app"]
+        .into_iter()
+        .map(|alias| {
+            let catalog = ALIASES
+                .iter()
+                .find(|(a, _)| *a == alias)
+                .expect("alias")
+                .1;
+            let index = ToolIndex::build(&catalogs[catalog], Some(&meta_of(alias))).expect("index");
+            (alias, index)
+        })
+        .collect();
+    (queries, Indexes { plain, with_meta })
 }
 
 fn report(dir: &Path, failures: bool) {
@@ -635,6 +716,8 @@ fn report(dir: &Path, failures: bool) {
                 "B": {"r1": b.r1, "r3": b.r3, "r5": b.r5, "mrr": b.mrr, "queries": b.queries, "tools": b.tools}}));
         }
     }
+    let empty = ours_empty(&queries, &systems["ours"]);
+    out.push_str(&summary_tables(&queries, &all_ranks["ours"], empty));
     println!("{out}");
     std::fs::create_dir_all(dir).expect("mkdir");
     std::fs::write(dir.join("report.md"), &out).expect("write report");
@@ -672,12 +755,103 @@ fn report(dir: &Path, failures: bool) {
     }
 }
 
+/// How many queries ours answered with no hit at all.
+fn ours_empty(queries: &[Query], ours: &HashMap<String, Vec<String>>) -> usize {
+    queries
+        .iter()
+        .filter(|q| ours.get(&q.id).is_none_or(Vec::is_empty))
+        .count()
+}
+
+/// The short name of a catalog file (its first alias).
+fn alias_of(catalog: &str) -> &'static str {
+    ALIASES
+        .iter()
+        .find(|(_, c)| *c == catalog)
+        .map_or("?", |(a, _)| a)
+}
+
+/// The summary tables of ours: the needs set by language, by data set and
+/// by catalog and language; every set written for the project by language
+/// and by catalog and language; the queries answered with nothing.
+fn summary_tables(queries: &[Query], ranks: &[usize], empty: usize) -> String {
+    let f = |x: f64| format!("{x:.3}");
+    let langs = ["en", "nl", "de"];
+    let mut out = String::new();
+    // one row: R@1 and R@3 of halves A and B over the queries `keep` takes
+    let row = |out: &mut String, label: &str, keep: &dyn Fn(&Query) -> bool| {
+        let pick = |split: char| -> Vec<(&Query, usize)> {
+            queries
+                .iter()
+                .zip(ranks)
+                .filter(|(q, _)| q.split == split && keep(q))
+                .map(|(q, &r)| (q, r))
+                .collect()
+        };
+        let (a, b) = (macro_metrics(&pick('A')), macro_metrics(&pick('B')));
+        if a.queries + b.queries == 0 {
+            return;
+        }
+        out.push_str(&format!(
+            "| {label} | {}/{} | {} | {} | {} | {} |\n",
+            a.queries,
+            b.queries,
+            f(a.r1),
+            f(a.r3),
+            f(b.r1),
+            f(b.r3)
+        ));
+    };
+    let head = "| group | queries A/B | R@1 A | R@3 A | R@1 B | R@3 B |\n|---|---|---|---|---|---|\n";
+    let needs = |q: &Query| NEEDS_SET.contains(&q.dataset.as_str());
+    // the sets written for the project (not Home Assistant's own sentences
+    // nor the exact names)
+    let own = |q: &Query| !q.dataset.starts_with("HA ") && !q.dataset.starts_with("exact names");
+    let mut catalogs: Vec<&str> = Vec::new();
+    for q in queries {
+        let a = alias_of(q.catalog);
+        if !catalogs.contains(&a) {
+            catalogs.push(a);
+        }
+    }
+    for (title, keep) in [
+        ("The needs set", &needs as &dyn Fn(&Query) -> bool),
+        ("Every set written for the project", &own),
+    ] {
+        out.push_str(&format!("\n### {title}: ours, macro-averaged per tool\n\n{head}"));
+        for lang in langs {
+            row(&mut out, lang, &|q| keep(q) && q.lang == lang);
+        }
+        if title == "The needs set" {
+            for d in NEEDS_SET {
+                row(&mut out, d, &|q| q.dataset == d);
+            }
+        }
+        for c in &catalogs {
+            for lang in langs {
+                row(&mut out, &format!("{c} / {lang}"), &|q| {
+                    keep(q) && q.lang == lang && alias_of(q.catalog) == *c
+                });
+            }
+        }
+    }
+    out.push_str(&format!(
+        "\nQueries answered with no hit (ours, every set): {empty} of {}.\n",
+        queries.len()
+    ));
+    out
+}
+
 /// Build time and query latency on a synthetic catalog of 1,000 tools made
 /// from the real ones (names and one description word varied).
 fn bench() {
     let catalogs = load_catalogs();
     let mut tools = Vec::new();
-    let base: Vec<&mcp_switchboard::Tool> = catalogs.values().flat_map(|c| c.tools()).collect();
+    let base: Vec<&mcp_switchboard::Tool> = catalogs
+        .iter()
+        .filter(|(name, _)| CATALOGS[..BENCH_CATALOGS].contains(name))
+        .flat_map(|(_, c)| c.tools())
+        .collect();
     let words = [
         "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
     ];
@@ -781,7 +955,7 @@ fn query(alias: &str, text: &str) {
         id: String::new(),
         dataset: String::new(),
         catalog,
-        pd: alias == "homey-pd",
+        meta: meta_alias(alias),
         category: None,
         lang: String::new(),
         text: text.into(),
