@@ -123,6 +123,9 @@ subject: er es sich iets etwas iemand jemand irgendjemand ergens irgendwo overal
 make: make maak maken mach mache machen fais
 article: a an new een nieuwe nieuw ein eine einen neue neuen neues un une nouveau nouvelle
 give: give geef geven gib gebe geben donne
+keeps: keeps constantly repeatedly itself randomly steeds telkens vanzelf voortdurend continu
+    standig dauernd andauernd immerzu selbst allein
+step: bit little notch tad touch beetje beetjes tandje ietsje stukje bisschen wenig peu
 noun-next: any some no there er es geen kein keine keinen for op nach voor fur des du which what
     welke welk wat welche welcher welches welchen quel quelle quels quelles
 ";
@@ -164,6 +167,14 @@ const NOUN_NEXT: u16 = 2048;
 /// een label`, `gib der Lampe einen Namen`), sets something on the thing.
 const GIVE: u16 = 4096;
 
+/// Says that something keeps happening (`keeps turning on`, `steeds
+/// vanzelf aan`, `ständig von selbst`): a question why, about what went
+/// wrong.
+const KEEPS: u16 = 8192;
+/// A small step (`a bit`, `een tandje`, `ein bisschen`): more or less of
+/// something, relative to what it is.
+const STEP: u16 = 16384;
+
 /// The roles of a folded word (0 for none).
 fn role(word: &str) -> u16 {
     static ROLE: OnceLock<(Strings, Vec<u16>)> = OnceLock::new();
@@ -188,6 +199,8 @@ fn role(word: &str) -> u16 {
                         "article" => ARTICLE,
                         "noun-next" => NOUN_NEXT,
                         "give" => GIVE,
+                        "keeps" => KEEPS,
+                        "step" => STEP,
                         _ => 0,
                     };
                     rest
@@ -230,6 +243,17 @@ pub(crate) fn noun_next(word: &str) -> bool {
 /// something on a thing it is no word to search for.
 pub(crate) fn give(word: &str) -> bool {
     is(word, GIVE)
+}
+
+/// Whether the word is `make` (`maak`, `mach`): `make it warm` commands
+/// what `it's warm` only says.
+pub(crate) fn makes(word: &str) -> bool {
+    is(word, MAKE)
+}
+
+/// Whether the word asks for a small step (`a bit`, `een tandje`).
+pub(crate) fn step(word: &str) -> bool {
+    is(word, STEP)
 }
 
 /// Whether the word is a form of `to be` that opens a question (`are`,
@@ -380,6 +404,16 @@ pub(crate) fn query_act(
         break;
     }
     let past = words.iter().any(|w| is(w, PAST));
+    // something that keeps happening asks why (`the light keeps turning
+    // on by itself`, `de verwarming slaat telkens af`)
+    if words.iter().any(|w| is(w, KEEPS)) {
+        return QueryAct {
+            act: READ,
+            question: true,
+            past,
+            why: true,
+        };
+    }
     let why = words.iter().any(|w| is(w, WHY));
     let Some(start) = start else {
         return QueryAct {

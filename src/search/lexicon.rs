@@ -19,7 +19,7 @@
 
 use std::sync::OnceLock;
 
-use super::act::{act_of_category, verb_category};
+use super::act::{act_of_category, verb_category, CHANGE, READ};
 use super::analyze::{letter_mask, Lang, Stemmers, Strings, STOPWORDS};
 
 /// The lexicon, one row a line: `expansion = English words / Dutch words /
@@ -28,7 +28,7 @@ use super::analyze::{letter_mask, Lang, Stemmers, Strings, STOPWORDS};
 /// table of string slices: in the wasm module it is a third of the size.
 const ROWS: &str = r"
 # lights
-light|lamp = lamp lamps bulb bulbs lighting luminaire / licht lichten lichtje lamp lampje lampen verlichting peer peertje spotje / licht lichter lampe leuchte beleuchtung gluhbirne birne strahler / lumiere lumieres lampe lampes eclairage ampoule ampoules plafonnier lampadaire
+light|lamp [brightness] = lamp lamps bulb bulbs lighting luminaire / licht lichten lichtje lamp lampje lampen verlichting peer peertje spotje / licht lichter lampe leuchte beleuchtung gluhbirne birne strahler / lumiere lumieres lampe lampes eclairage ampoule ampoules plafonnier lampadaire
 brightness|dim = brightness bright brighter dim dimmer dimming dimmed intensity dark darker / helderheid helder feller felheid intensiteit dimmen dimniveau dim gedimd donker donkerder / helligkeit hell heller intensitat dimmen gedimmt dunkel dunkler / luminosite lumineux tamiser tamise intensite
 color|colour = color colour colors red green blue yellow orange purple pink white cyan magenta violet turquoise / kleur kleuren rood groen blauw geel oranje paars roze wit turkoois / farbe farben rot grun blau gelb lila rosa weiss turkis / couleur couleurs rouge vert verte bleu bleue jaune violette rose blanc blanche
 # switching
@@ -46,7 +46,7 @@ open = open opened opening / openen open opendoen / offne offnen offnet oeffnen 
 close|shut = close shut closed / sluit sluiten dicht dichtdoen / schliesse schliessen schliess zumachen geschlossen / ferme fermer fermez fermee fermees
 lock|close*0.5|on*0.5 = lock locked / slot sloten vergrendel vergrendelen vergrendeld afsluiten / schloss verriegeln verriegle verriegelt verschlossen abschliessen zuschliessen zusperren / verrouille verrouiller verrouillee
 unlock|open*0.5|off*0.5 = unlock unlocked / ontgrendel ontgrendelen / entriegeln entriegle aufschliessen aufsperren / deverrouille deverrouiller
-curtain|blind|shade|shutter|cover|awning = curtain curtains blind blinds shade shades shutter shutters drape drapes awning cover covers louvre louver / gordijn gordijnen rolluik rolluiken jaloezie jaloezieen zonwering zonnescherm screen screens vitrage luifel markies lamellen / vorhang vorhange rollo rollos rollladen rolladen rollladen jalousie jalousien markise abdeckung abdeckungen raffstore gardine gardinen beschattung beschattungen store / volet volets store stores rideau rideaux persienne persiennes
+curtain|blind|shade|shutter|cover|awning [position] = curtain curtains blind blinds shade shades shutter shutters drape drapes awning cover covers louvre louver / gordijn gordijnen rolluik rolluiken jaloezie jaloezieen zonwering zonnescherm screen screens vitrage luifel markies lamellen / vorhang vorhange rollo rollos rollladen rolladen rollladen jalousie jalousien markise abdeckung abdeckungen raffstore gardine gardinen beschattung beschattungen store / volet volets store stores rideau rideaux persienne persiennes
 door = door doors frontdoor backdoor / deur deuren voordeur achterdeur / tur turen haustur
 # (exact words: `port` is English)
 =door = - / - / - / porte portes
@@ -60,22 +60,22 @@ up|raise|open = - / omhoog boven / hoch rauf herauf oben / remonte remonter
 down|lower|close = - / omlaag neer beneden / runter herunter unten / descends descendre
 increase|raise|up = increase raise boost / verhoog verhogen verhoging / erhohe erhohen steigere steigern / augmente augmenter monte monter
 decrease|lower|reduce|down = decrease reduce lower / verlaag verlagen verminder verminderen / verringere verringern senke senken reduziere reduzieren / baisse baisser diminue diminuer reduis reduire
-position = position minimum maximum lowest highest / positie stand stelling laagste hoogste / position stellung niedrigste hochste / minimum maximum
+position = position minimum maximum lowest highest halfway quarters / positie stand stelling laagste hoogste halverwege helft / position stellung niedrigste hochste halfte / minimum maximum moitie
 percent|percentage = percent percentage level / procent percentage niveau / prozent stufe niveau / pourcent pourcentage
 # climate
 temperature = temperature temp degree degrees celsius fahrenheit / temperatuur graden graad / temperatur grad / temperature degre degres
 warm|heat|temperature = warm warmer hot heat / warm warmer warmte / warm warmer heiss / chaud chaude
 cold|cool|temperature = cold colder cool cooler / koud kouder koel koeler / kalt kalter kuhl kuhler / froid froide frais fraiche
-thermostat|climate|heating|heater = thermostat thermostats heating heater climate hvac radiator boiler / thermostaat thermostaten verwarming verwarmen kachel cv radiator ketel / thermostat heizung heizungen heizen heizkorper klima therme / chauffage radiateur chaudiere
+thermostat|climate|heating|heater [temperature] = thermostat thermostats heating heater climate hvac radiator boiler / thermostaat thermostaten verwarming verwarmen kachel cv radiator ketel / thermostat heizung heizungen heizen heizkorper klima therme / chauffage radiateur chaudiere
 airco|air|conditioning|cooling|climate = aircon airco ac / airco airconditioning koeling / klimaanlage kuhlung / climatisation clim climatiseur
 humidity = humidity humid / vochtigheid luchtvochtigheid vocht / feuchtigkeit luftfeuchtigkeit feuchte / humidite humide
-fan = fan fans ventilator / ventilator ventilatoren ventilatie / ventilator ventilatoren lufter luftung / ventilateur ventilation
+fan [speed] = fan fans ventilator / ventilator ventilatoren ventilatie / ventilator ventilatoren lufter luftung / ventilateur ventilation
 # devices and places
 outlet|socket|plug = outlet socket plug plugs / stekker stopcontact contactdoos wandcontactdoos / steckdose steckdosen stecker zwischenstecker / prise prises
 switch = - / schakelaar / schalter
-speaker = speaker speakers loudspeaker / luidspreker speaker / lautsprecher / enceinte enceintes
-tv|television = tv television telly / televisie tv teevee / fernseher fernsehen fernseh / tele television
-media|music|song|track = music song songs track tracks tune playlist album podcast / muziek liedje liedjes lied nummer nummers afspeellijst plaat film filmpje serie / musik lied lieder song titel stuck sendung wiedergabeliste film / musique chanson chansons morceau titre film
+speaker [volume] = speaker speakers loudspeaker / luidspreker speaker / lautsprecher / enceinte enceintes
+tv|television [volume] = tv television telly / televisie tv teevee / fernseher fernsehen fernseh / tele television
+media|music|song|track [volume] = music song songs track tracks tune playlist album podcast radio / muziek liedje liedjes lied nummer nummers afspeellijst plaat film filmpje serie / musik lied lieder song titel stuck sendung wiedergabeliste film / musique chanson chansons morceau titre film
 volume|sound = volume sound loudness noise / volume geluid geluidsniveau herrie lawaai / lautstarke ton larm / volume son bruit
 volume|louder|up = louder / harder luider / lauter
 volume|quieter|down = quieter softer / zachter stiller / leiser
@@ -139,14 +139,15 @@ complete|done|finish|check = complete done finish finished completed tick / afvi
 remove|delete = remove delete erase drop / verwijder verwijderen wis wissen schrap / entferne entfernen losche loschen streiche streichen / supprime supprimer efface effacer enleve enlever retire retirer
 cancel|stop = cancel abort / annuleer annuleren afbreken / abbrechen breche storniere beende beenden / annule annuler
 timer|countdown = timer timers countdown minute minutes seconds / timer timers kookwekker aftellen minuut minuten seconde seconden / timer kurzzeitwecker eieruhr countdown minute minuten sekunde sekunden / minuteur minuteurs minuterie secondes
-alarm|clock = wake alarmclock / wekker / wecker / reveil
+alarm|clock = wake awake wakeup alarmclock / wekker wakker wekken / wecker aufstehen aufwachen wecken / reveil
 time|clock = time clock / tijd hoelaat uur klok / uhrzeit zeit uhr spat / heure heures
 date|day = date day today / datum dag vandaag / datum heute wochentag / date jour aujourd
 weather|forecast = weather forecast rain raining / weer weerbericht weersverwachting regen regent regenen / wetter wettervorhersage vorhersage regen regnet regnen / meteo pluie pleut
 calendar|event|appointment = calendar event events appointment meeting agenda schedule planned / agenda kalender afspraak afspraken evenement gepland / kalender termin termine veranstaltung geplant / agenda calendrier evenement reunion
-broadcast|announce|message|notify = broadcast announce announcement message / omroepen omroep aankondigen bericht mededeling / durchsage ansage nachricht verkunde verkunden ankundigen durchsagen / annonce annoncer
+broadcast|announce|message|notify|speak*0.8|say*0.8 = broadcast announce announcement message / omroepen omroep aankondigen bericht mededeling / durchsage ansage nachricht verkunde verkunden ankundigen durchsagen / annonce annoncer
+speak|say|announce*0.8 = say speak aloud / zeg zeggen spreek spreken uitspreken / sag sage sagen sprich sprechen / dis dire parle parler
 notification|notify|alert = notification notifications notify alert alerts / melding meldingen notificatie notificaties / benachrichtigung mitteilung meldung / notification notifications alerte
-night|sleep = night sleep goodnight bedtime / nacht slapen welterusten / nacht schlafen / nuit dormir
+night|sleep = night sleep goodnight bedtime bed / nacht slapen welterusten / nacht schlafen bett / nuit dormir
 morning|wake = morning / ochtend morgen / morgen fruh / matin
 # automation and apps
 automation|flow|routine|scene*0.6|script*0.6 = automation automations flow flows routine / automatisering automatiseringen routine / automatisierung automation ablauf routine / automatisation routine
@@ -189,6 +190,9 @@ service|action = service services / dienst diensten / dienst dienste / service s
 # the history of values and the log of messages: near, not the same
 history|historical|insight|log*0.6 = history historical trend trends insight insights / geschiedenis historie verloop inzicht inzichten / verlauf geschichte historie statistik / historique
 log|logbook|history*0.6 = log logs logbook logfile logfiles / logboek logbestand logbestanden / protokoll protokolle logbuch logdatei logdateien / journal journaux
+crash|error*0.6|health*0.6 = crash crashes crashed crashing / crash crasht crashen vastgelopen / absturz absturze absturzt abgesturzt / plantage plante
+network|connection|diagnostic|drop*0.8|radio*0.6|zigbee*0.6|mesh*0.6 = unavailable unreachable unresponsive dropout dropouts / onbereikbaar onbeschikbaar / unerreichbar erreichbar nichterreichbar / injoignable
+name|rename*0.6 = name names / naam namen benaming / namen bezeichnung / nom
 trace|debug = trace traces tracing debug debugging troubleshoot diagnose / traceren tracering spoor sporen debuggen foutopsporing / ablaufverfolgung debuggen fehlersuche / debogage diagnostic
 get|list|show = show display get fetch retrieve view / toon tonen geef bekijk bekijken / zeige zeigen zeig gib anzeigen hole holen / affiche afficher montre montrer donne
 check|inspect = check verify inspect / controleer controleren / prufe prufen kontrolliere kontrollieren / verifie verifier
@@ -196,6 +200,22 @@ health = health healthy / gezondheid / gesundheit / sante
 overview|summary = overview summary / overzicht samenvatting / ubersicht zusammenfassung / apercu
 search|find = search find lookup locate / zoek zoeken vind vinden / suche suchen finde finden / cherche chercher trouve trouver recherche
 set|change|adjust = set put change adjust modify configure / zet zetten stel stellen instellen verander veranderen wijzig wijzigen aanpassen draai draaien / setze setzen setz stelle stellen stell einstellen andere andern verstelle verstellen dreh drehe drehen / mets mettre regle regler change changer modifie modifier
+# the web and a browser
+website|url|page*0.8|link*0.6 = website websites site sites webpage webpages homepage / webpagina webpaginas pagina paginas webadres / webseite webseiten internetseite seite seiten / site
+navigate|visit|browse|open*0.5 = navigate visit browse surf / bezoek bezoeken navigeer navigeren surfen / besuche besuchen navigiere navigieren surfe surfen / visite visiter naviguer
+web|internet = internet web / - / - / -
+screenshot|capture|image*0.6 = screenshot screenshots screengrab printscreen / schermafbeelding schermafdruk schermopname / bildschirmfoto bildschirmaufnahme / capture
+tab = tab tabs / tabblad tabbladen / registerkarte reiter / onglet onglets
+select|choose|option*0.6 = choose pick / kies kiezen selecteer selecteren / wahle wahlen auswahlen / choisis choisir
+dropdown|option|select*0.6 = dropdown combobox picklist / keuzelijst keuzemenu uitklapmenu / auswahlliste / -
+wait = wait waiting / wacht wachten / warte warten / attends attendre
+press|key = press / druk drukken / druck drucke drucken / appuie appuyer
+key|keyboard = key keys keyboard enter escape esc backspace / toets toetsen toetsenbord / taste tasten tastatur eingabetaste / touche clavier
+click = click / klik klikken / klick klicke klicken / clique cliquer
+type|enter|fill*0.6 = - / typ typen intypen / tippe tippen eintippen / tape taper
+upload = upload uploads / uploaden / hochladen / televerser
+javascript|script*0.6|evaluate*0.6|code = javascript js / - / - / -
+size|resize|width*0.5|height*0.5 = size resize smaller bigger larger / grootte formaat / grosse grosser / taille
 # software (GitHub and other developer catalogs)
 pull request = pr prs mr / - / -
 repository|repo = repo repos repository repositories project / repository opslagplaats / repository / depot
@@ -257,6 +277,9 @@ omlaag: doe zet draai trek = down|lower|close
 op: ruim zuig = clean|vacuum
 op: trek haal hal = up|raise|open
 uit: voer = trigger|run|execute|activate|start
+vast: loop lop = crash|error*0.6|health*0.6
+weg: val vall = network|connection|diagnostic|drop*0.8
+in: vul typ = type|enter|fill*0.6
 # German
 an: schalt mach knips dreh stell = turn on
 ein: schalt knips mach = turn on
@@ -290,6 +313,10 @@ an: leg = create|new|add
 an: zeig = get|list|show
 weg: mach werf wirf nimm nehm schmeiss tu = remove|delete
 aus: fuhr = trigger|run|execute|activate|start
+ab: sturz = crash|error*0.6|health*0.6
+aus: fall = network|connection|diagnostic|drop*0.8
+ein: geb gib tipp trag = type|enter|fill*0.6
+hoch: lad = upload
 # English phrasal verbs whose words alone say little
 on: switch power flip = turn on
 off: switch power flip shut = turn off
@@ -298,6 +325,37 @@ back: go skip jump = previous|back|replay
 up: light power fire = turn on
 out: light = turn off
 up: look = search|find
+up: turn crank = increase|raise|up
+down: turn = decrease|lower|reduce|down
+";
+
+/// Needs said as a feeling or an observation, and what answers them, one a
+/// line: `act expansion = English / Dutch / German / French` words (`act`:
+/// `change` or `read`). Read in statements only (`I'm cold`, `het is hier
+/// te donker`, `mir ist zu laut`), never in questions or commands, and
+/// never by the index: `cold` in a question asks about the temperature, in
+/// a statement for the heating. Words are matched as they are written
+/// (inflections listed): `leiser` commands what `zu leise` asks the
+/// opposite of.
+const NEEDS: &str = r"
+# cold: heat up; hot: cool down
+change heat|heating|heater|thermostat|climate temperature|warm*0.5 = cold chilly freezing frozen icy / koud kil ijskoud steenkoud / kalt eiskalt frostig friere frieren / froid glacial
+change cool|cooling|airco|fan|thermostat|climate temperature = hot warm boiling sweltering sweating / warm heet bloedheet / warm heiss schwitze / chaud
+# dark, nothing to see: light on; too bright, the sun in the eyes: dim, close the covers
+change light|lamp on = dark pitch gloomy see / donker duister schemerig zie zien / dunkel finster duster seh sehe sehen / sombre vois voir
+change dim|brightness light|curtain*0.7|blind*0.7|shade*0.7|cover*0.7 = bright glaring blinding dazzling / fel verblindend / hell grell blendet / eblouissant
+change curtain|blind|shade|shutter|cover|awning close|down|position*0.6 = sun sunlight sunshine / zon zonlicht / sonne sonnenlicht / soleil
+# stuffy: air the room
+change fan|ventilation|window*0.6 on|open*0.6 = stuffy stale muggy airless / benauwd bedompt muf broeierig / stickig muffig / etouffant
+# too loud: volume down; not heard: volume up
+change volume|sound down|lower|decrease|quieter = loud noisy blasting deafening / hard luid lawaaierig / laut nervt / bruyant
+change volume|sound up|raise|increase|louder = hear quiet faint / hoor horen versta verstaan zacht / hore horen verstehe verstehen leise / entends entendre
+# dirty floors: vacuum
+change vacuum|clean = dirty dusty crumbs messy filthy / vies vuil smerig kruimels / dreckig schmutzig staubig krumel / sale
+# out of something: on the shopping list
+change shopping|list|todo add = out_of / is_op zijn_op / ausgegangen ist_alle sind_alle / -
+# slow: the system's health
+read health|performance|memory|system network*0.6 = slow sluggish laggy / traag langzaam sloom / langsam trage / lent
 ";
 
 /// A weight written `0.6` (digits, one optional point), without the
@@ -339,6 +397,23 @@ fn list_words(list: &'static str) -> impl Iterator<Item = &'static str> {
     list.split_whitespace().filter(|w| *w != "-")
 }
 
+/// The rows of [`NEEDS`]: act, expansion, then English, Dutch, German and
+/// French words.
+fn need_rows() -> impl Iterator<Item = (u8, &'static str, [&'static str; 4])> {
+    NEEDS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let (head, rest) = l.split_once(" = ")?;
+            let (act, exp) = head.split_once(' ')?;
+            let act = if act == "read" { READ } else { CHANGE };
+            let mut lists = rest.split(" / ");
+            let (en, nl, de) = (lists.next()?, lists.next()?, lists.next()?);
+            Some((act, exp, [en, nl, de, lists.next().unwrap_or("-")]))
+        })
+}
+
 /// The rows of [`SEPARABLE`]: particle, roots, expansion.
 fn separables() -> impl Iterator<Item = (&'static str, Vec<&'static str>, &'static str)> {
     SEPARABLE
@@ -366,6 +441,10 @@ pub(crate) struct Expansion {
     /// What the expansion says, for reading pairs of words together
     /// ([`SOUND`], [`ON`], [`OFF`], [`START`]).
     pub(crate) senses: u8,
+    /// The English stem of the quantity a thing is set by (`[position]`
+    /// in the row: a cover is set to a percentage by its position, a
+    /// light by its brightness, a speaker by its volume).
+    pub(crate) quantity: Option<String>,
 }
 
 /// The sound (volume) of something: with [`OFF`] it is muted.
@@ -383,12 +462,20 @@ pub(crate) const LIST: u8 = 64;
 /// A place (a room, an area, the house): where something is, never the
 /// thing a command is about.
 pub(crate) const PLACE: u8 = 16;
+/// Says how much: a percentage, a position, degrees, more or less of
+/// something (a thing's quantity goes with it: see
+/// [`Expansion::quantity`]).
+pub(crate) const AMOUNT: u8 = 128;
 
 impl Expansion {
     fn parse(exp: &str, stemmers: &Stemmers) -> Expansion {
         let (replace, exp) = match exp.strip_prefix('=') {
             Some(rest) => (true, rest),
             None => (false, exp),
+        };
+        let (exp, quantity) = match exp.split_once(" [") {
+            Some((e, q)) => (e, Some(stemmers.stem(Lang::En, q.trim_end_matches(']')))),
+            None => (exp, None),
         };
         let groups = exp
             .split(' ')
@@ -418,6 +505,8 @@ impl Expansion {
                 "room" | "area" | "home" | "floor" | "bedroom" | "livingroom" | "kitchen"
                 | "bathroom" | "hallway" | "garden" | "office" | "attic" | "basement"
                 | "toilet" | "diningroom" | "nursery" | "terrace" => PLACE,
+                "percent" | "position" | "increase" | "decrease" | "louder" | "quieter"
+                | "temperature" => AMOUNT,
                 _ => 0,
             };
         }
@@ -426,6 +515,7 @@ impl Expansion {
             groups,
             act,
             senses,
+            quantity,
         }
     }
 }
@@ -441,6 +531,9 @@ pub(crate) struct Lexicon {
     stems: [(Strings, Vec<u32>); 4],
     expansions: Vec<Expansion>,
     separable: Vec<(&'static str, Vec<&'static str>, u32)>,
+    /// The words of needs ([`NEEDS`]), each with its expansion.
+    needs: Strings,
+    need_exp: Vec<u32>,
     /// The first letter of each row's particle, for a quick test.
     firsts: Vec<u8>,
     /// [`STOPWORDS`], hashed.
@@ -512,6 +605,19 @@ impl Lexicon {
         let separable: Vec<_> = separables()
             .map(|(p, roots, exp)| (p, roots, intern(exp)))
             .collect();
+        let mut needs = Strings::default();
+        let mut need_exp = Vec::new();
+        for (act, exp, lists) in need_rows() {
+            let mut e = Expansion::parse(exp, &stemmers);
+            e.act = act;
+            let id = u32::try_from(expansions.len()).unwrap_or(u32::MAX);
+            expansions.push(e);
+            for w in lists.into_iter().flat_map(list_words) {
+                if needs.insert(w).1 {
+                    need_exp.push(id);
+                }
+            }
+        }
         let firsts = separable
             .iter()
             .map(|(p, _, _)| p.bytes().next().unwrap_or(0))
@@ -530,6 +636,8 @@ impl Lexicon {
             stems,
             expansions,
             separable,
+            needs,
+            need_exp,
             firsts,
             stopwords: {
                 let mut set = Strings::default();
@@ -667,6 +775,15 @@ impl Lexicon {
     /// [`super::analyze::is_stopword`] by hash rather than by binary search.
     pub(crate) fn is_stopword(&self, word: &str) -> bool {
         self.stopwords.contains(word)
+    }
+
+    /// The need a folded word says in a statement (`cold`, `donker`,
+    /// `laut`: see [`NEEDS`]), with the act that answers it.
+    pub(crate) fn need(&self, word: &str) -> Option<&Expansion> {
+        let id = self.needs.find(word)?;
+        self.need_exp
+            .get(id as usize)
+            .and_then(|&e| self.expansion(e))
     }
 
     /// Whether the folded word is a lexicon word (for compound splitting).

@@ -8,7 +8,9 @@ use super::analyze::{
     letter_mask, split_compound, undesc, words, Lang, Stemmers,
 };
 use super::index::name_key;
-use super::lexicon::{is_again, Expansion, Lexicon, LIST, OFF, ON, PLACE, SET, SOUND, START};
+use super::lexicon::{
+    is_again, Expansion, Lexicon, AMOUNT, LIST, OFF, ON, PLACE, SET, SOUND, START,
+};
 use super::{Hit, SearchOptions, SearchResults, ToolIndex};
 
 /// Words of a query read, at most.
@@ -47,6 +49,20 @@ const PLACE_WEIGHT: f32 = 0.6;
 const UNKNOWN_WEIGHT: f32 = 0.5;
 /// Weight of what a question about the past implies: the history.
 const PAST_WEIGHT: f32 = 0.6;
+/// Weight of the logs and the history in a question why.
+const WHY_LOG_WEIGHT: f32 = 0.5;
+/// Weight of the automations in a question why (`which flow turns it on`).
+const WHY_AUTOMATION_WEIGHT: f32 = 0.4;
+/// Weight of `device` beside a need (`I'm cold`): a catalog with one tool
+/// for every device answers it too.
+const NEED_DEVICE_WEIGHT: f32 = 0.3;
+/// Weight of the quantity a thing is set by, when a query says how much
+/// (`blinds to 30%`: the position).
+const QUANTITY_WEIGHT: f32 = 0.8;
+/// Weight of `step` in a query that asks for a small step.
+const STEP_WEIGHT: f32 = 0.6;
+/// Weight of going somewhere, for a web address in a query.
+const ADDRESS_VERB_WEIGHT: f32 = 0.7;
 /// Score added to a tool that reads, for a query that reads, when the
 /// query's object is what the tool's name is about (the last word of
 /// `ha_manage_updates`, `list_flows`, `get_installed_apps`).
@@ -394,10 +410,63 @@ fn join_words(index: &ToolIndex, lex: &Lexicon, words: &mut Vec<String>) {
     }
 }
 
+/// Top-level domains an address in a query may end with (`nu.nl`,
+/// `example.com`); other dotted words are names (`light.kitchen`).
+const TLDS: [&str; 40] = [
+    "ai", "app", "at", "au", "be", "biz", "br", "ca", "ch", "cn", "co", "com", "cz", "de", "dev",
+    "dk", "edu", "es", "eu", "fi", "fr", "gov", "info", "io", "it", "jp", "me", "net", "nl", "no",
+    "nz", "org", "pl", "ru", "se", "shop", "tv", "uk", "us", "xyz",
+];
+
+/// Whether a piece of a query between white space is a web address: with
+/// a scheme or `www.`, or a host name ending in a known top-level domain.
+fn is_address(piece: &str) -> bool {
+    let p = piece.trim_matches(|c: char| !c.is_alphanumeric() && c != '/');
+    let lower = p.to_ascii_lowercase();
+    if ["http://", "https://", "www."]
+        .iter()
+        .any(|s| lower.starts_with(s) && lower.len() > s.len() + 2)
+    {
+        return true;
+    }
+    let host = lower.split('/').next().unwrap_or("");
+    let labels: Vec<&str> = host.split('.').collect();
+    labels.len() >= 2
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        && labels.first().is_some_and(|l| l.len() >= 2)
+        && labels.last().is_some_and(|t| TLDS.contains(t))
+}
+
+/// The query without its web addresses, and whether it had any.
+fn without_addresses(query: &str) -> (std::borrow::Cow<'_, str>, bool) {
+    if !query.contains('.') {
+        return (query.into(), false);
+    }
+    let mut found = false;
+    let mut out = String::with_capacity(query.len());
+    for piece in query.split_whitespace() {
+        if is_address(piece) {
+            found = true;
+        } else {
+            out.push_str(piece);
+        }
+        out.push(' ');
+    }
+    if found {
+        (out.into(), true)
+    } else {
+        (query.into(), false)
+    }
+}
+
 /// Reads a query into term groups and its act.
 fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     let lex = Lexicon::get();
-    let mut words = words(query, MAX_QUERY_WORDS);
+    // a web address is a page to go to, not words to look for
+    let (text, address) = without_addresses(query);
+    let mut words = words(&text, MAX_QUERY_WORDS);
     join_words(index, lex, &mut words);
     let lang = guess_lang(&words);
     let mut q = Query {
@@ -482,7 +551,39 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     let known = |w: &str| {
         lex.knows(w) || index.terms.contains(&q.stemmers.stem(Lang::En, w)) || is_stopword(w)
     };
-    let act = act::query_act(&words, lang, question_mark, command, &verb, &known);
+    let mut act = act::query_act(&words, lang, question_mark, command, &verb, &known);
+    // a need said as a feeling or an observation, in a statement that
+    // neither asks nor commands (`I'm cold`, `het is hier te donker`,
+    // `die Musik ist zu laut`, `de melk is op`): what answers it
+    let mut needs: Vec<&Expansion> = Vec::new();
+    if !act.question && act.act == 0 && !words.iter().any(|w| act::makes(w)) {
+        for i in 0..n {
+            let Some(w) = reading[i].filter(|_| !consumed[i]) else {
+                continue;
+            };
+            // a verb first with its object is a command (`warm the room`)
+            let next = next_of(i);
+            if i == 0 && next.is_some_and(|x| is_determiner(x) || lex.is_english_particle(x)) {
+                continue;
+            }
+            // two words that end the query or say `out of` (`is op`,
+            // `ist alle`, `out of milk`)
+            let pair = next
+                .filter(|x| *x == "of" || i + 2 == n)
+                .and_then(|x| lex.need(&format!("{w}_{x}")));
+            if let Some(e) = pair {
+                consumed[i] = true;
+                consumed[i + 1] = true;
+                needs.push(e);
+            } else if let Some(e) = lex.need(w) {
+                consumed[i] = true;
+                needs.push(e);
+            }
+        }
+        if let Some(e) = needs.first() {
+            act.act = e.act;
+        }
+    }
     // English `on` and `off` switch something when they follow a verb or end
     // the query (`turn off the sound`, `sound off`), not in `on the TV`
     let switched = |i: usize| i + 1 == n || i.checked_sub(1).is_some_and(|p| verb(&words[p]) != 0);
@@ -550,10 +651,27 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
             }
         }
     }
-    let mut searchable = !pairs.is_empty();
+    let mut searchable = !pairs.is_empty() || !needs.is_empty() || address;
     for w in combined {
         q.add_word(w);
         searchable = true;
+    }
+    for e in &needs {
+        let mut group = Group::new();
+        let mut extra = Vec::new();
+        q.expand(e, 1.0, &mut group, &mut extra);
+        q.push(group);
+        for g in extra {
+            q.push(g);
+        }
+    }
+    if !needs.is_empty() {
+        // a catalog with one tool for every device answers needs too
+        q.add_implied("device", NEED_DEVICE_WEIGHT);
+    }
+    if address {
+        q.add_implied("website", 1.0);
+        q.add_implied("navigate", ADDRESS_VERB_WEIGHT);
     }
     let commands = act.act != 0 && act.act != act::READ;
     let (mut unknown, mut object) = (false, false);
@@ -643,6 +761,44 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         object |= matched && !particle && verb == 0 && !lex.is_english_particle(w);
         searchable = true;
     }
+    // a quantity (a number, a percentage, degrees, a step, more or less)
+    // said of a thing sets what the thing is set by: a cover's position,
+    // a light's brightness, a speaker's volume, a fan's speed
+    let step = words.iter().any(|w| act::step(w));
+    let amount = step
+        || query.contains('%')
+        || words.iter().any(|w| is_number(w))
+        || (0..n).any(|i| {
+            !consumed[i]
+                && reads[i]
+                    .as_ref()
+                    .and_then(|r| r.exp)
+                    .is_some_and(|e| e.senses & AMOUNT != 0)
+        })
+        || pairs.iter().any(|&(_, _, e)| e.senses & AMOUNT != 0);
+    if amount {
+        let mut said: Vec<&str> = Vec::new();
+        for i in 0..n {
+            let quantity = reads[i]
+                .as_ref()
+                .and_then(|r| r.exp)
+                .filter(|e| !consumed[i] && e.senses & PLACE == 0)
+                .and_then(|e| e.quantity.as_deref());
+            if let Some(qty) = quantity.filter(|q| !said.contains(q)) {
+                said.push(qty);
+            }
+        }
+        for qty in said {
+            if let Some(t) = index.terms.find(qty) {
+                q.push(vec![(t, QUANTITY_WEIGHT)]);
+            }
+        }
+        if step {
+            if let Some(t) = index.terms.find("step") {
+                q.push(vec![(t, STEP_WEIGHT)]);
+            }
+        }
+    }
     // a name nobody knows, the only object of a command or a question
     // about the home, is most likely a device's (`zet de koffiezetter aan`)
     if unknown && !object && (act.question || act.act == act::CHANGE) {
@@ -653,7 +809,11 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         q.add_implied("history", PAST_WEIGHT);
     }
     if act.why {
+        // what went wrong: traces, logs, the history, the automations
         q.add_implied("debug", WHY_WEIGHT);
+        q.add_implied("log", WHY_LOG_WEIGHT);
+        q.add_implied("history", WHY_LOG_WEIGHT);
+        q.add_implied("automation", WHY_AUTOMATION_WEIGHT);
     } else if act.question {
         let now: &[(&[&str], f32)] = if act.past {
             &[(&["state", "status"], STATE_WEIGHT)]

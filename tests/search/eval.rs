@@ -578,11 +578,7 @@ fn indexed(catalogs: &BTreeMap<&'static str, Catalog>) -> (Vec<Query>, Indexes) 
     let with_meta = ["homey-pd", "homey-app"]
         .into_iter()
         .map(|alias| {
-            let catalog = ALIASES
-                .iter()
-                .find(|(a, _)| *a == alias)
-                .expect("alias")
-                .1;
+            let catalog = ALIASES.iter().find(|(a, _)| *a == alias).expect("alias").1;
             let index = ToolIndex::build(&catalogs[catalog], Some(&meta_of(alias))).expect("index");
             (alias, index)
         })
@@ -802,7 +798,8 @@ fn summary_tables(queries: &[Query], ranks: &[usize], empty: usize) -> String {
             f(b.r3)
         ));
     };
-    let head = "| group | queries A/B | R@1 A | R@3 A | R@1 B | R@3 B |\n|---|---|---|---|---|---|\n";
+    let head =
+        "| group | queries A/B | R@1 A | R@3 A | R@1 B | R@3 B |\n|---|---|---|---|---|---|\n";
     let needs = |q: &Query| NEEDS_SET.contains(&q.dataset.as_str());
     // the sets written for the project (not Home Assistant's own sentences
     // nor the exact names)
@@ -818,7 +815,9 @@ fn summary_tables(queries: &[Query], ranks: &[usize], empty: usize) -> String {
         ("The needs set", &needs as &dyn Fn(&Query) -> bool),
         ("Every set written for the project", &own),
     ] {
-        out.push_str(&format!("\n### {title}: ours, macro-averaged per tool\n\n{head}"));
+        out.push_str(&format!(
+            "\n### {title}: ours, macro-averaged per tool\n\n{head}"
+        ));
         for lang in langs {
             row(&mut out, lang, &|q| keep(q) && q.lang == lang);
         }
