@@ -398,6 +398,8 @@ pub(crate) fn query_act(
             continue;
         }
         if is(w, FILLER) {
+            // `ik heb het koud`, `ich habe Hunger`: a subject, then its verb
+            subject_first |= matches!(w, "i" | "ik" | "ich" | "we" | "wij" | "wir");
             continue;
         }
         start = Some(i);

@@ -240,6 +240,9 @@ pub struct SearchOptions {
     pub limit: usize,
     /// Only tools of this category (compared ignoring case).
     pub category: Option<String>,
+    /// When nothing matches, answer with guesses (default `true`; see
+    /// [`SearchResults::fallback`]).
+    pub fallback: bool,
 }
 
 impl Default for SearchOptions {
@@ -247,6 +250,7 @@ impl Default for SearchOptions {
         SearchOptions {
             limit: 5,
             category: None,
+            fallback: true,
         }
     }
 }
@@ -268,6 +272,12 @@ impl SearchOptions {
         self.category = Some(category.into());
         self
     }
+
+    /// Whether a search that matches nothing answers with guesses.
+    pub fn with_fallback(mut self, fallback: bool) -> Self {
+        self.fallback = fallback;
+        self
+    }
 }
 
 /// The outcome of a search: the best hits and how many tools matched.
@@ -275,10 +285,30 @@ impl SearchOptions {
 #[non_exhaustive]
 pub struct SearchResults {
     /// Tools that matched (after the category filter), of which `hits`
-    /// holds the first `limit`.
+    /// holds the first `limit`; in a fallback, the tools guessed.
     pub total: usize,
     /// The best matches, best first.
     pub hits: Vec<Hit>,
+    /// How the hits were guessed when nothing matched the query (absent
+    /// from the JSON when they matched): the answer is never empty unless
+    /// the catalog or the category is (or [`SearchOptions::fallback`] is
+    /// off), and a model reading it knows the hits are guesses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<Fallback>,
+}
+
+/// How the hits of a search that matched nothing were guessed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Fallback {
+    /// The tools whose words are spelled most like the query's (letter
+    /// trigrams: words cut short, run together or mistyped past what typo
+    /// correction fixes), weighed by how they fit the act asked for.
+    Spelling,
+    /// The tools that do what the query asks (read, change, create,
+    /// delete), or every tool when it does not say.
+    Act,
 }
 
 /// One search hit.
@@ -295,6 +325,14 @@ pub struct Hit {
     /// A short description: the curated one, else the first sentence of
     /// the tool's description (at most 200 chars).
     pub description: String,
+    /// A guess of a fallback, not a match (see [`SearchResults::fallback`];
+    /// absent from the JSON when `false`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub guess: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl ToolIndex {

@@ -3,6 +3,7 @@
 //! adds its best alternative's BM25F score to every tool it matches.
 
 use super::act::{self, QueryAct};
+use super::analyze::MAX_WORD_CHARS;
 use super::analyze::{
     desc, edit_distance, fold, guess_lang, halves, is_determiner, is_number, is_stopword, key,
     letter_mask, split_compound, undesc, words, Lang, Stemmers,
@@ -11,7 +12,7 @@ use super::index::name_key;
 use super::lexicon::{
     is_again, Expansion, Lexicon, AMOUNT, LIST, OFF, ON, PLACE, SET, SOUND, START,
 };
-use super::{Hit, SearchOptions, SearchResults, ToolIndex};
+use super::{Fallback, Hit, SearchOptions, SearchResults, ToolIndex};
 
 /// Words of a query read, at most.
 const MAX_QUERY_WORDS: usize = 64;
@@ -47,6 +48,8 @@ const WHY_WEIGHT: f32 = 0.8;
 const PLACE_WEIGHT: f32 = 0.6;
 /// Weight of `device` for a word nobody knows in a command or a question.
 const UNKNOWN_WEIGHT: f32 = 0.5;
+/// Weight of `capability` for a thing no tool that writes has a word for.
+const CAPABILITY_WEIGHT: f32 = 0.4;
 /// Weight of what a question about the past implies: the history.
 const PAST_WEIGHT: f32 = 0.6;
 /// Weight of the logs and the history in a question why.
@@ -801,8 +804,19 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     }
     // a name nobody knows, the only object of a command or a question
     // about the home, is most likely a device's (`zet de koffiezetter aan`)
-    if unknown && !object && (act.question || act.act == act::CHANGE) {
+    // and a thing no tool that writes has a word for (`lock the front
+    // door` where only a tool for any device's capabilities locks) is
+    // changed as a device's capability
+    let uncovered = act.act == act::CHANGE
+        && !objects.is_empty()
+        && !objects
+            .iter()
+            .any(|g| g.iter().any(|&(t, _)| writes(index, t)));
+    if (unknown && !object && (act.question || act.act == act::CHANGE)) || uncovered {
         q.add_implied("device", UNKNOWN_WEIGHT);
+    }
+    if uncovered {
+        q.add_implied("capability", CAPABILITY_WEIGHT);
     }
     // what a question implies: the current state, or the history
     if act.past && act.act == act::READ {
@@ -838,6 +852,25 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         act,
         objects,
     }
+}
+
+/// Whether a tool that changes things has the term.
+fn writes(index: &ToolIndex, term: u32) -> bool {
+    let t = term as usize;
+    let (Some(&lo), Some(&hi)) = (index.offsets.get(t), index.offsets.get(t + 1)) else {
+        return false;
+    };
+    index
+        .post_doc
+        .get(lo as usize..hi as usize)
+        .unwrap_or(&[])
+        .iter()
+        .any(|&d| {
+            index
+                .acts
+                .get(d as usize)
+                .is_some_and(|&a| a & (act::CHANGE | act::CREATE) != 0)
+        })
 }
 
 /// How well a tool's acts fit a query's: a command is rarely answered by a
@@ -972,6 +1005,11 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
             *s = if *s > top { *s } else { top } + 1.0;
         }
     }
+    // nothing matched: the best guesses, said to be guesses
+    let mut fallback = None;
+    if found.is_empty() && opts.fallback {
+        fallback = guess(index, query, act, &mut scores, &mut found, &in_category);
+    }
     // best score first, then name order
     let mut keys: Vec<u64> = found
         .iter()
@@ -999,10 +1037,139 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
                 score: (f64::from(scores[d]) * 10_000.0).round() / 10_000.0,
                 category: index.categories.get(doc.category).to_string(),
                 description: doc.description.clone(),
+                guess: fallback.is_some(),
             })
         })
         .collect();
-    SearchResults { total, hits }
+    SearchResults {
+        total,
+        hits,
+        fallback,
+    }
+}
+
+/// Similarity of spelling at which a query word and an index term count
+/// as alike in a fallback (the Dice coefficient of their letter trigrams).
+const ALIKE: f32 = 0.4;
+
+/// Letter trigrams of `^word$`, hashed, sorted and without repeats, into
+/// `out` (cleared first).
+fn trigrams(word: &str, out: &mut Vec<u32>) {
+    out.clear();
+    let chars: Vec<char> = std::iter::once('^')
+        .chain(word.chars().take(MAX_WORD_CHARS))
+        .chain(std::iter::once('$'))
+        .collect();
+    for w in chars.windows(3) {
+        let h = w
+            .iter()
+            .fold(0u32, |h, &c| h.wrapping_mul(0x0100_0193) ^ u32::from(c));
+        out.push(h);
+    }
+    out.sort_unstable();
+    out.dedup();
+}
+
+/// The Dice coefficient of two sorted trigram sets.
+fn dice(a: &[u32], b: &[u32]) -> f32 {
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let (mut i, mut j, mut shared) = (0, 0, 0usize);
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        match x.cmp(y) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    2.0 * shared as f32 / (a.len() + b.len()) as f32
+}
+
+/// Guesses for a query nothing matched, into `scores` and `found` (tools
+/// in the category only): the tools whose words are spelled most like the
+/// query's (letter trigrams: words cut, run together or mistyped past what
+/// typo search corrects), weighed by how their acts fit the query's; else
+/// the tools that do what the query asks (read, change, create, delete);
+/// else every tool. `None` when the category has no tool.
+fn guess(
+    index: &ToolIndex,
+    query: &str,
+    act: QueryAct,
+    scores: &mut [f32],
+    found: &mut Vec<usize>,
+    in_category: &dyn Fn(usize) -> bool,
+) -> Option<Fallback> {
+    let mut qgrams: Vec<Vec<u32>> = Vec::new();
+    for w in words(query, MAX_QUERY_WORDS) {
+        if w.chars().count() >= 3 && !is_stopword(&w) && !is_number(&w) && qgrams.len() < 8 {
+            let mut g = Vec::new();
+            trigrams(&w, &mut g);
+            qgrams.push(g);
+        }
+    }
+    let mut tgrams = Vec::new();
+    let mut best = vec![0f32; scores.len()];
+    for q in &qgrams {
+        for (t, term) in index.terms.iter().enumerate() {
+            if term.len() < 3 {
+                continue;
+            }
+            trigrams(term, &mut tgrams);
+            let alike = dice(q, &tgrams);
+            if alike < ALIKE {
+                continue;
+            }
+            let (Some(&lo), Some(&hi), Some(&idf)) = (
+                index.offsets.get(t),
+                index.offsets.get(t + 1),
+                index.idf.get(t),
+            ) else {
+                continue;
+            };
+            let docs = index.post_doc.get(lo as usize..hi as usize).unwrap_or(&[]);
+            let impacts = index
+                .post_impact
+                .get(lo as usize..hi as usize)
+                .unwrap_or(&[]);
+            for (&d, &impact) in docs.iter().zip(impacts) {
+                if let Some(b) = best.get_mut(d as usize) {
+                    *b = b.max(alike * idf * impact);
+                }
+            }
+        }
+        for (s, b) in scores.iter_mut().zip(best.iter_mut()) {
+            *s += *b;
+            *b = 0.0;
+        }
+    }
+    for (d, (s, &acts)) in scores.iter_mut().zip(&index.acts).enumerate() {
+        if *s > 0.0 && in_category(d) {
+            *s *= act_fit(act, acts);
+            found.push(d);
+        }
+    }
+    if !found.is_empty() {
+        return Some(Fallback::Spelling);
+    }
+    // the act alone: the tools that do it, else any
+    for pass in [true, false] {
+        for (d, (s, &acts)) in scores.iter_mut().zip(&index.acts).enumerate() {
+            let fit = act_fit(act, acts);
+            if in_category(d) && (!pass || (act.act != 0 && fit >= 1.0)) {
+                *s = if pass { fit } else { 0.0 };
+                found.push(d);
+            }
+        }
+        if !found.is_empty() {
+            return Some(Fallback::Act);
+        }
+    }
+    None
 }
 
 /// Adds to each matching tool the share of its name the query names
