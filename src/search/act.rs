@@ -31,6 +31,26 @@ pub(crate) const CHANGE: u8 = 2;
 pub(crate) const CREATE: u8 = 4;
 /// Deletes something (delete, remove).
 pub(crate) const DELETE: u8 = 8;
+/// Gives something seen (a camera's image, a snapshot, a screenshot): not
+/// an act, a kind of answer, by the tool's name.
+pub(crate) const MEDIA: u8 = 16;
+
+/// Whether a word of a tool's name says it gives something seen.
+pub(crate) fn media_word(word: &str) -> bool {
+    matches!(
+        word,
+        "image"
+            | "images"
+            | "camera"
+            | "photo"
+            | "picture"
+            | "video"
+            | "stream"
+            | "screenshot"
+            | "thumbnail"
+            | "recording"
+    )
+}
 
 /// The act of a verb's category (see [`verb_category`]).
 pub(crate) fn act_of_category(category: &str) -> u8 {
@@ -120,7 +140,7 @@ past: yesterday overnight ago last past gisteren gisteravond vannacht afgelopen 
     geleden gestern letzte letzten letzter vergangene vergangenen vorgestern hier
 why: why waarom warum wieso weshalb pourquoi
 subject: er es sich iets etwas iemand jemand irgendjemand ergens irgendwo overal uberall
-make: make maak maken mach mache machen fais
+make: make maak maken mach mache machen fais set zet stel stell setze setz put
 article: a an new een nieuwe nieuw ein eine einen neue neuen neues un une nouveau nouvelle
 give: give geef geven gib gebe geben donne
 keeps: keeps constantly repeatedly itself randomly steeds telkens vanzelf voortdurend continu

@@ -894,7 +894,11 @@ fn read_with(tools: Vec<ToolText<'_>>, meta: Option<&Value>, memo: Memo) -> Resu
             description: short,
             category: categories.insert(category).0,
         });
-        acts_of.push(acts);
+        let media = b
+            .name_words
+            .iter()
+            .any(|&w| act::media_word(b.words.get(w)));
+        acts_of.push(acts | if media { act::MEDIA } else { 0 });
     }
     b.memo = Memo::new(0);
     b.run = Vec::new();

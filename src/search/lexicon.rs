@@ -442,7 +442,7 @@ pub(crate) struct Expansion {
     pub(crate) act: u8,
     /// What the expansion says, for reading pairs of words together
     /// ([`SOUND`], [`ON`], [`OFF`], [`START`]).
-    pub(crate) senses: u8,
+    pub(crate) senses: u16,
     /// The English stem of the quantity a thing is set by (`[position]`
     /// in the row: a cover is set to a percentage by its position, a
     /// light by its brightness, a speaker by its volume).
@@ -450,24 +450,33 @@ pub(crate) struct Expansion {
 }
 
 /// The sound (volume) of something: with [`OFF`] it is muted.
-pub(crate) const SOUND: u8 = 1;
+pub(crate) const SOUND: u16 = 1;
 /// Switched on.
-pub(crate) const ON: u8 = 2;
+pub(crate) const ON: u16 = 2;
 /// Switched off.
-pub(crate) const OFF: u8 = 4;
+pub(crate) const OFF: u16 = 4;
 /// Started: with `again` (`opnieuw`, `neu`) it is restarted.
-pub(crate) const START: u8 = 8;
+pub(crate) const START: u16 = 8;
 /// Set (`zet`, `setze`, `mets`): with a [`LIST`], put on the list, added.
-pub(crate) const SET: u8 = 32;
+pub(crate) const SET: u16 = 32;
 /// A list: what is set on it is added.
-pub(crate) const LIST: u8 = 64;
+pub(crate) const LIST: u16 = 64;
 /// A place (a room, an area, the house): where something is, never the
 /// thing a command is about.
-pub(crate) const PLACE: u8 = 16;
+pub(crate) const PLACE: u16 = 16;
 /// Says how much: a percentage, a position, degrees, more or less of
 /// something (a thing's quantity goes with it: see
 /// [`Expansion::quantity`]).
-pub(crate) const AMOUNT: u8 = 128;
+pub(crate) const AMOUNT: u16 = 128;
+/// A thing in the home (a light, a door, a speaker, a sensor): a question
+/// about it asks about a device's state.
+pub(crate) const THING: u16 = 256;
+/// Something seen (a camera, a picture, a snapshot): a question that says
+/// it asks for one.
+pub(crate) const VISUAL: u16 = 512;
+/// What goes wrong (a crash, a device out of reach): a question why that
+/// says it is about that, more than about traces and logs.
+pub(crate) const TROUBLE: u16 = 1024;
 
 impl Expansion {
     fn parse(exp: &str, stemmers: &Stemmers) -> Expansion {
@@ -509,8 +518,39 @@ impl Expansion {
                 | "toilet" | "diningroom" | "nursery" | "terrace" => PLACE,
                 "percent" | "position" | "increase" | "decrease" | "louder" | "quieter"
                 | "temperature" => AMOUNT,
+                "camera" | "photo" | "screenshot" => VISUAL,
+                "crash" | "network" => TROUBLE,
                 _ => 0,
             };
+        }
+        // a thing in the home, by what the row is first
+        if matches!(
+            head,
+            "light"
+                | "curtain"
+                | "door"
+                | "gate"
+                | "window"
+                | "valve"
+                | "thermostat"
+                | "airco"
+                | "fan"
+                | "outlet"
+                | "switch"
+                | "speaker"
+                | "tv"
+                | "media"
+                | "device"
+                | "sensor"
+                | "battery"
+                | "garage"
+                | "doorbell"
+                | "robot"
+                | "vacuum"
+                | "lock"
+                | "motion"
+        ) {
+            senses |= THING;
         }
         Expansion {
             replace,

@@ -10,7 +10,8 @@ use super::analyze::{
 };
 use super::index::name_key;
 use super::lexicon::{
-    is_again, Expansion, Lexicon, AMOUNT, LIST, OFF, ON, PLACE, SET, SOUND, START,
+    is_again, Expansion, Lexicon, AMOUNT, LIST, OFF, ON, PLACE, SET, SOUND, START, THING, TROUBLE,
+    VISUAL,
 };
 use super::{Fallback, Hit, SearchOptions, SearchResults, ToolIndex};
 
@@ -52,6 +53,17 @@ const UNKNOWN_WEIGHT: f32 = 0.5;
 const CAPABILITY_WEIGHT: f32 = 0.4;
 /// Weight of what a question about the past implies: the history.
 const PAST_WEIGHT: f32 = 0.6;
+/// Share of the implications of a question why that stays when the query
+/// says what goes wrong (a crash, a device out of reach).
+const TROUBLE_WHY: f32 = 0.5;
+/// Weight of `value` in a question about the present (`how loud is the
+/// speaker`: a capability's value).
+const VALUE_WEIGHT: f32 = 0.5;
+/// Weight of `capability` in `what can X do`.
+const CAN_WEIGHT: f32 = 0.8;
+/// Factor of a tool that gives something seen (a camera's image) in a
+/// question about the state that does not ask for anything seen.
+const MEDIA_IN_STATE: f32 = 0.5;
 /// Weight of the logs and the history in a question why.
 const WHY_LOG_WEIGHT: f32 = 0.5;
 /// Weight of the automations in a question why (`which flow turns it on`).
@@ -389,6 +401,9 @@ struct Analysis {
     /// The term groups of the things the query is about (not its verbs,
     /// places or particles).
     objects: Vec<Group>,
+    /// Whether the query says it wants something seen (a camera, a
+    /// picture).
+    visual: bool,
 }
 
 /// Joins two neighbouring words that the index or the lexicon knows as
@@ -590,7 +605,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     // English `on` and `off` switch something when they follow a verb or end
     // the query (`turn off the sound`, `sound off`), not in `on the TV`
     let switched = |i: usize| i + 1 == n || i.checked_sub(1).is_some_and(|p| verb(&words[p]) != 0);
-    let senses_of = |i: usize| -> u8 {
+    let senses_of = |i: usize| -> u16 {
         match reading[i] {
             Some("on") if switched(i) || reading[i] != Some(words[i].as_str()) => ON,
             Some("off") if switched(i) || reading[i] != Some(words[i].as_str()) => OFF,
@@ -602,7 +617,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
             None => 0,
         }
     };
-    let senses: Vec<u8> = (0..n)
+    let senses: Vec<u16> = (0..n)
         .map(|i| if consumed[i] { 0 } else { senses_of(i) })
         .collect();
     // words read together: the sound switched off is muted, on unmuted;
@@ -611,7 +626,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     let mut dropped_pairs = vec![false; pairs.len()];
     let mut combined: Vec<&str> = Vec::new();
     let has_term = |w: &str| index.terms.contains(&q.stemmers.stem(Lang::En, w));
-    let mut combine = |with: u8, first: &dyn Fn(usize) -> bool, word: &'static str| {
+    let mut combine = |with: u16, first: &dyn Fn(usize) -> bool, word: &'static str| {
         let Some(a) = (0..n).find(|&i| first(i)) else {
             return;
         };
@@ -818,23 +833,46 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     if uncovered {
         q.add_implied("capability", CAPABILITY_WEIGHT);
     }
+    let sense = |s: u16| {
+        (0..n).any(|i| {
+            !consumed[i]
+                && reads[i]
+                    .as_ref()
+                    .and_then(|r| r.exp)
+                    .is_some_and(|e| e.senses & s != 0)
+        }) || pairs.iter().any(|&(_, _, e)| e.senses & s != 0)
+    };
     // what a question implies: the current state, or the history
     if act.past && act.act == act::READ {
         q.add_implied("history", PAST_WEIGHT);
     }
     if act.why {
-        // what went wrong: traces, logs, the history, the automations
-        q.add_implied("debug", WHY_WEIGHT);
-        q.add_implied("log", WHY_LOG_WEIGHT);
-        q.add_implied("history", WHY_LOG_WEIGHT);
-        q.add_implied("automation", WHY_AUTOMATION_WEIGHT);
-    } else if act.question {
+        // what went wrong: traces, logs, the history, the automations;
+        // less when the query says what (a crash, a device out of reach)
+        let x = if sense(TROUBLE) { TROUBLE_WHY } else { 1.0 };
+        q.add_implied("debug", WHY_WEIGHT * x);
+        q.add_implied("log", WHY_LOG_WEIGHT * x);
+        q.add_implied("history", WHY_LOG_WEIGHT * x);
+        q.add_implied("automation", WHY_AUTOMATION_WEIGHT * x);
+    }
+    // `what can X do`, `wat kan X`, `was kann X`: its capabilities, not
+    // its state
+    let can = words
+        .first()
+        .is_some_and(|w| matches!(w.as_str(), "what" | "wat" | "was"))
+        && words
+            .get(1)
+            .is_some_and(|w| matches!(w.as_str(), "can" | "kan" | "kann"));
+    if can {
+        q.add_implied("capability", CAN_WEIGHT);
+    } else if act.question && !act.why {
         let now: &[(&[&str], f32)] = if act.past {
             &[(&["state", "status"], STATE_WEIGHT)]
         } else {
             &[
                 (&["state", "status"], STATE_WEIGHT),
                 (&["current"], CURRENT_WEIGHT),
+                (&["value"], VALUE_WEIGHT),
             ]
         };
         for &(alts, weight) in now {
@@ -845,12 +883,17 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
                 .collect();
             q.push(group);
         }
+        // about a thing in the home: a device's state
+        if !act.past && sense(THING) && !(unknown && !object) {
+            q.add_implied("device", UNKNOWN_WEIGHT);
+        }
     }
     Analysis {
         groups: q.groups,
         searchable,
         act,
         objects,
+        visual: sense(VISUAL),
     }
 }
 
@@ -877,6 +920,7 @@ fn writes(index: &ToolIndex, term: u32) -> bool {
 /// tool that only reads, a question rarely by one that only writes.
 fn act_fit(query: QueryAct, tool: u8) -> f32 {
     use act::{CHANGE, CREATE, DELETE, READ};
+    let tool = tool & (READ | CHANGE | CREATE | DELETE);
     if query.act == 0 || tool == 0 {
         return 1.0;
     }
@@ -924,6 +968,7 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
         searchable,
         act,
         objects,
+        visual,
     } = analyze(index, query);
     let n = index.docs.len();
     let mut scores = vec![0f32; n];
@@ -970,9 +1015,14 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
     name_bonus(index, &groups, &mut scores);
     if act.act != 0 {
         head_bonus(index, &objects, act.act, &mut scores);
+        // a question about the state is not answered with a picture
+        let media = act.question && !act.past && !act.why && !visual;
         for (s, &acts) in scores.iter_mut().zip(&index.acts) {
             if *s > 0.0 {
                 *s *= act_fit(act, acts);
+                if media && acts & act::MEDIA != 0 {
+                    *s *= MEDIA_IN_STATE;
+                }
             }
         }
     }
@@ -1237,7 +1287,7 @@ fn head_bonus(index: &ToolIndex, objects: &[Group], query_act: u8, scores: &mut 
         let wanted = if query_act == act::READ {
             act::READ
         } else {
-            !act::READ
+            act::CHANGE | act::CREATE | act::DELETE
         };
         let Some(head) = head.filter(|_| *score > 0.0 && acts & wanted != 0) else {
             continue;
