@@ -112,7 +112,13 @@ kitchen = kitchen / keuken / kuche / cuisine
 bathroom = bathroom / badkamer / badezimmer bad / bain
 hallway|hall = hallway hall corridor / gang hal overloop / flur diele / couloir entree
 garden|yard = garden yard / tuin / garten / jardin
-office|study = office study / kantoor werkkamer studeerkamer / buro arbeitszimmer / bureau
+office|study = office study desk / kantoor werkkamer studeerkamer / buro arbeitszimmer schreibtisch / bureau
+# furniture: where a thing stands (`the lamp beside the couch`)
+couch|sofa = couch sofa settee / bank bankstel / - / canape
+table = table / tafel eettafel / tisch esstisch / -
+chair = chair armchair / stoel fauteuil / stuhl sessel / chaise
+cupboard|cabinet = cupboard cabinet closet wardrobe / kast kledingkast / schrank kleiderschrank / armoire placard
+mood|scene*0.8 = mood moods atmosphere / sfeer sferen stemming / stimmung stimmungen / ambiance
 attic = attic / zolder / dachboden / grenier
 basement|cellar = basement cellar / kelder / keller / cave
 toilet = toilet wc / toilet wc / toilette wc / toilettes

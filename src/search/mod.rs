@@ -3,6 +3,7 @@
 
 mod act;
 mod analyze;
+mod entities;
 mod index;
 mod lexicon;
 mod memo;
@@ -10,6 +11,8 @@ mod rank;
 mod scan;
 
 use serde::Serialize;
+
+pub use entities::{EntityIndex, EntityKind, EntityMatch, Resolution, ResolveOptions};
 
 use analyze::Strings;
 

@@ -827,7 +827,8 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         && !objects
             .iter()
             .any(|g| g.iter().any(|&(t, _)| writes(index, t)));
-    if (unknown && !object && (act.question || act.act == act::CHANGE)) || uncovered {
+    let device = (unknown && !object && (act.question || act.act == act::CHANGE)) || uncovered;
+    if device {
         q.add_implied("device", UNKNOWN_WEIGHT);
     }
     if uncovered {
@@ -884,7 +885,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
             q.push(group);
         }
         // about a thing in the home: a device's state
-        if !act.past && sense(THING) && !(unknown && !object) {
+        if !act.past && !device && sense(THING) {
             q.add_implied("device", UNKNOWN_WEIGHT);
         }
     }

@@ -1,0 +1,1214 @@
+//! The home's own things by the names people say: zones, devices, Flows
+//! and moods, read with the tool search's analysis (folding, stems in
+//! English, Dutch and German, the lexicon, compounds, typos).
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::analyze::{
+    edit_distance, fold, is_stopword, letter_mask, split_compound, words, Lang, Stemmers, Strings,
+};
+use super::lexicon::Lexicon;
+use crate::error::{Error, ErrorKind};
+use crate::pointer;
+
+/// Things indexed, at most (the rest are left out).
+const MAX_THINGS: usize = 100_000;
+/// Words of a name read, at most.
+const MAX_NAME_WORDS: usize = 12;
+/// Words of a reference read, at most.
+const MAX_TEXT_WORDS: usize = 24;
+/// Zones above a thing read for its place, at most (and the most a cycle
+/// of parents is followed).
+const MAX_DEPTH: usize = 8;
+/// Words corrected as typos per reference, at most.
+const MAX_TYPO_WORDS: usize = 4;
+
+/// How much a word counts where it matched: the thing's own name, the
+/// zones it is in (a zone's parents), its class.
+const NAME: f32 = 1.0;
+const PLACE: f32 = 0.6;
+const CLASS: f32 = 0.5;
+/// How much a word counts by how it matched: as written, by a stem, by a
+/// compound's part, by meaning (the lexicon: `lamp`, `light`, `Lampe`),
+/// as a typo (one edit, two).
+const SAME: f32 = 1.0;
+const STEM: f32 = 0.9;
+const PART: f32 = 0.85;
+const MEANING: f32 = 0.7;
+const TYPO: [f32; 2] = [0.75, 0.55];
+/// Factor of a thing of another kind than the reference names (`room`,
+/// `flow`, `sfeer`).
+const OTHER_KIND: f32 = 0.5;
+/// Lowest score reported.
+const MIN_SCORE: f32 = 0.15;
+/// Share of the best score within which a match is as good (ambiguous).
+const AS_GOOD: f32 = 0.97;
+
+/// What a thing of the home is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum EntityKind {
+    /// A zone (a room, a floor, the house), which may be in another.
+    Zone,
+    /// A device, in a zone, of a class (`light`, `socket`, ...).
+    Device,
+    /// A Flow (an automation).
+    Flow,
+    /// A mood (a scene of a zone).
+    Mood,
+}
+
+impl EntityKind {
+    /// Reads a kind's name (`zone`, `device`, `flow`, `mood`, ignoring case).
+    pub fn parse(name: &str) -> Option<EntityKind> {
+        Some(match fold(name.trim()).as_str() {
+            "zone" => EntityKind::Zone,
+            "device" => EntityKind::Device,
+            "flow" => EntityKind::Flow,
+            "mood" => EntityKind::Mood,
+            _ => return None,
+        })
+    }
+
+    fn plural(self) -> &'static str {
+        match self {
+            EntityKind::Zone => "zones",
+            EntityKind::Device => "devices",
+            EntityKind::Flow => "Flows",
+            EntityKind::Mood => "moods",
+        }
+    }
+}
+
+/// One thing of the home.
+#[derive(Debug, Clone)]
+struct Thing {
+    id: String,
+    name: String,
+    kind: EntityKind,
+    /// The zone it is in (a zone: its parent), by number.
+    zone: Option<u32>,
+    class: Option<String>,
+    /// Words of the name that count for coverage (not stop-words), at
+    /// most 32.
+    words: u8,
+}
+
+/// Where a word matched a thing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Posting {
+    thing: u32,
+    /// [`NAME`], [`PLACE`] or [`CLASS`] times how it was indexed (a
+    /// compound's part, a meaning).
+    weight: f32,
+    /// The word of the name (a bit of the coverage), or 0 for a place or
+    /// a class.
+    word: u32,
+}
+
+/// An index of the home's names: zones with their parents, devices with
+/// their zone and class, Flows and moods. Build it once per home (and
+/// again when the home changes); [`EntityIndex::resolve`] then matches
+/// what people say to them.
+///
+/// Names are read like the tool search reads a catalog: folded (`Kantoor`,
+/// `kantoor`), stemmed in English, Dutch and German (`lampen`, `lamps`),
+/// by meaning through the search's lexicon (`lamp`, `light`, `Lampe`;
+/// `study`, `studeerkamer`, `Arbeitszimmer`), split when they are
+/// compounds (`Leeslamp`: `lees` + `lamp`; `Slaapkamerraam`), and
+/// corrected within one or two edits (`leeslmap`). A device is also known
+/// by its zone and the zones above it (`the lamp in the study`,
+/// `slaapkamer boven`) and by its class (`light`, `socket`); a zone by its
+/// parents. Words for a floor say where (`boven`, `upstairs`, `oben`;
+/// `begane grond`, `downstairs`, `Erdgeschoss`), and words for a kind say
+/// what (`room`, `kamer`, `Flow`, `sfeer`, `Stimmung`).
+///
+/// ```
+/// use mcp_switchboard::{EntityIndex, EntityKind, ResolveOptions};
+///
+/// let home = serde_json::json!({
+///   "zones": [
+///     {"id": "z0", "name": "Huis"},
+///     {"id": "z1", "name": "Begane grond", "parent": "z0"},
+///     {"id": "z2", "name": "Woonkamer", "parent": "z1"},
+///     {"id": "z3", "name": "Boven", "parent": "z0"},
+///     {"id": "z4", "name": "Studeerkamer", "parent": "z3"}
+///   ],
+///   "devices": [
+///     {"id": "d1", "name": "Leeslamp", "zone": "z2", "class": "light"},
+///     {"id": "d2", "name": "Leeslamp", "zone": "z4", "class": "light"},
+///     {"id": "d3", "name": "Lamp naast de bank", "zone": "z2", "class": "light"}
+///   ],
+///   "flows": [{"id": "f1", "name": "Goedemorgen"}],
+///   "moods": [{"id": "m1", "name": "Filmavond", "zone": "z2"}]
+/// });
+/// let index = EntityIndex::build(&home)?;
+/// let opts = ResolveOptions::new();
+/// let r = index.resolve("the reading lamp in the study", &opts);
+/// assert_eq!(r.matches[0].id, "d2");
+/// assert_eq!(index.resolve("lamp naast de bank", &opts).matches[0].id, "d3");
+/// assert_eq!(index.resolve("begane grond", &opts).matches[0].id, "z1");
+/// // one name, two lamps: said, with where they are
+/// let r = index.resolve("Leeslamp", &opts);
+/// assert!(r.ambiguous);
+/// assert_eq!(r.note.as_deref(), Some("2 devices called Leeslamp: Woonkamer, Studeerkamer"));
+/// assert!(r.unique().is_none());
+/// // a kind narrows it
+/// let r = index.resolve("filmavond", &ResolveOptions::new().with_kind(EntityKind::Mood));
+/// assert_eq!(r.unique().map(|m| m.id.as_str()), Some("m1"));
+/// # Ok::<(), mcp_switchboard::Error>(())
+/// ```
+///
+/// ## The home's shape
+///
+/// ```json
+/// {"zones":   [{"id": "…", "name": "Woonkamer", "parent": "<zone id>"}],
+///  "devices": [{"id": "…", "name": "Leeslamp", "zone": "<zone id>", "class": "light"}],
+///  "flows":   [{"id": "…", "name": "Goedemorgen"}],
+///  "moods":   [{"id": "…", "name": "Filmavond", "zone": "<zone id>"}]}
+/// ```
+///
+/// Every list is optional and may also be an object keyed by ID (as
+/// Homey's API gives them; an item's own `id` wins over its key). A zone's
+/// `parent` and a device's or mood's `zone` (or `zoneId`) name a zone by
+/// its ID; unknown IDs are left out. A device's `virtualClass`, when it
+/// has one, is its class (a socket that switches a light is a light).
+/// Other fields are ignored. An item that is not an object, or without a
+/// string `name` or `id`, is an [`ErrorKind::Shape`] error with its JSON
+/// Pointer. At most 100,000 things are read.
+#[derive(Debug, Clone)]
+pub struct EntityIndex {
+    things: Vec<Thing>,
+    /// Keys (`=` surface, `~` stem, `#` meaning, `!` whole name), each
+    /// with its postings.
+    keys: Strings,
+    postings: Vec<Vec<Posting>>,
+    /// Words of names and places, with their letter masks, for typos.
+    vocab: Strings,
+    masks: Vec<u32>,
+}
+
+/// What to resolve a reference to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ResolveOptions {
+    /// Only things of this kind.
+    pub kind: Option<EntityKind>,
+    /// Most matches returned (default 5).
+    pub limit: usize,
+}
+
+impl Default for ResolveOptions {
+    fn default() -> Self {
+        ResolveOptions {
+            kind: None,
+            limit: 5,
+        }
+    }
+}
+
+impl ResolveOptions {
+    /// The default options: every kind, 5 matches.
+    pub fn new() -> Self {
+        ResolveOptions::default()
+    }
+
+    /// Only things of this kind.
+    pub fn with_kind(mut self, kind: EntityKind) -> Self {
+        self.kind = Some(kind);
+        self
+    }
+
+    /// Sets the most matches returned.
+    pub fn with_limit(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
+    }
+}
+
+/// What a reference resolved to.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+#[must_use]
+pub struct Resolution {
+    /// The things it may mean, best first.
+    pub matches: Vec<EntityMatch>,
+    /// Whether more than one thing matches as well as the best: the
+    /// reference does not say which (`2 devices called Leeslamp`).
+    pub ambiguous: bool,
+    /// What is ambiguous, for a person or a model to ask about: `2
+    /// devices called Leeslamp: Woonkamer, Studeerkamer`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl Resolution {
+    /// The one thing the reference means: the best match, when there is
+    /// one and nothing else matches as well (what a tool argument that
+    /// names a thing can be replaced with before a call).
+    pub fn unique(&self) -> Option<&EntityMatch> {
+        self.matches.first().filter(|_| !self.ambiguous)
+    }
+}
+
+/// One thing a reference may mean.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct EntityMatch {
+    /// The thing's ID.
+    pub id: String,
+    /// Its name, as the home has it.
+    pub name: String,
+    /// What it is.
+    pub kind: EntityKind,
+    /// The zone it is in (a zone: its parent), by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
+    /// That zone's ID.
+    #[serde(rename = "zoneId", skip_serializing_if = "Option::is_none")]
+    pub zone_id: Option<String>,
+    /// A device's class.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
+    /// How well it matches, 0 to 2 (above 1: the whole name, as said),
+    /// rounded to 4 decimals.
+    pub score: f64,
+    /// Why it matches: each word of the reference and what it matched
+    /// (`"lees: name (part of Leeslamp)"`, `"study: zone Studeerkamer (by
+    /// meaning)"`).
+    pub why: Vec<String>,
+}
+
+/// Words for a floor, as places: read before the lexicon, for names of
+/// zones and for references.
+const FLOORS: [(&str, &[&str]); 2] = [
+    (
+        "upstairs",
+        &[
+            "upstairs",
+            "upper",
+            "boven",
+            "bovenverdieping",
+            "bovenste",
+            "eerste",
+            "oben",
+            "obergeschoss",
+            "erste",
+        ],
+    ),
+    (
+        "downstairs",
+        &[
+            "downstairs",
+            "ground",
+            "beneden",
+            "begane",
+            "grond",
+            "benedenverdieping",
+            "gelijkvloers",
+            "parterre",
+            "unten",
+            "erdgeschoss",
+        ],
+    ),
+];
+
+/// Words that say where, not what (`naast`, `neben`, `next to`).
+fn relation(word: &str) -> bool {
+    matches!(
+        word,
+        "naast"
+            | "bij"
+            | "tegenover"
+            | "achter"
+            | "next"
+            | "near"
+            | "beside"
+            | "behind"
+            | "neben"
+            | "hinter"
+            | "gegenuber"
+            | "opposite"
+    )
+}
+
+/// The kind a word names (`room`, `kamer`, `Flow`, `sfeer`), by its meaning.
+fn kind_word(meaning: &str) -> Option<EntityKind> {
+    Some(match meaning {
+        "room" | "area" | "zone" | "floor" => EntityKind::Zone,
+        "automat" | "flow" => EntityKind::Flow,
+        "mood" => EntityKind::Mood,
+        "devic" => EntityKind::Device,
+        _ => return None,
+    })
+}
+
+/// A word read once: its surface, stems and meaning.
+struct Word {
+    surface: String,
+    stems: Vec<String>,
+    meaning: Option<String>,
+}
+
+/// The analysis shared by names and references.
+struct Reader {
+    lex: &'static Lexicon,
+    stemmers: Stemmers,
+}
+
+impl Reader {
+    fn new() -> Reader {
+        Reader {
+            lex: Lexicon::get(),
+            stemmers: Stemmers::new(),
+        }
+    }
+
+    fn word(&self, w: &str) -> Word {
+        let mut stems: Vec<String> = Vec::with_capacity(3);
+        for lang in [Lang::En, Lang::Nl, Lang::De] {
+            let s = self.stemmers.stem(lang, w);
+            if s.len() >= 3 && s != w && !stems.contains(&s) {
+                stems.push(s);
+            }
+        }
+        let en = self.stemmers.stem(Lang::En, w);
+        let meaning = FLOORS
+            .iter()
+            .find(|(_, ws)| ws.contains(&w))
+            .map(|(m, _)| (*m).to_string())
+            .or_else(|| {
+                self.lex
+                    .lookup_lazy(w, &en, &self.stemmers)
+                    .and_then(|e| e.groups.first()?.first())
+                    .map(|(m, _)| m.clone())
+            });
+        Word {
+            surface: w.to_string(),
+            stems,
+            meaning,
+        }
+    }
+}
+
+/// A home's items read from its JSON, before indexing.
+struct Item {
+    id: String,
+    name: String,
+    kind: EntityKind,
+    zone: Option<String>,
+    class: Option<String>,
+}
+
+/// The items of one list of the home (an array, or an object keyed by ID).
+fn read_list(
+    home: &serde_json::Map<String, Value>,
+    key: &str,
+    kind: EntityKind,
+    out: &mut Vec<Item>,
+) -> Result<(), Error> {
+    let shape = |ptr: String, msg: String| Error::new(ErrorKind::Shape, ptr, msg);
+    let at = pointer::push("", key);
+    let items: Vec<(String, Option<&str>, &Value)> = match home.get(key) {
+        None | Some(Value::Null) => return Ok(()),
+        Some(Value::Array(a)) => a
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (pointer::index(&at, i), None, v))
+            .collect(),
+        Some(Value::Object(m)) => m
+            .iter()
+            .map(|(k, v)| (pointer::push(&at, k), Some(k.as_str()), v))
+            .collect(),
+        Some(other) => {
+            return Err(shape(
+                at,
+                format!(
+                    "{key} must be an array of {} or an object keyed by ID, not {}",
+                    kind.plural(),
+                    crate::catalog::kind_of(other)
+                ),
+            ))
+        }
+    };
+    for (ptr, key_id, v) in items {
+        if out.len() >= MAX_THINGS {
+            break;
+        }
+        let Value::Object(m) = v else {
+            return Err(shape(
+                ptr,
+                format!(
+                    "a {key} item must be an object, not {}",
+                    crate::catalog::kind_of(v)
+                ),
+            ));
+        };
+        let string = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
+        let name = match m.get("name") {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => {
+                return Err(shape(
+                    pointer::push(&ptr, "name"),
+                    format!(
+                        "name must be a string, not {}",
+                        crate::catalog::kind_of(other)
+                    ),
+                ))
+            }
+            None => return Err(shape(ptr, "an item needs a \"name\"".into())),
+        };
+        let id = match (m.get("id"), key_id) {
+            (Some(Value::String(s)), _) => s.clone(),
+            (None, Some(k)) => k.to_string(),
+            (Some(other), _) => {
+                return Err(shape(
+                    pointer::push(&ptr, "id"),
+                    format!(
+                        "id must be a string, not {}",
+                        crate::catalog::kind_of(other)
+                    ),
+                ))
+            }
+            (None, None) => return Err(shape(ptr, "an item needs an \"id\"".into())),
+        };
+        let zone = match kind {
+            EntityKind::Zone => string("parent"),
+            _ => string("zone").or_else(|| string("zoneId")),
+        };
+        let class = string("virtualClass").or_else(|| string("class"));
+        out.push(Item {
+            id,
+            name,
+            kind,
+            zone,
+            class: class.filter(|_| kind == EntityKind::Device),
+        });
+    }
+    Ok(())
+}
+
+/// The words of a name or a reference: folded, at most `max`.
+fn name_words(text: &str, max: usize) -> Vec<String> {
+    words(text, max)
+}
+
+/// Builds the index: keys and postings of every thing's name, places
+/// and class.
+struct Builder {
+    reader: Reader,
+    keys: Strings,
+    postings: Vec<Vec<Posting>>,
+    vocab: Strings,
+}
+
+impl Builder {
+    fn post(&mut self, key: &str, p: Posting) {
+        let (id, new) = self.keys.insert(key);
+        if new {
+            self.postings.push(Vec::new());
+        }
+        if let Some(list) = self.postings.get_mut(id as usize) {
+            // once per thing and key, at its best weight
+            match list.last_mut() {
+                Some(last) if last.thing == p.thing => {
+                    if p.weight > last.weight {
+                        *last = p;
+                    } else {
+                        last.word |= p.word;
+                    }
+                }
+                _ => list.push(p),
+            }
+        }
+    }
+
+    /// Indexes one word of a thing: as written, its stems, its meaning.
+    fn word(&mut self, w: &str, thing: u32, weight: f32, bit: u32) {
+        let word = self.reader.word(w);
+        let p = |x: f32| Posting {
+            thing,
+            weight: weight * x,
+            word: bit,
+        };
+        self.post(&format!("={}", word.surface), p(SAME));
+        for s in &word.stems {
+            self.post(&format!("~{s}"), p(STEM));
+        }
+        if let Some(m) = &word.meaning {
+            self.post(&format!("#{m}"), p(MEANING));
+        }
+    }
+
+    /// Indexes a word and, when it is a compound, its parts.
+    fn word_and_parts(&mut self, w: &str, thing: u32, weight: f32, bit: u32) {
+        self.word(w, thing, weight, bit);
+        let known = |part: &str| self.reader.lex.knows(part) || self.vocab.contains(part);
+        if let Some(parts) = split_compound(w, &known) {
+            for part in parts {
+                self.word(&part, thing, weight * PART, bit);
+            }
+        }
+    }
+}
+
+impl EntityIndex {
+    /// Indexes a home (see [`EntityIndex`] for its shape).
+    pub fn build(home: &Value) -> Result<EntityIndex, Error> {
+        let Value::Object(root) = home else {
+            return Err(Error::new(
+                ErrorKind::Shape,
+                String::new(),
+                format!(
+                    "a home must be an object like {{\"zones\": [...], \"devices\": [...]}}, not {}",
+                    crate::catalog::kind_of(home)
+                ),
+            ));
+        };
+        let mut items = Vec::new();
+        read_list(root, "zones", EntityKind::Zone, &mut items)?;
+        read_list(root, "devices", EntityKind::Device, &mut items)?;
+        read_list(root, "flows", EntityKind::Flow, &mut items)?;
+        read_list(root, "moods", EntityKind::Mood, &mut items)?;
+        Ok(Self::index(items))
+    }
+
+    /// Reads a home's JSON text and indexes it.
+    pub fn parse(text: &[u8]) -> Result<EntityIndex, Error> {
+        let value: Value = serde_json::from_slice(text).map_err(|e| {
+            Error::new(
+                ErrorKind::Json,
+                String::new(),
+                format!("the home is not JSON: {e}"),
+            )
+        })?;
+        EntityIndex::build(&value)
+    }
+
+    fn index(items: Vec<Item>) -> EntityIndex {
+        // zones by ID: the first of each
+        let mut zone_ids = Strings::default();
+        let mut zone_of_id: Vec<u32> = Vec::new();
+        for (i, it) in items.iter().enumerate() {
+            if it.kind == EntityKind::Zone && zone_ids.insert(&it.id).1 {
+                zone_of_id.push(u32::try_from(i).unwrap_or(u32::MAX));
+            }
+        }
+        let zone_index = |id: &Option<String>| -> Option<u32> {
+            let n = zone_ids.find(id.as_deref()?)?;
+            zone_of_id.get(n as usize).copied()
+        };
+        let mut things: Vec<Thing> = items
+            .iter()
+            .map(|it| Thing {
+                id: it.id.clone(),
+                name: it.name.clone(),
+                kind: it.kind,
+                zone: zone_index(&it.zone),
+                class: it.class.clone(),
+                words: 0,
+            })
+            .collect();
+        let mut b = Builder {
+            reader: Reader::new(),
+            keys: Strings::default(),
+            postings: Vec::new(),
+            vocab: Strings::default(),
+        };
+        // every word of every name first: the parts compounds split into
+        let names: Vec<Vec<String>> = things
+            .iter()
+            .map(|t| name_words(&t.name, MAX_NAME_WORDS))
+            .collect();
+        for w in names.iter().flatten() {
+            if w.chars().count() >= 3 {
+                b.vocab.insert(w);
+            }
+        }
+        for (i, t) in things.iter_mut().enumerate() {
+            let n = u32::try_from(i).unwrap_or(u32::MAX);
+            let words = names.get(i).map_or(&[][..], Vec::as_slice);
+            let mut bit = 1u32;
+            let mut joined = String::new();
+            for w in words {
+                joined.push_str(w);
+                if is_stopword(w) || w.chars().count() < 2 {
+                    continue;
+                }
+                b.word_and_parts(w, n, NAME, bit);
+                bit = bit.checked_shl(1).unwrap_or(0);
+            }
+            t.words = u8::try_from(bit.trailing_zeros()).unwrap_or(32);
+            if !joined.is_empty() {
+                b.post(
+                    &format!("!{joined}"),
+                    Posting {
+                        thing: n,
+                        weight: NAME,
+                        word: u32::MAX,
+                    },
+                );
+                // the name said as one word (`leeslamp` for `Lees lamp`)
+                if words.len() > 1 {
+                    b.post(
+                        &format!("={joined}"),
+                        Posting {
+                            thing: n,
+                            weight: NAME,
+                            word: u32::MAX,
+                        },
+                    );
+                }
+            }
+        }
+        // places: the zones a thing is in, a zone's parents
+        for i in 0..things.len() {
+            let n = u32::try_from(i).unwrap_or(u32::MAX);
+            let mut zone = things.get(i).and_then(|t| t.zone);
+            let mut depth = 0;
+            while let Some(z) = zone.filter(|&z| z != n && depth < MAX_DEPTH) {
+                for w in names.get(z as usize).into_iter().flatten() {
+                    if !is_stopword(w) && w.chars().count() >= 2 {
+                        b.word_and_parts(w, n, PLACE, 0);
+                    }
+                }
+                zone = things.get(z as usize).and_then(|t| t.zone);
+                depth += 1;
+            }
+            if let Some(class) = things.get(i).and_then(|t| t.class.clone()) {
+                for w in class_words(&class) {
+                    b.word(&w, n, CLASS, 0);
+                }
+            }
+        }
+        let mut masks = Vec::with_capacity(b.vocab.len());
+        for w in b.vocab.iter() {
+            masks.push(letter_mask(w));
+        }
+        EntityIndex {
+            things,
+            keys: b.keys,
+            postings: b.postings,
+            vocab: b.vocab,
+            masks,
+        }
+    }
+
+    /// Number of things indexed.
+    pub fn len(&self) -> usize {
+        self.things.len()
+    }
+
+    /// Whether no thing is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.things.is_empty()
+    }
+
+    /// The things `text` may mean, best first, with why; says when it is
+    /// ambiguous. `text` is a name or a reference as people say it
+    /// (`Leeslamp`, `lamp naast de bank`, `the reading lamp in the study`,
+    /// `slaapkamer boven`), in any of the home's languages, with typos; at
+    /// most its first 24 words are read. Nothing matching gives no
+    /// matches.
+    pub fn resolve(&self, text: &str, opts: &ResolveOptions) -> Resolution {
+        resolve(self, text, opts)
+    }
+
+    fn postings_of(&self, key: &str) -> &[Posting] {
+        self.keys
+            .find(key)
+            .and_then(|k| self.postings.get(k as usize))
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
+/// The words a device class is known by (`windowcoverings`: blinds).
+fn class_words(class: &str) -> Vec<String> {
+    let c = fold(class);
+    let extra: &[&str] = match c.as_str() {
+        "windowcoverings" | "blinds" | "curtain" | "sunshade" => &["blind", "curtain"],
+        "socket" => &["socket", "plug"],
+        "vacuumcleaner" => &["vacuum"],
+        "heater" | "thermostat" | "radiator" => &["heating", "thermostat"],
+        "tv" => &["tv"],
+        _ => &[],
+    };
+    let mut out = name_words(&c, 4);
+    for e in extra {
+        if !out.iter().any(|w| w == e) {
+            out.push((*e).to_string());
+        }
+    }
+    out
+}
+
+/// Per thing while resolving: its score so far and the words of its name
+/// the reference said.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    score: f32,
+    named: u32,
+}
+
+fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution {
+    let reader = Reader::new();
+    let mut said = name_words(text, MAX_TEXT_WORDS);
+    // two words said for one of a name (`lees lamp`, `Leeslamp`)
+    let mut i = 0;
+    while i + 1 < said.len() {
+        let joined = format!("{}{}", said[i], said[i + 1]);
+        if index.vocab.contains(&joined) {
+            said[i] = joined;
+            said.remove(i + 1);
+        }
+        i += 1;
+    }
+    let whole: String = said.concat();
+    let mut kind_hint: Option<EntityKind> = None;
+    let mut tally = vec![Tally::default(); index.things.len()];
+    let mut best = vec![0f32; index.things.len()];
+    let mut bits = vec![0u32; index.things.len()];
+    let mut touched: Vec<u32> = Vec::new();
+    let mut counted = 0usize;
+    let mut typos = 0usize;
+    let mut read: Vec<(String, Word)> = Vec::new();
+    for w in &said {
+        if is_stopword(w) || relation(w) || w.chars().count() < 2 {
+            continue;
+        }
+        let word = reader.word(w);
+        let mut keys: Vec<(String, f32)> = vec![(format!("={w}"), 1.0)];
+        for s in &word.stems {
+            keys.push((format!("~{s}"), 1.0));
+            keys.push((format!("={s}"), STEM));
+        }
+        if let Some(m) = &word.meaning {
+            keys.push((format!("#{m}"), 1.0));
+        }
+        let hit = |k: &str| !index.postings_of(k).is_empty();
+        // a compound said (`slaapkamerlamp`): its parts
+        if !keys.iter().any(|(k, _)| hit(k)) {
+            let known = |p: &str| index.vocab.contains(p) || reader.lex.knows(p);
+            if let Some(parts) = split_compound(w, &known) {
+                for p in parts {
+                    let pw = reader.word(&p);
+                    keys.push((format!("={p}"), PART));
+                    if let Some(m) = &pw.meaning {
+                        keys.push((format!("#{m}"), PART));
+                    }
+                }
+            }
+        }
+        // a typo of a word of the home's names
+        if !keys.iter().any(|(k, _)| hit(k)) && typos < MAX_TYPO_WORDS {
+            typos += 1;
+            for (v, d) in typo_candidates(index, w) {
+                keys.push((format!("={v}"), TYPO.get(d - 1).copied().unwrap_or(0.0)));
+            }
+        }
+        let any = keys.iter().any(|(k, _)| hit(k));
+        // a word for a kind says what is meant
+        if let Some(k) = word.meaning.as_deref().and_then(kind_word) {
+            kind_hint.get_or_insert(k);
+        }
+        if !any {
+            // a verb or a particle is not part of a reference
+            if reader
+                .lex
+                .verb_act(w, &reader.stemmers.stem(Lang::En, w), &reader.stemmers)
+                != 0
+                || reader.lex.is_particle(w)
+                || matches!(w.as_str(), "on" | "off")
+            {
+                continue;
+            }
+            counted += 1;
+            continue;
+        }
+        counted += 1;
+        for (k, x) in &keys {
+            for p in index.postings_of(k) {
+                let t = p.thing as usize;
+                let v = p.weight * x;
+                if let Some(b) = best.get_mut(t) {
+                    if *b == 0.0 {
+                        touched.push(p.thing);
+                    }
+                    if v > *b {
+                        *b = v;
+                    }
+                }
+                if let Some(bit) = bits.get_mut(t) {
+                    *bit |= p.word;
+                }
+            }
+        }
+        for &t in &touched {
+            let t = t as usize;
+            if let (Some(s), Some(b), Some(bit)) =
+                (tally.get_mut(t), best.get_mut(t), bits.get_mut(t))
+            {
+                s.score += *b;
+                s.named |= *bit;
+                *b = 0.0;
+                *bit = 0;
+            }
+        }
+        touched.clear();
+        read.push((w.clone(), word));
+    }
+    let exact = index.postings_of(&format!("!{whole}"));
+    let mut scored: Vec<(f32, u32)> = Vec::new();
+    for (t, (tal, thing)) in tally.iter().zip(&index.things).enumerate() {
+        let t = u32::try_from(t).unwrap_or(u32::MAX);
+        if opts.kind.is_some_and(|k| k != thing.kind) {
+            continue;
+        }
+        let is_exact = exact.iter().any(|p| p.thing == t);
+        if tal.score <= 0.0 && !is_exact {
+            continue;
+        }
+        let coverage = if counted == 0 {
+            0.0
+        } else {
+            tal.score / counted as f32
+        };
+        let words = u32::from(thing.words).min(32);
+        let named = if words == 0 {
+            1.0
+        } else {
+            (tal.named & mask(words)).count_ones() as f32 / words as f32
+        };
+        let mut score = coverage.min(1.0) * (0.5 + 0.5 * named);
+        if is_exact {
+            score += 1.0;
+        }
+        if opts.kind.is_none() && kind_hint.is_some_and(|k| k != thing.kind) {
+            score *= OTHER_KIND;
+        }
+        if score >= MIN_SCORE {
+            scored.push((score, t));
+        }
+    }
+    // best first, then zones, devices, Flows, moods, then by name and ID
+    scored.sort_by(|a, b| {
+        b.0.total_cmp(&a.0).then_with(|| {
+            let (x, y) = (&index.things[a.1 as usize], &index.things[b.1 as usize]);
+            (x.kind as u8, &x.name, &x.id).cmp(&(y.kind as u8, &y.name, &y.id))
+        })
+    });
+    let top = scored.first().map_or(0.0, |s| s.0);
+    let tied: Vec<u32> = scored
+        .iter()
+        .take_while(|s| s.0 >= top * AS_GOOD)
+        .map(|s| s.1)
+        .collect();
+    let ambiguous = tied.len() > 1;
+    let note = ambiguous.then(|| ambiguity(index, &tied));
+    let matches = scored
+        .iter()
+        .take(opts.limit)
+        .map(|&(score, t)| describe(index, &reader, t, score, &read))
+        .collect();
+    Resolution {
+        matches,
+        ambiguous,
+        note,
+    }
+}
+
+/// The low `n` bits set.
+fn mask(n: u32) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
+}
+
+/// Words of the home's names within one edit of `w` (two for words of 8
+/// chars or more), with the distance.
+fn typo_candidates(index: &EntityIndex, w: &str) -> Vec<(String, usize)> {
+    let len = w.chars().count();
+    if len < 4 || !w.chars().all(char::is_alphabetic) {
+        return Vec::new();
+    }
+    let max = if len >= 8 { 2 } else { 1 };
+    let m = letter_mask(w);
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for (v, &vm) in index.vocab.iter().zip(&index.masks) {
+        if (vm ^ m).count_ones() as usize > 2 * max || v.len().abs_diff(w.len()) > max {
+            continue;
+        }
+        if let Some(d) = edit_distance(w, v, max) {
+            if d > 0 {
+                out.push((v.to_string(), d));
+            }
+        }
+    }
+    let closest = out.iter().map(|x| x.1).min().unwrap_or(0);
+    out.retain(|x| x.1 == closest);
+    out.truncate(8);
+    out
+}
+
+/// The note of an ambiguous reference: one name for several things, or
+/// several things as good.
+fn ambiguity(index: &EntityIndex, tied: &[u32]) -> String {
+    let thing = |t: &u32| index.things.get(*t as usize);
+    let first = tied.first().and_then(thing);
+    let where_ = |t: &Thing| {
+        t.zone
+            .and_then(|z| index.things.get(z as usize))
+            .map_or_else(|| "no zone".to_string(), |z| z.name.clone())
+    };
+    let same = first.is_some_and(|f| {
+        tied.iter()
+            .filter_map(thing)
+            .all(|t| fold(&t.name) == fold(&f.name) && t.kind == f.kind)
+    });
+    match first {
+        Some(f) if same => {
+            let places: Vec<String> = tied.iter().filter_map(thing).map(where_).collect();
+            format!(
+                "{} {} called {}: {}",
+                tied.len(),
+                f.kind.plural(),
+                f.name,
+                places.join(", ")
+            )
+        }
+        _ => {
+            let each: Vec<String> = tied
+                .iter()
+                .filter_map(thing)
+                .map(|t| format!("{} ({}, {})", t.name, kind_name(t.kind), where_(t)))
+                .collect();
+            format!("{} things match as well: {}", tied.len(), each.join("; "))
+        }
+    }
+}
+
+fn kind_name(kind: EntityKind) -> &'static str {
+    match kind {
+        EntityKind::Zone => "zone",
+        EntityKind::Device => "device",
+        EntityKind::Flow => "Flow",
+        EntityKind::Mood => "mood",
+    }
+}
+
+/// A match with why: each word read and where it matched the thing.
+fn describe(
+    index: &EntityIndex,
+    reader: &Reader,
+    t: u32,
+    score: f32,
+    read: &[(String, Word)],
+) -> EntityMatch {
+    let thing = &index.things[t as usize];
+    let zone = thing.zone.and_then(|z| index.things.get(z as usize));
+    let mut why = Vec::new();
+    for (w, word) in read {
+        let how = |key: &str| {
+            index
+                .postings_of(key)
+                .iter()
+                .find(|p| p.thing == t)
+                .copied()
+        };
+        let mut found: Option<(&str, Posting)> = None;
+        for (key, label) in [
+            (format!("={w}"), "as said"),
+            (
+                word.meaning
+                    .as_ref()
+                    .map(|m| format!("#{m}"))
+                    .unwrap_or_default(),
+                "by meaning",
+            ),
+        ] {
+            if let Some(p) = how(&key) {
+                found = Some((label, p));
+                break;
+            }
+        }
+        if found.is_none() {
+            for s in &word.stems {
+                if let Some(p) = how(&format!("~{s}")).or_else(|| how(&format!("={s}"))) {
+                    found = Some(("by its stem", p));
+                    break;
+                }
+            }
+        }
+        let Some((label, p)) = found else {
+            if let Some((v, _)) = typo_candidates(index, w)
+                .into_iter()
+                .find(|(v, _)| how(&format!("={v}")).is_some())
+            {
+                why.push(format!("{w}: {v} (a typo)"));
+            }
+            continue;
+        };
+        let place = if p.word == 0 && p.weight <= PLACE {
+            match thing.class.as_deref() {
+                Some(c)
+                    if p.weight <= CLASS * SAME
+                        && zone.is_none_or(|_| !placed(index, t, w, reader)) =>
+                {
+                    format!("class {c}")
+                }
+                _ => format!("zone {}", zone.map_or("", |z| z.name.as_str())),
+            }
+        } else {
+            format!("name {}", thing.name)
+        };
+        why.push(format!("{w}: {place} ({label})"));
+    }
+    EntityMatch {
+        id: thing.id.clone(),
+        name: thing.name.clone(),
+        kind: thing.kind,
+        zone: zone.map(|z| z.name.clone()),
+        zone_id: zone.map(|z| z.id.clone()),
+        class: thing.class.clone(),
+        score: (f64::from(score) * 10_000.0).round() / 10_000.0,
+        why,
+    }
+}
+
+/// Whether `w` is a word of one of the zones above thing `t`.
+fn placed(index: &EntityIndex, t: u32, w: &str, _reader: &Reader) -> bool {
+    let mut zone = index.things.get(t as usize).and_then(|x| x.zone);
+    let mut depth = 0;
+    while let Some(z) = zone.filter(|_| depth < MAX_DEPTH) {
+        let Some(thing) = index.things.get(z as usize) else {
+            break;
+        };
+        if name_words(&thing.name, MAX_NAME_WORDS)
+            .iter()
+            .any(|x| x == w)
+        {
+            return true;
+        }
+        zone = thing.zone;
+        depth += 1;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn home() -> EntityIndex {
+        EntityIndex::build(&json!({
+            "zones": {
+                "z0": {"name": "Huis"},
+                "z1": {"name": "Begane grond", "parent": "z0"},
+                "z2": {"name": "Woonkamer", "parent": "z1"},
+                "z3": {"name": "Boven", "parent": "z0"},
+                "z4": {"name": "Slaapkamer", "parent": "z3"},
+                "z5": {"name": "Slaapkamer", "parent": "z1"},
+                "z6": {"name": "Study", "parent": "z3"}
+            },
+            "devices": [
+                {"id": "d1", "name": "Leeslamp", "zone": "z2", "class": "light"},
+                {"id": "d2", "name": "Reading lamp", "zone": "z6", "class": "light"},
+                {"id": "d3", "name": "Lamp naast de bank", "zone": "z2", "class": "light"},
+                {"id": "d4", "name": "Rolluik", "zone": "z4", "class": "windowcoverings"},
+                {"id": "d5", "name": "Stekker TV", "zone": "z2", "class": "socket", "virtualClass": "tv"}
+            ],
+            "flows": [{"id": "f1", "name": "Goedemorgen"}],
+            "moods": {"m1": {"name": "Filmavond", "zone": "z2"}}
+        }))
+        .unwrap()
+    }
+
+    fn first(i: &EntityIndex, text: &str) -> String {
+        i.resolve(text, &ResolveOptions::new())
+            .matches
+            .first()
+            .map(|m| m.id.clone())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn references_find_their_things() {
+        let i = home();
+        for (text, id) in [
+            ("Leeslamp", "d1"),
+            ("leeslmap", "d1"),
+            ("lees lamp", "d1"),
+            ("lamp naast de bank", "d3"),
+            ("the lamp beside the couch", "d3"),
+            ("slaapkamer boven", "z4"),
+            ("slaapkamer beneden", "z5"),
+            ("begane grond", "z1"),
+            ("the reading lamp in the study", "d2"),
+            ("rolluik slaapkamer", "d4"),
+            ("de zonwering boven", "d4"),
+            ("goedemorgen flow", "f1"),
+            ("filmavond", "m1"),
+            ("the tv", "d5"),
+        ] {
+            assert_eq!(first(&i, text), id, "{text}");
+        }
+        assert!(i.resolve("qqqq", &ResolveOptions::new()).matches.is_empty());
+    }
+
+    #[test]
+    fn one_name_for_two_things_is_ambiguous() {
+        let i = home();
+        let r = i.resolve("slaapkamer", &ResolveOptions::new());
+        assert!(r.ambiguous);
+        assert_eq!(
+            r.note.as_deref(),
+            Some("2 zones called Slaapkamer: Boven, Begane grond")
+        );
+        assert!(r.unique().is_none());
+        let r = i.resolve("slaapkamer boven", &ResolveOptions::new());
+        assert!(!r.ambiguous);
+        assert_eq!(r.unique().map(|m| m.id.as_str()), Some("z4"));
+        let why = &r.matches[0].why;
+        assert!(
+            why.iter().any(|w| w.starts_with("boven: zone Boven")),
+            "{why:?}"
+        );
+    }
+
+    #[test]
+    fn kinds_narrow_and_shapes_are_checked() {
+        let i = home();
+        let r = i.resolve(
+            "woonkamer",
+            &ResolveOptions::new().with_kind(EntityKind::Device),
+        );
+        assert!(r.matches.iter().all(|m| m.kind == EntityKind::Device));
+        assert_eq!(EntityKind::parse(" Mood "), Some(EntityKind::Mood));
+        for (bad, ptr) in [
+            (json!([]), ""),
+            (json!({"zones": 3}), "/zones"),
+            (json!({"devices": [1]}), "/devices/0"),
+            (json!({"devices": [{"id": "x"}]}), "/devices/0"),
+            (
+                json!({"devices": [{"id": "x", "name": 2}]}),
+                "/devices/0/name",
+            ),
+            (json!({"flows": [{"name": "x"}]}), "/flows/0"),
+        ] {
+            let e = EntityIndex::build(&bad).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::Shape, "{bad}");
+            assert_eq!(e.pointer(), ptr, "{bad}");
+        }
+        // a cycle of parents ends
+        let i = EntityIndex::build(&json!({"zones": [
+            {"id": "a", "name": "A", "parent": "b"}, {"id": "b", "name": "B", "parent": "a"}]}))
+        .unwrap();
+        assert_eq!(i.len(), 2);
+        let _ = i.resolve("a b a b", &ResolveOptions::new());
+    }
+}
