@@ -12,6 +12,8 @@
 //! search_eval dump OUT.tsv               every query's top 10 with scores (diff two builds)
 //! search_eval memory                     heap bytes of parse, build peak and index at 1,000 and 10,000 tools
 //! search_eval query CATALOG "a query"      that query's top 10 with scores (CATALOG: an alias such as ha-mcp)
+//! search_eval entities [--failures]      the entity index on the home's labelled references
+//! search_eval resolve "a reference"       what a reference resolves to in that home
 //! FAIL_K=1 search_eval report DIR --failures   misses at rank 1 instead of 3
 //! ```
 //!
@@ -25,7 +27,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use mcp_switchboard::{Catalog, SearchOptions, ToolIndex};
+use mcp_switchboard::{Catalog, EntityIndex, ResolveOptions, SearchOptions, ToolIndex};
+
+#[path = "entities_eval.rs"]
+mod entities_eval;
 use serde_json::{json, Value};
 
 const CATALOGS: [&str; 10] = [
@@ -1051,9 +1056,62 @@ fn memory() {
     }
 }
 
+/// The entity index on the home's labelled references (the tuned set and
+/// the held-out one): right first, ambiguity said, build and resolve
+/// times. `--failures` lists the tuned set's misses only.
+fn entities(failures: bool) {
+    for set in ["references", "references-heldout"] {
+        let (home, references) = entities_eval::load(&root(), set);
+        let t = Instant::now();
+        let index = EntityIndex::build(&home).expect("home");
+        let build = t.elapsed().as_secs_f64() * 1e3;
+        let r = entities_eval::run(&index, &references);
+        println!(
+            "{set}: {} things; {} references to one thing: right first {} ({:.3}), said to be ambiguous {}; {} to several: said to be ambiguous {}; build {build:.2} ms",
+            index.len(),
+            r.total,
+            r.right,
+            r.accuracy(),
+            r.wrongly_ambiguous,
+            r.ambiguous_total,
+            r.ambiguous_said
+        );
+        let mut times = Vec::new();
+        for _ in 0..20 {
+            for reference in &references {
+                let t = Instant::now();
+                let _ =
+                    std::hint::black_box(index.resolve(&reference.text, &ResolveOptions::new()));
+                times.push(t.elapsed().as_secs_f64() * 1e6);
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "  resolve p50 {:.1} µs, p95 {:.1} µs (native)",
+            times[times.len() / 2],
+            times[times.len() * 95 / 100]
+        );
+        if failures && set == "references" {
+            for m in &r.misses {
+                println!("  {m}");
+            }
+        }
+    }
+}
+
+/// What a reference resolves to in the evaluation's home.
+fn resolve(text: &str) {
+    let (home, _) = entities_eval::load(&root(), "references");
+    let index = EntityIndex::build(&home).expect("home");
+    let r = index.resolve(text, &ResolveOptions::new());
+    println!("{}", serde_json::to_string_pretty(&r).expect("json"));
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        Some("entities") => entities(args.iter().any(|a| a == "--failures")),
+        Some("resolve") => resolve(args.get(1).map_or("", String::as_str)),
         Some("emit") => emit(Path::new(
             args.get(1)
                 .map_or("target/search-eval/tasks.json", String::as_str),
@@ -1074,7 +1132,7 @@ fn main() {
         ),
         _ => {
             eprintln!(
-                "usage: search_eval emit TASKS.json | report DIR [--failures] | bench | dump OUT.tsv | memory | query CATALOG TEXT"
+                "usage: search_eval emit TASKS.json | report DIR [--failures] | bench | dump OUT.tsv | memory | query CATALOG TEXT | entities [--failures] | resolve TEXT"
             );
             std::process::exit(2);
         }
