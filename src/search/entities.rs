@@ -2,11 +2,14 @@
 //! and moods, read with the tool search's analysis (folding, stems in
 //! English, Dutch and German, the lexicon, compounds, typos).
 
+use std::sync::OnceLock;
+
 use serde::Serialize;
 use serde_json::Value;
 
 use super::analyze::{
-    edit_distance, fold, is_stopword, letter_mask, split_compound, words, Lang, Stemmers, Strings,
+    edit_distance, fold, is_determiner, is_stopword, letter_mask, split_compound, words, Lang,
+    Stemmers, Strings,
 };
 use super::lexicon::Lexicon;
 use crate::error::{Error, ErrorKind};
@@ -27,19 +30,25 @@ const MAX_TYPO_WORDS: usize = 4;
 /// How much a word counts where it matched: the thing's own name, the
 /// zones it is in (a zone's parents), its class.
 const NAME: f32 = 1.0;
-const PLACE: f32 = 0.6;
-const CLASS: f32 = 0.5;
+const PLACE: f32 = 0.8;
+const CLASS: f32 = 0.8;
 /// How much a word counts by how it matched: as written, by a stem, by a
 /// compound's part, by meaning (the lexicon: `lamp`, `light`, `Lampe`),
 /// as a typo (one edit, two).
 const SAME: f32 = 1.0;
 const STEM: f32 = 0.9;
-const PART: f32 = 0.85;
-const MEANING: f32 = 0.7;
+const PART: f32 = 0.95;
+const MEANING: f32 = 0.8;
 const TYPO: [f32; 2] = [0.75, 0.55];
 /// Factor of a thing of another kind than the reference names (`room`,
 /// `flow`, `sfeer`).
 const OTHER_KIND: f32 = 0.5;
+/// The bit of a posting that says it is a class: a thing known by its
+/// class is half named (`the kitchen speaker` for `Sonos One`).
+const CLASS_BIT: u32 = 1 << 31;
+/// Words of a name counted for coverage, at most (the bits below
+/// [`CLASS_BIT`]).
+const NAME_BITS: u32 = 31;
 /// Lowest score reported.
 const MIN_SCORE: f32 = 0.15;
 /// Share of the best score within which a match is as good (ambiguous).
@@ -281,39 +290,68 @@ pub struct EntityMatch {
     pub why: Vec<String>,
 }
 
-/// Words for a floor, as places: read before the lexicon, for names of
-/// zones and for references.
-const FLOORS: [(&str, &[&str]); 2] = [
-    (
-        "upstairs",
-        &[
-            "upstairs",
-            "upper",
-            "boven",
-            "bovenverdieping",
-            "bovenste",
-            "eerste",
-            "oben",
-            "obergeschoss",
-            "erste",
-        ],
-    ),
-    (
-        "downstairs",
-        &[
-            "downstairs",
-            "ground",
-            "beneden",
-            "begane",
-            "grond",
-            "benedenverdieping",
-            "gelijkvloers",
-            "parterre",
-            "unten",
-            "erdgeschoss",
-        ],
-    ),
-];
+/// Words of the home's names that mean the same in English, Dutch and
+/// German, finer than the search's lexicon (which reads a front door and
+/// a back door both as a door, a dishwasher and a dryer both as a
+/// device), one meaning a line: `meaning: words`. Read before the
+/// lexicon, for names and references alike.
+const WORDS: &str = r"
+bed: bed bedside bett
+upstairs: upstairs upper boven bovenverdieping bovenste eerste oben obergeschoss erste
+downstairs: downstairs ground beneden begane grond benedenverdieping gelijkvloers parterre unten erdgeschoss
+frontdoor: frontdoor front voordeur haustur vordertur
+backdoor: backdoor achterdeur hintertur
+ceiling: ceiling plafond decke
+pendant: pendant hang hangelampe pendelleuchte
+mirror: mirror spiegel
+towel: towel handdoek handtuch
+stairs: stairs stair staircase trap treppe
+christmas: christmas xmas kerst kerstboom weihnachten weihnachtsbaum
+tree: tree boom baum
+purifier: purifier luchtreiniger luftreiniger
+pond: pond vijver teich
+pump: pump pomp pumpe
+charger: charger charging wallbox laadpaal laadpunt lader oplader ladestation
+car: car auto
+heater: heater verwarmer kachel heizstrahler
+study: study studeerkamer studeer studierzimmer
+office: office kantoor werkkamer buro arbeitszimmer
+guest: guest guestroom logeerkamer logeer logeren gastzimmer gast
+laundry: laundry laundryroom washok wasruimte waschkuche
+driveway: driveway oprit einfahrt auffahrt
+shed: shed schuur schuppen
+left: left links linke linken
+right: right rechts rechter rechte
+underfloor: underfloor floorheating vloerverwarming fussbodenheizung
+dishwasher: dishwasher vaatwasser vaatwasmachine spulmaschine geschirrspuler
+washer: washer washingmachine wasmachine waschmaschine
+dryer: dryer tumbledryer droger wasdroger trockner
+kettle: kettle waterkoker wasserkocher
+coffee: coffee koffie kaffee
+fridge: fridge refrigerator koelkast kuhlschrank
+freezer: freezer vriezer diepvries gefrierschrank
+";
+
+/// The meaning a word has in [`WORDS`].
+fn home_word(w: &str) -> Option<&'static str> {
+    static TABLE: OnceLock<(Strings, Vec<&'static str>)> = OnceLock::new();
+    let (words, meanings) = TABLE.get_or_init(|| {
+        let mut words = Strings::default();
+        let mut meanings = Vec::new();
+        for (meaning, list) in WORDS.lines().filter_map(|l| l.split_once(": ")) {
+            for x in list.split(' ') {
+                if words.insert(x).1 {
+                    meanings.push(meaning);
+                }
+            }
+        }
+        (words, meanings)
+    });
+    words
+        .find(w)
+        .and_then(|i| meanings.get(i as usize))
+        .copied()
+}
 
 /// Words that say where, not what (`naast`, `neben`, `next to`).
 fn relation(word: &str) -> bool {
@@ -337,7 +375,7 @@ fn relation(word: &str) -> bool {
 /// The kind a word names (`room`, `kamer`, `Flow`, `sfeer`), by its meaning.
 fn kind_word(meaning: &str) -> Option<EntityKind> {
     Some(match meaning {
-        "room" | "area" | "zone" | "floor" => EntityKind::Zone,
+        "room" | "area" | "zone" | "floor" | "upstairs" | "downstairs" => EntityKind::Zone,
         "automat" | "flow" => EntityKind::Flow,
         "mood" => EntityKind::Mood,
         "devic" => EntityKind::Device,
@@ -375,16 +413,12 @@ impl Reader {
             }
         }
         let en = self.stemmers.stem(Lang::En, w);
-        let meaning = FLOORS
-            .iter()
-            .find(|(_, ws)| ws.contains(&w))
-            .map(|(m, _)| (*m).to_string())
-            .or_else(|| {
-                self.lex
-                    .lookup_lazy(w, &en, &self.stemmers)
-                    .and_then(|e| e.groups.first()?.first())
-                    .map(|(m, _)| m.clone())
-            });
+        let meaning = home_word(w).map(str::to_string).or_else(|| {
+            self.lex
+                .lookup_lazy(w, &en, &self.stemmers)
+                .and_then(|e| e.groups.first()?.first())
+                .map(|(m, _)| m.clone())
+        });
         Word {
             surface: w.to_string(),
             stems,
@@ -542,15 +576,30 @@ impl Builder {
         }
     }
 
-    /// Indexes a word and, when it is a compound, its parts.
-    fn word_and_parts(&mut self, w: &str, thing: u32, weight: f32, bit: u32) {
-        self.word(w, thing, weight, bit);
-        let known = |part: &str| self.reader.lex.knows(part) || self.vocab.contains(part);
-        if let Some(parts) = split_compound(w, &known) {
-            for part in parts {
-                self.word(&part, thing, weight * PART, bit);
-            }
+    /// Indexes a word and, when it is a compound, its parts. `bits` gives
+    /// the word's bits of coverage, one a part (the word said whole
+    /// covers them all, a part only its own); returns how many it used.
+    fn word_and_parts(
+        &mut self,
+        w: &str,
+        thing: u32,
+        weight: f32,
+        bits: &mut dyn FnMut() -> u32,
+    ) -> u32 {
+        // the word itself is no part of it
+        let known = |part: &str| {
+            part != w
+                && (self.reader.lex.knows(part)
+                    || self.vocab.contains(part)
+                    || home_word(part).is_some())
+        };
+        let parts = split_compound(w, &known).unwrap_or_default();
+        let own: Vec<u32> = (0..parts.len().max(1)).map(|_| bits()).collect();
+        self.word(w, thing, weight, own.iter().fold(0, |a, b| a | b));
+        for (part, bit) in parts.iter().zip(&own) {
+            self.word(part, thing, weight * PART, *bit);
         }
+        u32::try_from(own.len()).unwrap_or(0)
     }
 }
 
@@ -630,17 +679,44 @@ impl EntityIndex {
         for (i, t) in things.iter_mut().enumerate() {
             let n = u32::try_from(i).unwrap_or(u32::MAX);
             let words = names.get(i).map_or(&[][..], Vec::as_slice);
-            let mut bit = 1u32;
+            let mut used = 0u32;
             let mut joined = String::new();
-            for w in words {
+            let mut next = || {
+                let bit = if used < NAME_BITS { 1 << used } else { 0 };
+                used = (used + 1).min(NAME_BITS);
+                bit
+            };
+            for (k, w) in words.iter().enumerate() {
                 joined.push_str(w);
-                if is_stopword(w) || w.chars().count() < 2 {
+                // a preposition of a name (`Lamp boven de eettafel`) says
+                // where, and is no word of the thing
+                let before_determiner = words.get(k + 1).is_some_and(|x| is_determiner(x));
+                if (is_stopword(w) && home_word(w).is_none())
+                    || w.chars().count() < 2
+                    || (before_determiner && k > 0)
+                {
                     continue;
                 }
-                b.word_and_parts(w, n, NAME, bit);
-                bit = bit.checked_shl(1).unwrap_or(0);
+                b.word_and_parts(w, n, NAME, &mut next);
             }
-            t.words = u8::try_from(bit.trailing_zeros()).unwrap_or(32);
+            t.words = u8::try_from(used).unwrap_or(0);
+            // each piece of the name as written, run together (`PlayStation`,
+            // `TV-meubel`, `Cv-ketel`)
+            for piece in t.name.split_whitespace().take(MAX_NAME_WORDS) {
+                let folded: String = fold(piece)
+                    .chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .collect();
+                if folded.chars().count() >= 3 && !words.contains(&folded) {
+                    b.vocab.insert(&folded);
+                    let p = Posting {
+                        thing: n,
+                        weight: NAME,
+                        word: mask(NAME_BITS),
+                    };
+                    b.post(&format!("={folded}"), p);
+                }
+            }
             if !joined.is_empty() {
                 b.post(
                     &format!("!{joined}"),
@@ -671,7 +747,7 @@ impl EntityIndex {
             while let Some(z) = zone.filter(|&z| z != n && depth < MAX_DEPTH) {
                 for w in names.get(z as usize).into_iter().flatten() {
                     if !is_stopword(w) && w.chars().count() >= 2 {
-                        b.word_and_parts(w, n, PLACE, 0);
+                        b.word_and_parts(w, n, PLACE, &mut || 0);
                     }
                 }
                 zone = things.get(z as usize).and_then(|t| t.zone);
@@ -679,7 +755,7 @@ impl EntityIndex {
             }
             if let Some(class) = things.get(i).and_then(|t| t.class.clone()) {
                 for w in class_words(&class) {
-                    b.word(&w, n, CLASS, 0);
+                    b.word(&w, n, CLASS, CLASS_BIT);
                 }
             }
         }
@@ -729,6 +805,7 @@ fn class_words(class: &str) -> Vec<String> {
     let c = fold(class);
     let extra: &[&str] = match c.as_str() {
         "windowcoverings" | "blinds" | "curtain" | "sunshade" => &["blind", "curtain"],
+        "garagedoor" => &["garage", "door", "gate"],
         "socket" => &["socket", "plug"],
         "vacuumcleaner" => &["vacuum"],
         "heater" | "thermostat" | "radiator" => &["heating", "thermostat"],
@@ -755,11 +832,15 @@ struct Tally {
 fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution {
     let reader = Reader::new();
     let mut said = name_words(text, MAX_TEXT_WORDS);
-    // two words said for one of a name (`lees lamp`, `Leeslamp`)
+    // two words said for one of a name or a meaning (`lees lamp` for
+    // `Leeslamp`, `living room`, `front door`)
     let mut i = 0;
     while i + 1 < said.len() {
         let joined = format!("{}{}", said[i], said[i + 1]);
-        if index.vocab.contains(&joined) {
+        if index.vocab.contains(&joined)
+            || reader.lex.knows(&joined)
+            || home_word(&joined).is_some()
+        {
             said[i] = joined;
             said.remove(i + 1);
         }
@@ -774,12 +855,18 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
     let mut counted = 0usize;
     let mut typos = 0usize;
     let mut read: Vec<(String, Word)> = Vec::new();
-    for w in &said {
-        if is_stopword(w) || relation(w) || w.chars().count() < 2 {
+    for (k, w) in said.iter().enumerate() {
+        // a preposition (`above the table`) says where
+        let before_determiner = k > 0 && said.get(k + 1).is_some_and(|x| is_determiner(x));
+        if (is_stopword(w) && home_word(w).is_none())
+            || relation(w)
+            || w.chars().count() < 2
+            || before_determiner
+        {
             continue;
         }
         let word = reader.word(w);
-        let mut keys: Vec<(String, f32)> = vec![(format!("={w}"), 1.0)];
+        let mut keys: Vec<(String, f32)> = vec![(format!("={w}"), 1.0), (format!("~{w}"), STEM)];
         for s in &word.stems {
             keys.push((format!("~{s}"), 1.0));
             keys.push((format!("={s}"), STEM));
@@ -788,9 +875,19 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
             keys.push((format!("#{m}"), 1.0));
         }
         let hit = |k: &str| !index.postings_of(k).is_empty();
+        // a typo of a word of the home's names (before its parts: a typo
+        // splits into parts of which one is unknown)
+        if !keys.iter().any(|(k, _)| hit(k)) && typos < MAX_TYPO_WORDS {
+            typos += 1;
+            for (v, d) in typo_candidates(index, w) {
+                keys.push((format!("={v}"), TYPO.get(d - 1).copied().unwrap_or(0.0)));
+            }
+        }
         // a compound said (`slaapkamerlamp`): its parts
         if !keys.iter().any(|(k, _)| hit(k)) {
-            let known = |p: &str| index.vocab.contains(p) || reader.lex.knows(p);
+            let known = |p: &str| {
+                p != w && (index.vocab.contains(p) || reader.lex.knows(p) || home_word(p).is_some())
+            };
             if let Some(parts) = split_compound(w, &known) {
                 for p in parts {
                     let pw = reader.word(&p);
@@ -801,16 +898,21 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
                 }
             }
         }
-        // a typo of a word of the home's names
-        if !keys.iter().any(|(k, _)| hit(k)) && typos < MAX_TYPO_WORDS {
-            typos += 1;
-            for (v, d) in typo_candidates(index, w) {
-                keys.push((format!("={v}"), TYPO.get(d - 1).copied().unwrap_or(0.0)));
-            }
-        }
         let any = keys.iter().any(|(k, _)| hit(k));
-        // a word for a kind says what is meant
-        if let Some(k) = word.meaning.as_deref().and_then(kind_word) {
+        // a word for a kind says what is meant, unless it is part of a
+        // name (`Kamer Emma`)
+        let in_name = keys.iter().any(|(k, _)| {
+            index
+                .postings_of(k)
+                .iter()
+                .any(|p| p.word != 0 && p.word & CLASS_BIT == 0)
+        });
+        if let Some(k) = word
+            .meaning
+            .as_deref()
+            .and_then(kind_word)
+            .filter(|_| !in_name)
+        {
             kind_hint.get_or_insert(k);
         }
         if !any {
@@ -876,11 +978,15 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
             tal.score / counted as f32
         };
         let words = u32::from(thing.words).min(32);
-        let named = if words == 0 {
+        let mut named = if words == 0 {
             1.0
         } else {
             (tal.named & mask(words)).count_ones() as f32 / words as f32
         };
+        // known by its class: half named (`the kitchen speaker`)
+        if tal.named & CLASS_BIT != 0 {
+            named = named.max(0.5);
+        }
         let mut score = coverage.min(1.0) * (0.5 + 0.5 * named);
         if is_exact {
             score += 1.0;
@@ -910,7 +1016,7 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
     let matches = scored
         .iter()
         .take(opts.limit)
-        .map(|&(score, t)| describe(index, &reader, t, score, &read))
+        .map(|&(score, t)| describe(index, t, score, &read))
         .collect();
     Resolution {
         matches,
@@ -1001,13 +1107,7 @@ fn kind_name(kind: EntityKind) -> &'static str {
 }
 
 /// A match with why: each word read and where it matched the thing.
-fn describe(
-    index: &EntityIndex,
-    reader: &Reader,
-    t: u32,
-    score: f32,
-    read: &[(String, Word)],
-) -> EntityMatch {
+fn describe(index: &EntityIndex, t: u32, score: f32, read: &[(String, Word)]) -> EntityMatch {
     let thing = &index.things[t as usize];
     let zone = thing.zone.and_then(|z| index.things.get(z as usize));
     let mut why = Vec::new();
@@ -1052,16 +1152,10 @@ fn describe(
             }
             continue;
         };
-        let place = if p.word == 0 && p.weight <= PLACE {
-            match thing.class.as_deref() {
-                Some(c)
-                    if p.weight <= CLASS * SAME
-                        && zone.is_none_or(|_| !placed(index, t, w, reader)) =>
-                {
-                    format!("class {c}")
-                }
-                _ => format!("zone {}", zone.map_or("", |z| z.name.as_str())),
-            }
+        let place = if p.word & CLASS_BIT != 0 {
+            format!("class {}", thing.class.as_deref().unwrap_or(""))
+        } else if p.word == 0 {
+            format!("zone {}", placed(index, t, w).unwrap_or(""))
         } else {
             format!("name {}", thing.name)
         };
@@ -1079,24 +1173,34 @@ fn describe(
     }
 }
 
-/// Whether `w` is a word of one of the zones above thing `t`.
-fn placed(index: &EntityIndex, t: u32, w: &str, _reader: &Reader) -> bool {
-    let mut zone = index.things.get(t as usize).and_then(|x| x.zone);
+/// The zone above thing `t` (nearest first) whose name `w` matches by
+/// any of the ways a reference matches (else the thing's own zone).
+fn placed<'i>(index: &'i EntityIndex, t: u32, w: &str) -> Option<&'i str> {
+    let thing = index.things.get(t as usize)?;
+    let mut zone = thing.zone;
     let mut depth = 0;
+    let reader = Reader::new();
+    let said = reader.word(w);
     while let Some(z) = zone.filter(|_| depth < MAX_DEPTH) {
-        let Some(thing) = index.things.get(z as usize) else {
+        let Some(place) = index.things.get(z as usize) else {
             break;
         };
-        if name_words(&thing.name, MAX_NAME_WORDS)
-            .iter()
-            .any(|x| x == w)
-        {
-            return true;
+        let alike = name_words(&place.name, MAX_NAME_WORDS).iter().any(|x| {
+            let x = reader.word(x);
+            x.surface == said.surface
+                || (x.meaning.is_some() && x.meaning == said.meaning)
+                || x.stems.iter().any(|s| said.stems.contains(s))
+        });
+        if alike {
+            return Some(&place.name);
         }
-        zone = thing.zone;
+        zone = place.zone;
         depth += 1;
     }
-    false
+    thing
+        .zone
+        .and_then(|z| index.things.get(z as usize))
+        .map(|z| z.name.as_str())
 }
 
 #[cfg(test)]

@@ -73,7 +73,7 @@ fan [speed] = fan fans ventilator / ventilator ventilatoren ventilatie / ventila
 # devices and places
 outlet|socket|plug = outlet socket plug plugs / stekker stopcontact contactdoos wandcontactdoos / steckdose steckdosen stecker zwischenstecker / prise prises
 switch = - / schakelaar / schalter
-speaker [volume] = speaker speakers loudspeaker / luidspreker speaker / lautsprecher / enceinte enceintes
+speaker [volume] = speaker speakers loudspeaker soundbar / luidspreker speaker / lautsprecher / enceinte enceintes
 tv|television [volume] = tv television telly / televisie tv teevee / fernseher fernsehen fernseh / tele television
 media|music|song|track [volume] = music song songs track tracks tune playlist album podcast radio / muziek liedje liedjes lied nummer nummers afspeellijst plaat film filmpje serie / musik lied lieder song titel stuck sendung wiedergabeliste film / musique chanson chansons morceau titre film
 volume|sound = volume sound loudness noise / volume geluid geluidsniveau herrie lawaai / lautstarke ton larm / volume son bruit
@@ -110,7 +110,7 @@ bedroom = bedroom / slaapkamer / schlafzimmer / chambre
 =livingroom|lounge = lounge livingroom living / woonkamer huiskamer zitkamer / wohnzimmer / salon sejour
 kitchen = kitchen / keuken / kuche / cuisine
 bathroom = bathroom / badkamer / badezimmer bad / bain
-hallway|hall = hallway hall corridor / gang hal overloop / flur diele / couloir entree
+hallway|hall = hallway hall corridor landing / gang hal overloop / flur diele / couloir entree
 garden|yard = garden yard / tuin / garten / jardin
 office|study = office study desk / kantoor werkkamer studeerkamer / buro arbeitszimmer schreibtisch / bureau
 # furniture: where a thing stands (`the lamp beside the couch`)
@@ -119,10 +119,11 @@ table = table / tafel eettafel / tisch esstisch / -
 chair = chair armchair / stoel fauteuil / stuhl sessel / chaise
 cupboard|cabinet = cupboard cabinet closet wardrobe / kast kledingkast / schrank kleiderschrank / armoire placard
 mood|scene*0.8 = mood moods atmosphere / sfeer sferen stemming / stimmung stimmungen / ambiance
+cosy|cozy = cosy cozy snug / gezellig knus / gemutlich / -
 attic = attic / zolder / dachboden / grenier
 basement|cellar = basement cellar / kelder / keller / cave
 toilet = toilet wc / toilet wc / toilette wc / toilettes
-diningroom = - / eetkamer / esszimmer
+diningroom = diningroom dining / eetkamer / esszimmer
 mode|on*0.4 = mode modes / modus / modus / mode
 nursery|kids = nursery / kinderkamer / kinderzimmer
 terrace|balcony|porch = terrace balcony porch patio / terras balkon veranda / terrasse balkon veranda / terrasse balcon
