@@ -2,15 +2,14 @@
 //! and moods, read with the tool search's analysis (folding, stems in
 //! English, Dutch and German, the lexicon, compounds, typos).
 
-use std::sync::OnceLock;
-
 use serde::Serialize;
 use serde_json::Value;
 
 use super::analyze::{
-    edit_distance, fold, is_determiner, is_stopword, letter_mask, split_compound, words, Lang,
-    Stemmers, Strings,
+    desc, edit_distance, fold, halves, is_determiner, is_stopword, key, letter_mask,
+    split_compound, undesc, words, Lang, Stemmers, Strings,
 };
+use super::index::order_by;
 use super::lexicon::Lexicon;
 use crate::error::{Error, ErrorKind};
 use crate::pointer;
@@ -197,6 +196,11 @@ pub struct EntityIndex {
     /// Words of names and places, with their letter masks, for typos.
     vocab: Strings,
     masks: Vec<u32>,
+    /// Each thing's place among zones, devices, Flows and moods, each kind
+    /// by name and ID (how equal scores are ordered), and the things in
+    /// that order.
+    order: Vec<u32>,
+    by_order: Vec<u32>,
 }
 
 /// What to resolve a reference to.
@@ -295,7 +299,7 @@ pub struct EntityMatch {
 /// a back door both as a door, a dishwasher and a dryer both as a
 /// device), one meaning a line: `meaning: words`. Read before the
 /// lexicon, for names and references alike.
-const WORDS: &str = r"
+pub(crate) const WORDS: &str = r"
 bed: bed bedside bett
 upstairs: upstairs upper boven bovenverdieping bovenste eerste oben obergeschoss erste
 downstairs: downstairs ground beneden begane grond benedenverdieping gelijkvloers parterre unten erdgeschoss
@@ -334,23 +338,7 @@ freezer: freezer vriezer diepvries gefrierschrank
 
 /// The meaning a word has in [`WORDS`].
 fn home_word(w: &str) -> Option<&'static str> {
-    static TABLE: OnceLock<(Strings, Vec<&'static str>)> = OnceLock::new();
-    let (words, meanings) = TABLE.get_or_init(|| {
-        let mut words = Strings::default();
-        let mut meanings = Vec::new();
-        for (meaning, list) in WORDS.lines().filter_map(|l| l.split_once(": ")) {
-            for x in list.split(' ') {
-                if words.insert(x).1 {
-                    meanings.push(meaning);
-                }
-            }
-        }
-        (words, meanings)
-    });
-    words
-        .find(w)
-        .and_then(|i| meanings.get(i as usize))
-        .copied()
+    Lexicon::get().home_word(w)
 }
 
 /// Words that say where, not what (`naast`, `neben`, `next to`).
@@ -763,12 +751,26 @@ impl EntityIndex {
         for w in b.vocab.iter() {
             masks.push(letter_mask(w));
         }
+        let by = |t: u32| {
+            things
+                .get(t as usize)
+                .map(|x| (x.kind as u8, x.name.as_str(), x.id.as_str()))
+        };
+        let sorted = order_by(things.len(), &|a, b| by(a) <= by(b));
+        let mut order = vec![0u32; things.len()];
+        for (rank, &t) in sorted.iter().enumerate() {
+            if let Some(o) = order.get_mut(t as usize) {
+                *o = u32::try_from(rank).unwrap_or(u32::MAX);
+            }
+        }
         EntityIndex {
             things,
             keys: b.keys,
             postings: b.postings,
             vocab: b.vocab,
             masks,
+            order,
+            by_order: sorted,
         }
     }
 
@@ -999,12 +1001,27 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
         }
     }
     // best first, then zones, devices, Flows, moods, then by name and ID
-    scored.sort_by(|a, b| {
-        b.0.total_cmp(&a.0).then_with(|| {
-            let (x, y) = (&index.things[a.1 as usize], &index.things[b.1 as usize]);
-            (x.kind as u8, &x.name, &x.id).cmp(&(y.kind as u8, &y.name, &y.id))
+    let mut keys: Vec<u64> = scored
+        .iter()
+        .map(|&(s, t)| {
+            key(
+                desc(s),
+                index.order.get(t as usize).copied().unwrap_or(u32::MAX),
+            )
         })
-    });
+        .collect();
+    keys.sort_unstable();
+    let by_order = |k: u64| {
+        index
+            .by_order
+            .get(halves(k).1 as usize)
+            .copied()
+            .unwrap_or(0)
+    };
+    let scored: Vec<(f32, u32)> = keys
+        .iter()
+        .map(|&k| (undesc(halves(k).0), by_order(k)))
+        .collect();
     let top = scored.first().map_or(0.0, |s| s.0);
     let tied: Vec<u32> = scored
         .iter()

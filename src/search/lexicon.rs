@@ -24,8 +24,10 @@ use super::analyze::{letter_mask, Lang, Stemmers, Strings, STOPWORDS};
 
 /// The lexicon, one row a line: `expansion = English words / Dutch words /
 /// German words / French words` (`-` or nothing for none); `#` starts a
-/// comment. Text rather than a
-/// table of string slices: in the wasm module it is a third of the size.
+/// comment. An expansion followed by `[quantity]` is a thing in the home
+/// and what a number said of it sets (`[position]`; `[]` for none). Text
+/// rather than a table of string slices: in the wasm module it is a third
+/// of the size.
 const ROWS: &str = r"
 # lights
 light|lamp [brightness] = lamp lamps bulb bulbs lighting luminaire / licht lichten lichtje lamp lampje lampen verlichting peer peertje spotje / licht lichter lampe leuchte beleuchtung gluhbirne birne strahler / lumiere lumieres lampe lampes eclairage ampoule ampoules plafonnier lampadaire
@@ -44,15 +46,15 @@ deactivate|disable|turn off = deactivate disable disengage / deactiveer deactive
 # unlocked by switching it off or opening it (`HassTurnOn` locks a lock)
 open = open opened opening / openen open opendoen / offne offnen offnet oeffnen aufmachen offen geoffnet / ouvre ouvrir ouvrez ouvert ouverte ouvertes
 close|shut = close shut closed / sluit sluiten dicht dichtdoen / schliesse schliessen schliess zumachen geschlossen / ferme fermer fermez fermee fermees
-lock|close*0.5|on*0.5 = lock locked / slot sloten vergrendel vergrendelen vergrendeld afsluiten / schloss verriegeln verriegle verriegelt verschlossen abschliessen zuschliessen zusperren / verrouille verrouiller verrouillee
+lock|close*0.5|on*0.5 [] = lock locked / slot sloten vergrendel vergrendelen vergrendeld afsluiten / schloss verriegeln verriegle verriegelt verschlossen abschliessen zuschliessen zusperren / verrouille verrouiller verrouillee
 unlock|open*0.5|off*0.5 = unlock unlocked / ontgrendel ontgrendelen / entriegeln entriegle aufschliessen aufsperren / deverrouille deverrouiller
 curtain|blind|shade|shutter|cover|awning [position] = curtain curtains blind blinds shade shades shutter shutters drape drapes awning cover covers louvre louver / gordijn gordijnen rolluik rolluiken jaloezie jaloezieen zonwering zonnescherm screen screens vitrage luifel markies lamellen / vorhang vorhange rollo rollos rollladen rolladen rollladen jalousie jalousien markise abdeckung abdeckungen raffstore gardine gardinen beschattung beschattungen store / volet volets store stores rideau rideaux persienne persiennes
-door = door doors frontdoor backdoor / deur deuren voordeur achterdeur / tur turen haustur
+door [] = door doors frontdoor backdoor / deur deuren voordeur achterdeur / tur turen haustur
 # (exact words: `port` is English)
-=door = - / - / - / porte portes
-gate = gate / poort hek / tor gartentor / portail
-window = window windows / raam ramen venster / fenster / fenetre fenetres
-valve|tap|water = valve tap faucet / kraan klep ventiel hoofdkraan / ventil hahn hauptventil wasserhahn / robinet vanne
+=door [] = - / - / - / porte portes
+gate [] = gate / poort hek / tor gartentor / portail
+window [] = window windows / raam ramen venster / fenster / fenetre fenetres
+valve|tap|water [] = valve tap faucet / kraan klep ventiel hoofdkraan / ventil hahn hauptventil wasserhahn / robinet vanne
 up|raise = up raise higher / hoger / hoher
 down|lower = down lower / lager / niedriger
 # up and down said of covers: open and close them
@@ -67,12 +69,12 @@ temperature = temperature temp degree degrees celsius fahrenheit / temperatuur g
 warm|heat|temperature = warm warmer hot heat / warm warmer warmte / warm warmer heiss / chaud chaude
 cold|cool|temperature = cold colder cool cooler / koud kouder koel koeler / kalt kalter kuhl kuhler / froid froide frais fraiche
 thermostat|climate|heating|heater [temperature] = thermostat thermostats heating heater climate hvac radiator boiler / thermostaat thermostaten verwarming verwarmen kachel cv radiator ketel / thermostat heizung heizungen heizen heizkorper klima therme / chauffage radiateur chaudiere
-airco|air|conditioning|cooling|climate = aircon airco ac / airco airconditioning koeling / klimaanlage kuhlung / climatisation clim climatiseur
+airco|air|conditioning|cooling|climate [] = aircon airco ac / airco airconditioning koeling / klimaanlage kuhlung / climatisation clim climatiseur
 humidity = humidity humid / vochtigheid luchtvochtigheid vocht / feuchtigkeit luftfeuchtigkeit feuchte / humidite humide
 fan [speed] = fan fans ventilator / ventilator ventilatoren ventilatie / ventilator ventilatoren lufter luftung / ventilateur ventilation
 # devices and places
-outlet|socket|plug = outlet socket plug plugs / stekker stopcontact contactdoos wandcontactdoos / steckdose steckdosen stecker zwischenstecker / prise prises
-switch = - / schakelaar / schalter
+outlet|socket|plug [] = outlet socket plug plugs / stekker stopcontact contactdoos wandcontactdoos / steckdose steckdosen stecker zwischenstecker / prise prises
+switch [] = - / schakelaar / schalter
 speaker [volume] = speaker speakers loudspeaker soundbar / luidspreker speaker / lautsprecher / enceinte enceintes
 tv|television [volume] = tv television telly / televisie tv teevee / fernseher fernsehen fernseh / tele television
 media|music|song|track [volume] = music song songs track tracks tune playlist album podcast radio / muziek liedje liedjes lied nummer nummers afspeellijst plaat film filmpje serie / musik lied lieder song titel stuck sendung wiedergabeliste film / musique chanson chansons morceau titre film
@@ -80,14 +82,14 @@ volume|sound = volume sound loudness noise / volume geluid geluidsniveau herrie 
 volume|louder|up = louder / harder luider / lauter
 volume|quieter|down = quieter softer / zachter stiller / leiser
 mute = mute silence / dempen demp stil / stumm stummschalten stummschalte / muet sourdine
-device|entity*0.7 = device devices appliance appliances machine machines phone computer dishwasher dryer kettle fridge freezer oven / apparaat apparaten toestel machine telefoon vaatwasser wasmachine droger waterkoker koffiezetter koelkast vriezer oven / gerat gerate maschine telefon handy spulmaschine waschmaschine trockner wasserkocher kaffeemaschine kuhlschrank backofen / appareil appareils machine telephone bouilloire cafetiere frigo four
+device|entity*0.7 [] = device devices appliance appliances machine machines phone computer dishwasher dryer kettle fridge freezer oven / apparaat apparaten toestel machine telefoon vaatwasser wasmachine droger waterkoker koffiezetter koelkast vriezer oven / gerat gerate maschine telefon handy spulmaschine waschmaschine trockner wasserkocher kaffeemaschine kuhlschrank backofen / appareil appareils machine telephone bouilloire cafetiere frigo four
 entity|device*0.7 = entity entities / entiteit entiteiten / entitat entitaten / entite entites
-sensor = sensor sensors detector detect detected detects vibration / sensor sensoren melder detecteren gedetecteerd detecteert waargenomen waarnemen registreert geregistreerd trilling trillingen / sensor sensoren fuhler melder erkannt erkennt registriert vibration erschutterung / capteur capteurs detecteur detecte
+sensor [] = sensor sensors detector detect detected detects vibration / sensor sensoren melder detecteren gedetecteerd detecteert waargenomen waarnemen registreert geregistreerd trilling trillingen / sensor sensoren fuhler melder erkannt erkennt registriert vibration erschutterung / capteur capteurs detecteur detecte
 sensor*0.8|alarm*0.6 = smoke gas leak / rook rookmelder gas lekkage / rauch rauchmelder leck / fumee gaz fuite
 state|status = state status connected disconnected online offline / status toestand verbonden / status zustand verbunden getrennt / etat statut connecte deconnecte
 current|state|status = current present moment / huidige actuele momentele moment / aktuelle aktuell aktuellen derzeitige momentan moment / actuel actuelle actuellement
-battery = battery batteries / batterij batterijen accu / batterie akku / batterie batteries pile piles
-motion|presence = motion movement presence anyone anybody someone somebody people person / beweging aanwezigheid iemand mensen personen persoon / bewegung anwesenheit jemand irgendjemand personen person leute / mouvement presence quelqu personne personnes
+battery [] = battery batteries / batterij batterijen accu / batterie akku / batterie batteries pile piles
+motion|presence [] = motion movement presence anyone anybody someone somebody people person / beweging aanwezigheid iemand mensen personen persoon / bewegung anwesenheit jemand irgendjemand personen person leute / mouvement presence quelqu personne personnes
 energy|power|consumption = energy power consumption electricity / energie stroom verbruik stroomverbruik vermogen elektriciteit / energie strom verbrauch stromverbrauch leistung / energie electricite consommation puissance
 # a room, an area (Home Assistant's, `ruimte`, `Bereich` in its Dutch and
 # German) and a zone (Homey's rooms; Home Assistant's places on a map)
@@ -96,12 +98,12 @@ area|room|zone*0.8 = area areas / ruimte ruimtes / bereich bereiche / -
 zone|room*0.8|area*0.8 = zone zones / zone zones / zone zonen / zone
 floor = floor storey story / verdieping etage / etage stockwerk geschoss / etage
 home|house|base*0.5 = home house / huis woning thuis / haus wohnung zuhause / maison domicile
-garage = garage / garage garagedeur / garage garagentor / garage
+garage [] = garage / garage garagedeur / garage garagentor / garage
 camera = camera cam webcam / camera / kamera / camera
 alarm|security = alarm siren burglar / alarm alarmsysteem sirene / alarm alarmanlage sirene / alarme sirene
-doorbell = doorbell bell / deurbel bel / klingel turklingel / sonnette
-robot|vacuum*0.8 = robot / robot / roboter / robot
-vacuum|clean = vacuum hoover vacuuming roomba roborock deebot ecovacs neato dreame / stofzuiger stofzuigen stofzuig zuigen robotstofzuiger / staubsauger staubsaugen saugen sauge saugroboter / aspirateur aspirer
+doorbell [] = doorbell bell / deurbel bel / klingel turklingel / sonnette
+robot|vacuum*0.8 [] = robot / robot / roboter / robot
+vacuum|clean [] = vacuum hoover vacuuming roomba roborock deebot ecovacs neato dreame / stofzuiger stofzuigen stofzuig zuigen robotstofzuiger / staubsauger staubsaugen saugen sauge saugroboter / aspirateur aspirer
 clean|vacuum = clean cleaning mop / schoonmaken poetsen dweilen reinigen / putzen reinigen reinige wischen / nettoie nettoyer nettoyage menage
 base|dock|station = base dock station charger / basis basisstation laadstation oplaadstation / basis basisstation ladestation / base station chargeur
 # rooms: known words keep compounds from splitting wrongly
@@ -452,7 +454,8 @@ pub(crate) struct Expansion {
     pub(crate) senses: u16,
     /// The English stem of the quantity a thing is set by (`[position]`
     /// in the row: a cover is set to a percentage by its position, a
-    /// light by its brightness, a speaker by its volume).
+    /// light by its brightness, a speaker by its volume); empty for a
+    /// thing in the home set by nothing in particular (`[]`: a door).
     pub(crate) quantity: Option<String>,
 }
 
@@ -530,33 +533,8 @@ impl Expansion {
                 _ => 0,
             };
         }
-        // a thing in the home, by what the row is first
-        if matches!(
-            head,
-            "light"
-                | "curtain"
-                | "door"
-                | "gate"
-                | "window"
-                | "valve"
-                | "thermostat"
-                | "airco"
-                | "fan"
-                | "outlet"
-                | "switch"
-                | "speaker"
-                | "tv"
-                | "media"
-                | "device"
-                | "sensor"
-                | "battery"
-                | "garage"
-                | "doorbell"
-                | "robot"
-                | "vacuum"
-                | "lock"
-                | "motion"
-        ) {
+        // a thing in the home: a row with a quantity, if only `[]`
+        if quantity.is_some() {
             senses |= THING;
         }
         Expansion {
@@ -583,6 +561,10 @@ pub(crate) struct Lexicon {
     /// The words of needs ([`NEEDS`]), each with its expansion.
     needs: Strings,
     need_exp: Vec<u32>,
+    /// The words of the home's names with a finer meaning (see
+    /// `entities::WORDS`), each with it.
+    home: Strings,
+    home_meaning: Vec<&'static str>,
     /// The first letter of each row's particle, for a quick test.
     firsts: Vec<u8>,
     /// [`STOPWORDS`], hashed.
@@ -678,7 +660,21 @@ impl Lexicon {
                 starts.insert(first_chars(k, 4));
             }
         }
+        let mut home = Strings::default();
+        let mut home_meaning = Vec::new();
+        for (meaning, list) in super::entities::WORDS
+            .lines()
+            .filter_map(|l| l.split_once(": "))
+        {
+            for x in list.split(' ') {
+                if home.insert(x).1 {
+                    home_meaning.push(meaning);
+                }
+            }
+        }
         Lexicon {
+            home,
+            home_meaning,
             surface,
             surface_exp,
             keys,
@@ -833,6 +829,15 @@ impl Lexicon {
         self.need_exp
             .get(id as usize)
             .and_then(|&e| self.expansion(e))
+    }
+
+    /// The finer meaning of a word of the home's names (`voordeur`:
+    /// `frontdoor`), when it has one.
+    pub(crate) fn home_word(&self, w: &str) -> Option<&'static str> {
+        self.home
+            .find(w)
+            .and_then(|i| self.home_meaning.get(i as usize))
+            .copied()
     }
 
     /// Whether the folded word is a lexicon word (for compound splitting).

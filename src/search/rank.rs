@@ -63,7 +63,7 @@ const VALUE_WEIGHT: f32 = 0.5;
 const CAN_WEIGHT: f32 = 0.8;
 /// Factor of a tool that gives something seen (a camera's image) in a
 /// question about the state that does not ask for anything seen.
-const MEDIA_IN_STATE: f32 = 0.5;
+const MEDIA_IN_STATE: f32 = 0.3;
 /// Weight of the logs and the history in a question why.
 const WHY_LOG_WEIGHT: f32 = 0.5;
 /// Weight of the automations in a question why (`which flow turns it on`).
@@ -74,6 +74,8 @@ const NEED_DEVICE_WEIGHT: f32 = 0.3;
 /// Weight of the quantity a thing is set by, when a query says how much
 /// (`blinds to 30%`: the position).
 const QUANTITY_WEIGHT: f32 = 0.8;
+/// Weight of `set` in a query that names a value to reach (`to 20%`).
+const TARGET_WEIGHT: f32 = 0.6;
 /// Weight of `step` in a query that asks for a small step.
 const STEP_WEIGHT: f32 = 0.6;
 /// Weight of going somewhere, for a web address in a query.
@@ -802,7 +804,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
                 .and_then(|r| r.exp)
                 .filter(|e| !consumed[i] && e.senses & PLACE == 0)
                 .and_then(|e| e.quantity.as_deref());
-            if let Some(qty) = quantity.filter(|q| !said.contains(q)) {
+            if let Some(qty) = quantity.filter(|q| !q.is_empty() && !said.contains(q)) {
                 said.push(qty);
             }
         }
@@ -811,7 +813,17 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
                 q.push(vec![(t, QUANTITY_WEIGHT)]);
             }
         }
-        if step {
+        // a number to reach (`to 20 percent`, `op 70`, `auf 50`) is a
+        // value to set, however the query says it gets there
+        let target = words.windows(2).any(|w| {
+            matches!(
+                w[0].as_str(),
+                "to" | "op" | "auf" | "naar" | "tot" | "at" | "on" | "zu"
+            ) && is_number(&w[1])
+        });
+        if target {
+            q.add_implied("set", TARGET_WEIGHT);
+        } else if step {
             if let Some(t) = index.terms.find("step") {
                 q.push(vec![(t, STEP_WEIGHT)]);
             }
@@ -1104,17 +1116,17 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
 const ALIKE: f32 = 0.4;
 
 /// Letter trigrams of `^word$`, hashed, sorted and without repeats, into
-/// `out` (cleared first).
-fn trigrams(word: &str, out: &mut Vec<u32>) {
+/// `out` (cleared first; `u64`s, sorted by the search's one sort routine).
+fn trigrams(word: &str, out: &mut Vec<u64>) {
     out.clear();
     let chars: Vec<char> = std::iter::once('^')
         .chain(word.chars().take(MAX_WORD_CHARS))
         .chain(std::iter::once('$'))
         .collect();
     for w in chars.windows(3) {
-        let h = w
-            .iter()
-            .fold(0u32, |h, &c| h.wrapping_mul(0x0100_0193) ^ u32::from(c));
+        let h = w.iter().fold(0u64, |h, &c| {
+            h.wrapping_mul(0x0100_0000_01b3) ^ u64::from(c)
+        });
         out.push(h);
     }
     out.sort_unstable();
@@ -1122,7 +1134,7 @@ fn trigrams(word: &str, out: &mut Vec<u32>) {
 }
 
 /// The Dice coefficient of two sorted trigram sets.
-fn dice(a: &[u32], b: &[u32]) -> f32 {
+fn dice(a: &[u64], b: &[u64]) -> f32 {
     if a.is_empty() || b.is_empty() {
         return 0.0;
     }
@@ -1155,7 +1167,7 @@ fn guess(
     found: &mut Vec<usize>,
     in_category: &dyn Fn(usize) -> bool,
 ) -> Option<Fallback> {
-    let mut qgrams: Vec<Vec<u32>> = Vec::new();
+    let mut qgrams: Vec<Vec<u64>> = Vec::new();
     for w in words(query, MAX_QUERY_WORDS) {
         if w.chars().count() >= 3 && !is_stopword(&w) && !is_number(&w) && qgrams.len() < 8 {
             let mut g = Vec::new();
