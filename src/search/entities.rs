@@ -424,6 +424,11 @@ struct Item {
     class: Option<String>,
 }
 
+/// A shape error at `ptr`.
+fn shape(ptr: String, msg: String) -> Error {
+    Error::new(ErrorKind::Shape, ptr, msg)
+}
+
 /// The items of one list of the home (an array, or an object keyed by ID).
 fn read_list(
     home: &serde_json::Map<String, Value>,
@@ -431,84 +436,86 @@ fn read_list(
     kind: EntityKind,
     out: &mut Vec<Item>,
 ) -> Result<(), Error> {
-    let shape = |ptr: String, msg: String| Error::new(ErrorKind::Shape, ptr, msg);
     let at = pointer::push("", key);
-    let items: Vec<(String, Option<&str>, &Value)> = match home.get(key) {
-        None | Some(Value::Null) => return Ok(()),
+    match home.get(key) {
+        None | Some(Value::Null) => Ok(()),
         Some(Value::Array(a)) => a
             .iter()
             .enumerate()
-            .map(|(i, v)| (pointer::index(&at, i), None, v))
-            .collect(),
+            .try_for_each(|(i, v)| read_item(pointer::index(&at, i), None, v, kind, out)),
         Some(Value::Object(m)) => m
             .iter()
-            .map(|(k, v)| (pointer::push(&at, k), Some(k.as_str()), v))
-            .collect(),
-        Some(other) => {
-            return Err(shape(
-                at,
+            .try_for_each(|(k, v)| read_item(pointer::push(&at, k), Some(k), v, kind, out)),
+        Some(other) => Err(shape(
+            at,
+            format!(
+                "{key} must be an array of {} or an object keyed by ID, not {}",
+                kind.plural(),
+                crate::catalog::kind_of(other)
+            ),
+        )),
+    }
+}
+
+/// One item of a list at `ptr` (`key`: its key in an object keyed by ID).
+fn read_item(
+    ptr: String,
+    key: Option<&str>,
+    v: &Value,
+    kind: EntityKind,
+    out: &mut Vec<Item>,
+) -> Result<(), Error> {
+    if out.len() >= MAX_THINGS {
+        return Ok(());
+    }
+    let Value::Object(m) = v else {
+        return Err(shape(
+            ptr,
+            format!(
+                "an item must be an object, not {}",
+                crate::catalog::kind_of(v)
+            ),
+        ));
+    };
+    // a string field, required or not
+    let text = |k: &str, required: bool| -> Result<Option<String>, Error> {
+        match m.get(k) {
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            None | Some(Value::Null) if !required => Ok(None),
+            None => Err(shape(
+                ptr.clone(),
+                format!("an item needs a string \"{k}\""),
+            )),
+            Some(other) => Err(shape(
+                pointer::push(&ptr, k),
                 format!(
-                    "{key} must be an array of {} or an object keyed by ID, not {}",
-                    kind.plural(),
+                    "{k} must be a string, not {}",
                     crate::catalog::kind_of(other)
                 ),
-            ))
+            )),
         }
     };
-    for (ptr, key_id, v) in items {
-        if out.len() >= MAX_THINGS {
-            break;
-        }
-        let Value::Object(m) = v else {
-            return Err(shape(
-                ptr,
-                format!(
-                    "a {key} item must be an object, not {}",
-                    crate::catalog::kind_of(v)
-                ),
-            ));
-        };
-        let string = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
-        let name = match m.get("name") {
-            Some(Value::String(s)) => s.clone(),
-            Some(other) => {
-                return Err(shape(
-                    pointer::push(&ptr, "name"),
-                    format!(
-                        "name must be a string, not {}",
-                        crate::catalog::kind_of(other)
-                    ),
-                ))
-            }
-            None => return Err(shape(ptr, "an item needs a \"name\"".into())),
-        };
-        let id = match (m.get("id"), key_id) {
-            (Some(Value::String(s)), _) => s.clone(),
-            (None, Some(k)) => k.to_string(),
-            (Some(other), _) => {
-                return Err(shape(
-                    pointer::push(&ptr, "id"),
-                    format!(
-                        "id must be a string, not {}",
-                        crate::catalog::kind_of(other)
-                    ),
-                ))
-            }
-            (None, None) => return Err(shape(ptr, "an item needs an \"id\"".into())),
-        };
-        let zone = match kind {
-            EntityKind::Zone => string("parent"),
-            _ => string("zone").or_else(|| string("zoneId")),
-        };
-        let class = string("virtualClass").or_else(|| string("class"));
-        out.push(Item {
-            id,
-            name,
-            kind,
-            zone,
-            class: class.filter(|_| kind == EntityKind::Device),
-        });
-    }
+    let name = text("name", true)?.unwrap_or_default();
+    let id = match key {
+        Some(k) => text("id", false)?.unwrap_or_else(|| k.to_string()),
+        None => text("id", true)?.unwrap_or_default(),
+    };
+    let string = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
+    let zone = match kind {
+        EntityKind::Zone => string("parent"),
+        _ => string("zone").or_else(|| string("zoneId")),
+    };
+    let class = match kind {
+        EntityKind::Device => string("virtualClass").or_else(|| string("class")),
+        _ => None,
+    };
+    out.push(Item {
+        id,
+        name,
+        kind,
+        zone,
+        class,
+    });
     Ok(())
 }
 
