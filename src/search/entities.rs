@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::analyze::{
-    desc, edit_distance, fold, halves, is_determiner, is_stopword, key, letter_mask,
+    desc, edit_distance, fold, halves, is_determiner, is_stopword, key as sort_key, letter_mask,
     split_compound, undesc, words, Lang, Stemmers, Strings,
 };
 use super::index::order_by;
@@ -177,6 +177,16 @@ struct Posting {
 ///  "flows":   [{"id": "…", "name": "Goedemorgen"}],
 ///  "moods":   [{"id": "…", "name": "Filmavond", "zone": "<zone id>"}]}
 /// ```
+///
+/// ## Tool arguments that name a thing
+///
+/// [`EntityIndex::resolve_id`] gives the ID a tool argument should carry
+/// when a model wrote a name where a tool takes an ID (`zoneId:
+/// "Begane grond"`): a host that knows which of its tools' arguments name
+/// things replaces the value before the call, and asks the model which
+/// one it means when the name is ambiguous (the [`Resolution::note`]).
+///
+/// ## The home's shape, in detail
 ///
 /// Every list is optional and may also be an object keyed by ID (as
 /// Homey's API gives them; an item's own `id` wins over its key). A zone's
@@ -531,14 +541,24 @@ struct Builder {
     keys: Strings,
     postings: Vec<Vec<Posting>>,
     vocab: Strings,
+    /// Each distinct word read (a name's words repeat: `Plafondlamp` in
+    /// every room), with its keys: `(key, weight, part)` in `entries`,
+    /// part 0 for the word, `i` for its `i`th part.
+    read: Strings,
+    spans: Vec<(u32, u32, u8)>,
+    entries: Vec<(u32, f32, u8)>,
 }
 
 impl Builder {
-    fn post(&mut self, key: &str, p: Posting) {
+    fn key(&mut self, key: &str) -> u32 {
         let (id, new) = self.keys.insert(key);
         if new {
             self.postings.push(Vec::new());
         }
+        id
+    }
+
+    fn post(&mut self, id: u32, p: Posting) {
         if let Some(list) = self.postings.get_mut(id as usize) {
             // once per thing and key, at its best weight
             match list.last_mut() {
@@ -554,33 +574,32 @@ impl Builder {
         }
     }
 
-    /// Indexes one word of a thing: as written, its stems, its meaning.
-    fn word(&mut self, w: &str, thing: u32, weight: f32, bit: u32) {
+    /// The keys of one word (as written, its stems, its meaning) into
+    /// `entries`, for `part`, at `weight`.
+    fn keys_of(&mut self, w: &str, weight: f32, part: u8) {
         let word = self.reader.word(w);
-        let p = |x: f32| Posting {
-            thing,
-            weight: weight * x,
-            word: bit,
-        };
-        self.post(&format!("={}", word.surface), p(SAME));
+        let id = self.key(&format!("={}", word.surface));
+        self.entries.push((id, weight * SAME, part));
         for s in &word.stems {
-            self.post(&format!("~{s}"), p(STEM));
+            let id = self.key(&format!("~{s}"));
+            self.entries.push((id, weight * STEM, part));
         }
         if let Some(m) = &word.meaning {
-            self.post(&format!("#{m}"), p(MEANING));
+            let id = self.key(&format!("#{m}"));
+            self.entries.push((id, weight * MEANING, part));
         }
     }
 
-    /// Indexes a word and, when it is a compound, its parts. `bits` gives
-    /// the word's bits of coverage, one a part (the word said whole
-    /// covers them all, a part only its own); returns how many it used.
-    fn word_and_parts(
-        &mut self,
-        w: &str,
-        thing: u32,
-        weight: f32,
-        bits: &mut dyn FnMut() -> u32,
-    ) -> u32 {
+    /// A word's keys, read once: the word's own and, when it is a
+    /// compound, its parts'; and how many parts it has.
+    fn analyzed(&mut self, w: &str) -> (usize, usize, u8) {
+        let (n, new) = self.read.insert(w);
+        if !new {
+            let (a, b, parts) = self.spans.get(n as usize).copied().unwrap_or_default();
+            return (a as usize, b as usize, parts);
+        }
+        let start = self.entries.len();
+        self.keys_of(w, 1.0, 0);
         // the word itself is no part of it
         let known = |part: &str| {
             part != w
@@ -589,12 +608,52 @@ impl Builder {
                     || home_word(part).is_some())
         };
         let parts = split_compound(w, &known).unwrap_or_default();
-        let own: Vec<u32> = (0..parts.len().max(1)).map(|_| bits()).collect();
-        self.word(w, thing, weight, own.iter().fold(0, |a, b| a | b));
-        for (part, bit) in parts.iter().zip(&own) {
-            self.word(part, thing, weight * PART, *bit);
+        for (i, part) in parts.iter().enumerate() {
+            self.keys_of(part, PART, u8::try_from(i + 1).unwrap_or(u8::MAX));
         }
-        u32::try_from(own.len()).unwrap_or(0)
+        let parts = u8::try_from(parts.len()).unwrap_or(u8::MAX);
+        let end = self.entries.len();
+        self.spans.push((
+            u32::try_from(start).unwrap_or(0),
+            u32::try_from(end).unwrap_or(0),
+            parts,
+        ));
+        (start, end, parts)
+    }
+
+    /// Indexes a word and, when it is a compound (and `split`), its parts.
+    /// `bits` gives the word's bits of coverage, one a part (the word said
+    /// whole covers them all, a part only its own).
+    fn word_and_parts(
+        &mut self,
+        w: &str,
+        thing: u32,
+        weight: f32,
+        split: bool,
+        bits: &mut dyn FnMut() -> u32,
+    ) {
+        let (start, end, parts) = self.analyzed(w);
+        let parts = if split { usize::from(parts) } else { 0 };
+        let own: Vec<u32> = (0..parts.max(1)).map(|_| bits()).collect();
+        let whole = own.iter().fold(0, |a, b| a | b);
+        for k in start..end {
+            let Some(&(id, x, part)) = self.entries.get(k) else {
+                continue;
+            };
+            let word = match usize::from(part) {
+                0 => whole,
+                i if i <= parts => own.get(i - 1).copied().unwrap_or(0),
+                _ => continue,
+            };
+            self.post(
+                id,
+                Posting {
+                    thing,
+                    weight: weight * x,
+                    word,
+                },
+            );
+        }
     }
 }
 
@@ -660,6 +719,9 @@ impl EntityIndex {
             keys: Strings::default(),
             postings: Vec::new(),
             vocab: Strings::default(),
+            read: Strings::default(),
+            spans: Vec::new(),
+            entries: Vec::new(),
         };
         // every word of every name first: the parts compounds split into
         let names: Vec<Vec<String>> = things
@@ -692,7 +754,7 @@ impl EntityIndex {
                 {
                     continue;
                 }
-                b.word_and_parts(w, n, NAME, &mut next);
+                b.word_and_parts(w, n, NAME, true, &mut next);
             }
             t.words = u8::try_from(used).unwrap_or(0);
             // each piece of the name as written, run together (`PlayStation`,
@@ -709,28 +771,22 @@ impl EntityIndex {
                         weight: NAME,
                         word: mask(NAME_BITS),
                     };
-                    b.post(&format!("={folded}"), p);
+                    let id = b.key(&format!("={folded}"));
+                    b.post(id, p);
                 }
             }
             if !joined.is_empty() {
-                b.post(
-                    &format!("!{joined}"),
-                    Posting {
-                        thing: n,
-                        weight: NAME,
-                        word: u32::MAX,
-                    },
-                );
+                let p = Posting {
+                    thing: n,
+                    weight: NAME,
+                    word: mask(NAME_BITS),
+                };
+                let id = b.key(&format!("!{joined}"));
+                b.post(id, p);
                 // the name said as one word (`leeslamp` for `Lees lamp`)
                 if words.len() > 1 {
-                    b.post(
-                        &format!("={joined}"),
-                        Posting {
-                            thing: n,
-                            weight: NAME,
-                            word: u32::MAX,
-                        },
-                    );
+                    let id = b.key(&format!("={joined}"));
+                    b.post(id, p);
                 }
             }
         }
@@ -742,7 +798,7 @@ impl EntityIndex {
             while let Some(z) = zone.filter(|&z| z != n && depth < MAX_DEPTH) {
                 for w in names.get(z as usize).into_iter().flatten() {
                     if !is_stopword(w) && w.chars().count() >= 2 {
-                        b.word_and_parts(w, n, PLACE, &mut || 0);
+                        b.word_and_parts(w, n, PLACE, true, &mut || 0);
                     }
                 }
                 zone = things.get(z as usize).and_then(|t| t.zone);
@@ -750,7 +806,7 @@ impl EntityIndex {
             }
             if let Some(class) = things.get(i).and_then(|t| t.class.clone()) {
                 for w in class_words(&class) {
-                    b.word(&w, n, CLASS, CLASS_BIT);
+                    b.word_and_parts(&w, n, CLASS, false, &mut || CLASS_BIT);
                 }
             }
         }
@@ -801,6 +857,35 @@ impl EntityIndex {
         resolve(self, text, opts)
     }
 
+    /// The ID a tool argument that names a thing should carry: `value`
+    /// itself when it is the ID of a thing (of `kind`, when given), else
+    /// the ID of the one thing it means ([`Resolution::unique`]), else
+    /// `None` (nothing, or more than one thing, matches: ask which). What
+    /// a host that knows which arguments name things (`zoneId`,
+    /// `deviceId`) calls before a tool call, so that a model may write
+    /// `Begane grond` where the tool takes a zone's ID.
+    ///
+    /// ```
+    /// use mcp_switchboard::{EntityIndex, EntityKind};
+    ///
+    /// let home = serde_json::json!({"zones": [
+    ///   {"id": "z1", "name": "Begane grond"}, {"id": "z2", "name": "Boven"}]});
+    /// let index = EntityIndex::build(&home)?;
+    /// assert_eq!(index.resolve_id("begane grond", Some(EntityKind::Zone)).as_deref(), Some("z1"));
+    /// assert_eq!(index.resolve_id("z2", Some(EntityKind::Zone)).as_deref(), Some("z2"));
+    /// assert_eq!(index.resolve_id("z2", Some(EntityKind::Device)), None);
+    /// # Ok::<(), mcp_switchboard::Error>(())
+    /// ```
+    pub fn resolve_id(&self, value: &str, kind: Option<EntityKind>) -> Option<String> {
+        let of_kind = |t: &&Thing| kind.is_none_or(|k| k == t.kind);
+        if let Some(t) = self.things.iter().filter(of_kind).find(|t| t.id == value) {
+            return Some(t.id.clone());
+        }
+        let mut opts = ResolveOptions::new().with_limit(2);
+        opts.kind = kind;
+        self.resolve(value, &opts).unique().map(|m| m.id.clone())
+    }
+
     fn postings_of(&self, key: &str) -> &[Posting] {
         self.keys
             .find(key)
@@ -838,6 +923,17 @@ struct Tally {
     named: u32,
 }
 
+/// How a word of a reference matched: as said, by a stem, by meaning, as
+/// a compound's part, as a typo.
+const HOW: [&str; 5] = ["as said", "by its stem", "by meaning", "a part", "a typo"];
+
+/// A word of a reference read, with the keys it looks up: each key's
+/// number, weight and how it matches ([`HOW`]).
+struct Said {
+    word: String,
+    keys: Vec<(u32, f32, u8)>,
+}
+
 fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution {
     let reader = Reader::new();
     let mut said = name_words(text, MAX_TEXT_WORDS);
@@ -863,7 +959,8 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
     let mut touched: Vec<u32> = Vec::new();
     let mut counted = 0usize;
     let mut typos = 0usize;
-    let mut read: Vec<(String, Word)> = Vec::new();
+    let mut read: Vec<Said> = Vec::new();
+    let mut buf = String::new();
     for (k, w) in said.iter().enumerate() {
         // a preposition (`above the table`) says where
         let before_determiner = k > 0 && said.get(k + 1).is_some_and(|x| is_determiner(x));
@@ -875,44 +972,64 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
             continue;
         }
         let word = reader.word(w);
-        let mut keys: Vec<(String, f32)> = vec![(format!("={w}"), 1.0), (format!("~{w}"), STEM)];
+        let mut keys: Vec<(u32, f32, u8)> = Vec::new();
+        let mut look =
+            |keys: &mut Vec<(u32, f32, u8)>, prefix: char, text: &str, weight: f32, how: u8| {
+                buf.clear();
+                buf.push(prefix);
+                buf.push_str(text);
+                if let Some(id) = index.keys.find(&buf) {
+                    keys.push((id, weight, how));
+                }
+            };
+        look(&mut keys, '=', w, SAME, 0);
+        look(&mut keys, '~', w, STEM, 1);
         for s in &word.stems {
-            keys.push((format!("~{s}"), 1.0));
-            keys.push((format!("={s}"), STEM));
+            look(&mut keys, '~', s, SAME, 1);
+            look(&mut keys, '=', s, STEM, 1);
         }
         if let Some(m) = &word.meaning {
-            keys.push((format!("#{m}"), 1.0));
+            look(&mut keys, '#', m, SAME, 2);
         }
-        let hit = |k: &str| !index.postings_of(k).is_empty();
         // a typo of a word of the home's names (before its parts: a typo
         // splits into parts of which one is unknown)
-        if !keys.iter().any(|(k, _)| hit(k)) && typos < MAX_TYPO_WORDS {
+        if keys.is_empty() && typos < MAX_TYPO_WORDS {
             typos += 1;
             for (v, d) in typo_candidates(index, w) {
-                keys.push((format!("={v}"), TYPO.get(d - 1).copied().unwrap_or(0.0)));
+                look(
+                    &mut keys,
+                    '=',
+                    &v,
+                    TYPO.get(d - 1).copied().unwrap_or(0.0),
+                    4,
+                );
             }
         }
         // a compound said (`slaapkamerlamp`): its parts
-        if !keys.iter().any(|(k, _)| hit(k)) {
+        if keys.is_empty() {
             let known = |p: &str| {
                 p != w && (index.vocab.contains(p) || reader.lex.knows(p) || home_word(p).is_some())
             };
             if let Some(parts) = split_compound(w, &known) {
                 for p in parts {
-                    let pw = reader.word(&p);
-                    keys.push((format!("={p}"), PART));
-                    if let Some(m) = &pw.meaning {
-                        keys.push((format!("#{m}"), PART));
+                    let meaning = reader.word(&p).meaning;
+                    look(&mut keys, '=', &p, PART, 3);
+                    if let Some(m) = &meaning {
+                        look(&mut keys, '#', m, PART, 3);
                     }
                 }
             }
         }
-        let any = keys.iter().any(|(k, _)| hit(k));
+        let postings = |id: u32| {
+            index
+                .postings
+                .get(id as usize)
+                .map_or(&[][..], Vec::as_slice)
+        };
         // a word for a kind says what is meant, unless it is part of a
         // name (`Kamer Emma`)
-        let in_name = keys.iter().any(|(k, _)| {
-            index
-                .postings_of(k)
+        let in_name = keys.iter().any(|&(id, _, _)| {
+            postings(id)
                 .iter()
                 .any(|p| p.word != 0 && p.word & CLASS_BIT == 0)
         });
@@ -924,23 +1041,22 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
         {
             kind_hint.get_or_insert(k);
         }
-        if !any {
+        if keys.is_empty() {
             // a verb or a particle is not part of a reference
             if reader
                 .lex
                 .verb_act(w, &reader.stemmers.stem(Lang::En, w), &reader.stemmers)
-                != 0
-                || reader.lex.is_particle(w)
-                || matches!(w.as_str(), "on" | "off")
+                == 0
+                && !reader.lex.is_particle(w)
+                && !matches!(w.as_str(), "on" | "off")
             {
-                continue;
+                counted += 1;
             }
-            counted += 1;
             continue;
         }
         counted += 1;
-        for (k, x) in &keys {
-            for p in index.postings_of(k) {
+        for &(id, x, _) in &keys {
+            for p in postings(id) {
                 let t = p.thing as usize;
                 let v = p.weight * x;
                 if let Some(b) = best.get_mut(t) {
@@ -968,7 +1084,10 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
             }
         }
         touched.clear();
-        read.push((w.clone(), word));
+        read.push(Said {
+            word: w.clone(),
+            keys,
+        });
     }
     let exact = index.postings_of(&format!("!{whole}"));
     let mut scored: Vec<(f32, u32)> = Vec::new();
@@ -1011,7 +1130,7 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
     let mut keys: Vec<u64> = scored
         .iter()
         .map(|&(s, t)| {
-            key(
+            sort_key(
                 desc(s),
                 index.order.get(t as usize).copied().unwrap_or(u32::MAX),
             )
@@ -1130,60 +1249,59 @@ fn kind_name(kind: EntityKind) -> &'static str {
     }
 }
 
-/// A match with why: each word read and where it matched the thing.
-fn describe(index: &EntityIndex, t: u32, score: f32, read: &[(String, Word)]) -> EntityMatch {
+/// A match with why: each word read, where it matched the thing (its
+/// name, a zone above it, its class) and how.
+fn describe(index: &EntityIndex, t: u32, score: f32, read: &[Said]) -> EntityMatch {
     let thing = &index.things[t as usize];
     let zone = thing.zone.and_then(|z| index.things.get(z as usize));
+    let posting = |id: u32, of: u32| {
+        index
+            .postings
+            .get(id as usize)
+            .and_then(|ps| ps.iter().find(|p| p.thing == of))
+            .copied()
+    };
     let mut why = Vec::new();
-    for (w, word) in read {
-        let how = |key: &str| {
-            index
-                .postings_of(key)
-                .iter()
-                .find(|p| p.thing == t)
-                .copied()
-        };
-        let mut found: Option<(&str, Posting)> = None;
-        for (key, label) in [
-            (format!("={w}"), "as said"),
-            (
-                word.meaning
-                    .as_ref()
-                    .map(|m| format!("#{m}"))
-                    .unwrap_or_default(),
-                "by meaning",
-            ),
-        ] {
-            if let Some(p) = how(&key) {
-                found = Some((label, p));
-                break;
-            }
-        }
-        if found.is_none() {
-            for s in &word.stems {
-                if let Some(p) = how(&format!("~{s}")).or_else(|| how(&format!("={s}"))) {
-                    found = Some(("by its stem", p));
-                    break;
+    for said in read {
+        // the key that counted: the best for this thing
+        let mut used: Option<(f32, u32, u8, Posting)> = None;
+        for &(id, x, how) in &said.keys {
+            if let Some(p) = posting(id, t) {
+                if used.is_none_or(|u| p.weight * x > u.0) {
+                    used = Some((p.weight * x, id, how, p));
                 }
             }
         }
-        let Some((label, p)) = found else {
-            if let Some((v, _)) = typo_candidates(index, w)
-                .into_iter()
-                .find(|(v, _)| how(&format!("={v}")).is_some())
-            {
-                why.push(format!("{w}: {v} (a typo)"));
-            }
+        let Some((_, id, how, p)) = used else {
             continue;
         };
         let place = if p.word & CLASS_BIT != 0 {
             format!("class {}", thing.class.as_deref().unwrap_or(""))
         } else if p.word == 0 {
-            format!("zone {}", placed(index, t, w).unwrap_or(""))
+            // the zone above whose own name the key matched
+            let mut z = thing.zone;
+            let mut depth = 0;
+            let mut name = zone.map_or("", |z| z.name.as_str());
+            while let Some(at) = z.filter(|_| depth < MAX_DEPTH) {
+                if posting(id, at).is_some_and(|q| q.word != 0) {
+                    name = index
+                        .things
+                        .get(at as usize)
+                        .map_or(name, |x| x.name.as_str());
+                    break;
+                }
+                z = index.things.get(at as usize).and_then(|x| x.zone);
+                depth += 1;
+            }
+            format!("zone {name}")
         } else {
             format!("name {}", thing.name)
         };
-        why.push(format!("{w}: {place} ({label})"));
+        why.push(format!(
+            "{}: {place} ({})",
+            said.word,
+            HOW.get(usize::from(how)).unwrap_or(&"")
+        ));
     }
     EntityMatch {
         id: thing.id.clone(),
@@ -1195,36 +1313,6 @@ fn describe(index: &EntityIndex, t: u32, score: f32, read: &[(String, Word)]) ->
         score: (f64::from(score) * 10_000.0).round() / 10_000.0,
         why,
     }
-}
-
-/// The zone above thing `t` (nearest first) whose name `w` matches by
-/// any of the ways a reference matches (else the thing's own zone).
-fn placed<'i>(index: &'i EntityIndex, t: u32, w: &str) -> Option<&'i str> {
-    let thing = index.things.get(t as usize)?;
-    let mut zone = thing.zone;
-    let mut depth = 0;
-    let reader = Reader::new();
-    let said = reader.word(w);
-    while let Some(z) = zone.filter(|_| depth < MAX_DEPTH) {
-        let Some(place) = index.things.get(z as usize) else {
-            break;
-        };
-        let alike = name_words(&place.name, MAX_NAME_WORDS).iter().any(|x| {
-            let x = reader.word(x);
-            x.surface == said.surface
-                || (x.meaning.is_some() && x.meaning == said.meaning)
-                || x.stems.iter().any(|s| said.stems.contains(s))
-        });
-        if alike {
-            return Some(&place.name);
-        }
-        zone = place.zone;
-        depth += 1;
-    }
-    thing
-        .zone
-        .and_then(|z| index.things.get(z as usize))
-        .map(|z| z.name.as_str())
 }
 
 #[cfg(test)]

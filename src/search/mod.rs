@@ -1,5 +1,7 @@
 //! Ranked tool search without an embedding model: [`ToolIndex`] says
-//! what it reads, how it ranks and what a query can ask.
+//! what it reads, how it ranks and what a query can ask; [`EntityIndex`]
+//! finds the home's own things by the names people say, with the same
+//! analysis.
 
 mod act;
 mod analyze;
@@ -118,6 +120,32 @@ const OWN_STRINGS_PAST: usize = 4 << 20;
 /// indefinite article makes it the thing (`a new zone`). A tool that
 /// manages something (`ha_manage_updates`) does every act on it.
 ///
+/// ## Needs, quantities, troubles
+///
+/// A statement that neither asks nor commands says a need (`I'm cold`,
+/// `ik zie niks in de gang`, `die Musik ist zu laut`, `de melk is op`):
+/// what answers it is searched for, from a table of needs in English,
+/// Dutch and German that the index never reads (cold: heat up; dark or
+/// nothing to see: light on; too bright or the sun in the eyes: dim,
+/// close the covers; stuffy: air the room; too loud: volume down; not
+/// heard: volume up; dirty: vacuum; out of something: the shopping list;
+/// slow: the system's health). A quantity (a number, `%`, `procent`,
+/// degrees, a step such as `a bit` or `een tandje`, more or less) brings
+/// what the thing it is said of is set by: a cover's position, a light's
+/// brightness, a speaker's volume, a fan's speed; a number to reach (`to
+/// 20%`) asks to set a value rather than to step. Something that keeps
+/// happening (`keeps turning on by itself`, `steeds vanzelf`, `ständig`)
+/// asks why, and a question why brings traces, logs, the history and the
+/// automations (less when it says what goes wrong: a crash, a device out
+/// of reach). A question about the present state of a thing in the home
+/// implies a device's state and a capability's value, and a tool whose
+/// name says it gives something seen (a camera's image, a screenshot)
+/// weighs less in it unless something seen is asked for. A command whose
+/// things no tool that writes has a word for (`lock the front door` where
+/// a tool sets any device's capabilities) is read as a device's
+/// capability. A web address (`example.com`, `nu.nl`, `https://…`) is a
+/// page to go to.
+///
 /// A word after a determiner, a quantifier, `there` (`er`, `es`) or
 /// `which`, or right after a question's opening `are` (`zijn`, `sind`), is
 /// a noun even if it could be a verb (`zijn er updates?`). A query that
@@ -189,6 +217,34 @@ const OWN_STRINGS_PAST: usize = 4 << 20;
 /// `create`, `update`, `delete` or `control` by the first verb of the name
 /// (`set`, `turn`, `toggle` are `control`) or of the description;
 /// `control` for tools annotated as writing; `other` when nothing tells.
+///
+/// ## Never an empty answer
+///
+/// A search that matches nothing answers with guesses, said to be
+/// guesses ([`SearchResults::fallback`], and [`Hit::guess`] on each hit):
+/// the tools whose words are spelled most like the query's (letter
+/// trigrams, for words cut short, run together or mistyped past what typo
+/// correction fixes), weighed by how they fit the act asked for
+/// ([`Fallback::Spelling`]); else the tools that do what the query asks,
+/// or every tool when it does not say ([`Fallback::Act`]). Only an empty
+/// catalog or category answers with nothing, or a search with
+/// [`SearchOptions::with_fallback`] off.
+///
+/// ```
+/// use mcp_switchboard::{Catalog, Fallback, SearchOptions, ToolIndex};
+///
+/// let catalog = Catalog::parse(br#"[
+///   {"name": "set_thermostat", "description": "Set the target temperature."},
+///   {"name": "get_states", "description": "Current device states.", "annotations": {"readOnlyHint": true}}
+/// ]"#)?;
+/// let index = ToolIndex::build(&catalog, None)?;
+/// let r = index.search("qqthermoszz", &SearchOptions::new());
+/// assert_eq!(r.fallback, Some(Fallback::Spelling));
+/// assert!(r.hits[0].guess && r.hits[0].name == "set_thermostat");
+/// // a need said as a feeling
+/// assert_eq!(index.search("I'm freezing", &SearchOptions::new()).hits[0].name, "set_thermostat");
+/// # Ok::<(), mcp_switchboard::Error>(())
+/// ```
 ///
 /// ## Bad input
 ///
