@@ -1028,18 +1028,15 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
         };
         // a word for a kind says what is meant, unless it is part of a
         // name (`Kamer Emma`)
-        let in_name = keys.iter().any(|&(id, _, _)| {
-            postings(id)
-                .iter()
-                .any(|p| p.word != 0 && p.word & CLASS_BIT == 0)
-        });
-        if let Some(k) = word
-            .meaning
-            .as_deref()
-            .and_then(kind_word)
-            .filter(|_| !in_name)
-        {
-            kind_hint.get_or_insert(k);
+        if let Some(k) = word.meaning.as_deref().and_then(kind_word) {
+            let in_name = keys.iter().any(|&(id, _, _)| {
+                postings(id)
+                    .iter()
+                    .any(|p| p.word != 0 && p.word & CLASS_BIT == 0)
+            });
+            if !in_name {
+                kind_hint.get_or_insert(k);
+            }
         }
         if keys.is_empty() {
             // a verb or a particle is not part of a reference

@@ -38,6 +38,8 @@ on = - / aan / -
 # lights burning are on (exact words: `brand` is English)
 =on = - / brandt branden / brennt brennen / -
 off = - / uit / -
+# Homey's capability of switching
+on off = onoff / - / -
 turn|switch = switch / schakel schakelen / schalte schalten schalt schaltet
 toggle = toggle flip / omschakelen wissel wisselen / umschalten wechseln / basculer bascule inverser
 activate|enable|turn on = activate enable engage illuminate / activeer activeren inschakelen / aktiviere aktivieren einschalten / allume allumer allumez allumes allumee allumees active activer
@@ -236,7 +238,8 @@ merge = merge / samenvoegen mergen / zusammenfuhren mergen / fusionne fusionner
 file|content = file files content contents / bestand bestanden inhoud / datei dateien inhalt / fichier fichiers
 directory|folder|tree = directory folder tree / map mappen folder / ordner verzeichnis
 create|new|add = create new / aanmaken nieuw nieuwe creeer creeren / erstelle erstellen neu neue anlegen / cree creer nouveau nouvelle
-update|edit|change = update edit rename / bewerk bewerken bijwerken hernoem hernoemen / bearbeite bearbeiten umbenennen / edite editer renomme renommer
+update|edit|change = update edit / bewerk bewerken bijwerken / bearbeite bearbeiten / edite editer
+rename|name|update*0.6 = rename renamed / hernoem hernoemen hernoemd / umbenennen benenne umbenannt / renomme renommer
 read|get = read / lees lezen / lies lesen / lis lire
 user|me|profile|account = user users profile account whoami / gebruiker profiel account / benutzer profil konto / utilisateur profil compte
 release|version = release releases version / versie uitgave / version veroffentlichung / version

@@ -55,7 +55,7 @@ const CAPABILITY_WEIGHT: f32 = 0.4;
 const PAST_WEIGHT: f32 = 0.6;
 /// Share of the implications of a question why that stays when the query
 /// says what goes wrong (a crash, a device out of reach).
-const TROUBLE_WHY: f32 = 0.5;
+const TROUBLE_WHY: f32 = 0.25;
 /// Weight of `value` in a question about the present (`how loud is the
 /// speaker`: a capability's value).
 const VALUE_WEIGHT: f32 = 0.5;
