@@ -403,17 +403,22 @@ impl Reader {
     }
 
     fn word(&self, w: &str) -> Word {
+        // each stem once, for the keys and for the lexicon (French: none)
+        let all = [
+            self.stemmers.stem(Lang::En, w),
+            self.stemmers.stem(Lang::Nl, w),
+            self.stemmers.stem(Lang::De, w),
+            String::new(),
+        ];
         let mut stems: Vec<String> = Vec::with_capacity(3);
-        for lang in [Lang::En, Lang::Nl, Lang::De] {
-            let s = self.stemmers.stem(lang, w);
-            if s.len() >= 3 && s != w && !stems.contains(&s) {
-                stems.push(s);
+        for s in all.iter().take(3) {
+            if s.len() >= 3 && s != w && !stems.contains(s) {
+                stems.push(s.clone());
             }
         }
-        let en = self.stemmers.stem(Lang::En, w);
         let meaning = home_word(w).map(str::to_string).or_else(|| {
             self.lex
-                .lookup_lazy(w, &en, &self.stemmers)
+                .lookup(w, &all)
                 .and_then(|e| e.groups.first()?.first())
                 .map(|(m, _)| m.clone())
         });
@@ -915,14 +920,6 @@ fn class_words(class: &str) -> Vec<String> {
     out
 }
 
-/// Per thing while resolving: its score so far and the words of its name
-/// the reference said.
-#[derive(Clone, Copy, Default)]
-struct Tally {
-    score: f32,
-    named: u32,
-}
-
 /// How a word of a reference matched: as said, by a stem, by meaning, as
 /// a compound's part, as a typo.
 const HOW: [&str; 5] = ["as said", "by its stem", "by meaning", "a part", "a typo"];
@@ -953,10 +950,14 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
     }
     let whole: String = said.concat();
     let mut kind_hint: Option<EntityKind> = None;
-    let mut tally = vec![Tally::default(); index.things.len()];
+    // per thing: its score so far and the words of its name said (zeroed
+    // arrays: allocated as zeroed memory, not written one by one)
+    let mut total = vec![0f32; index.things.len()];
+    let mut named_by = vec![0u32; index.things.len()];
     let mut best = vec![0f32; index.things.len()];
     let mut bits = vec![0u32; index.things.len()];
     let mut touched: Vec<u32> = Vec::new();
+    let mut seen: Vec<u32> = Vec::new();
     let mut counted = 0usize;
     let mut typos = 0usize;
     let mut read: Vec<Said> = Vec::new();
@@ -1071,11 +1072,17 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
         }
         for &t in &touched {
             let t = t as usize;
-            if let (Some(s), Some(b), Some(bit)) =
-                (tally.get_mut(t), best.get_mut(t), bits.get_mut(t))
-            {
-                s.score += *b;
-                s.named |= *bit;
+            if let (Some(s), Some(n), Some(b), Some(bit)) = (
+                total.get_mut(t),
+                named_by.get_mut(t),
+                best.get_mut(t),
+                bits.get_mut(t),
+            ) {
+                if *s <= 0.0 {
+                    seen.push(u32::try_from(t).unwrap_or(u32::MAX));
+                }
+                *s += *b;
+                *n |= *bit;
                 *b = 0.0;
                 *bit = 0;
             }
@@ -1087,29 +1094,39 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
         });
     }
     let exact = index.postings_of(&format!("!{whole}"));
-    let mut scored: Vec<(f32, u32)> = Vec::new();
-    for (t, (tal, thing)) in tally.iter().zip(&index.things).enumerate() {
-        let t = u32::try_from(t).unwrap_or(u32::MAX);
+    // the things any word matched, and those said whole
+    for p in exact {
+        if total.get(p.thing as usize).is_some_and(|&x| x <= 0.0) {
+            seen.push(p.thing);
+        }
+    }
+    let mut keys: Vec<u64> = Vec::new();
+    let mut top = 0f32;
+    for &t in &seen {
+        let (Some(&score_so_far), Some(&said_bits), Some(thing)) = (
+            total.get(t as usize),
+            named_by.get(t as usize),
+            index.things.get(t as usize),
+        ) else {
+            continue;
+        };
         if opts.kind.is_some_and(|k| k != thing.kind) {
             continue;
         }
         let is_exact = exact.iter().any(|p| p.thing == t);
-        if tal.score <= 0.0 && !is_exact {
-            continue;
-        }
         let coverage = if counted == 0 {
             0.0
         } else {
-            tal.score / counted as f32
+            score_so_far / counted as f32
         };
         let words = u32::from(thing.words).min(32);
         let mut named = if words == 0 {
             1.0
         } else {
-            (tal.named & mask(words)).count_ones() as f32 / words as f32
+            (said_bits & mask(words)).count_ones() as f32 / words as f32
         };
         // known by its class: half named (`the kitchen speaker`)
-        if tal.named & CLASS_BIT != 0 {
+        if said_bits & CLASS_BIT != 0 {
             named = named.max(0.5);
         }
         let mut score = coverage.min(1.0) * (0.5 + 0.5 * named);
@@ -1120,43 +1137,38 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
             score *= OTHER_KIND;
         }
         if score >= MIN_SCORE {
-            scored.push((score, t));
+            top = top.max(score);
+            let order = index.order.get(t as usize).copied().unwrap_or(u32::MAX);
+            keys.push(sort_key(desc(score), order));
         }
     }
-    // best first, then zones, devices, Flows, moods, then by name and ID
-    let mut keys: Vec<u64> = scored
+    // the matches as good as the best, and the best `limit` (best first,
+    // then zones, devices, Flows, moods, then by name and ID): only those
+    // are sorted
+    let good = keys
         .iter()
-        .map(|&(s, t)| {
-            sort_key(
-                desc(s),
-                index.order.get(t as usize).copied().unwrap_or(u32::MAX),
-            )
-        })
-        .collect();
+        .filter(|&&k| undesc(halves(k).0) >= top * AS_GOOD)
+        .count();
+    let keep = good.max(opts.limit).min(keys.len());
+    if keep > 0 && keep < keys.len() {
+        keys.select_nth_unstable(keep - 1);
+        keys.truncate(keep);
+    }
     keys.sort_unstable();
-    let by_order = |k: u64| {
+    let thing_of = |k: u64| {
         index
             .by_order
             .get(halves(k).1 as usize)
             .copied()
             .unwrap_or(0)
     };
-    let scored: Vec<(f32, u32)> = keys
-        .iter()
-        .map(|&k| (undesc(halves(k).0), by_order(k)))
-        .collect();
-    let top = scored.first().map_or(0.0, |s| s.0);
-    let tied: Vec<u32> = scored
-        .iter()
-        .take_while(|s| s.0 >= top * AS_GOOD)
-        .map(|s| s.1)
-        .collect();
+    let tied: Vec<u32> = keys.iter().take(good).map(|&k| thing_of(k)).collect();
     let ambiguous = tied.len() > 1;
     let note = ambiguous.then(|| ambiguity(index, &tied));
-    let matches = scored
+    let matches = keys
         .iter()
         .take(opts.limit)
-        .map(|&(score, t)| describe(index, t, score, &read))
+        .map(|&k| describe(index, thing_of(k), undesc(halves(k).0), &read))
         .collect();
     Resolution {
         matches,

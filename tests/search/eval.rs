@@ -1061,7 +1061,14 @@ fn memory() {
 /// times. `--failures` lists the tuned set's misses only.
 fn entities(failures: bool) {
     for set in ["references", "references-heldout"] {
-        let (home, references) = entities_eval::load(&root(), set);
+        let (mut home, references) = entities_eval::load(&root(), set);
+        // ENTITIES_N=1000: the home grown as tests/bench/search.mjs grows it
+        if let Some(n) = std::env::var("ENTITIES_N")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            home = grown(&home, n);
+        }
         let t = Instant::now();
         let index = EntityIndex::build(&home).expect("home");
         let build = t.elapsed().as_secs_f64() * 1e3;
@@ -1076,8 +1083,12 @@ fn entities(failures: bool) {
             r.ambiguous_total,
             r.ambiguous_said
         );
+        let rounds = std::env::var("ENTITIES_ROUNDS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20);
         let mut times = Vec::new();
-        for _ in 0..20 {
+        for _ in 0..rounds {
             for reference in &references {
                 let t = Instant::now();
                 let _ =
@@ -1097,6 +1108,49 @@ fn entities(failures: bool) {
             }
         }
     }
+}
+
+/// The home grown to at least `n` things: its rooms (zones without zones
+/// inside) copied with their devices and moods, each copy's names numbered
+/// (as `homeOf` in tests/bench/search.mjs).
+fn grown(home: &Value, n: usize) -> Value {
+    let list = |k: &str| home[k].as_array().cloned().unwrap_or_default();
+    let (zones, devices, moods) = (list("zones"), list("devices"), list("moods"));
+    let parents: Vec<&Value> = zones.iter().map(|z| &z["parent"]).collect();
+    let rooms: Vec<&Value> = zones
+        .iter()
+        .filter(|z| !parents.contains(&&z["id"]))
+        .collect();
+    let mut out = home.clone();
+    let size = |o: &Value| {
+        ["zones", "devices", "flows", "moods"]
+            .iter()
+            .map(|k| o[*k].as_array().map_or(0, Vec::len))
+            .sum::<usize>()
+    };
+    let mut copy = 2;
+    while size(&out) < n {
+        for room in &rooms {
+            if size(&out) >= n {
+                break;
+            }
+            let id = format!("{}-{copy}", room["id"].as_str().unwrap_or(""));
+            let mut z = (*room).clone();
+            z["id"] = json!(id);
+            z["name"] = json!(format!("{} {copy}", room["name"].as_str().unwrap_or("")));
+            out["zones"].as_array_mut().expect("zones").push(z);
+            for (key, items) in [("devices", &devices), ("moods", &moods)] {
+                for d in items.iter().filter(|d| d["zone"] == room["id"]) {
+                    let mut d = d.clone();
+                    d["id"] = json!(format!("{}-{copy}", d["id"].as_str().unwrap_or("")));
+                    d["zone"] = json!(id);
+                    out[key].as_array_mut().expect("list").push(d);
+                }
+            }
+        }
+        copy += 1;
+    }
+    out
 }
 
 /// What a reference resolves to in the evaluation's home.
