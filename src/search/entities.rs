@@ -563,6 +563,17 @@ impl Builder {
         id
     }
 
+    /// Posts `key` for the whole name of thing `thing`.
+    fn whole(&mut self, key: &str, thing: u32) {
+        let id = self.key(key);
+        let p = Posting {
+            thing,
+            weight: NAME,
+            word: mask(NAME_BITS),
+        };
+        self.post(id, p);
+    }
+
     fn post(&mut self, id: u32, p: Posting) {
         if let Some(list) = self.postings.get_mut(id as usize) {
             // once per thing and key, at its best weight
@@ -771,27 +782,14 @@ impl EntityIndex {
                     .collect();
                 if folded.chars().count() >= 3 && !words.contains(&folded) {
                     b.vocab.insert(&folded);
-                    let p = Posting {
-                        thing: n,
-                        weight: NAME,
-                        word: mask(NAME_BITS),
-                    };
-                    let id = b.key(&format!("={folded}"));
-                    b.post(id, p);
+                    b.whole(&format!("={folded}"), n);
                 }
             }
             if !joined.is_empty() {
-                let p = Posting {
-                    thing: n,
-                    weight: NAME,
-                    word: mask(NAME_BITS),
-                };
-                let id = b.key(&format!("!{joined}"));
-                b.post(id, p);
+                b.whole(&format!("!{joined}"), n);
                 // the name said as one word (`leeslamp` for `Lees lamp`)
                 if words.len() > 1 {
-                    let id = b.key(&format!("={joined}"));
-                    b.post(id, p);
+                    b.whole(&format!("={joined}"), n);
                 }
             }
         }
@@ -938,12 +936,17 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
     // `Leeslamp`, `living room`, `front door`)
     let mut i = 0;
     while i + 1 < said.len() {
-        let joined = format!("{}{}", said[i], said[i + 1]);
+        let (Some(a), Some(b)) = (said.get(i), said.get(i + 1)) else {
+            break;
+        };
+        let joined = format!("{a}{b}");
         if index.vocab.contains(&joined)
             || reader.lex.knows(&joined)
             || home_word(&joined).is_some()
         {
-            said[i] = joined;
+            if let Some(slot) = said.get_mut(i) {
+                *slot = joined;
+            }
             said.remove(i + 1);
         }
         i += 1;
@@ -1168,7 +1171,7 @@ fn resolve(index: &EntityIndex, text: &str, opts: &ResolveOptions) -> Resolution
     let matches = keys
         .iter()
         .take(opts.limit)
-        .map(|&k| describe(index, thing_of(k), undesc(halves(k).0), &read))
+        .filter_map(|&k| describe(index, thing_of(k), undesc(halves(k).0), &read))
         .collect();
     Resolution {
         matches,
@@ -1260,8 +1263,8 @@ fn kind_name(kind: EntityKind) -> &'static str {
 
 /// A match with why: each word read, where it matched the thing (its
 /// name, a zone above it, its class) and how.
-fn describe(index: &EntityIndex, t: u32, score: f32, read: &[Said]) -> EntityMatch {
-    let thing = &index.things[t as usize];
+fn describe(index: &EntityIndex, t: u32, score: f32, read: &[Said]) -> Option<EntityMatch> {
+    let thing = index.things.get(t as usize)?;
     let zone = thing.zone.and_then(|z| index.things.get(z as usize));
     let posting = |id: u32, of: u32| {
         index
@@ -1312,7 +1315,7 @@ fn describe(index: &EntityIndex, t: u32, score: f32, read: &[Said]) -> EntityMat
             HOW.get(usize::from(how)).unwrap_or(&"")
         ));
     }
-    EntityMatch {
+    Some(EntityMatch {
         id: thing.id.clone(),
         name: thing.name.clone(),
         kind: thing.kind,
@@ -1321,7 +1324,7 @@ fn describe(index: &EntityIndex, t: u32, score: f32, read: &[Said]) -> EntityMat
         class: thing.class.clone(),
         score: (f64::from(score) * 10_000.0).round() / 10_000.0,
         why,
-    }
+    })
 }
 
 #[cfg(test)]

@@ -194,6 +194,18 @@ impl Query<'_> {
         exp.is_some()
     }
 
+    /// Adds the groups of an expansion read whole (a separable verb, a
+    /// need).
+    fn push_expansion(&mut self, exp: &Expansion) {
+        let mut group = Group::new();
+        let mut extra = Vec::new();
+        self.expand(exp, 1.0, &mut group, &mut extra);
+        self.push(group);
+        for e in extra {
+            self.push(e);
+        }
+    }
+
     fn expand(&self, exp: &Expansion, weight: f32, group: &mut Group, extra: &mut Vec<Group>) {
         if let [only] = exp.groups.as_slice() {
             self.alts(only, weight, group);
@@ -592,8 +604,9 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
                 .filter(|x| *x == "of" || i + 2 == n)
                 .and_then(|x| lex.need(&format!("{w}_{x}")));
             if let Some(e) = pair {
-                consumed[i] = true;
-                consumed[i + 1] = true;
+                for c in consumed.iter_mut().skip(i).take(2) {
+                    *c = true;
+                }
                 needs.push(e);
             } else if let Some(e) = lex.need(w) {
                 consumed[i] = true;
@@ -662,13 +675,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     }
     for (k, &(_, _, exp)) in pairs.iter().enumerate() {
         if !dropped_pairs[k] {
-            let mut group = Group::new();
-            let mut extra = Vec::new();
-            q.expand(exp, 1.0, &mut group, &mut extra);
-            q.push(group);
-            for e in extra {
-                q.push(e);
-            }
+            q.push_expansion(exp);
         }
     }
     let mut searchable = !pairs.is_empty() || !needs.is_empty() || address;
@@ -677,13 +684,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         searchable = true;
     }
     for e in &needs {
-        let mut group = Group::new();
-        let mut extra = Vec::new();
-        q.expand(e, 1.0, &mut group, &mut extra);
-        q.push(group);
-        for g in extra {
-            q.push(g);
-        }
+        q.push_expansion(e);
     }
     if !needs.is_empty() {
         // a catalog with one tool for every device answers needs too
@@ -912,21 +913,30 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
 
 /// Whether a tool that changes things has the term.
 fn writes(index: &ToolIndex, term: u32) -> bool {
-    let t = term as usize;
-    let (Some(&lo), Some(&hi)) = (index.offsets.get(t), index.offsets.get(t + 1)) else {
+    let Some((docs, _, _)) = postings(index, term as usize) else {
         return false;
     };
-    index
-        .post_doc
-        .get(lo as usize..hi as usize)
-        .unwrap_or(&[])
-        .iter()
-        .any(|&d| {
-            index
-                .acts
-                .get(d as usize)
-                .is_some_and(|&a| a & (act::CHANGE | act::CREATE) != 0)
-        })
+    docs.iter().any(|&d| {
+        index
+            .acts
+            .get(d as usize)
+            .is_some_and(|&a| a & (act::CHANGE | act::CREATE) != 0)
+    })
+}
+
+/// The tools of term `t`, with the term's impact in each and its idf.
+fn postings(index: &ToolIndex, t: usize) -> Option<(&[u32], &[f32], f32)> {
+    let (&lo, &hi, &idf) = (
+        index.offsets.get(t)?,
+        index.offsets.get(t + 1)?,
+        index.idf.get(t)?,
+    );
+    let range = lo as usize..hi as usize;
+    Some((
+        index.post_doc.get(range.clone())?,
+        index.post_impact.get(range)?,
+        idf,
+    ))
 }
 
 /// How well a tool's acts fit a query's: a command is rarely answered by a
@@ -989,19 +999,7 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
     let mut touched: Vec<usize> = Vec::new();
     for g in &groups {
         for &(t, w) in g {
-            let t = t as usize;
-            let (Some(&lo), Some(&hi), Some(&idf)) = (
-                index.offsets.get(t),
-                index.offsets.get(t + 1),
-                index.idf.get(t),
-            ) else {
-                continue;
-            };
-            let range = lo as usize..hi as usize;
-            let (Some(docs), Some(impacts)) = (
-                index.post_doc.get(range.clone()),
-                index.post_impact.get(range),
-            ) else {
+            let Some((docs, impacts, idf)) = postings(index, t as usize) else {
                 continue;
             };
             for (&d, &impact) in docs.iter().zip(impacts) {
@@ -1187,18 +1185,9 @@ fn guess(
             if alike < ALIKE {
                 continue;
             }
-            let (Some(&lo), Some(&hi), Some(&idf)) = (
-                index.offsets.get(t),
-                index.offsets.get(t + 1),
-                index.idf.get(t),
-            ) else {
+            let Some((docs, impacts, idf)) = postings(index, t) else {
                 continue;
             };
-            let docs = index.post_doc.get(lo as usize..hi as usize).unwrap_or(&[]);
-            let impacts = index
-                .post_impact
-                .get(lo as usize..hi as usize)
-                .unwrap_or(&[]);
             for (&d, &impact) in docs.iter().zip(impacts) {
                 if let Some(b) = best.get_mut(d as usize) {
                     *b = b.max(alike * idf * impact);
