@@ -666,11 +666,16 @@ fn is_identifier_like(name: &str) -> bool {
                 .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase()))
 }
 
-/// Tool numbers in name order: a merge sort, a few hundred bytes of wasm
-/// where a standard sort costs kilobytes for each comparison function.
+/// Tool numbers in name order.
 fn name_order(docs: &[Doc]) -> Vec<u32> {
-    let n = docs.len();
     let name = |i: u32| docs.get(i as usize).map_or("", |d| d.name.as_str());
+    order_by(docs.len(), &|a, b| name(a) <= name(b))
+}
+
+/// The numbers `0..n` in the order `le` (less or equal) says: a merge
+/// sort, stable, a few hundred bytes of wasm where a standard sort costs
+/// kilobytes for each comparison function.
+pub(crate) fn order_by(n: usize, le: &dyn Fn(u32, u32) -> bool) -> Vec<u32> {
     let mut from: Vec<u32> = (0..u32::try_from(n).unwrap_or(u32::MAX)).collect();
     let mut to = vec![0u32; n];
     let mut width = 1;
@@ -683,7 +688,7 @@ fn name_order(docs: &[Doc]) -> Vec<u32> {
             for slot in to.get_mut(lo..hi).unwrap_or(&mut []) {
                 let (a, b) = (from.get(i).copied(), from.get(j).copied());
                 let left = match (a, b) {
-                    (Some(a), Some(b)) if i < mid && j < hi => name(a) <= name(b),
+                    (Some(a), Some(b)) if i < mid && j < hi => le(a, b),
                     _ => i < mid,
                 };
                 if left {
@@ -857,7 +862,11 @@ fn read_with(tools: Vec<ToolText<'_>>, meta: Option<&Value>, memo: Memo) -> Resu
             description: short,
             category: categories.insert(category).0,
         });
-        acts_of.push(acts);
+        let media = b
+            .name_words
+            .iter()
+            .any(|&w| act::media_word(b.words.get(w)));
+        acts_of.push(acts | if media { act::MEDIA } else { 0 });
     }
     b.memo = Memo::new(0);
     b.run = Vec::new();

@@ -141,7 +141,7 @@ test('the package ships the module once, a license, and no test fixtures', () =>
   assert.doesNotMatch(readFileSync(join(root, 'pkg/README.md'), 'utf8'), /make test/);
   const wasm = readFileSync(join(root, 'pkg/mcp_switchboard_bg.wasm'));
   const gz = gzipSync(wasm, { level: 9 }).length;
-  assert.ok(gz <= 420 * 1024, `wasm is ${gz} bytes gzipped; the budget is 420 KB`);
+  assert.ok(gz <= 434 * 1024, `wasm is ${gz} bytes gzipped; the budget is 434 KB`);
 });
 
 test('the web tools are a module of their own, loaded by mcp-switchboard/web alone', () => {
