@@ -241,7 +241,7 @@ pub mod search;
 mod text;
 mod tokens;
 pub mod validate;
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "js")]
 mod wasm;
 pub mod web;
 

@@ -104,10 +104,7 @@ impl Validator {
     /// or other words are wanted: the edits of the text that give the
     /// arguments [`validate`](Self::validate) would give, with exactly its
     /// coercions and errors; `None` means "not known".
-    #[cfg_attr(
-        not(all(target_arch = "wasm32", not(feature = "web-module"))),
-        allow(dead_code)
-    )]
+    #[cfg_attr(any(not(feature = "js"), feature = "web-module"), allow(dead_code))]
     pub(crate) fn quick(&mut self, tool: &str, arguments: &str) -> Option<super::fast::Quick> {
         self.tools
             .get_mut(tool)?

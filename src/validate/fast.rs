@@ -68,10 +68,7 @@ pub(crate) enum To {
 }
 
 // read by the wasm facade and the tests
-#[cfg_attr(
-    not(all(target_arch = "wasm32", not(feature = "web-module"))),
-    allow(dead_code)
-)]
+#[cfg_attr(any(not(feature = "js"), feature = "web-module"), allow(dead_code))]
 impl Edit {
     /// The integer a string edited into a number holds.
     fn digits<'t>(&self, text: &'t str) -> &'t str {
@@ -141,10 +138,7 @@ const MAX_QUICK_ERRORS: usize = 100;
 
 /// `text` with every edit made (edits in the text's order, as
 /// [`Evaluator::quick`] gives them), written onto the end of `out`.
-#[cfg_attr(
-    not(all(target_arch = "wasm32", not(feature = "web-module"))),
-    allow(dead_code)
-)]
+#[cfg_attr(any(not(feature = "js"), feature = "web-module"), allow(dead_code))]
 pub(crate) fn splice(out: &mut String, text: &str, edits: &[Edit]) {
     let mut from = 0;
     for e in edits {
