@@ -21,6 +21,7 @@ import { chromium } from 'playwright-core';
 import { createDemoHome } from '../../pkg/demo-home.mjs';
 import { dialects } from '../../pkg/index.mjs';
 import { createGateway } from '../../pkg/gateway.mjs';
+import { startFakeModel } from './fake-models.mjs';
 import { root } from './helpers.mjs';
 
 // the Homey app's own tools, as many as it defines today
@@ -29,7 +30,6 @@ const HOMEY_TOOLS = JSON.parse(readFileSync(join(root, 'homey-app/lib/tools.json
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(root, 'tests/js/screenshots');
 const AXE = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
-const PANELS = ['catalog', 'dialects', 'roundtrip', 'search'];
 // every dialect, and OpenAI's strict mode beside plain OpenAI
 const CARDS = dialects().flatMap((d) => (d === 'openai' ? [d, 'openai strict'] : [d]));
 
@@ -259,4 +259,115 @@ test('a live MCP server: connected with the page’s UpstreamClient when it answ
   assert.match(await page.textContent('#server-form .log'), /Disconnected\.$/);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+for (const [width, dark] of [[1280, false], [390, true]]) {
+  test(`the chat at ${width} px (${dark ? 'dark' : 'light'}): a recorded session replayed without a key`, async () => {
+    const { page, context, errors } = await open(width, { dark });
+    await page.waitForFunction(() => document.querySelectorAll('#chat-recording option').length > 0);
+    assert.match(await page.textContent('#chat-recorded-about'), /^Recorded from a local fake model/);
+    // no key: said where it happens, nothing sent
+    await page.selectOption('#chat-provider', 'gemini');
+    await page.fill('#chat-key', '');
+    await page.fill('#chat-message', 'Is the front door open?');
+    await page.press('#chat-message', 'Enter');
+    assert.match(await page.textContent('#chat .error[role=alert]:not([hidden])'), /^Chat: paste your Gemini key above, or replay a recorded session below/);
+    assert.equal(await page.$('#chat-turns .turn'), null);
+
+    await page.selectOption('#chat-recording', 'evening/anthropic');
+    await page.click('#chat-replay');
+    await page.waitForFunction(() => /^Replayed: 2 rounds, 2 tool calls\./.test(document.querySelector('#chat-replay-outcome .status')?.textContent ?? ''), null, { timeout: 20_000 });
+    const turn = page.locator('#chat-turns .turn.recorded').last();
+    assert.equal(await turn.locator('header .badge').textContent(), 'recorded from a local fake model');
+    assert.match(await turn.locator('.bubble.model').last().textContent(), /The kitchen spots are on at 60% and the thermostat is set to 21 °C\./);
+    // the coerced argument marked, each call done
+    assert.equal(await turn.locator('.tool-call[data-tool="set_thermostat"] .badge.warn').textContent(), 'coerced');
+    assert.deepEqual(await turn.locator('.tool-call .status-badge').allTextContents(), ['done', 'done']);
+    // the trace and raw views, by keyboard: the requests, the calls, the key hidden
+    await turn.locator('[role=tab][data-view="chat"]').focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await turn.locator('[role=tab][data-view="trace"]').getAttribute('aria-selected'), 'true');
+    const trace = await turn.locator('.trace').textContent();
+    assert.match(trace, /→ request 1: POST https:\/\/fake-model\.invalid\/v1\/messages/);
+    assert.match(trace, /call toolu_1_1: set_thermostat .*coerced "21" → 21/);
+    await page.keyboard.press('ArrowRight');
+    const raw = await turn.locator('.raw').textContent();
+    assert.match(raw, /x-api-key: •••/);
+    assert.match(raw, /anthropic-version: 2023-06-01/);
+    assert.match(raw, /event: content_block_delta/);
+    await noOverflow(page, 'chat, raw view');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.locator('#chat').screenshot({ path: join(SHOTS, `${width}-chat.png`) });
+    assert.deepEqual(await axe(page), []);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('a chat with each provider’s fake model on another origin: the visitor’s key, the tools on the simulated home', async () => {
+  // the wrong key's 401 is logged by the browser
+  const { page, context, errors } = await open(1280, { allow: /status of 401/ });
+  const KEY = 'visitor-secret-key';
+  const choices = [
+    ['gemini', 'gemini', (hd) => hd['x-goog-api-key']],
+    ['openai', 'openai', (hd) => hd.authorization],
+    ['openai-responses', 'openai-responses', (hd) => hd.authorization],
+    ['anthropic', 'anthropic', (hd) => hd['x-api-key']],
+    ['local', 'openai', () => undefined],
+    ['prompted', 'prompted', () => undefined],
+  ];
+  try {
+    for (const [choice, provider, keyOf] of choices) {
+      const local = choice === 'local' || choice === 'prompted';
+      const model = await startFakeModel(provider, [
+        { calls: [{ name: 'set_light', arguments: { deviceId: 'living-lamp', state: 'off' } }] },
+        { text: `Done by ${choice}: the reading lamp is off.` },
+      ], { cors: true, ...(local ? {} : { key: KEY }) });
+      try {
+        await page.click('#chat-new');
+        await page.selectOption('#chat-provider', choice);
+        await page.fill('#chat-base-url', model.baseUrl);
+        if (!local) await page.fill('#chat-key', KEY);
+        await page.fill('#chat-message', 'Turn off the reading lamp');
+        await page.click('#chat-send');
+        await page.waitForSelector('#chat-turns .turn .done', { timeout: 20_000 });
+        const turn = page.locator('#chat-turns .turn').last();
+        assert.match(await turn.locator('.bubble.model').last().textContent(), new RegExp(`Done by ${choice}: the reading lamp is off\\.`), choice);
+        assert.equal(await turn.locator('.tool-call .status-badge').textContent(), 'done', choice);
+        assert.match(await page.textContent('#chat-home [data-device="living-lamp"]'), /onoff=false/, choice);
+        assert.equal(model.requests.length, 2, choice);
+        if (local) assert.equal(await page.inputValue('#chat-key'), '', choice);
+        else assert.match(keyOf(model.requests[0].headers), new RegExp(KEY), choice);
+        if (provider === 'anthropic') assert.equal(model.requests[0].headers['anthropic-dangerous-direct-browser-access'], 'true');
+        // the key shows nowhere in the page, and is kept in this tab only
+        assert.ok(!(await page.textContent('#chat')).includes(KEY), choice);
+        assert.equal(await page.$('#chat .outcome .error:not([hidden])'), null, choice);
+      } finally {
+        await model.close();
+      }
+    }
+    const stored = await page.evaluate(() => ({ session: { ...sessionStorage }, local: { ...localStorage } }));
+    assert.deepEqual(Object.keys(stored.local), []);
+    assert.equal(stored.session['mcp-switchboard-playground:key:anthropic'], KEY);
+
+    // a wrong key: the provider's error, in red where it happens
+    const model = await startFakeModel('openai', [], { cors: true, key: KEY });
+    try {
+      await page.selectOption('#chat-provider', 'openai');
+      await page.fill('#chat-base-url', model.baseUrl);
+      await page.fill('#chat-key', 'wrong-key');
+      await page.fill('#chat-message', 'Is the front door open?');
+      await page.press('#chat-message', 'Enter');
+      await page.waitForSelector('#chat .outcome .error[role=alert]:not([hidden])', { timeout: 20_000 });
+      assert.match(await page.textContent('#chat .outcome .error'), /^OpenAI \(Chat Completions\): auth: /);
+      await page.click('#chat-forget');
+      assert.equal(await page.evaluate(() => sessionStorage.getItem('mcp-switchboard-playground:key:openai')), null);
+    } finally {
+      await model.close();
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
 });
