@@ -192,7 +192,22 @@ for (const [width, dark] of [[1280, false], [390, true]]) {
     await page.waitForFunction(() => document.querySelector('#hits li')?.dataset.tool !== undefined);
     assert.match(await page.getAttribute('#hits li', 'data-tool'), /^(HassTurnOn|HassLightSet)$/);
     assert.match(await page.textContent('#search .status'), /^\d+ matching tools?, /);
-    assert.equal(await page.$$eval('#hits [data-slot="explain"]', (s) => s.length), await page.$$eval('#hits li', (l) => l.length));
+    assert.equal(await page.$$eval('#hits [data-slot="explain"]', (s) => s.length), await page.$$eval('#hits > li', (l) => l.length));
+    // how the request was read, and why the first hit ranked: each term's share, the sum
+    assert.match(await page.textContent('#reading .facts'), /^Read as a command · act: change · language: nl/);
+    assert.match(await page.textContent('#reading .terms'), /zet … aan → turn/);
+    assert.equal(await page.getAttribute('#hits > li:first-child .explain', 'open'), '');
+    const why = await page.textContent('#hits > li:first-child .explain');
+    assert.match(why, /zet … aan → turn: \+\d/);
+    assert.match(why, /terms [\d.]+ \+ name [\d.]+ = [\d.]+$/);
+    // a question: the place said, what it implies, the fit of a tool that reads
+    await page.fill('#query', 'is the light in the kitchen on?');
+    await page.press('#query', 'Enter');
+    await page.waitForFunction(() => document.querySelector('#reading .facts')?.textContent?.startsWith('Read as a question'));
+    assert.match(await page.textContent('#reading .facts'), /act: read · language: en · place: kitchen/);
+    assert.match(await page.textContent('#reading .terms'), /\(state\) → state ×0\.8/);
+    assert.match(await page.textContent('#hits > li:first-child .explain'), /× fits the act 1\.3 = /);
+    await noOverflow(page, 'search explained');
     await shot('search');
     await page.press('#query', 'Escape');
     assert.equal((await page.$$('#hits li')).length, 0);
