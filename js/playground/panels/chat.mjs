@@ -235,11 +235,21 @@ export const chatPanel = {
       if (!s) return replayOutcome.fail('choose a recorded session');
       replay.disabled = true;
       outcome.ok('');
+      /** @type {any[]} */
+      let events;
+      try {
+        const r = await fetch(new URL(s.file, base));
+        if (!r.ok) throw new Error(`${s.file}: HTTP ${r.status}`);
+        events = await r.json();
+      } catch (e) {
+        replay.disabled = false;
+        return replayOutcome.fail(e, 'The recording could not be read');
+      }
       const view = new TurnView({ label: `${s.providerLabel} · ${s.model} · ${s.mode}`, recorded: true });
       turns.append(view.el);
       replayOutcome.busy(`Replaying ${s.title} (${s.providerLabel})…`);
       let last = 0;
-      for (const e of s.events) {
+      for (const e of events) {
         // the recorded pace, no pause longer than a third of a second
         await new Promise((ok) => setTimeout(ok, Math.min(330, Math.max(e.type === 'text' ? 40 : 0, e.t - last))));
         last = e.t;
