@@ -81,6 +81,8 @@ export const chatPanel = {
     let running = null;
     /** @type {any[]} */
     let recordings = [];
+    /** whether the last message started a new conversation because the settings changed */
+    let renewed = false;
 
     const storage = session();
     const choice = () => PROVIDERS.find((p) => p.id === provider.value) ?? PROVIDERS[0];
@@ -140,6 +142,7 @@ export const chatPanel = {
       };
       const id = JSON.stringify([options, tools.value, catalog.length]);
       if (conversation && id === made) return conversation;
+      if (conversation) renewed = true;
       conversation?.free();
       conversation = null;
       conversation = new Conversation(catalog, /** @type {any} */ (options));
@@ -189,7 +192,8 @@ export const chatPanel = {
       } catch (e) {
         return outcome.fail(e, 'The conversation could not start');
       }
-      const view = new TurnView({ label: `${p.label} · ${model.value.trim()} · ${mode.value}` });
+      const view = new TurnView({ label: `${p.label} · ${model.value.trim()} · ${mode.value}${renewed ? ' · a new conversation (the settings changed)' : ''}` });
+      renewed = false;
       turns.append(view.el);
       message.value = '';
       running = new AbortController();
@@ -203,7 +207,8 @@ export const chatPanel = {
         else outcome.ok(done ? `Answered in ${plural(done.rounds, 'round')}.` : '');
       } catch (e) {
         view.failed(e);
-        outcome.fail(e, running.signal.aborted ? 'Stopped' : 'The turn failed');
+        if (running.signal.aborted) outcome.ok('Stopped. The next message starts a new conversation.');
+        else outcome.fail(e, 'The turn failed');
         // a turn cut short leaves the history mid-round: the next one starts anew
         conversation?.free();
         conversation = null;
