@@ -269,6 +269,28 @@ test('a live MCP server: connected with the page’s UpstreamClient when it answ
   await page.waitForFunction(() => document.querySelector('#rt-history-outcome .status')?.textContent?.includes('to append'));
   const results = JSON.parse(await page.inputValue('#rt-results'));
   assert.ok(Object.values(results).some((r) => r && Array.isArray(r.content)), 'a result from the server');
+
+  // the chat's tools run on the connected server, not on the page's simulated home
+  const model = await startFakeModel('openai', [
+    { calls: [{ name: 'set_light', arguments: { deviceId: 'kitchen-spots', state: 'on' } }] },
+    { text: 'The kitchen spots are on.' },
+  ], { cors: true });
+  try {
+    await page.selectOption('#chat-provider', 'local');
+    await page.fill('#chat-base-url', model.baseUrl);
+    await page.selectOption('#chat-tools', 'server');
+    await page.fill('#chat-message', 'Turn on the kitchen spots');
+    await page.click('#chat-send');
+    await page.waitForSelector('#chat-turns .turn .done', { timeout: 20_000 });
+    const call = page.locator('#chat-turns .tool-call[data-tool="set_light"]');
+    assert.equal(await call.locator('.status-badge').textContent(), 'done');
+    assert.match(await call.textContent(), /"Kitchen spots"/);
+    assert.match(await page.textContent('#chat-home [data-device="kitchen-spots"]'), /onoff=false/);
+    // the server's tools went to the model
+    assert.ok(model.requests[0].body.tools.some((t) => t.function.name === 'set_light'));
+  } finally {
+    await model.close();
+  }
   await page.locator('#server-url').focus();
   await page.keyboard.press('Escape');
   assert.match(await page.textContent('#server-form .log'), /Disconnected\.$/);
@@ -380,6 +402,27 @@ test('a chat with each provider’s fake model on another origin: the visitor’
       assert.equal(await page.evaluate(() => sessionStorage.getItem('mcp-switchboard-playground:key:openai')), null);
     } finally {
       await model.close();
+    }
+
+    // Stop in the middle of a streamed answer: no error, the turn says where it stopped, the next one runs
+    const slow = await startFakeModel('anthropic', [{ text: 'A long answer that streams slowly, word after word, until the visitor stops it.' }, { text: 'Fresh start.' }], { cors: true, key: KEY, delayMs: 400 });
+    try {
+      await page.selectOption('#chat-provider', 'anthropic');
+      await page.fill('#chat-base-url', slow.baseUrl);
+      await page.fill('#chat-key', KEY);
+      await page.fill('#chat-message', 'Tell me about the home');
+      await page.press('#chat-message', 'Enter');
+      await page.waitForSelector('#chat-turns .turn:last-child .bubble.model', { timeout: 20_000 });
+      await page.click('#chat-stop');
+      await page.waitForFunction(() => document.querySelector('#chat-outcome .status')?.textContent === 'Stopped. The next message starts a new conversation.');
+      assert.equal(await page.$('#chat-outcome .error:not([hidden])'), null);
+      assert.match(await page.textContent('#chat-turns .turn:last-child .trace'), /stopped: stopped by you/);
+      await page.fill('#chat-message', 'Again');
+      await page.click('#chat-send');
+      await page.waitForSelector('#chat-turns .turn:last-child .done', { timeout: 20_000 });
+      assert.match(await page.textContent('#chat-turns .turn:last-child .bubble.model'), /Fresh start\./);
+    } finally {
+      await slow.close();
     }
     assert.deepEqual(errors, []);
   } finally {

@@ -219,7 +219,7 @@ export const chatPanel = {
         stop.disabled = true;
       }
     };
-    stop.addEventListener('click', () => running?.abort(new Error('stopped')));
+    stop.addEventListener('click', () => running?.abort(new Error('stopped by you')));
 
     const form = h('form', { class: 'chat-form', id: 'chat-form', 'aria-label': 'Ask the model' },
       h('div', { class: 'field grow' }, h('label', { for: 'chat-message', text: 'Message' }), message),
