@@ -33,7 +33,10 @@ export const HIDDEN = '•••';
  */
 export const redact = (text, secret) => (secret ? text.split(secret).join(HIDDEN) : text);
 
-/** @param {any} headers a Headers, a list of pairs or an object */
+/**
+ * @param {any} headers a Headers, a list of pairs or an object
+ * @returns {[string, string][]}
+ */
 function pairs(headers) {
   if (!headers) return [];
   if (Array.isArray(headers)) return headers.map(([k, v]) => [String(k), String(v)]);
