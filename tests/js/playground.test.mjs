@@ -7,8 +7,12 @@
 // live MCP server: the package's gateway library with the simulated home,
 // behind a wrapper that answers CORS for the page's origin, connected to by
 // the page's UpstreamClient over fetch; and the same gateway without CORS,
-// which the browser refuses. Screenshots of each panel go to
-// tests/js/screenshots/ (not committed), for review.
+// which the browser refuses. The chat: a recorded session replayed without
+// a key, and a chat with the fake model server of each provider
+// (tests/js/fake-models.mjs, answering CORS) on another origin than the
+// page's, its tools on the page's simulated home or on the gateway; the
+// search's reading and why each hit ranked. Screenshots of each panel go
+// to tests/js/screenshots/ (not committed), for review.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
