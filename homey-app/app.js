@@ -7,6 +7,7 @@
 // Homey I/O and holds the tool definitions (lib/tools.json).
 
 require('./lib/memory');
+require('./lib/one-module');
 
 const Homey = require('homey');
 const { toolFailure } = require('mcp-switchboard');
@@ -20,6 +21,7 @@ const { KEYS, newToken, readSettings } = require('./lib/settings');
 const { zonePath } = require('./lib/tools/common');
 const { KIND_CODES, protectedKind } = require('./lib/guard');
 const { withWebTools } = require('./lib/web-tools');
+const { Assistant } = require('./lib/assistant');
 
 const TOOL_MODULES = [
   require('./lib/tools/devices'),
@@ -101,6 +103,17 @@ class SwitchboardApp extends Homey.App {
     }
     await this.server.start(this.catalog(), this.handlers, this.settings);
 
+    // "Ask the assistant": a model on the gateway's engine, asked from Flows
+    this.assistant = new Assistant({ homey: this.homey, tools: this.server, settings: () => this.settings, log });
+    this.homey.flow.getActionCard('ask_assistant').registerRunListener(async ({ question, conversation }) => {
+      const { answer, conversation: id } = await this.assistant.ask(question, { conversation });
+      return { answer, conversation: id };
+    });
+    this.homey.flow.getConditionCard('assistant_says_yes').registerRunListener(async ({ question }) => {
+      const { yes } = await this.assistant.ask(question, { yesNo: true, keep: false });
+      return yes;
+    });
+
     this.homey.settings.on('set', (key) => this.settingChanged(key));
     this.homey.settings.on('unset', (key) => this.settingChanged(key));
     this.log(`ready: ${builtin.tools.length} tools and ${this.flowTools.tools.size} AI tool Flow(s)`);
@@ -144,6 +157,7 @@ class SwitchboardApp extends Homey.App {
     const before = this.settings;
     this.settings = readSettings(this.homey.settings);
     if (key === KEYS.personalKey || key === KEYS.personalKeyEnabled) this.io.reset();
+    if (JSON.stringify(before.assistant) !== JSON.stringify(this.settings.assistant)) this.assistant?.forget();
     if (before.webTools !== this.settings.webTools) {
       this.webToolsChanged();
       return;
@@ -181,6 +195,7 @@ class SwitchboardApp extends Homey.App {
       flowTools: this.flowTools.definitions().map((t) => ({ name: t.name, description: t.description })),
       skippedFlowTools: this.flowTools.skipped,
       personalKey: { enabled: this.settings.personalKeyEnabled, set: this.settings.personalKey.length > 0 },
+      assistant: { conversations: this.assistant?.size ?? 0 },
     };
   }
 
@@ -226,7 +241,13 @@ class SwitchboardApp extends Homey.App {
     }
   }
 
+  /** For the settings page's Test button: a short question to the model chosen, and what came of it. */
+  testAssistant() {
+    return this.assistant.test();
+  }
+
   async onUninit() {
+    this.assistant?.close();
     this.flowTools?.close();
     await this.server?.close();
     await this.io?.close();

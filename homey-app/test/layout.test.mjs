@@ -1,9 +1,9 @@
 // The app's shape: only the I/O lives here, the package is used through its
-// public entry and its gateway export (mcp-switchboard/gateway), and the
-// packed package installs without a lock-file integrity that changes with
-// every build.
+// public entry and its gateway, web and chat exports, and the packed package
+// installs without a lock-file integrity that changes with every build.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 
@@ -28,11 +28,25 @@ test('the package is used through its entry and its gateway export; nothing reac
   // the web tools' module only where the setting turns them on
   const web = files.filter(([, text]) => /require\(['"]mcp-switchboard\/web['"]\)/.test(text)).map(([f]) => f);
   assert.deepEqual(web, ['lib/web-tools.js']);
-  const deep = files.filter(([, text]) => /gateway\.mjs|dispatch\.mjs|\/pkg\/|require\(['"]mcp-switchboard\/(?!(gateway|web)['"])|from ['"]mcp-switchboard\//.test(text)).map(([f]) => f);
-  assert.deepEqual(deep, [], 'the core is used through require("mcp-switchboard"), require("mcp-switchboard/gateway") and require("mcp-switchboard/web")');
-  // no JSON-RPC, HTTP status or login handling of its own
-  const protocol = files.filter(([, text]) => /jsonrpc|writeHead|-3260\d|createServer|remoteAddress/.test(text)).map(([f]) => f);
+  // the conversation's module where the assistant runs, and where the app loads it for the whole package
+  const chat = files.filter(([, text]) => /require(\.resolve)?\(['"]mcp-switchboard\/chat['"]\)/.test(text)).map(([f]) => f);
+  assert.deepEqual(chat, ['lib/assistant.js', 'lib/one-module.js']);
+  const deep = files.filter(([, text]) => /gateway\.mjs|dispatch\.mjs|\/pkg\/|require(\.resolve)?\(['"]mcp-switchboard\/(?!(gateway|web|chat)['"])|from ['"]mcp-switchboard\//.test(text)).map(([f]) => f);
+  assert.deepEqual(deep, [], 'the core is used through require("mcp-switchboard") and its gateway, web and chat exports');
+  // no HTTP status or login handling of its own; JSON-RPC only where the assistant is the gateway's client
+  const protocol = files.filter(([, text]) => /writeHead|-3260\d|createServer|remoteAddress/.test(text)).map(([f]) => f);
   assert.deepEqual(protocol, []);
+  assert.deepEqual(files.filter(([, text]) => /jsonrpc/.test(text)).map(([f]) => f), ['lib/mcp-server.js']);
+  // the model's HTTP goes through node-fetch: Node 18's own fetch costs about 30 MB RSS
+  assert.deepEqual(files.filter(([, text]) => /(?<![\w.])fetch\(|globalThis\.fetch|undici/.test(text)).map(([f]) => f), []);
+});
+
+test('one WebAssembly module: the chat entry has every export of the main one', () => {
+  const require = createRequire(join(appDir, 'app.js'));
+  const chat = require('mcp-switchboard/chat');
+  const main = require(require.resolve('mcp-switchboard'));
+  // after lib/one-module.js, the main entry is the chat module (when this process loaded it first)
+  assert.ok(main === chat || Object.keys(main).every((k) => k in chat), Object.keys(main).filter((k) => !(k in chat)).join(', '));
 });
 
 test('every built-in tool has a handler, and the tool definitions are data', async () => {
@@ -64,6 +78,13 @@ test('the manifest: SDK 3, local, Homey Pro (Early 2023) and newer, the Web API 
   assert.deepEqual(app.permissions, ['homey:manager:api']);
   for (const name of Object.values(app.name)) assert.doesNotMatch(name, /homey/i);
   assert.deepEqual(app.flow.triggers.map((c) => c.id), ['ai_tool_called']);
-  assert.deepEqual(app.flow.actions.map((c) => c.id), ['ai_tool_answer']);
-  assert.deepEqual(Object.keys(app.api).sort(), ['getProtectedDevices', 'getStatus', 'getZones', 'mcp', 'regenerateToken', 'testPersonalKey']);
+  assert.deepEqual(app.flow.conditions.map((c) => c.id), ['assistant_says_yes']);
+  assert.deepEqual(app.flow.actions.map((c) => c.id), ['ai_tool_answer', 'ask_assistant']);
+  assert.deepEqual(app.flow.actions[1].tokens.map((t) => t.name), ['answer', 'conversation']);
+  assert.deepEqual(Object.keys(app.api).sort(), ['getProtectedDevices', 'getStatus', 'getZones', 'mcp', 'regenerateToken', 'testAssistant', 'testPersonalKey']);
+  const manifest = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'));
+  const lock = JSON.parse(readFileSync(join(appDir, 'package-lock.json'), 'utf8'));
+  // the assistant's HTTP client is the one copy of node-fetch homey-api loads too
+  assert.equal(manifest.dependencies['node-fetch'], lock.packages['node_modules/node-fetch'].version);
+  assert.deepEqual(Object.keys(lock.packages).filter((p) => p.endsWith('/node-fetch')), ['node_modules/node-fetch']);
 });
