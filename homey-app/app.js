@@ -18,7 +18,7 @@ const { HomeyIO, ScopeError, NotFoundError, ProtectedError } = require('./lib/ho
 const { FlowTools } = require('./lib/flow-tools');
 const { McpServer, SERVER_KEYS } = require('./lib/mcp-server');
 const { KEYS, newToken, readSettings } = require('./lib/settings');
-const { zonePath } = require('./lib/tools/common');
+const { byText, zonePath } = require('./lib/tools/common');
 const { KIND_CODES, protectedKind } = require('./lib/guard');
 const { withWebTools } = require('./lib/web-tools');
 const { Assistant } = require('./lib/assistant');
@@ -211,7 +211,7 @@ class SwitchboardApp extends Homey.App {
     const zones = await this.io.allZones();
     return Object.values(zones)
       .map((z) => ({ id: z.id, name: z.name, path: zonePath(z, zones) }))
-      .sort((a, b) => a.path.localeCompare(b.path));
+      .sort((a, b) => byText(a.path, b.path));
   }
 
   /** The protected devices (locks, garage doors, alarms, sirens) and whether the owner allowed each (for the settings page). */
@@ -224,7 +224,7 @@ class SwitchboardApp extends Homey.App {
       const zone = zonesById[d.zone];
       out.push({ id: d.id, name: d.name, kind, code: KIND_CODES.get(kind), zone: zone ? zonePath(zone, zonesById) : null, allowed: allowed.has(d.id) });
     }
-    return out.sort((a, b) => (a.zone ?? '').localeCompare(b.zone ?? '') || a.name.localeCompare(b.name));
+    return out.sort((a, b) => byText(a.zone, b.zone) || byText(a.name, b.name));
   }
 
   /**

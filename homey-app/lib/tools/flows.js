@@ -4,7 +4,7 @@
 // AI tool Flows (started through the app's own trigger card).
 
 const { toolFailure, validateArguments } = require('mcp-switchboard');
-const { lookup } = require('./common');
+const { byText, lookup } = require('./common');
 const { checkFlow, flowCards, splitCardId } = require('../guard');
 
 /** What checkFlow needs: the home's visibility and every Flow by ID. */
@@ -95,7 +95,7 @@ module.exports = function flowTools({ io, flowTools: flowToolList }) {
         });
       }
     }
-    out.sort((a, b) => (a.folder ?? '').localeCompare(b.folder ?? '') || a.name.localeCompare(b.name));
+    out.sort((a, b) => byText(a.folder, b.folder) || byText(a.name, b.name));
     return { flows: out, count: out.length };
   }
 
