@@ -251,6 +251,6 @@ if (process.argv[2] === '--child') {
   console.log(`cold start to first answer: ${ms(firstAnswer)} (fork to the SDK client's initialize answered)`);
   console.log(`app's CPU time per call:    ${ms((afterCalls.cpuMs - afterConnect.cpuMs) / calls)} (user + system in its process; less disturbed by other load than latency)`);
   console.log(`tool call latency:          p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}, mean ${ms(latencies.reduce((a, b) => a + b, 0) / calls)}`);
-  console.log(`Ask run (2 tool calls, 3 model requests): p50 ${ms(pct(askMs, 50))}, max ${ms(Math.max(...askMs))}`);
+  if (asks) console.log(`Ask run (2 tool calls, 3 model requests): p50 ${ms(pct(askMs, 50))}, max ${ms(Math.max(...askMs))}`);
   console.log(`Web API requests per call:  ${perCall.toFixed(2)}; the fake Web API alone answers one in p50 ${ms(webApiMs)} (p99 ${ms(pct(direct, 99))})`);
 }
