@@ -7,10 +7,9 @@
 // Homey I/O and holds the tool definitions (lib/tools.json).
 
 require('./lib/memory');
-require('./lib/one-module');
 
 const Homey = require('homey');
-const { toolFailure } = require('mcp-switchboard');
+const { toolFailure } = require('mcp-switchboard/full');
 
 const builtin = require('./lib/tools.json');
 const metadata = require('./lib/tools.metadata.json');

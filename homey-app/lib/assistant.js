@@ -4,7 +4,7 @@
 // use the app's own tools on the way. Everything about the conversation (the
 // provider's requests and responses, its errors and the retries, the tool
 // calls and their validation, the history and its budget) is the package's
-// Conversation (mcp-switchboard/chat), driven by its runChat(). This module
+// Conversation (mcp-switchboard/full, the module the app and its gateway load), driven by its runChat(). This module
 // does the I/O around it:
 // - the model's HTTP through node-fetch, which homey-api loads anyway (Node
 //   18's own fetch costs about 30 MB RSS the first time it is used);
@@ -16,7 +16,7 @@
 
 const { randomBytes } = require('crypto');
 
-const { Conversation, runChat } = require('mcp-switchboard/chat');
+const { Conversation, runChat } = require('mcp-switchboard/full');
 
 /** Conversations kept for follow-up questions, and how long one is kept unused. */
 const MAX_CONVERSATIONS = 8;

@@ -4,6 +4,9 @@
 // the gateway's engine under every exposure rule, provider errors and the
 // time limit as clear Flow errors, follow-up conversations, the yes-or-no
 // condition and the settings page's test.
+// first: counts the WebAssembly modules compiled from here on
+import { compiled, instances } from './wasm-modules.mjs';
+
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -61,12 +64,6 @@ beforeEach(() => {
   for (const [k, v] of Object.entries({ mode: 'hybrid', readOnly: false, hiddenZones: [], hiddenTools: [] })) {
     if (JSON.stringify(b.homey.settings.get(k)) !== JSON.stringify(v)) b.homey.settings.set(k, v);
   }
-});
-
-test('the app holds one WebAssembly module: the package and its gateway run on the chat module', () => {
-  const main = require.resolve('mcp-switchboard');
-  assert.equal(require.cache[main].exports, require('mcp-switchboard/chat'));
-  assert.equal(typeof require.cache[main].exports.Conversation, 'function');
 });
 
 describe('the Ask card in each provider\'s wire format', () => {
@@ -362,4 +359,14 @@ test('the errors in the hub\'s language: Dutch', async () => {
   } finally {
     await nl.close();
   }
+});
+
+test('the app, its gateway and the assistant run on one WebAssembly module: mcp-switchboard/full', async () => {
+  // after the boot, tool calls and Ask runs above (the web tools, off by default, would load a second)
+  assert.equal(compiled.length, 1, compiled.map((m) => `${m.bytes} B`).join(', '));
+  assert.equal(instances.length, 1);
+  const full = require('mcp-switchboard/full');
+  assert.equal(typeof full.Conversation, 'function');
+  assert.equal(typeof full.HttpGate, 'function');
+  assert.equal(require.cache[require.resolve('mcp-switchboard')], undefined, 'the default entry (a module of its own) is never loaded');
 });

@@ -55,9 +55,8 @@ if (process.argv[2] === '--child') {
   // the modules in the order the app loads them (app.js's first line, then the package), so each is counted once
   const requireApp = createRequire(`${appDir}/app.js`);
   requireApp('./lib/memory');
-  requireApp('./lib/one-module');
-  requireApp('mcp-switchboard');
-  step('require mcp-switchboard');
+  requireApp('mcp-switchboard/full');
+  step('require mcp-switchboard/full');
   requireApp('./lib/homey-io').HomeyAPI();
   step('homey-api (HomeyAPI, lean)');
   const App = requireApp('./app.js');

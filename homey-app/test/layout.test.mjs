@@ -1,9 +1,8 @@
 // The app's shape: only the I/O lives here, the package is used through its
-// public entry and its gateway, web and chat exports, and the packed package
+// full, gateway and web entries, and the packed package
 // installs without a lock-file integrity that changes with every build.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 
@@ -20,7 +19,7 @@ function sources(dir = appDir) {
   return out;
 }
 
-test('the package is used through its entry and its gateway export; nothing reaches into its files', () => {
+test('the package is used through its full, gateway and web entries; nothing reaches into its files', () => {
   const files = sources().map((f) => [relative(appDir, f), readFileSync(f, 'utf8')]);
   assert.ok(files.length >= 13);
   const gateway = files.filter(([, text]) => /require\(['"]mcp-switchboard\/gateway['"]\)/.test(text)).map(([f]) => f);
@@ -28,25 +27,20 @@ test('the package is used through its entry and its gateway export; nothing reac
   // the web tools' module only where the setting turns them on
   const web = files.filter(([, text]) => /require\(['"]mcp-switchboard\/web['"]\)/.test(text)).map(([f]) => f);
   assert.deepEqual(web, ['lib/web-tools.js']);
-  // the conversation's module where the assistant runs, and where the app loads it for the whole package
-  const chat = files.filter(([, text]) => /require(\.resolve)?\(['"]mcp-switchboard\/chat['"]\)/.test(text)).map(([f]) => f);
-  assert.deepEqual(chat, ['lib/assistant.js', 'lib/one-module.js']);
-  const deep = files.filter(([, text]) => /gateway\.mjs|dispatch\.mjs|\/pkg\/|require(\.resolve)?\(['"]mcp-switchboard\/(?!(gateway|web|chat)['"])|from ['"]mcp-switchboard\//.test(text)).map(([f]) => f);
-  assert.deepEqual(deep, [], 'the core is used through require("mcp-switchboard") and its gateway, web and chat exports');
+  // one WebAssembly module: every other use of the package is mcp-switchboard/full (which the gateway loads too);
+  // the default entry, a module of its own, is never required
+  const main = files.filter(([, text]) => /require(\.resolve)?\(['"]mcp-switchboard['"]\)/.test(text)).map(([f]) => f);
+  assert.deepEqual(main, []);
+  const full = files.filter(([, text]) => /require\(['"]mcp-switchboard\/full['"]\)/.test(text)).map(([f]) => f);
+  assert.ok(full.includes('app.js') && full.includes('lib/assistant.js') && full.includes('lib/capability.js'), full.join(', '));
+  const deep = files.filter(([, text]) => /gateway\.mjs|dispatch\.mjs|\/pkg\/|require(\.resolve)?\(['"]mcp-switchboard\/(?!(gateway|web|full)['"])|from ['"]mcp-switchboard\//.test(text)).map(([f]) => f);
+  assert.deepEqual(deep, [], 'the core is used through mcp-switchboard/full and the gateway and web entries');
   // no HTTP status or login handling of its own; JSON-RPC only where the assistant is the gateway's client
   const protocol = files.filter(([, text]) => /writeHead|-3260\d|createServer|remoteAddress/.test(text)).map(([f]) => f);
   assert.deepEqual(protocol, []);
   assert.deepEqual(files.filter(([, text]) => /jsonrpc/.test(text)).map(([f]) => f), ['lib/mcp-server.js']);
   // the model's HTTP goes through node-fetch: Node 18's own fetch costs about 30 MB RSS
   assert.deepEqual(files.filter(([, text]) => /(?<![\w.])fetch\(|globalThis\.fetch|undici/.test(text)).map(([f]) => f), []);
-});
-
-test('one WebAssembly module: the chat entry has every export of the main one', () => {
-  const require = createRequire(join(appDir, 'app.js'));
-  const chat = require('mcp-switchboard/chat');
-  const main = require(require.resolve('mcp-switchboard'));
-  // after lib/one-module.js, the main entry is the chat module (when this process loaded it first)
-  assert.ok(main === chat || Object.keys(main).every((k) => k in chat), Object.keys(main).filter((k) => !(k in chat)).join(', '));
 });
 
 test('every built-in tool has a handler, and the tool definitions are data', async () => {
