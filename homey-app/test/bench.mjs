@@ -170,9 +170,11 @@ if (process.argv[2] === '--child') {
   const afterConnect = await ask('memory', 'memory');
   await maps('after connecting');
 
-  // a mix of what an assistant does in hybrid mode: the listed tools, search, and use_tool
+  // a mix of what an assistant does in hybrid mode: the listed tools, search, and use_tool; things by ID and by name
   const mix = [
     ['get_states', { deviceIds: ['d000-light', 'd017-contact'] }],
+    ['get_states', { zoneId: 'Begane grond', where: ['on'] }],
+    ['use_tool', { name: 'get_device', arguments: { deviceId: home.devices['d097-thermostat'].name } }],
     ['get_home_structure', {}],
     ['search_tools', { query: 'zet de lamp in de woonkamer aan', limit: 3 }],
     ['use_tool', { name: 'set_light', arguments: { deviceId: 'd000-light', state: 'toggle' } }],

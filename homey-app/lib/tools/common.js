@@ -44,11 +44,11 @@ function byName(items, name, field = 'name') {
 }
 
 /**
- * The one place where the assistant's reference to a zone, Flow, mood or
- * Logic variable becomes the item: by ID when given, else by name (exact,
- * then contained); null when none. `key` reads an item's {id, name}. A
- * name resolver (an entity index with "did you mean" on ambiguity) slots in
- * here; devices are looked up by ID in HomeyIO.device, which it would feed.
+ * An item by ID when given, else by name (exact, then contained); null when
+ * none. `key` reads an item's {id, name}. Names of zones, devices, Flows and
+ * moods are IDs before a handler runs (lib/names.js, the package's entity
+ * index); a Logic variable, which the index does not hold, is found by name
+ * here.
  */
 function lookup(items, { id, name }, key = (i) => i) {
   if (id !== undefined) return items.find((i) => key(i).id === id) ?? null;

@@ -110,7 +110,8 @@ module.exports = function flowTools({ io, flowTools: flowToolList }) {
     return flowToolList.run(name, parameters, ctx);
   }
 
-  async function startFlow({ flowId, flowName }) {
+  // a Flow's name (flowId or flowName) is its ID by now (lib/names.js)
+  async function startFlow({ flowId }) {
     const api = await io.api();
     const [simple, advanced, home] = await Promise.all([api.flow.getFlows(), api.flow.getAdvancedFlows(), io.visibility()]);
     const guard = guardHome(home, simple, advanced);
@@ -118,9 +119,9 @@ module.exports = function flowTools({ io, flowTools: flowToolList }) {
       ...Object.values(simple ?? {}).map((f) => ({ f, advanced: false })),
       ...Object.values(advanced ?? {}).map((f) => ({ f, advanced: true })),
     ].filter((x) => !hiddenFlow(x.f, guard));
-    const found = lookup(all, { id: flowId, name: flowName }, (x) => x.f);
+    const found = lookup(all, { id: flowId }, (x) => x.f);
     if (!found) {
-      return toolFailure(`no Flow ${flowId !== undefined ? `with ID ${JSON.stringify(flowId)}` : `named ${JSON.stringify(flowName)}`}`, { hint: 'get_flow_overview lists the Flows' });
+      return toolFailure(flowId === undefined ? 'give the Flow\'s ID or name (flowId)' : `no Flow with ID ${JSON.stringify(flowId)}`, { hint: 'get_flow_overview lists the Flows' });
     }
     const { f, advanced: isAdvanced } = found;
     if (f.enabled === false) return toolFailure(`the Flow "${f.name}" is disabled`, { flow: { id: f.id, name: f.name } });
