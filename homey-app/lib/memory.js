@@ -49,9 +49,10 @@ for (const flag of FLAGS) v8.setFlagsFromString(flag);
  * about 9 MB past the live heap (whatever flags an app can set at run time:
  * `--heap-growing-percent` and `--optimize-for-size` do not move it) and
  * gives that memory back only after several seconds idle. Measured on the
- * realistic home (test/bench.mjs, 1,000 calls and 20 Ask runs, Node 18): RSS
- * right after them 73.3 MB without settle(), 69.6 MB with 3 MB, 68.9 MB with
- * 2 MB; the app's CPU time per call 13.3, 18.3 and 19.3 ms.
+ * realistic home (test/bench.mjs: 1,000 calls, then 20 Ask runs; Node 18):
+ * RSS right after them 73.9 MB without settle(), 68.0 MB with it; the
+ * app's CPU time per call 13.6 and 19.4 ms (with 3 MB of slack: 69.6 MB,
+ * 18.3 ms).
  */
 const SLACK = 2 * 1024 * 1024;
 let collect = null;
