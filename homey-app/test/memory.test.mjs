@@ -1,10 +1,12 @@
 // What keeps the app's memory down on a large home (see test/bench.mjs and
 // BENCHMARKS.md): homey-api's answers read chunk by chunk, a few devices
-// read one by one, and no ICU data loaded by the tools.
+// read one by one, no ICU data loaded by the tools, and a full collection
+// after calls that grew the heap.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
 
@@ -82,4 +84,30 @@ test('no ICU data for the tools\' own work: no localeCompare, toLocale* or Intl 
   const files = [join(appDir, 'app.js'), ...['lib', 'lib/tools'].flatMap((dir) => readdirSync(join(appDir, dir)).filter((f) => f.endsWith('.js')).map((f) => join(appDir, dir, f)))];
   const icu = files.filter((f) => /localeCompare|toLocale\w*String|Intl\./.test(readFileSync(f, 'utf8').replace(/^\s*(\/\/|\*).*$/gm, '')));
   assert.deepEqual(icu.map((f) => f.slice(appDir.length + 1)), ['lib/tools/energy.js']);
+});
+
+test('settle(): a full collection when the heap has grown 2 MB since the last one; the app settles after each call', async () => {
+  const { settle } = require('./lib/memory');
+  const used = () => getHeapStatistics().used_heap_size;
+  const turn = () => new Promise((r) => setTimeout(r, 50));
+  const MB = 1024 * 1024;
+  settle();
+  await turn();
+  // about 10 MB kept for a while (into the old generation), then let go
+  const garbage = async () => {
+    let kept = Array.from({ length: 80_000 }, (_, i) => ({ i, text: `item ${i} `.repeat(8) }));
+    for (let i = 0; i < 3; i++) await turn();
+    assert.equal(kept.length, 80_000);
+    kept = null;
+    return used();
+  };
+  const grown = await garbage();
+  settle();
+  await turn();
+  assert.ok(used() < grown - 6 * MB, `${(grown / MB).toFixed(1)} → ${(used() / MB).toFixed(1)} MB`);
+  // a tool call settles too
+  const again = await garbage();
+  assert.equal((await call(client, 'get_device', { deviceId: 'd000-light' })).isError, false);
+  await turn();
+  assert.ok(used() < again - 6 * MB, `${(again / MB).toFixed(1)} → ${(used() / MB).toFixed(1)} MB`);
 });
