@@ -6,41 +6,22 @@
 // ambiguous; the tools answer "did you mean" then, never guess, and never
 // offer what the settings hide. IDs still work as before.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { bootApp, PERSONAL_KEY } from './harness.mjs';
+import { PERSONAL_KEY } from './harness.mjs';
 import { createLargeHome } from './large-home.mjs';
-import { call, connect } from './mcp-client.mjs';
+import { call, expectCalls, withApp } from './mcp-client.mjs';
 
 let b;
 let home;
 let client;
-const ok = async (name, args = {}) => {
-  const r = await call(client, name, args);
-  assert.equal(r.isError, false, `${name} ${JSON.stringify(args)}: ${JSON.stringify(r.data).slice(0, 400)}`);
-  return r.data;
-};
-const fails = async (name, args, pattern) => {
-  const r = await call(client, name, args);
-  assert.equal(r.isError, true, `${name} should fail: ${JSON.stringify(r.data).slice(0, 300)}`);
-  assert.match(r.data.error ?? r.data.text ?? '', pattern);
-  return r.data;
-};
+const { ok, fails } = expectCalls(() => client);
 const devices = () => Object.values(home.devices);
 const onoff = (id) => home.devices[id].capabilitiesObj.onoff.value;
 /** An answer without the time it was made. */
 const timeless = ({ at, ...rest }) => rest;
 
-before(async () => {
-  home = createLargeHome();
-  b = await bootApp({ home, settings: { port: 0, mode: 'all' } });
-  const status = await b.app.status();
-  ({ client } = await connect(`http://127.0.0.1:${status.server.port}/mcp`, status.token));
-});
-after(async () => {
-  await client.close();
-  await b.close();
-});
+withApp(createLargeHome, { port: 0, mode: 'all' }, (booted) => ({ b, home, client } = booted));
 
 describe('names where the tools take IDs', () => {
   test('zones by their names, Dutch and English, with articles and a typo: the same answer as by ID', async () => {
