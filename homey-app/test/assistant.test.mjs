@@ -97,6 +97,20 @@ describe('the Ask card in each provider\'s wire format', () => {
     });
   }
 
+  test('the model names a zone as the question does: resolved to its ID before the tool runs', async () => {
+    const m = await model('openai', [
+      { calls: [{ name: 'get_states', arguments: { zoneId: 'Begane grond', where: ['on'] } }] },
+      { text: 'Downstairs, some lights are on.' },
+    ]);
+    use('openai', m);
+    assert.equal((await ask('Wat staat er aan op de begane grond?')).answer, 'Downstairs, some lights are on.');
+    const result = sent(m, 1);
+    const ground = new Set(['ground', 'woonkamer', 'kitchen', 'hal', 'garage']);
+    const on = Object.values(home.devices).filter((d) => d.capabilitiesObj?.onoff?.value === true);
+    assert.ok(on.some((d) => ground.has(d.zone)));
+    for (const d of on) assert.equal(result.includes(d.id), ground.has(d.zone), d.id);
+  });
+
   test('hybrid mode: a tool found with search_tools and run with use_tool by the gateway\'s engine', async () => {
     const lamp = home.devices['d001-light'];
     lamp.capabilitiesObj.onoff.value = false;
