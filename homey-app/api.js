@@ -20,6 +20,10 @@ module.exports = {
     return homey.app.testPersonalKey();
   },
 
+  async testAssistant({ homey }) {
+    return homey.app.testAssistant();
+  },
+
   async getZones({ homey }) {
     return homey.app.zones();
   },

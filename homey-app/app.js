@@ -6,7 +6,7 @@
 // HTTP gateway come from the mcp-switchboard package; this app only does the
 // Homey I/O and holds the tool definitions (lib/tools.json).
 
-require('./lib/memory');
+const { settle } = require('./lib/memory');
 
 const Homey = require('homey');
 const { toolFailure } = require('mcp-switchboard/full');
@@ -17,9 +17,11 @@ const { HomeyIO, ScopeError, NotFoundError, ProtectedError } = require('./lib/ho
 const { FlowTools } = require('./lib/flow-tools');
 const { McpServer, SERVER_KEYS } = require('./lib/mcp-server');
 const { KEYS, newToken, readSettings } = require('./lib/settings');
-const { zonePath } = require('./lib/tools/common');
+const { byText, zonePath } = require('./lib/tools/common');
 const { KIND_CODES, protectedKind } = require('./lib/guard');
 const { withWebTools } = require('./lib/web-tools');
+const { Assistant } = require('./lib/assistant');
+const { Names } = require('./lib/names');
 
 const TOOL_MODULES = [
   require('./lib/tools/devices'),
@@ -34,16 +36,28 @@ const TOOL_MODULES = [
   require('./lib/tools/flow-edit'),
 ];
 
-/** A handler whose known failures become tool errors with guidance. */
-function guarded(fn) {
+/**
+ * A tool's handler as the gateway calls it: names of zones, devices, Flows
+ * and moods where it takes IDs are resolved first (`names`, for the built-in
+ * tools), and its known failures become tool errors with guidance.
+ */
+function guarded(fn, tool, names) {
   return async (args, ctx) => {
     try {
-      return await fn(args ?? {}, ctx);
+      let given = args ?? {};
+      if (names) {
+        const named = await names.resolve(tool, given);
+        if (named.failure) return named.failure;
+        given = named.args;
+      }
+      return await fn(given, ctx);
     } catch (err) {
       if (err instanceof ScopeError) return toolFailure(err.message, { missingScope: err.scope, workarounds: err.workarounds });
       if (err instanceof NotFoundError) return toolFailure(err.message, err.hint ? { hint: err.hint } : undefined);
       if (err instanceof ProtectedError) return toolFailure(err.message, { protectedDevice: { ...err.device, is: err.kind, refused: err.action } });
       throw err;
+    } finally {
+      settle();
     }
   };
 }
@@ -80,9 +94,10 @@ class SwitchboardApp extends Homey.App {
 
     // handlers by tool name; Flow tools come and go as Flows change
     this.handlers = {};
+    this.names = new Names({ io: this.io });
     const context = { io: this.io, flowTools: this.flowTools, homey: this.homey };
     for (const make of TOOL_MODULES) {
-      for (const [name, fn] of Object.entries(make(context))) this.handlers[name] = guarded(fn);
+      for (const [name, fn] of Object.entries(make(context))) this.handlers[name] = guarded(fn, name, this.names);
     }
     const missing = builtin.tools.map((t) => t.name).filter((n) => !this.handlers[n]);
     if (missing.length) throw new Error(`tools without a handler: ${missing.join(', ')}`);
@@ -100,6 +115,25 @@ class SwitchboardApp extends Homey.App {
       this.error('the AI tool Flows could not be read:', err.message);
     }
     await this.server.start(this.catalog(), this.handlers, this.settings);
+
+    // "Ask the assistant": a model on the gateway's engine, asked from Flows
+    this.assistant = new Assistant({ homey: this.homey, tools: this.server, settings: () => this.settings, log });
+    this.homey.flow.getActionCard('ask_assistant').registerRunListener(async ({ question, conversation }) => {
+      try {
+        const { answer, conversation: id } = await this.assistant.ask(question, { conversation });
+        return { answer, conversation: id };
+      } finally {
+        settle();
+      }
+    });
+    this.homey.flow.getConditionCard('assistant_says_yes').registerRunListener(async ({ question }) => {
+      try {
+        const { yes } = await this.assistant.ask(question, { yesNo: true, keep: false });
+        return yes;
+      } finally {
+        settle();
+      }
+    });
 
     this.homey.settings.on('set', (key) => this.settingChanged(key));
     this.homey.settings.on('unset', (key) => this.settingChanged(key));
@@ -135,7 +169,7 @@ class SwitchboardApp extends Homey.App {
       if (!builtin.tools.some((t) => t.name === name) && !this.flowTools.has(name)) delete this.handlers[name];
     }
     for (const { name } of this.flowTools.definitions()) {
-      this.handlers[name] = guarded((args, ctx) => this.flowTools.run(name, args, ctx));
+      this.handlers[name] = guarded((args, ctx) => this.flowTools.run(name, args, ctx), name, null);
     }
     if (this.server?.source) this.server.setCatalog(this.catalog());
   }
@@ -144,6 +178,8 @@ class SwitchboardApp extends Homey.App {
     const before = this.settings;
     this.settings = readSettings(this.homey.settings);
     if (key === KEYS.personalKey || key === KEYS.personalKeyEnabled) this.io.reset();
+    this.names.forget();
+    if (JSON.stringify(before.assistant) !== JSON.stringify(this.settings.assistant)) this.assistant?.forget();
     if (before.webTools !== this.settings.webTools) {
       this.webToolsChanged();
       return;
@@ -181,6 +217,7 @@ class SwitchboardApp extends Homey.App {
       flowTools: this.flowTools.definitions().map((t) => ({ name: t.name, description: t.description })),
       skippedFlowTools: this.flowTools.skipped,
       personalKey: { enabled: this.settings.personalKeyEnabled, set: this.settings.personalKey.length > 0 },
+      assistant: { conversations: this.assistant?.size ?? 0 },
     };
   }
 
@@ -196,7 +233,7 @@ class SwitchboardApp extends Homey.App {
     const zones = await this.io.allZones();
     return Object.values(zones)
       .map((z) => ({ id: z.id, name: z.name, path: zonePath(z, zones) }))
-      .sort((a, b) => a.path.localeCompare(b.path));
+      .sort((a, b) => byText(a.path, b.path));
   }
 
   /** The protected devices (locks, garage doors, alarms, sirens) and whether the owner allowed each (for the settings page). */
@@ -209,7 +246,7 @@ class SwitchboardApp extends Homey.App {
       const zone = zonesById[d.zone];
       out.push({ id: d.id, name: d.name, kind, code: KIND_CODES.get(kind), zone: zone ? zonePath(zone, zonesById) : null, allowed: allowed.has(d.id) });
     }
-    return out.sort((a, b) => (a.zone ?? '').localeCompare(b.zone ?? '') || a.name.localeCompare(b.name));
+    return out.sort((a, b) => byText(a.zone, b.zone) || byText(a.name, b.name));
   }
 
   /**
@@ -226,9 +263,16 @@ class SwitchboardApp extends Homey.App {
     }
   }
 
+  /** For the settings page's Test button: a short question to the model chosen, and what came of it. */
+  testAssistant() {
+    return this.assistant.test();
+  }
+
   async onUninit() {
+    this.assistant?.close();
     this.flowTools?.close();
     await this.server?.close();
+    this.names?.close();
     await this.io?.close();
   }
 }

@@ -153,6 +153,41 @@ class McpServer {
     return reply === null ? null : JSON.parse(reply);
   }
 
+  /**
+   * The app's own assistant as a client of the same engine as the Web API
+   * route (the gateway's handleMessage): the tools/list pages it lists, in
+   * the owner's disclosure mode and exposure.
+   * @returns {Promise<object[]>} the pages' results (the conversation reads them as one catalog)
+   */
+  async listTools() {
+    const pages = [];
+    let cursor;
+    do {
+      const reply = await this.handleWebApi({ jsonrpc: '2.0', id: this.#nextId(), method: 'tools/list', ...(cursor ? { params: { cursor } } : {}) });
+      if (reply.error) throw new Error(`the tool list could not be read: ${reply.error.message}`);
+      pages.push(reply.result);
+      cursor = reply.result.nextCursor;
+    } while (cursor && pages.length < 100);
+    return pages;
+  }
+
+  /**
+   * Runs a tools/call request the conversation wrote on that engine, as a
+   * client's would run: validated, under the exposure, through the app's
+   * handlers. Its id is made unique on the shared engine (conversations
+   * and Web API callers number their requests each on their own).
+   * @returns {Promise<object>} the JSON-RPC response (the conversation reads its result or error)
+   */
+  callTool(request) {
+    return this.handleWebApi({ ...request, id: this.#nextId() });
+  }
+
+  #asked = 0;
+  #nextId() {
+    this.#asked = (this.#asked + 1) % Number.MAX_SAFE_INTEGER;
+    return `homey-assistant-${this.#asked}`;
+  }
+
   /** For the settings page: the gateway's own status, and what the app adds (port in use, errors). */
   status() {
     const gw = this.gateway?.status();

@@ -20,6 +20,11 @@ const KEYS = {
   personalKeyEnabled: 'personalKeyEnabled',
   personalKey: 'personalKey',
   webTools: 'webTools',
+  assistantProvider: 'assistantProvider',
+  assistantModel: 'assistantModel',
+  assistantBaseUrl: 'assistantBaseUrl',
+  assistantKey: 'assistantKey',
+  assistantTimeLimit: 'assistantTimeLimit',
 };
 
 const DEFAULTS = {
@@ -36,9 +41,22 @@ const DEFAULTS = {
   personalKeyEnabled: false,
   personalKey: '',
   webTools: false,
+  // "Ask the assistant": the model the Flow cards ask (none until the owner chooses one)
+  assistantProvider: '',
+  assistantModel: '',
+  assistantBaseUrl: '',
+  assistantKey: '',
+  // seconds an Ask may take, tool calls included
+  assistantTimeLimit: 60,
 };
 
 const MODES = ['hybrid', 'all', 'meta', 'auto'];
+
+/** The model APIs the assistant can use: the package's provider names, and "compatible" (Chat Completions at a base URL: Ollama, LM Studio, ...). */
+const ASSISTANT_PROVIDERS = ['gemini', 'openai', 'anthropic', 'compatible'];
+
+/** The time limit's bounds, in seconds. */
+const TIME_LIMIT = { min: 5, max: 300 };
 
 /** A new bearer token: 32 random bytes, base64url (43 characters). */
 function newToken() {
@@ -68,6 +86,9 @@ function readSettings(settings) {
   }
   const port = Number(get('port'));
   const mode = String(get('mode'));
+  const text = (key) => (typeof get(key) === 'string' ? get(key).trim() : '');
+  const provider = text('assistantProvider');
+  const limit = Math.round(Number(get('assistantTimeLimit')));
   return {
     token,
     // 0: any free port (the settings page shows the one in use)
@@ -83,7 +104,14 @@ function readSettings(settings) {
     personalKeyEnabled: get('personalKeyEnabled') === true,
     personalKey: typeof get('personalKey') === 'string' ? get('personalKey').trim() : '',
     webTools: get('webTools') === true,
+    assistant: {
+      provider: ASSISTANT_PROVIDERS.includes(provider) ? provider : '',
+      model: text('assistantModel'),
+      baseUrl: text('assistantBaseUrl'),
+      key: text('assistantKey'),
+      timeLimitS: Number.isFinite(limit) ? Math.min(TIME_LIMIT.max, Math.max(TIME_LIMIT.min, limit)) : DEFAULTS.assistantTimeLimit,
+    },
   };
 }
 
-module.exports = { KEYS, DEFAULTS, MODES, newToken, readSettings };
+module.exports = { KEYS, DEFAULTS, MODES, ASSISTANT_PROVIDERS, TIME_LIMIT, newToken, readSettings };

@@ -108,17 +108,30 @@ class FakeActionCard extends EventEmitter {
   }
 }
 
+/** homey.__(key, tokens): the text of `key` in locales/<language>.json, `__name__` replaced; the key itself when missing. */
+function translator(language) {
+  const strings = JSON.parse(readFileSync(join(appDir, `locales/${language}.json`), 'utf8'));
+  return (key, tokens = {}) => {
+    const text = key.split('.').reduce((o, k) => (o && typeof o === 'object' ? o[k] : undefined), strings);
+    if (typeof text !== 'string') return key;
+    return text.replace(/__(\w+)__/g, (all, name) => (name in tokens ? String(tokens[name]) : all));
+  };
+}
+
 /**
  * The `homey` instance an app gets.
- * @param {{home: object, apiUrl: string, settings?: object}} options
+ * @param {{home: object, apiUrl: string, settings?: object, language?: string}} options
  */
-export function createFakeHomey({ home, apiUrl, settings }) {
+export function createFakeHomey({ home, apiUrl, settings, language = 'en' }) {
   const manifest = JSON.parse(readFileSync(join(appDir, 'app.json'), 'utf8'));
   const timers = new Set();
   const homey = new EventEmitter();
   const triggerCards = new Map();
   const actionCards = new Map();
+  const conditionCards = new Map();
   Object.assign(homey, {
+    __: translator(language),
+    i18n: { getLanguage: () => language },
     manifest,
     version: home.system.info.homeyVersion,
     platform: 'local',
@@ -154,6 +167,17 @@ export function createFakeHomey({ home, apiUrl, settings }) {
         if (!actionCards.has(id)) actionCards.set(id, new FakeActionCard(id));
         return actionCards.get(id);
       },
+      getConditionCard(id) {
+        if (!manifest.flow?.conditions?.some((c) => c.id === id)) throw new Error(`Invalid Flow Card ID: ${id}`);
+        if (!conditionCards.has(id)) conditionCards.set(id, new FakeActionCard(id));
+        return conditionCards.get(id);
+      },
+    },
+    /** Runs a Flow card of the app as a Flow would: its run listener with the arguments; resolves with what it returns. */
+    async runCard(kind, id, args) {
+      const card = (kind === 'condition' ? conditionCards : actionCards).get(id);
+      if (!card?.listener) throw new Error(`no run listener for ${kind} card ${id}`);
+      return card.listener(structuredClone(args), {});
     },
     setTimeout(fn, ms, ...args) {
       const t = setTimeout(() => {
@@ -205,11 +229,12 @@ export function createFakeHomey({ home, apiUrl, settings }) {
 
 /**
  * Starts the fake Web API and the app on it.
- * @param {{home: object, settings?: object, tokens?: Record<string, string[]>}} options more tokens and their scopes
+ * @param {{home: object, settings?: object, tokens?: Record<string, string[]>, language?: string}} options more tokens and
+ *   their scopes; the hub's language (en, nl)
  */
-export async function bootApp({ home, settings = {}, tokens = {} }) {
+export async function bootApp({ home, settings = {}, tokens = {}, language }) {
   const api = await startFakeHomeyApi(home, { tokens: { [APP_TOKEN]: APP_SCOPES, [PERSONAL_KEY]: ['homey'], ...tokens } });
-  const homey = createFakeHomey({ home, apiUrl: api.url, settings });
+  const homey = createFakeHomey({ home, apiUrl: api.url, settings, language });
   const App = require('./app.js');
   const app = new App();
   app.homey = homey;

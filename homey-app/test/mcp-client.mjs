@@ -1,7 +1,12 @@
 // The official MCP SDK client (from the workspace's devDependencies) and raw
 // HTTP requests against the app's server.
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+import { bootApp } from './harness.mjs';
 
 /** An SDK client connected to `url` with `token`. */
 export async function connect(url, token, { headers = {} } = {}) {
@@ -26,6 +31,27 @@ export async function call(client, name, args = {}) {
     }
   }
   return { isError: result.isError === true, data, result };
+}
+
+/**
+ * `ok(name, args)`: a call's data, asserting it succeeded; `fails(name, args,
+ * pattern)`: its data, asserting it failed with an error matching `pattern`.
+ * `client()` gives the connected client (set in a test's `before`).
+ */
+export function expectCalls(client) {
+  return {
+    async ok(name, args = {}) {
+      const r = await call(client(), name, args);
+      assert.equal(r.isError, false, `${name} ${JSON.stringify(args)}: ${JSON.stringify(r.data).slice(0, 400)}`);
+      return r.data;
+    },
+    async fails(name, args, pattern) {
+      const r = await call(client(), name, args);
+      assert.equal(r.isError, true, `${name} should fail: ${JSON.stringify(r.data).slice(0, 300)}`);
+      assert.match(r.data.error ?? r.data.text ?? '', pattern);
+      return r.data;
+    },
+  };
 }
 
 /** Every tool name the client sees (all pages). */
@@ -66,4 +92,25 @@ export async function until(check, ms = 3000) {
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error('timed out waiting');
+}
+
+/**
+ * A test file's app: before its tests, the app booted on `makeHome()` with
+ * `settings` and an SDK client connected to its LAN server, handed to
+ * `use({b, home, client})` (b: bootApp's result); after them, both closed.
+ */
+export function withApp(makeHome, settings, use) {
+  let b;
+  let client;
+  before(async () => {
+    const home = makeHome();
+    b = await bootApp({ home, settings });
+    const status = await b.app.status();
+    ({ client } = await connect(`http://127.0.0.1:${status.server.port}/mcp`, status.token));
+    use({ b, home, client });
+  });
+  after(async () => {
+    await client.close();
+    await b.close();
+  });
 }

@@ -3,37 +3,18 @@
 // used today, this week and this month with its cost; a note on the
 // timeline; who is home; Flows made by talking.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import { createLargeHome } from './large-home.mjs';
-import { bootApp, PERSONAL_KEY } from './harness.mjs';
-import { call, connect } from './mcp-client.mjs';
+import { PERSONAL_KEY } from './harness.mjs';
+import { expectCalls, withApp } from './mcp-client.mjs';
 
 let b;
 let home;
 let client;
-const ok = async (name, args = {}) => {
-  const r = await call(client, name, args);
-  assert.equal(r.isError, false, `${name} ${JSON.stringify(args)}: ${JSON.stringify(r.data).slice(0, 400)}`);
-  return r.data;
-};
-const fails = async (name, args, pattern) => {
-  const r = await call(client, name, args);
-  assert.equal(r.isError, true, `${name} should fail: ${JSON.stringify(r.data).slice(0, 300)}`);
-  assert.match(r.data.error ?? r.data.text ?? '', pattern);
-  return r.data;
-};
+const { ok, fails } = expectCalls(() => client);
 
-before(async () => {
-  home = createLargeHome();
-  b = await bootApp({ home, settings: { port: 0, mode: 'all' } });
-  const status = await b.app.status();
-  ({ client } = await connect(`http://127.0.0.1:${status.server.port}/mcp`, status.token));
-});
-after(async () => {
-  await client.close();
-  await b.close();
-});
+withApp(createLargeHome, { port: 0, mode: 'all' }, (booted) => ({ b, home, client } = booted));
 
 const devices = () => Object.values(home.devices);
 const value = (d, id) => d.capabilitiesObj[id]?.value;

@@ -66,7 +66,7 @@ describe('every tool, in "all" mode', () => {
     assert.deepEqual(living.devices[0].capabilities, ['onoff', 'dim']);
     const office = await ok('get_home_structure', { zoneId: 'office' });
     assert.deepEqual(office.zones.map((z) => z.id), ['office', 'desk']);
-    await fails('get_home_structure', { zoneId: 'attic' }, /no zone with ID "attic"/);
+    await fails('get_home_structure', { zoneId: 'attic' }, /no zone with ID or name "attic"/);
   });
 
   test('get_states: values with timestamps, filters, and devices silent for hours', async () => {
@@ -92,7 +92,7 @@ describe('every tool, in "all" mode', () => {
     );
     assert.equal(d.capabilities.measure_temperature.setable, false);
     assert.deepEqual(d.capabilities.thermostat_mode.values, ['auto', 'heat', 'cool', 'off']);
-    await fails('get_device', { deviceId: 'ghost' }, /no device with ID "ghost"/);
+    await fails('get_device', { deviceId: 'ghost' }, /no device with ID or name "ghost"/);
   });
 
   test('set_light: on/off, brightness in percent, colour temperature and colour', async () => {
@@ -259,7 +259,7 @@ describe('every tool, in "all" mode', () => {
     assert.match(refused.workarounds[0], /An AI assistant calls a tool.*Set mood Movie night/);
     assert.match(refused.workarounds[1], /Personal API key/);
     assert.deepEqual(home.moodsSet, []);
-    await fails('set_mood', { moodName: 'disco' }, /no mood named "disco"/);
+    await fails('set_mood', { moodName: 'disco' }, /no mood with ID or name "disco"/);
   });
 
   test('Logic variables: read through the fallback, setting needs a scope', async () => {
@@ -278,7 +278,7 @@ describe('every tool, in "all" mode', () => {
     const refused = await fails('start_flow', { flowName: 'good MORNING' }, /Starting a Flow needs the Homey permission "homey\.flow\.start"/);
     assert.match(refused.workarounds[0], /Give the Flow "Good morning" this app's trigger card/);
     await fails('start_flow', { flowId: 'flow-away' }, /the Flow "Away mode" is disabled/);
-    await fails('start_flow', { flowName: 'nothing like it' }, /no Flow named "nothing like it"/);
+    await fails('start_flow', { flowName: 'nothing like it' }, /no Flow with ID or name "nothing like it"/);
     assert.deepEqual(home.flowsStarted, []);
   });
 

@@ -2,6 +2,7 @@
 
 // The hub's alarms (wake-up alarms).
 
+const { byText } = require('./common');
 const { toolFailure } = require('mcp-switchboard/full');
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -19,7 +20,7 @@ module.exports = function alarmTools({ io }) {
   async function getAlarms() {
     const api = await io.api();
     const alarms = Object.values((await api.alarms.getAlarms()) ?? {}).map(describe);
-    alarms.sort((a, b) => a.time.localeCompare(b.time));
+    alarms.sort((a, b) => byText(a.time, b.time));
     return { alarms, count: alarms.length };
   }
 

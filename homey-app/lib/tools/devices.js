@@ -54,6 +54,9 @@ function valueOf(d, id) {
  * device is in it and which capabilities say so (the answer shows those).
  * A device without any of the capabilities a state reads is not in it.
  */
+/** Up to this many devices named, get_states reads them one by one instead of the whole home. */
+const FEW_DEVICES = 10;
+
 const STATES = {
   on: (d) => (valueOf(d, 'onoff') === true ? ['onoff'] : null),
   off: (d) => (valueOf(d, 'onoff') === false ? ['onoff'] : null),
@@ -100,7 +103,9 @@ module.exports = function deviceTools({ io }) {
   }
 
   async function getStates({ zoneId, deviceIds, capability, deviceClass: cls, silentForHours, where, batteryBelow = 20 }) {
-    const { devices, zonesById } = await io.home();
+    // a few devices named: read one by one rather than the whole home
+    const few = deviceIds && zoneId === undefined && deviceIds.length <= FEW_DEVICES;
+    const { devices, zonesById } = few ? await io.devicesByIds([...new Set(deviceIds)]) : await io.home();
     let list = devices;
     if (zoneId !== undefined) {
       const { ids } = await io.zoneWithin(zoneId);

@@ -4,7 +4,7 @@
 // AI tool Flows (started through the app's own trigger card).
 
 const { toolFailure, validateArguments } = require('mcp-switchboard/full');
-const { lookup } = require('./common');
+const { byText, lookup } = require('./common');
 const { checkFlow, flowCards, splitCardId } = require('../guard');
 
 /** What checkFlow needs: the home's visibility and every Flow by ID. */
@@ -95,7 +95,7 @@ module.exports = function flowTools({ io, flowTools: flowToolList }) {
         });
       }
     }
-    out.sort((a, b) => (a.folder ?? '').localeCompare(b.folder ?? '') || a.name.localeCompare(b.name));
+    out.sort((a, b) => byText(a.folder, b.folder) || byText(a.name, b.name));
     return { flows: out, count: out.length };
   }
 
@@ -110,7 +110,8 @@ module.exports = function flowTools({ io, flowTools: flowToolList }) {
     return flowToolList.run(name, parameters, ctx);
   }
 
-  async function startFlow({ flowId, flowName }) {
+  // a Flow's name (flowId or flowName) is its ID by now (lib/names.js)
+  async function startFlow({ flowId }) {
     const api = await io.api();
     const [simple, advanced, home] = await Promise.all([api.flow.getFlows(), api.flow.getAdvancedFlows(), io.visibility()]);
     const guard = guardHome(home, simple, advanced);
@@ -118,9 +119,9 @@ module.exports = function flowTools({ io, flowTools: flowToolList }) {
       ...Object.values(simple ?? {}).map((f) => ({ f, advanced: false })),
       ...Object.values(advanced ?? {}).map((f) => ({ f, advanced: true })),
     ].filter((x) => !hiddenFlow(x.f, guard));
-    const found = lookup(all, { id: flowId, name: flowName }, (x) => x.f);
+    const found = lookup(all, { id: flowId }, (x) => x.f);
     if (!found) {
-      return toolFailure(`no Flow ${flowId !== undefined ? `with ID ${JSON.stringify(flowId)}` : `named ${JSON.stringify(flowName)}`}`, { hint: 'get_flow_overview lists the Flows' });
+      return toolFailure(flowId === undefined ? 'give the Flow\'s ID or name (flowId)' : `no Flow with ID ${JSON.stringify(flowId)}`, { hint: 'get_flow_overview lists the Flows' });
     }
     const { f, advanced: isAdvanced } = found;
     if (f.enabled === false) return toolFailure(`the Flow "${f.name}" is disabled`, { flow: { id: f.id, name: f.name } });

@@ -2,6 +2,8 @@
 
 // The household: a note on Homey's timeline, and who is home.
 
+const { byText } = require('./common');
+
 module.exports = function householdTools({ io, homey }) {
   /** Writes `text` to the timeline (the Apps SDK's notifications: shown in the Homey app, pushed to phones that follow the app). */
   async function createNotification({ text }) {
@@ -21,7 +23,7 @@ module.exports = function householdTools({ io, homey }) {
     const list = Object.values(users ?? {})
       .filter((u) => u && typeof u === 'object' && u.enabled !== false)
       .map((u) => ({ name: u.name ?? u.id, present: u.present === true, asleep: u.asleep === true }))
-      .sort((a, b) => String(a.name).localeCompare(String(b.name)));
+      .sort((a, b) => byText(a.name, b.name));
     return { home: list.filter((u) => u.present).map((u) => u.name), away: list.filter((u) => !u.present).map((u) => u.name), users: list, anyoneHome: list.some((u) => u.present) };
   }
 

@@ -7,7 +7,7 @@
 
 const { toolFailure, validateValue } = require('mcp-switchboard/full');
 const { missingScope } = require('../homey-io');
-const { lookup } = require('./common');
+const { byText, lookup } = require('./common');
 
 function isVariable(v) {
   return v && typeof v === 'object' && typeof v.id === 'string' && typeof v.name === 'string' && 'type' in v;
@@ -30,7 +30,7 @@ module.exports = function logicTools({ io }) {
     let list = await variables();
     if (type) list = list.filter((v) => v.type === type);
     if (search) list = list.filter((v) => v.name.toLowerCase().includes(search.toLowerCase()));
-    list.sort((a, b) => a.name.localeCompare(b.name));
+    list.sort((a, b) => byText(a.name, b.name));
     return { variables: list.map((v) => ({ id: v.id, name: v.name, type: v.type, value: v.value })), count: list.length };
   }
 

@@ -45,11 +45,12 @@ module.exports = function moodTools({ io }) {
     };
   }
 
-  async function setMood({ moodId, moodName }) {
+  // a mood's name (moodId or moodName) is its ID by now (lib/names.js)
+  async function setMood({ moodId }) {
     const list = await moods();
-    const found = lookup(list, { id: moodId, name: moodName }, (m) => m.mood);
+    const found = lookup(list, { id: moodId }, (m) => m.mood);
     if (!found) {
-      return toolFailure(`no mood ${moodId !== undefined ? `with ID ${JSON.stringify(moodId)}` : `named ${JSON.stringify(moodName)}`}`, {
+      return toolFailure(`no mood with ID ${JSON.stringify(moodId)}`, {
         moods: list.map((m) => m.mood.name),
       });
     }

@@ -4,7 +4,7 @@
 // listed fields are copied from the Web API's answers (the Zigbee state holds
 // the network key, the system info addresses and IDs).
 
-const { hoursSince, time } = require('./common');
+const { byText, hoursSince, time } = require('./common');
 
 const MB = 1024 * 1024;
 const MIN_TX_FOR_RATE = 20;
@@ -62,7 +62,7 @@ module.exports = function systemTools({ io }) {
       }
       return entry;
     });
-    out.sort((a, b) => a.name.localeCompare(b.name));
+    out.sort((a, b) => byText(a.name, b.name));
     return { apps: out, count: out.length };
   }
 

@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 
 import { chromium } from 'playwright-core';
 
+import { startFakeModel } from '../../../tests/js/fake-models.mjs';
 import { createHome } from '../fake-home.mjs';
 import { appDir, bootApp } from '../harness.mjs';
 import { connect, toolNames, until } from '../mcp-client.mjs';
@@ -276,4 +277,61 @@ test('the personal key guide: which permissions for what, and a test that says w
   b.homey.settings.set('personalKeyEnabled', false);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('Ask the assistant: a model server on the network, its model and address, saved and tested; the key hidden until Show', async () => {
+  const local = await startFakeModel('openai', [{ text: 'OK' }]);
+  const cloud = await startFakeModel('anthropic', [{ text: 'OK' }], { key: 'the-right-key' });
+  try {
+    const { page, errors } = await open('en');
+    await page.selectOption('#assistantProvider', 'compatible');
+    assert.match(await page.textContent('#base-url-hint'), /11434\/v1 for Ollama/);
+    assert.match(await page.textContent('#model-hint'), /must be able to call tools/);
+    await page.fill('#assistantModel', 'qwen3');
+    await page.fill('#assistantBaseUrl', local.baseUrl);
+    await page.fill('#assistantTimeLimit', '30');
+    await page.click('#test-assistant');
+    await page.waitForSelector('#assistant-result .ok');
+    assert.match(await page.textContent('#assistant-result'), /^The model answered in [\d.]+ s: “OK”$/);
+    assert.deepEqual(['assistantProvider', 'assistantModel', 'assistantBaseUrl', 'assistantTimeLimit'].map((k) => b.homey.settings.get(k)), ['compatible', 'qwen3', local.baseUrl, 30]);
+    assert.equal(local.requests[0].body.model, 'qwen3');
+
+    // a cloud provider's key: in a password field, nowhere on the page until Show; a wrong one is a clear error
+    await page.selectOption('#assistantProvider', 'anthropic');
+    assert.match(await page.textContent('#base-url-hint'), /Leave empty/);
+    await page.fill('#assistantModel', 'claude-test');
+    await page.fill('#assistantBaseUrl', cloud.baseUrl);
+    await page.fill('#assistantKey', 'a-wrong-key');
+    await page.click('#test-assistant');
+    await page.waitForSelector('#assistant-result .bad');
+    assert.match(await page.textContent('#assistant-result'), /^Anthropic refused the API key \(HTTP 401\)/);
+    await page.fill('#assistantKey', 'the-right-key');
+    await page.click('#save-assistant');
+    await until(() => b.homey.settings.get('assistantKey') === 'the-right-key');
+    const reopened = await open('en');
+    assert.equal(await reopened.page.getAttribute('#assistantKey', 'type'), 'password');
+    assert.equal(await reopened.page.inputValue('#assistantKey'), 'the-right-key');
+    assert.ok(!(await reopened.page.evaluate(() => document.body.innerText)).includes('the-right-key'));
+    await reopened.page.click('#show-assistant-key');
+    assert.equal(await reopened.page.getAttribute('#assistantKey', 'type'), 'text');
+    assert.equal(await reopened.page.textContent('#show-assistant-key'), 'Hide');
+    await reopened.page.click('#test-assistant');
+    await reopened.page.waitForSelector('#assistant-result .ok');
+    assert.deepEqual([...errors, ...reopened.errors], []);
+    await page.close();
+    await reopened.page.close();
+
+    // in Dutch
+    const nl = await open('nl');
+    assert.equal(await nl.page.textContent('[data-i18n="settings.assistant.title"]'), 'Vraag het de assistent');
+    await nl.page.selectOption('#assistantProvider', 'compatible');
+    assert.match(await nl.page.textContent('#base-url-hint'), /^Het adres van de server met \/v1/);
+    assert.equal(await nl.page.getAttribute('#assistantKey', 'placeholder'), 'voor de meeste servers niet nodig');
+    assert.deepEqual(nl.errors, []);
+    await nl.page.close();
+  } finally {
+    for (const k of ['assistantProvider', 'assistantModel', 'assistantBaseUrl', 'assistantKey']) b.homey.settings.set(k, '');
+    await local.close();
+    await cloud.close();
+  }
 });
