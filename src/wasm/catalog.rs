@@ -8,8 +8,8 @@ use wasm_bindgen::JsCast;
 use super::{js_error, read_catalog, read_catalog_text, read_dialect, string_bytes, usage};
 use crate::rawjson;
 use crate::{
-    convert_json as convert_catalog_json, lint as lint_catalog, Dialect, LintReport, Options,
-    ReportEntry, Severity,
+    convert_json as convert_catalog_json, lint as lint_catalog, Dialect, DisclosureMode,
+    LintReport, Options, ReportEntry, SearchWith, Severity,
 };
 use std::collections::BTreeMap;
 
@@ -20,8 +20,8 @@ const DIALECT_TYPES: &'static str = include_str!("dialects.ts");
 const TYPES: &'static str = r#"
 /** A catalog: a tools/list response, its result, an array of tools, one tool, or several pages; as JSON text, UTF-8 bytes or a parsed value. */
 export type CatalogInput = string | Uint8Array | object;
-/** What a conversion did to a keyword or a tool. "narrowed": some calls valid for the tool cannot be made through the dialect. "flagged": kept as it is, but it breaks a rule of MCP (a tool name MCP does not allow). */
-export type Action = "dropped" | "rewritten" | "described" | "added" | "renamed" | "skipped" | "not_strict" | "narrowed" | "flagged";
+/** What a conversion did to a keyword or a tool. "narrowed": some calls valid for the tool cannot be made through the dialect. "flagged": kept as it is, but it breaks a rule of MCP (a tool name MCP does not allow). "deferred": not shown to the model at first (the provider's tool search or the meta-tools reach it); "loaded": shown from the start while others are deferred (the detail says why). */
+export type Action = "dropped" | "rewritten" | "described" | "added" | "renamed" | "skipped" | "not_strict" | "narrowed" | "flagged" | "deferred" | "loaded";
 /** One entry of the loss report. */
 export interface ReportEntry {
   /** The MCP tool name, when the entry concerns a tool. */
@@ -86,6 +86,29 @@ pub struct ConvertOptions {
     #[serde(default)]
     #[tsify(optional)]
     strict_tools: Option<Vec<String>>,
+    /// How much of the catalog the model is shown at first (default "all"): "hybrid" (core tools and search_tools, get_tool_definition, use_tool), "meta" (the meta-tools alone), "native" (the provider's own tool search: anthropic, openai-responses; hybrid elsewhere), "auto" (the fewest tokens of all, native and hybrid). Gemini takes 512 tools at most: past that, "all" is hybrid.
+    #[serde(default)]
+    #[tsify(
+        optional,
+        type = "\"all\" | \"hybrid\" | \"meta\" | \"native\" | \"auto\""
+    )]
+    disclosure: Option<String>,
+    /// With "native": the provider's search (default) or ours (answered by the caller: tool_reference blocks for Anthropic, a tool_search_output item for OpenAI).
+    #[serde(default)]
+    #[tsify(optional, type = "\"provider\" | \"ours\"")]
+    search_with: Option<String>,
+    /// Anthropic's search tool with searchWith "provider": "bm25" (default) or "regex".
+    #[serde(default)]
+    #[tsify(optional, type = "\"bm25\" | \"regex\"")]
+    provider_search: Option<String>,
+    /// The tools kept loaded in hybrid and native (MCP names). Default: read-only overview tools chosen from the catalog.
+    #[serde(default)]
+    #[tsify(optional)]
+    core: Option<Vec<String>>,
+    /// Curated search metadata: its categories name the meta-tools' categories and OpenAI's namespaces.
+    #[serde(default)]
+    #[tsify(optional, type = "SearchMetadata")]
+    metadata: Option<serde_json::Value>,
 }
 
 /// Converts a catalog to one dialect (declared in [`TYPES`]: its
@@ -96,10 +119,28 @@ pub fn convert_js(catalog: JsValue, options: Ts<ConvertOptions>) -> Result<JsVal
         .map_err(|e| usage(&format!("bad convert options: {e}")))?;
     let dialect = read_dialect(&o.to)?;
     let bytes = read_catalog_text(&catalog)?;
-    let options = match o.strict_tools {
+    let mut options = match o.strict_tools {
         Some(names) => Options::strict(o.strict).with_strict_tools(names),
         None => Options::strict(o.strict),
     };
+    let pick = |v: Option<String>, what: &str, all: &[&str]| match v {
+        Some(v) if !all.contains(&v.as_str()) => Err(usage(&format!(
+            "unknown {what} {v:?}; choose {}",
+            all.join(", ")
+        ))),
+        v => Ok(v),
+    };
+    let modes = ["all", "hybrid", "meta", "native", "auto"];
+    if let Some(m) = pick(o.disclosure, "disclosure", &modes)? {
+        options.disclosure = DisclosureMode::parse(&m).unwrap_or_default();
+    }
+    if let Some(s) = pick(o.search_with, "searchWith", &["provider", "ours"])? {
+        options.search_with = SearchWith::parse(&s).unwrap_or_default();
+    }
+    options.regex_search =
+        pick(o.provider_search, "providerSearch", &["bm25", "regex"])?.as_deref() == Some("regex");
+    options.core = o.core;
+    options.metadata = o.metadata;
     // text (the usual case) goes the text path; bytes that are not UTF-8
     // get the reader's error
     let text = match std::str::from_utf8(&bytes) {

@@ -16,8 +16,8 @@ export interface SearchMetadata {
 export interface Hit { name: string; score: number; category: string; description: string }
 /** search() results: the total number of matches and the top hits. */
 export interface SearchResults { total: number; hits: Hit[] }
-/** budget() result: estimated tokens of the tool list per disclosure mode. */
-export interface Budget { dialect: DialectName | "mcp"; all: number; hybrid: number; meta: number; core: string[] }
+/** budget() result: estimated tokens of the tool list per disclosure mode (`native`: what the model reads at first with the provider's own tool search; anthropic and openai-responses only). */
+export interface Budget { dialect: DialectName | "mcp"; all: number; hybrid: number; meta: number; native?: number; core: string[] }
 "#;
 
 /// Options for `ToolIndex.search`.
