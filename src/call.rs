@@ -75,25 +75,23 @@ pub struct ModelTurn {
     /// calls: those run by the provider with the tools they loaded, and
     /// the client searches (OpenAI `execution: "client"`) the caller
     /// answers with a `tool_search_output` item.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// (Read from a response only: a turn read back from JSON has none.)
+    #[serde(default, skip_deserializing, skip_serializing_if = "Vec::is_empty")]
     pub searches: Vec<Search>,
 }
 
 /// One search of the provider's native tool search.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct Search {
     /// The search's id (OpenAI `call_id`, Anthropic `server_tool_use` id).
     pub id: String,
     /// Whether the caller runs it (OpenAI `execution: "client"`).
-    #[serde(default)]
     pub client: bool,
     /// Its arguments, as the model wrote them (`{"query": ...}`).
-    #[serde(default)]
     pub arguments: Value,
     /// The tools the provider's search loaded, by MCP name (a name the
     /// conversion does not know, as written).
-    #[serde(default)]
     pub loaded: Vec<String>,
 }
 
@@ -101,6 +99,45 @@ impl ModelTurn {
     /// The JSON form used by the CLI and the JS package.
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// Reads a turn from its JSON form ([`ModelTurn::to_json`]), as its
+    /// `Deserialize` does, without the generic deserializer (the wasm
+    /// module reads turns this way: it is smaller).
+    pub(crate) fn from_json(v: &Value) -> Result<ModelTurn, String> {
+        let text = |v: &Value, k: &str| -> Result<Option<String>, String> {
+            match v.get(k) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(x) => Err(format!("`{k}` must be a string, not {}", kind_of(x))),
+            }
+        };
+        let list = |k: &str| match v.get(k) {
+            Some(Value::Array(a)) => Ok(a.as_slice()),
+            None if k == "assistant" => Ok(&[][..]),
+            _ => Err(format!("`{k}` must be an array")),
+        };
+        let mut calls = Vec::new();
+        for c in list("calls")? {
+            let need = |k: &str| text(c, k)?.ok_or_else(|| format!("a call needs `{k}`"));
+            calls.push(Call {
+                id: need("id")?,
+                id_from_model: c.get("idFromModel") == Some(&Value::Bool(true)),
+                name: need("name")?,
+                dialect_name: text(c, "dialectName")?.unwrap_or_default(),
+                arguments: c.get("arguments").cloned().unwrap_or(Value::Null),
+                error: text(c, "error")?,
+                coercions: Vec::new(),
+                thought_signature: text(c, "thoughtSignature")?,
+                request: c.get("request").filter(|r| !r.is_null()).cloned(),
+            });
+        }
+        Ok(ModelTurn {
+            calls,
+            text: text(v, "text")?.unwrap_or_default(),
+            assistant: list("assistant")?.to_vec(),
+            searches: Vec::new(),
+        })
     }
 }
 
@@ -440,12 +477,12 @@ impl<'a> CallBuilder<'a> {
 
     /// Adds a search of the provider's native tool search (at most
     /// [`MAX_CALLS`]).
-    pub(crate) fn search(&mut self, id: &str, client: bool, arguments: Value) {
+    pub(crate) fn search(&mut self, id: &str, client: bool, arguments: Option<&Value>) {
         if self.searches.len() < MAX_CALLS {
             self.searches.push(Search {
                 id: id.to_string(),
                 client,
-                arguments,
+                arguments: arguments.cloned().unwrap_or(Value::Null),
                 loaded: Vec::new(),
             });
         }
@@ -455,14 +492,9 @@ impl<'a> CallBuilder<'a> {
     /// id), by the name the model knows it by.
     pub(crate) fn loaded(&mut self, id: &str, name: &str) {
         let mcp = resolve_name(self.names, name).unwrap_or(name).to_string();
-        let at = self
-            .searches
-            .iter()
-            .rposition(|s| s.id == id || id.is_empty());
-        if let Some(s) = at
-            .or(self.searches.len().checked_sub(1))
-            .and_then(|i| self.searches.get_mut(i))
-        {
+        let i = self.searches.iter().position(|s| s.id == id);
+        let last = self.searches.len().checked_sub(1);
+        if let Some(s) = i.or(last).and_then(|i| self.searches.get_mut(i)) {
             if s.loaded.len() < MAX_CALLS && !s.loaded.contains(&mcp) {
                 s.loaded.push(mcp);
             }

@@ -1412,15 +1412,25 @@ impl Conversation {
     /// The deferred tools a search of the native tool search loads, by
     /// dialect name: those named in `paths` (tools, or namespaces: their
     /// tools), then the best matches of the catalog's ranked search for
-    /// `query`, at most `limit` (default 5, at most 10) in all.
+    /// `query` (in `category`, when given), at most `limit` (default 5, at
+    /// most 20) in all.
     fn found(&self, args: &Value) -> Vec<String> {
         let Some((deferred, _)) = &self.tools.native else {
             return Vec::new();
         };
+        // arguments written as JSON text are read
+        let read;
+        let args = match args {
+            Value::String(t) => {
+                read = serde_json::from_str(t).unwrap_or_else(|_| args.clone());
+                &read
+            }
+            _ => args,
+        };
         let limit = args
             .get("limit")
             .and_then(Value::as_u64)
-            .map_or(5, |n| n.clamp(1, 10) as usize);
+            .map_or(5, |n| n.clamp(1, 20) as usize);
         let mut out: Vec<String> = Vec::new();
         let add = |name: &str, out: &mut Vec<String>| {
             if out.len() < limit
@@ -1460,7 +1470,10 @@ impl Conversation {
             },
         };
         if let Some(index) = self.tools.view.index().filter(|_| !query.trim().is_empty()) {
-            let opts = crate::search::SearchOptions::new().with_limit(limit + 20);
+            let mut opts = crate::search::SearchOptions::new().with_limit(limit + 20);
+            if let Some(c) = args.get("category").and_then(Value::as_str) {
+                opts = opts.with_category(c);
+            }
             for hit in index.search(&query, &opts).hits {
                 if let Some(d) = self.tools.conversion.names.dialect_name(&hit.name) {
                     add(d, &mut out);

@@ -14,7 +14,6 @@ use crate::call::{CallBuilder, ModelTurn, Outcome, RawArgs};
 use crate::catalog::Tool;
 use crate::error::{Error, ErrorKind};
 use crate::lower::{Nulls, Refs, Strict, Target};
-use crate::pointer;
 use crate::report::{Action, ReportEntry};
 
 const STRICT: &[&str] = &[
@@ -201,7 +200,7 @@ const MAX_EXAMPLES: usize = 8;
 /// example that does not); the others are reported.
 pub(crate) fn examples(tool: &Tool, schema: &Value, report: &mut Vec<ReportEntry>) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();
-    let fits = |v: &&Value| v.is_object() && crate::validate::validate(schema, v).is_empty();
+    let fits = |v: &Value| v.is_object() && crate::validate::validate(schema, v).is_empty();
     let places = [
         ("inputSchema", tool.input_schema().get("examples")),
         (
@@ -214,19 +213,20 @@ pub(crate) fn examples(tool: &Tool, schema: &Value, report: &mut Vec<ReportEntry
             continue;
         };
         for (i, e) in list.iter().enumerate().take(MAX_EXAMPLES) {
-            match [Some(e), e.get("input")].into_iter().flatten().find(fits) {
-                Some(v) if !out.contains(v) => out.push(v.clone()),
-                Some(_) => {}
-                None => report.push(ReportEntry {
+            let e = match e.get("input") {
+                Some(input) if !fits(e) => input,
+                _ => e,
+            };
+            if !fits(e) {
+                report.push(ReportEntry {
                     tool: Some(tool.name().to_string()),
-                    pointer: pointer::push(
-                        &pointer::push(&pointer::push(tool.pointer(), place), "examples"),
-                        &i.to_string(),
-                    ),
+                    pointer: format!("{}/{place}/examples/{i}", tool.pointer()),
                     keyword: "examples".into(),
                     action: Action::Dropped,
                     detail: "not sent as input_examples: it does not fit the input schema".into(),
-                }),
+                });
+            } else if !out.contains(e) {
+                out.push(e.clone());
             }
         }
     }
@@ -236,29 +236,17 @@ pub(crate) fn examples(tool: &Tool, schema: &Value, report: &mut Vec<ReportEntry
 /// Anthropic's tool-search tool (BM25 or regex), run by the API.
 pub(crate) fn provider_search(regex: bool) -> Value {
     let kind = if regex { "regex" } else { "bm25" };
-    let mut m = Map::new();
-    m.insert(
-        "type".into(),
-        Value::String(format!("tool_search_tool_{kind}_20251119")),
-    );
-    m.insert(
-        "name".into(),
-        Value::String(format!("tool_search_tool_{kind}")),
-    );
-    Value::Object(m)
+    serde_json::from_str(&format!(
+        r#"{{"type":"tool_search_tool_{kind}_20251119","name":"tool_search_tool_{kind}"}}"#
+    ))
+    .unwrap_or(Value::Null)
 }
 
-/// Our search as an Anthropic tool (`name`), among `deferred` tools: the
-/// caller answers it with `tool_reference` blocks.
+/// Our search as an Anthropic tool (`name`, of the name rule's
+/// characters), among `deferred` tools: the caller answers it with
+/// `tool_reference` blocks.
 pub(crate) fn client_search(name: &str, deferred: usize) -> Value {
-    let mut m = Map::new();
-    m.insert("name".into(), Value::String(name.to_string()));
-    m.insert(
-        "description".into(),
-        Value::String(super::disclose::search_description(deferred)),
-    );
-    m.insert("input_schema".into(), super::disclose::search_schema());
-    Value::Object(m)
+    super::disclose::our_search(&format!(r#""name":"{name}","#), deferred, "input_schema")
 }
 
 /// Reads every `tool_use` block of an Anthropic message (a Messages API
@@ -316,11 +304,7 @@ pub(crate) fn read_calls(
                     .is_some_and(|n| n.starts_with("tool_search_tool_")) =>
             {
                 let id = block.get("id").and_then(Value::as_str).unwrap_or("");
-                calls.search(
-                    id,
-                    false,
-                    block.get("input").cloned().unwrap_or(Value::Null),
-                );
+                calls.search(id, false, block.get("input"));
             }
             Some("tool_search_tool_result") => {
                 let id = block

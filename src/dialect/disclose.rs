@@ -9,14 +9,12 @@
 //! `hybrid` elsewhere. `auto` takes the cheapest of `all`, `native` (where
 //! there is one) and `hybrid`, by the tokens the model sees at first.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::{anthropic, convert_all, gemini, openai_responses, Conversion, Dialect, Options};
 use crate::catalog::{Catalog, Tool};
 use crate::engine::disclosure::{default_core, View};
-use crate::engine::{self, EngineConfig, Mode};
-use crate::names::NameMap;
-use crate::pointer;
+use crate::engine::{self, Mode};
 use crate::report::{Action, ReportEntry};
 use crate::tokens::estimate_tokens;
 
@@ -112,17 +110,15 @@ impl Dialect {
 /// takes it.
 pub(crate) const SEARCH_NAME: &str = "search_tools";
 
-/// Our search's input schema (Anthropic `input_schema`, OpenAI
-/// `parameters`).
-const SEARCH_SCHEMA: &str = r#"{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in a few words (any language), e.g. \"turn on light\" or \"thermostaat\"."},"limit":{"type":"integer","minimum":1,"maximum":10,"description":"How many tools to load (default 5)."}},"required":["query"],"additionalProperties":false}"#;
-
-/// Our search's description, for `n` deferred tools.
-pub(crate) fn search_description(n: usize) -> String {
-    format!("Find and load tools among {n} more by what you want to do; the tools found can then be called directly.")
-}
-
-pub(crate) fn search_schema() -> Value {
-    serde_json::from_str(SEARCH_SCHEMA).unwrap_or_else(|_| json!({"type": "object"}))
+/// Our search as a tool: `head` (the fields before, as JSON text), its
+/// description for `n` deferred tools, and the input schema of the
+/// meta-tool `search_tools` under `schema_key`.
+pub(crate) fn our_search(head: &str, n: usize, schema_key: &str) -> Value {
+    serde_json::from_str(&format!(
+        r#"{{{head}"description":"Find tools among {n} more by what you want to do, and load them: then call them directly.","{schema_key}":{}}}"#,
+        crate::engine::disclosure::SEARCH_SCHEMA
+    ))
+    .unwrap_or(Value::Null)
 }
 
 /// Converts with a mode other than plain `all` (or `all` past Gemini's
@@ -133,48 +129,45 @@ pub(super) fn convert(catalog: &Catalog, dialect: Dialect, o: &Options) -> Conve
     let native = dialect.has_native_search();
     let over = gemini::over_limit(dialect, catalog.len());
     let mut notes = Vec::new();
-    let mut note =
-        |detail: String| notes.push(entry(None, "disclosure", Action::Rewritten, detail));
     if over {
-        note(format!(
-            "{dialect} takes at most {} function declarations and the catalog has {}: not all sent at once",
-            gemini::MAX_DECLARATIONS,
+        notes.push(format!(
+            "{dialect} takes at most 512 function declarations, and the catalog has {}",
             catalog.len()
         ));
     }
-    let mut c = match o.disclosure {
+    let mode = match o.disclosure {
         Native if !native => {
-            note(format!(
-                "{dialect} has no native tool search: disclosed as hybrid"
+            notes.push(format!(
+                "{dialect} has no native tool search: hybrid instead"
             ));
-            build(catalog, dialect, o, Hybrid)
+            Hybrid
         }
-        All if over => build(catalog, dialect, o, Hybrid),
-        Auto => {
-            let mut best: Option<(usize, Conversion)> = None;
-            let mut costs = Vec::new();
-            for m in [All, Native, Hybrid] {
-                if (m == All && over) || (m == Native && !native) {
-                    continue;
-                }
-                let c = build(catalog, dialect, o, m);
-                let t = visible_tokens(&c);
-                costs.push(format!("{} {t}", m.as_str()));
-                if best.as_ref().is_none_or(|b| t < b.0) {
-                    best = Some((t, c));
-                }
-            }
-            note(format!(
-                "auto: the fewest tokens at first (estimated: {})",
-                costs.join(", ")
-            ));
-            best.map(|b| b.1)
-                .unwrap_or_else(|| build(catalog, dialect, o, Hybrid))
-        }
-        m => build(catalog, dialect, o, m),
+        All if over => Hybrid,
+        m => m,
     };
-    let at = c.report.len().min(catalog.report().len());
-    c.report.splice(at..at, notes);
+    let mut c = build(catalog, dialect, o, mode);
+    if mode == Auto {
+        // hybrid, unless native or all (in that order, on a tie) cost less
+        c = build(catalog, dialect, o, Hybrid);
+        let mut least = visible_tokens(&c);
+        let mut said = format!("auto: the fewest tokens at first, of hybrid {least}");
+        for m in [Native, All] {
+            if (m == All && over) || (m == Native && !native) {
+                continue;
+            }
+            let other = build(catalog, dialect, o, m);
+            let tokens = visible_tokens(&other);
+            said.push_str(&format!(", {} {tokens}", m.as_str()));
+            if tokens <= least {
+                (c, least) = (other, tokens);
+            }
+        }
+        notes.push(said);
+    }
+    for (i, detail) in notes.into_iter().enumerate() {
+        c.report
+            .insert(i, mark(None, "disclosure", Action::Rewritten, &detail));
+    }
     c
 }
 
@@ -193,72 +186,60 @@ pub(crate) fn build(
     }
 }
 
-/// The core tools, by MCP name, and why each is one.
-fn core<'a>(catalog: &'a Catalog, o: &Options) -> (Vec<String>, &'static str) {
-    match &o.core {
-        Some(names) => (
-            names
-                .iter()
-                .filter(|n| catalog.get(n).is_some())
-                .cloned()
-                .collect(),
-            "named as a core tool",
-        ),
+/// The core tools, by MCP name (at most 509: Gemini's 512 less the
+/// meta-tools), and why each is one.
+fn core(catalog: &Catalog, o: &Options) -> (Vec<String>, &'static str) {
+    let (mut names, why) = match &o.core {
+        Some(names) => (names.clone(), "kept loaded: named as a core tool"),
         None => (
             default_core(catalog),
-            "a read-only overview tool, chosen as a core tool",
+            "kept loaded: a read-only overview tool",
         ),
-    }
+    };
+    names.retain(|n| catalog.get(n).is_some());
+    names.truncate(gemini::MAX_DECLARATIONS - 3);
+    (names, why)
 }
 
-/// `hybrid` or `meta`: the core tools and the engine's meta-tools,
-/// converted; every other tool reported as reached through the
-/// meta-tools.
+/// `hybrid` or `meta`: the core tools (`hybrid`) and the engine's
+/// meta-tools, converted; every other tool reported as reached through
+/// the meta-tools.
 fn listed(catalog: &Catalog, dialect: Dialect, o: &Options, mode: DisclosureMode) -> Conversion {
-    let (names, why) = core(catalog, o);
-    let hybrid = mode == DisclosureMode::Hybrid;
-    let config = EngineConfig {
-        disclosure: engine::Disclosure {
-            mode: if hybrid { Mode::Hybrid } else { Mode::Meta },
-            core: Some(Vec::new()),
+    let (mut core, why) = core(catalog, o);
+    if mode == DisclosureMode::Meta {
+        core.clear();
+    }
+    let view = View::of(
+        catalog,
+        engine::Disclosure {
+            mode: Mode::Hybrid,
+            core: Some(core.clone()),
             metadata: o.metadata.clone(),
             definitions: None,
         },
-        ..EngineConfig::default()
-    };
-    // the meta-tools alone: the view lists no core tool
-    let view = View::build(catalog, &config);
-    let meta = view.listed().len();
-    let limit = match dialect {
-        Dialect::Gemini | Dialect::GeminiJson => gemini::MAX_DECLARATIONS - meta,
-        _ => usize::MAX,
-    };
-    let mut tools: Vec<Tool> = names
-        .iter()
-        .filter(|_| hybrid)
-        .filter_map(|n| catalog.get(n))
-        .take(limit)
-        .cloned()
-        .collect();
+    );
+    let mut tools = Vec::new();
+    for v in view.listed() {
+        let name = v.get("name").and_then(Value::as_str).unwrap_or("");
+        // a core tool as the catalog has it (with its place), or a meta-tool
+        match catalog.get(name).filter(|_| core.iter().any(|c| c == name)) {
+            Some(t) => tools.push(t.clone()),
+            None => tools.extend(Tool::from_value(v.clone(), "").ok().map(|t| t.0)),
+        }
+    }
+    let mut c = convert_all(&Catalog::from_tools(tools), dialect, o);
     let mut report = catalog.report().to_vec();
     for t in catalog.tools() {
-        report.push(if tools.iter().any(|k| k.name() == t.name()) {
-            loaded_entry(t, why)
-        } else {
-            entry(
+        report.push(match core.iter().any(|c| c == t.name()) {
+            true => loaded(t, why),
+            false => mark(
                 Some(t),
                 "disclosure",
                 Action::Deferred,
-                "deferred: found with search_tools, run with use_tool".into(),
-            )
+                "deferred: found with search_tools, run with use_tool",
+            ),
         });
     }
-    tools.extend(
-        view.listed()
-            .iter()
-            .filter_map(|v| Tool::from_value(v.clone(), "").ok().map(|t| t.0)),
-    );
-    let mut c = convert_all(&Catalog::from_tools(tools), dialect, o);
     report.append(&mut c.report);
     c.report = report;
     c
@@ -269,134 +250,100 @@ fn listed(catalog: &Catalog, dialect: Dialect, o: &Options, mode: DisclosureMode
 fn deferred(catalog: &Catalog, dialect: Dialect, o: &Options) -> Conversion {
     let mut c = convert_all(catalog, dialect, o);
     let (core, why) = core(catalog, o);
-    let mut keep = Vec::new();
+    let anthropic = dialect == Dialect::Anthropic;
+    // the categories name OpenAI's namespaces
+    let index = match anthropic {
+        true => None,
+        false => crate::search::ToolIndex::build(catalog, o.metadata.as_ref()).ok(),
+    };
+    let mut tools = Vec::new();
     let mut later = Vec::new();
-    for item in std::mem::take(&mut c.tools) {
-        let tool = item
-            .get("name")
-            .and_then(Value::as_str)
-            .and_then(|n| c.names.mcp_name(n))
-            .and_then(|m| catalog.get(m));
-        match tool {
-            Some(t) if core.iter().any(|n| n == t.name()) => {
-                c.report.push(loaded_entry(t, why));
-                keep.push((tool, item));
-            }
-            _ => later.push((tool, item)),
+    for mut item in std::mem::take(&mut c.tools) {
+        let name = item.get("name").and_then(Value::as_str).unwrap_or("");
+        let mcp = c.names.mcp_name(name).unwrap_or(name).to_string();
+        let tool = catalog.get(&mcp);
+        let Some(m) = item.as_object_mut() else {
+            continue;
+        };
+        // Anthropic's tool search does not take input_examples
+        if m.shift_remove("input_examples").is_some() {
+            c.report.push(mark(
+                tool,
+                "input_examples",
+                Action::Dropped,
+                "not sent: Anthropic's tool search does not take input_examples",
+            ));
         }
+        if let (Some(t), true) = (tool, core.contains(&mcp)) {
+            c.report.push(loaded(t, why));
+            tools.push(item);
+            continue;
+        }
+        c.report.push(mark(
+            tool,
+            "defer_loading",
+            Action::Deferred,
+            "deferred: loaded when the tool search finds it",
+        ));
+        m.insert("defer_loading".into(), Value::Bool(true));
+        let category = index
+            .as_ref()
+            .and_then(|i| i.category(&mcp))
+            .unwrap_or("other");
+        later.push((category.to_string(), item));
     }
     if later.is_empty() {
-        c.tools = keep.into_iter().map(|k| k.1).collect();
+        c.tools = tools;
         return c;
     }
     let n = later.len();
     let ours = o.search_with == SearchWith::Ours;
     // the names the search tool and the namespaces may not take
     let mut taken: Vec<String> = c.names.iter().map(|(d, _)| d.to_string()).collect();
-    let (search, rest) = if dialect == Dialect::Anthropic {
-        for (tool, item) in keep.iter_mut().chain(later.iter_mut()) {
-            if let Some(m) = item.as_object_mut() {
-                if m.shift_remove("input_examples").is_some() {
-                    c.report.push(entry(
-                        *tool,
-                        "input_examples",
-                        Action::Dropped,
-                        "not sent: Anthropic's tool search does not take input_examples".into(),
-                    ));
-                }
-            }
-        }
-        let rest: Vec<Value> = later
-            .into_iter()
-            .map(|(tool, item)| {
-                c.report.push(deferred_entry(tool, ""));
-                with_defer(item)
-            })
-            .collect();
-        let search = if ours {
+    let search = match (anthropic, ours) {
+        (false, _) => openai_responses::search_tool(ours, n),
+        (true, false) => anthropic::provider_search(o.regex_search),
+        (true, true) => {
             let name = free_name(&mut taken, SEARCH_NAME);
             c.names.insert_pair(name.clone(), name.clone());
             anthropic::client_search(&name, n)
-        } else {
-            anthropic::provider_search(o.regex_search)
-        };
-        (search, rest)
-    } else {
-        let index = crate::search::ToolIndex::build(catalog, o.metadata.as_ref())
-            .or_else(|_| crate::search::ToolIndex::build(catalog, None))
-            .ok();
-        let grouped = later
-            .into_iter()
-            .map(|(tool, item)| {
-                let cat = tool
-                    .and_then(|t| index.as_ref()?.category(t.name()))
-                    .unwrap_or("other");
-                (cat.to_string(), tool, with_defer(item))
-            })
-            .collect();
-        let rest = openai_responses::namespaces(grouped, &mut taken, &mut c.report);
-        (openai_responses::search_tool(ours, n), rest)
+        }
     };
-    c.tools = std::iter::once(search)
-        .chain(keep.into_iter().map(|k| k.1))
-        .chain(rest)
-        .collect();
+    tools.insert(0, search);
+    match anthropic {
+        true => tools.extend(later.into_iter().map(|l| l.1)),
+        false => tools.extend(openai_responses::namespaces(later, &mut taken)),
+    }
+    c.tools = tools;
     c
 }
 
-/// `item` with `defer_loading: true`.
-fn with_defer(mut item: Value) -> Value {
-    if let Some(m) = item.as_object_mut() {
-        m.insert("defer_loading".into(), Value::Bool(true));
-    }
-    item
-}
-
 /// `base` fitted to the name rule, or, when a name of `taken` is that
-/// already, the same with a suffix; it is then taken too.
+/// already, the same with a number; it is then taken too.
 pub(crate) fn free_name(taken: &mut Vec<String>, base: &str) -> String {
-    let (map, _) = NameMap::assign(
-        taken.iter().map(String::as_str).chain([base]),
-        &crate::names::NameRule::OPENAI,
-    );
-    let name = map.iter().last().map_or(base, |(d, _)| d).to_string();
+    let base = crate::names::NameRule::OPENAI.fit(base);
+    let mut name = base.clone();
+    let mut n = 1;
+    while taken.contains(&name) {
+        n += 1;
+        name = format!("{}_{n}", base.get(..60).unwrap_or(&base));
+    }
     taken.push(name.clone());
     name
 }
 
-fn entry(tool: Option<&Tool>, keyword: &str, action: Action, detail: String) -> ReportEntry {
+fn mark(tool: Option<&Tool>, keyword: &str, action: Action, detail: &str) -> ReportEntry {
     ReportEntry {
         tool: tool.map(|t| t.name().to_string()),
-        pointer: tool.map(Tool::pointer).unwrap_or("").to_string(),
+        pointer: tool.map_or("", Tool::pointer).to_string(),
         keyword: keyword.into(),
         action,
-        detail,
+        detail: detail.into(),
     }
 }
 
-fn loaded_entry(tool: &Tool, why: &str) -> ReportEntry {
-    entry(
-        Some(tool),
-        "disclosure",
-        Action::Loaded,
-        format!("kept loaded: {why}"),
-    )
-}
-
-/// The report entry of a tool deferred to the provider's search (in
-/// `namespace`, when not empty).
-pub(crate) fn deferred_entry(tool: Option<&Tool>, namespace: &str) -> ReportEntry {
-    let mut e = entry(
-        tool,
-        "defer_loading",
-        Action::Deferred,
-        "deferred: loaded when the tool search finds it".into(),
-    );
-    e.pointer = pointer::push(&e.pointer, "name");
-    if !namespace.is_empty() {
-        e.detail.push_str(&format!(" (namespace {namespace})"));
-    }
-    e
+fn loaded(tool: &Tool, why: &str) -> ReportEntry {
+    mark(Some(tool), "disclosure", Action::Loaded, why)
 }
 
 /// The tokens of a conversion the model reads at first: every tool, less
@@ -406,22 +353,19 @@ pub fn visible_tokens(c: &Conversion) -> usize {
     if let Some(p) = c.extra.get("prompt").and_then(Value::as_str) {
         return estimate_tokens(p);
     }
-    let seen: Vec<Value> = c
-        .tools
-        .iter()
-        .filter(|t| t.get("defer_loading") != Some(&Value::Bool(true)))
-        .map(|t| match t.get("type").and_then(Value::as_str) {
-            Some("namespace") => {
-                let mut m = Map::new();
-                for k in ["type", "name", "description"] {
-                    if let Some(v) = t.get(k) {
-                        m.insert(k.into(), v.clone());
-                    }
-                }
-                Value::Object(m)
-            }
-            _ => t.clone(),
-        })
-        .collect();
+    let mut seen = Vec::new();
+    for t in &c.tools {
+        if t.get("defer_loading") == Some(&Value::Bool(true)) {
+            continue;
+        }
+        let mut t = t.clone();
+        if let Some(m) = t
+            .as_object_mut()
+            .filter(|m| m.get("type") == Some(&json!("namespace")))
+        {
+            m.shift_remove("tools");
+        }
+        seen.push(t);
+    }
     estimate_tokens(&Value::Array(seen).to_string())
 }

@@ -6,9 +6,7 @@ use serde_json::{json, Map, Value};
 
 use super::{disclose, openai, Declared};
 use crate::call::{CallBuilder, ModelTurn, Outcome, RawArgs};
-use crate::catalog::Tool;
 use crate::error::{Error, ErrorKind};
-use crate::report::ReportEntry;
 
 /// One Responses API tool, built from `d` by move.
 pub(crate) fn tool(d: Declared<'_>) -> Value {
@@ -30,16 +28,12 @@ pub(crate) const NAMESPACE_SIZE: usize = 9;
 /// ...). Each namespace's name (fitted to the name rule, and none of
 /// `taken`) and description (its functions' names) is all the model sees
 /// of it at first.
-pub(crate) fn namespaces(
-    deferred: Vec<(String, Option<&Tool>, Value)>,
-    taken: &mut Vec<String>,
-    report: &mut Vec<ReportEntry>,
-) -> Vec<Value> {
-    let mut groups: Vec<(String, Vec<(Option<&Tool>, Value)>)> = Vec::new();
-    for (cat, tool, item) in deferred {
+pub(crate) fn namespaces(deferred: Vec<(String, Value)>, taken: &mut Vec<String>) -> Vec<Value> {
+    let mut groups: Vec<(String, Vec<Value>)> = Vec::new();
+    for (cat, item) in deferred {
         match groups.iter_mut().find(|g| g.0 == cat) {
-            Some(g) => g.1.push((tool, item)),
-            None => groups.push((cat, vec![(tool, item)])),
+            Some(g) => g.1.push(item),
+            None => groups.push((cat, vec![item])),
         }
     }
     let mut out = Vec::new();
@@ -47,30 +41,23 @@ pub(crate) fn namespaces(
         let parts = items.len().div_ceil(NAMESPACE_SIZE);
         let mut items = items.into_iter();
         for k in 0..parts {
-            // even parts: k-th of `parts` takes its share of what is left
+            // even parts: each takes its share of what is left
             let size = items.len().div_ceil(parts - k);
-            let part: Vec<(Option<&Tool>, Value)> = items.by_ref().take(size).collect();
+            let functions: Vec<Value> = items.by_ref().take(size).collect();
             let base = match parts {
                 1 => cat.clone(),
                 _ => format!("{cat}_{}", k + 1),
             };
-            let name = disclose::free_name(taken, &base);
-            let names: Vec<&str> = part
-                .iter()
-                .filter_map(|(_, f)| f.get("name")?.as_str())
-                .collect();
-            let description = format!("Tools ({cat}): {}.", names.join(", "));
-            let mut functions = Vec::with_capacity(part.len());
-            for (tool, f) in part {
-                report.push(disclose::deferred_entry(tool, &name));
-                functions.push(f);
+            let mut description = format!("Tools ({cat}):");
+            for (i, f) in functions.iter().enumerate() {
+                description.push_str(if i == 0 { " " } else { ", " });
+                description.push_str(f.get("name").and_then(Value::as_str).unwrap_or(""));
             }
-            let mut m = Map::new();
-            m.insert("type".into(), Value::String("namespace".into()));
-            m.insert("name".into(), Value::String(name));
-            m.insert("description".into(), Value::String(description));
-            m.insert("tools".into(), Value::Array(functions));
-            out.push(Value::Object(m));
+            let mut ns = json!({"type": "namespace"});
+            ns["name"] = Value::String(disclose::free_name(taken, &base));
+            ns["description"] = Value::String(description);
+            ns["tools"] = Value::Array(functions);
+            out.push(ns);
         }
     }
     out
@@ -79,17 +66,14 @@ pub(crate) fn namespaces(
 /// The `tool_search` tool: hosted, or ours (`execution: "client"`, with
 /// our search's description and parameters) among `deferred` tools.
 pub(crate) fn search_tool(ours: bool, deferred: usize) -> Value {
-    let mut m = Map::new();
-    m.insert("type".into(), Value::String("tool_search".into()));
-    if ours {
-        m.insert("execution".into(), Value::String("client".into()));
-        m.insert(
-            "description".into(),
-            Value::String(disclose::search_description(deferred)),
-        );
-        m.insert("parameters".into(), disclose::search_schema());
+    match ours {
+        true => disclose::our_search(
+            r#""type":"tool_search","execution":"client","#,
+            deferred,
+            "parameters",
+        ),
+        false => json!({"type": "tool_search"}),
     }
-    Value::Object(m)
 }
 
 /// The `tool_search_output` item answering the client search `call_id`:
@@ -172,15 +156,8 @@ pub(crate) fn read_calls(
                     .and_then(Value::as_str)
                     .or_else(|| item.get("id").and_then(Value::as_str))
                     .unwrap_or("");
-                let args = match item.get("arguments") {
-                    Some(Value::String(t)) => {
-                        serde_json::from_str(t).unwrap_or_else(|_| Value::String(t.clone()))
-                    }
-                    Some(v) => v.clone(),
-                    None => Value::Null,
-                };
                 let client = item.get("execution").and_then(Value::as_str) == Some("client");
-                calls.search(id, client, args);
+                calls.search(id, client, item.get("arguments"));
             }
             Some("tool_search_output") => {
                 let id = item.get("call_id").and_then(Value::as_str).unwrap_or("");

@@ -134,7 +134,7 @@ struct UseArgs {
 /// types above. They are kept as text so the wasm module carries no schema
 /// generator; the test `schemas_are_what_schemars_generates` fails when a
 /// type changes and the text does not.
-const SEARCH_SCHEMA: &str = r#"{"type":"object","properties":{"query":{"description":"What you want to do, in a few words (any language), e.g. \"turn on light\" or \"thermostaat\".","type":"string"},"category":{"description":"Only tools of this category.","type":"string"},"limit":{"description":"How many tools to return (default 5, at most 20).","type":"integer","minimum":1,"maximum":20}},"additionalProperties":false,"required":["query"]}"#;
+pub(crate) const SEARCH_SCHEMA: &str = r#"{"type":"object","properties":{"query":{"description":"What you want to do, in a few words (any language), e.g. \"turn on light\" or \"thermostaat\".","type":"string"},"category":{"description":"Only tools of this category.","type":"string"},"limit":{"description":"How many tools to return (default 5, at most 20).","type":"integer","minimum":1,"maximum":20}},"additionalProperties":false,"required":["query"]}"#;
 const DEFINITION_SCHEMA: &str = r#"{"type":"object","properties":{"name":{"description":"The tool name, as search_tools returned it.","type":"string"}},"additionalProperties":false,"required":["name"]}"#;
 const USE_SCHEMA: &str = r#"{"type":"object","properties":{"name":{"description":"The tool name, as search_tools returned it.","type":"string"},"arguments":{"description":"The tool's arguments, as its definition describes them.","type":"object","additionalProperties":true}},"additionalProperties":false,"required":["name"]}"#;
 
@@ -177,6 +177,15 @@ pub(crate) struct View {
 impl View {
     pub(crate) fn build(catalog: &Catalog, config: &EngineConfig) -> View {
         View::build_with(catalog, config, None)
+    }
+
+    /// The view of every tool of `catalog` under `disclosure`.
+    pub(crate) fn of(catalog: &Catalog, disclosure: Disclosure) -> View {
+        let config = EngineConfig {
+            disclosure,
+            ..EngineConfig::default()
+        };
+        View::build(catalog, &config)
     }
 
     /// This view's tools under another mode (`config` differs from this
@@ -610,14 +619,13 @@ pub fn budget(catalog: &Catalog, dialect: Option<Dialect>, disclosure: &Disclosu
         match dialect {
             Some(d) => visible_tokens(&build(catalog, d, &options, native)),
             None => {
-                let config = EngineConfig {
-                    disclosure: Disclosure {
+                let view = View::of(
+                    catalog,
+                    Disclosure {
                         mode,
                         ..disclosure.clone()
                     },
-                    ..EngineConfig::default()
-                };
-                let view = View::build(catalog, &config);
+                );
                 estimate_tokens(&Value::Array(view.listed.clone()).to_string())
             }
         }

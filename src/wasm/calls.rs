@@ -156,7 +156,7 @@ pub fn format_results_js(
             )));
         }
     }
-    let turn: ModelTurn = serde_json::from_value(turn)
+    let turn = ModelTurn::from_json(&turn)
         .map_err(|e| usage(&format!("the turn is not a parseCalls result: {e}")))?;
     let results = read_value(&errors_as_results(&results), "results")?;
     let items = format_results(dialect, &turn, &results).map_err(|e| js_error(&e))?;

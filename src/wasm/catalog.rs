@@ -1,6 +1,6 @@
 //! Reading, converting and linting catalogs.
 
-use serde::Deserialize;
+use serde_json::Value;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -71,9 +71,11 @@ export type McpTool = {
 };
 "#;
 
-/// Options for `convert`.
-#[derive(Deserialize, Tsify)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// Options for `convert` (the declaration: [`convert_options`] reads
+/// them, and refuses any other field).
+#[derive(Tsify)]
+#[allow(dead_code)]
+#[serde(rename_all = "camelCase")]
 #[tsify(type_params = "D extends DialectName = DialectName")]
 pub struct ConvertOptions {
     /// The dialect to convert to.
@@ -115,32 +117,8 @@ pub struct ConvertOptions {
 /// TypeScript signature is generic over the dialect).
 #[wasm_bindgen(js_name = convert, skip_typescript)]
 pub fn convert_js(catalog: JsValue, options: Ts<ConvertOptions>) -> Result<JsValue, JsValue> {
-    let o = ConvertOptions::from_js(options.js_value())
-        .map_err(|e| usage(&format!("bad convert options: {e}")))?;
-    let dialect = read_dialect(&o.to)?;
+    let (dialect, options) = convert_options(&options.js_value())?;
     let bytes = read_catalog_text(&catalog)?;
-    let mut options = match o.strict_tools {
-        Some(names) => Options::strict(o.strict).with_strict_tools(names),
-        None => Options::strict(o.strict),
-    };
-    let pick = |v: Option<String>, what: &str, all: &[&str]| match v {
-        Some(v) if !all.contains(&v.as_str()) => Err(usage(&format!(
-            "unknown {what} {v:?}; choose {}",
-            all.join(", ")
-        ))),
-        v => Ok(v),
-    };
-    let modes = ["all", "hybrid", "meta", "native", "auto"];
-    if let Some(m) = pick(o.disclosure, "disclosure", &modes)? {
-        options.disclosure = DisclosureMode::parse(&m).unwrap_or_default();
-    }
-    if let Some(s) = pick(o.search_with, "searchWith", &["provider", "ours"])? {
-        options.search_with = SearchWith::parse(&s).unwrap_or_default();
-    }
-    options.regex_search =
-        pick(o.provider_search, "providerSearch", &["bm25", "regex"])?.as_deref() == Some("regex");
-    options.core = o.core;
-    options.metadata = o.metadata;
     // text (the usual case) goes the text path; bytes that are not UTF-8
     // get the reader's error
     let text = match std::str::from_utf8(&bytes) {
@@ -158,6 +136,66 @@ pub fn convert_js(catalog: JsValue, options: Ts<ConvertOptions>) -> Result<JsVal
         js_sys::Object::define_property(obj, &super::catalog_key(), &descriptor);
     }
     Ok(out)
+}
+
+/// Reads `convert`'s options ([`ConvertOptions`]): the dialect and the
+/// conversion's options.
+fn convert_options(v: &JsValue) -> Result<(Dialect, Options), JsValue> {
+    let v = super::read_value(v, "the convert options")?;
+    let Value::Object(m) = &v else {
+        return Err(usage("convert needs options: {to: DIALECT, ...}"));
+    };
+    let mut o = Options::new();
+    let mut to = None;
+    for (k, x) in m {
+        let text = x.as_str().unwrap_or("");
+        let list = || -> Option<Vec<String>> {
+            x.as_array()?
+                .iter()
+                .map(|n| n.as_str().map(str::to_owned))
+                .collect()
+        };
+        let ok = match k.as_str() {
+            "to" => {
+                to = Some(read_dialect(text)?);
+                true
+            }
+            "strict" => {
+                o.strict = x.as_bool() == Some(true);
+                x.is_boolean()
+            }
+            "strictTools" => {
+                o.strict_tools = list();
+                o.strict_tools.is_some()
+            }
+            "core" => {
+                o.core = list();
+                o.core.is_some()
+            }
+            "disclosure" => DisclosureMode::parse(text)
+                .map(|d| o.disclosure = d)
+                .is_some(),
+            "searchWith" => SearchWith::parse(text).map(|w| o.search_with = w).is_some(),
+            "providerSearch" => {
+                o.regex_search = text == "regex";
+                matches!(text, "regex" | "bm25")
+            }
+            "metadata" => {
+                o.metadata = Some(x.clone());
+                x.is_object()
+            }
+            _ => false,
+        };
+        if !ok && !x.is_null() {
+            return Err(usage(&format!(
+                "bad convert options: {k:?} cannot be {x} (see ConvertOptions)"
+            )));
+        }
+    }
+    Ok((
+        to.ok_or_else(|| usage("bad convert options: `to` names no dialect"))?,
+        o,
+    ))
 }
 
 /// Converts a catalog given as JSON text and returns JSON text: the fast
