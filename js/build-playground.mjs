@@ -10,7 +10,7 @@
 //
 // pkg/playground/
 //   index.html  style.css  app.js   the page
-//   mcp_switchboard_bg.wasm          the package's module (a copy: the folder stands alone)
+//   mcp_switchboard_full_bg.wasm     the package's full module (a copy: the folder stands alone)
 //   catalogs/index.json              the bundled catalogs: title, source, sample queries, files
 //   catalogs/<id>.json               each catalog (and <id>.metadata.json: its search metadata)
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -86,7 +86,7 @@ function files(dir) {
 export async function buildPlayground({ root, pkg, log = console.log }) {
   const src = join(root, 'js/playground');
   const out = join(pkg, 'playground');
-  for (const need of ['slim.mjs', 'lib/glue.mjs', 'mcp_switchboard_bg.wasm']) {
+  for (const need of ['full/slim.mjs', 'full/lib/glue.mjs', 'full/mcp_switchboard_full_bg.wasm']) {
     if (!existsSync(join(pkg, need))) throw new Error(`pkg/${need} is missing: build the package first (node js/build.mjs)`);
   }
   rmSync(out, { recursive: true, force: true });
@@ -107,7 +107,7 @@ export async function buildPlayground({ root, pkg, log = console.log }) {
   });
   cpSync(join(src, 'index.html'), join(out, 'index.html'));
   cpSync(join(src, 'style.css'), join(out, 'style.css'));
-  cpSync(join(pkg, 'mcp_switchboard_bg.wasm'), join(out, 'mcp_switchboard_bg.wasm'));
+  cpSync(join(pkg, 'full/mcp_switchboard_full_bg.wasm'), join(out, 'mcp_switchboard_full_bg.wasm'));
 
   const index = [];
   for (const c of CATALOGS) {

@@ -17,9 +17,10 @@
 //   web.mjs web.cjs          mcp-switchboard/web: the web tools (Node), typed by tsc from its JSDoc
 //   web/                     the web tools' own module: mcp_switchboard_web_bg.wasm, lib/glue.mjs,
 //                            slim.* (its checked API) and wasm.cjs, wasm.mjs (loaded at once)
-//   chat/                    mcp-switchboard/chat: the package's API and the model conversation, on a module
-//                            of its own (mcp_switchboard_chat_bg.wasm, lib/glue.mjs, slim.*, index.*,
-//                            browser.mjs) and runChat() (chat.mjs, re-exported by slim.mjs)
+//   chat.mjs                 runChat(): a Conversation run with the caller's fetch and callTool (re-exported by slim.mjs)
+//   full/                    mcp-switchboard/full: the package's API and the MCP machinery (Engine, HttpGate,
+//                            UpstreamClient), on a module of its own (mcp_switchboard_full_bg.wasm, lib/glue.mjs,
+//                            slim.*, index.*, browser.mjs, chat.mjs); the gateway runs on it
 //   cli.mjs + the gateway modules, examples/, README.md (js/README.npm.md), LICENSE
 //   playground/              the playground page, served by `mcp-switchboard playground` (js/build-playground.mjs);
 //                            the package ships it without its copy of the module (the CLI serves the package's)
@@ -42,7 +43,7 @@ const write = (file, text, mode) => writeFileSync(join(pkg, file), text, mode ? 
 
 const cargoToml = readFileSync(join(root, 'Cargo.toml'), 'utf8');
 const version = cargoToml.match(/^version = "([^"]+)"/m)[1];
-const wantBindgen = cargoToml.match(/^wasm-bindgen = "=([^"]+)"/m)[1];
+const wantBindgen = cargoToml.match(/^wasm-bindgen = \{ version = "=([^"]+)"/m)[1];
 let haveBindgen = '';
 try {
   haveBindgen = execFileSync('wasm-bindgen', ['--version'], { encoding: 'utf8' }).trim().split(' ')[1];
@@ -74,14 +75,14 @@ function compile(stem, features) {
   run('wasm-bindgen', ['--target', 'web', '--omit-default-module-path', '--no-demangle', '--out-dir', join(tmp, stem, 'web'), wasm]);
   run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', join(tmp, stem, 'node'), wasm]);
 }
-compile('mcp_switchboard', '');
+compile('mcp_switchboard', 'js');
 compile('mcp_switchboard_web', 'web-module');
-compile('mcp_switchboard_chat', 'chat');
+compile('mcp_switchboard_full', 'full');
 
 rmSync(pkg, { recursive: true, force: true });
 mkdirSync(join(pkg, 'lib'), { recursive: true });
 mkdirSync(join(pkg, 'web/lib'), { recursive: true });
-mkdirSync(join(pkg, 'chat/lib'), { recursive: true });
+mkdirSync(join(pkg, 'full/lib'), { recursive: true });
 const { build } = await import(pathToFileURL(esbuild).href);
 
 /**
@@ -179,7 +180,7 @@ const JSDOC = {
  */
 function besideModule(dir, file) {
   const out = join(pkg, dir, file);
-  writeFileSync(out, readFileSync(join(root, 'js', file), 'utf8').replaceAll(`'../pkg/${dir ? `${dir}/` : ''}slim.mjs'`, "'./slim.mjs'"));
+  writeFileSync(out, readFileSync(join(root, 'js', file), 'utf8').replaceAll("'../pkg/slim.mjs'", "'./slim.mjs'"));
   // for Node and browsers alike: the DOM's fetch and AbortSignal, not Node's
   const program = ts.createProgram([out], { ...JSDOC, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], types: [] });
   const problems = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
@@ -197,14 +198,17 @@ function besideModule(dir, file) {
   }
 }
 
+// the default module, with runChat() (a Conversation run with the caller's
+// fetch and callTool) beside it
 const { sig, wasmFile } = await checkedModule('mcp_switchboard', '', {
   title: 'mcp-switchboard: MCP tools for every LLM dialect.',
-  probe: (glue) => new glue.SseParser(),
+  probe: (glue) => new glue.Validator('[]'),
+  beside: ['chat.mjs'],
 });
-// mcp-switchboard/chat: the default module's exports and the Conversation, with
-// runChat() (a Conversation run with the caller's fetch and callTool) beside them
-const chat = await checkedModule('mcp_switchboard_chat', 'chat', {
-  title: 'mcp-switchboard/chat: the package with the model conversation.',
+// mcp-switchboard/full: the default module's exports and the MCP machinery
+// (the engine, the HTTP rules, the upstream client), and runChat()
+const full = await checkedModule('mcp_switchboard_full', 'full', {
+  title: 'mcp-switchboard/full: the package with the MCP engine, HTTP rules and upstream client.',
   probe: (glue) => new glue.SseParser(),
   beside: ['chat.mjs'],
 });
@@ -286,21 +290,21 @@ loadedEntries({
   dir: '',
   wasm: 'mcp_switchboard_bg.wasm',
   entry: 'mcp-switchboard',
-  names,
+  names: [...names, 'runChat'],
   about: 'the checked API with the WebAssembly module loaded at once.',
   browser: `// Browsers, workers and bundlers: the checked API with the WebAssembly module
 // loaded by top-level await, from the file next to this one (bundlers that
 // understand new URL(..., import.meta.url), such as Vite and webpack 5, emit
 // it as an asset). Without top-level await, use mcp-switchboard/slim.`,
 });
-// mcp-switchboard/chat: its own module, loaded as the main entry's is
+// mcp-switchboard/full: its own module, loaded as the main entry's is
 loadedEntries({
-  dir: 'chat',
-  wasm: 'mcp_switchboard_chat_bg.wasm',
-  entry: 'mcp-switchboard/chat',
-  names: [...exportNames(chat.sig), 'runChat'],
-  about: 'the checked API with the conversation, its WebAssembly module loaded at once.',
-  browser: `// Browsers, workers and bundlers: mcp-switchboard/chat with its WebAssembly module
+  dir: 'full',
+  wasm: 'mcp_switchboard_full_bg.wasm',
+  entry: 'mcp-switchboard/full',
+  names: [...exportNames(full.sig), 'runChat'],
+  about: 'the checked API with the MCP machinery, its WebAssembly module loaded at once.',
+  browser: `// Browsers, workers and bundlers: mcp-switchboard/full with its WebAssembly module
 // loaded by top-level await from the file next to this one.`,
 });
 
@@ -334,7 +338,7 @@ const shell = [...library, 'demo-home.mjs', 'web.mjs'];
 for (const file of ['cli.mjs', ...shell]) {
   const text = readFileSync(join(root, 'js', file), 'utf8')
     .replaceAll("'../pkg/index.mjs'", "'./index.mjs'")
-    .replaceAll("'../pkg/chat/index.mjs'", "'./chat/index.mjs'")
+    .replaceAll("'../pkg/full/index.mjs'", "'./full/index.mjs'")
     .replaceAll("'../pkg/web/wasm.mjs'", "'./web/wasm.mjs'");
   write(file, text, file === 'cli.mjs' ? 0o755 : undefined);
 }
@@ -373,12 +377,12 @@ for (const file of ['cli.mjs', ...shell]) {
     target: 'node18',
     keepNames: true,
     logLevel: 'warning',
-    banner: { js: "// mcp-switchboard/gateway as CommonJS (esbuild of gateway.mjs and the modules it imports); the package from require('./index.cjs')." },
+    banner: { js: "// mcp-switchboard/gateway as CommonJS (esbuild of gateway.mjs and the modules it imports); the package from require('./full/index.cjs')." },
     plugins: [
       {
         name: 'package-instance',
         setup(b) {
-          b.onResolve({ filter: /^\.\/index\.mjs$/ }, () => ({ path: './index.cjs', external: true }));
+          b.onResolve({ filter: /^\.\/full\/index\.mjs$/ }, () => ({ path: './full/index.cjs', external: true }));
         },
       },
     ],
@@ -421,20 +425,20 @@ const manifest = {
   main: './index.cjs',
   types: './index.d.cts',
   // TypeScript's node10 resolution knows no exports map
-  typesVersions: { '*': { slim: ['./slim.d.cts'], gateway: ['./gateway.d.cts'], web: ['./web.d.cts'], chat: ['./chat/index.d.cts'], 'chat/slim': ['./chat/slim.d.cts'] } },
+  typesVersions: { '*': { slim: ['./slim.d.cts'], gateway: ['./gateway.d.cts'], web: ['./web.d.cts'], full: ['./full/index.d.cts'], 'full/slim': ['./full/slim.d.cts'] } },
   exports: {
     '.': {
       node: { import: types('index.mjs'), require: types('index.cjs') },
       default: types('browser.mjs'),
     },
     './slim': { import: types('slim.mjs'), require: types('slim.cjs') },
-    // the package with the model conversation (Conversation, runChat): a module of its own
-    './chat': {
-      node: { import: types('chat/index.mjs'), require: types('chat/index.cjs') },
-      default: types('chat/browser.mjs'),
+    // the package with the MCP engine, HTTP rules and upstream client: a module of its own
+    './full': {
+      node: { import: types('full/index.mjs'), require: types('full/index.cjs') },
+      default: types('full/browser.mjs'),
     },
-    './chat/slim': { import: types('chat/slim.mjs'), require: types('chat/slim.cjs') },
-    './chat/mcp_switchboard_chat_bg.wasm': './chat/mcp_switchboard_chat_bg.wasm',
+    './full/slim': { import: types('full/slim.mjs'), require: types('full/slim.cjs') },
+    './full/mcp_switchboard_full_bg.wasm': './full/mcp_switchboard_full_bg.wasm',
     // Node only (node:http)
     './gateway': { import: types('gateway.mjs'), require: types('gateway.cjs') },
     // Node only (node:http, node:dns); its own WebAssembly module, loaded when imported
@@ -445,14 +449,14 @@ const manifest = {
   },
   bin: { 'mcp-switchboard': 'cli.mjs' },
   // the playground without its copy of the module (a name without a slash would match it too)
-  files: ['*.mjs', '*.cjs', '*.d.mts', '*.d.cts', 'lib/', '/mcp_switchboard_bg.wasm', 'web/', 'chat/', 'examples/', 'playground/*.html', 'playground/*.css', 'playground/*.js', 'playground/catalogs/'],
+  files: ['*.mjs', '*.cjs', '*.d.mts', '*.d.cts', 'lib/', '/mcp_switchboard_bg.wasm', 'web/', 'full/', 'examples/', 'playground/*.html', 'playground/*.css', 'playground/*.js', 'playground/catalogs/'],
   engines: { node: '>=18' },
-  sideEffects: ['./index.cjs', './index.mjs', './browser.mjs', './cli.mjs', './web.mjs', './web.cjs', './web/wasm.cjs', './web/wasm.mjs', './chat/index.cjs', './chat/index.mjs', './chat/browser.mjs'],
+  sideEffects: ['./index.cjs', './index.mjs', './browser.mjs', './cli.mjs', './web.mjs', './web.cjs', './web/wasm.cjs', './web/wasm.mjs', './full/index.cjs', './full/index.mjs', './full/browser.mjs'],
   keywords: ['mcp', 'model-context-protocol', 'llm', 'gemini', 'openai', 'anthropic', 'tool-calling', 'json-schema', 'wasm'],
 };
 write('package.json', JSON.stringify(manifest, null, 2) + '\n');
 
-for (const [what, file] of [['wasm', wasmFile], ['web tools\' wasm', web.wasmFile], ['chat wasm', chat.wasmFile]]) {
+for (const [what, file] of [['wasm', wasmFile], ['web tools\' wasm', web.wasmFile], ['full wasm', full.wasmFile]]) {
   const bytes = readFileSync(file);
   console.log(`pkg/ built: ${what} ${(bytes.length / 1024).toFixed(0)} KB, ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(0)} KB gzipped`);
 }

@@ -7,17 +7,19 @@
 // back what comes, and arms the one timer the Conversation asks for.
 
 /**
- * @typedef {import('../pkg/chat/slim.mjs').Conversation} Conversation
- * @typedef {import('../pkg/chat/slim.mjs').ConversationOutput} ConversationOutput
- * @typedef {import('../pkg/chat/slim.mjs').ConversationDone} ConversationDone
+ * @typedef {import('../pkg/slim.mjs').Conversation} Conversation
+ * @typedef {import('../pkg/slim.mjs').ConversationOutput} ConversationOutput
+ * @typedef {import('../pkg/slim.mjs').ConversationDone} ConversationDone
  * @typedef {Extract<ConversationOutput, { type: 'call' }>} ConversationCall
  * @typedef {Extract<ConversationOutput, { type: 'retry' }>} ConversationRetry
+ * @typedef {typeof globalThis extends { AbortSignal: abstract new (...args: never[]) => infer T } ? T : never} Signal
+ *   An AbortSignal, where the environment declares one (the DOM lib, @types/node)
  */
 
 /**
  * The fetch runChat() needs: the global one, or any that takes a URL and `{method, headers, body, signal}`
  * and gives a Response (its `body` read as a stream when it has one).
- * @typedef {(url: string, init: { method: string, headers: [string, string][], body: string, signal: AbortSignal }) => Promise<{
+ * @typedef {(url: string, init: { method: string, headers: [string, string][], body: string, signal: Signal }) => Promise<{
  *   status: number,
  *   headers: { entries(): Iterable<[string, string]> } | [string, string][] | { [name: string]: string },
  *   body?: { getReader(): { read(): Promise<{ done: boolean, value?: Uint8Array }>, cancel?(reason?: unknown): Promise<void> } } | null,
@@ -34,7 +36,7 @@
  * @property {(delta: string) => void} [onText] Text of the answer as it arrives.
  * @property {(call: ConversationCall) => void} [onCall] A tool call about to run.
  * @property {(retry: ConversationRetry) => void} [onRetry] A request failed for a passing reason and goes again.
- * @property {AbortSignal} [signal] Stops the turn: requests and the wait are abandoned and runChat rejects.
+ * @property {Signal} [signal] Stops the turn: requests and the wait are abandoned and runChat rejects.
  * @property {() => number} [now] The clock, in milliseconds (default Date.now).
  */
 

@@ -192,8 +192,8 @@ Object.assign(commands, {
       'upstream-token': 'list', catalog: 'value', handlers: 'value', mode: 'value', stream: 'bool', json: 'bool',
       'max-rounds': 'value', system: 'value', timeout: 'value', 'search-with': 'value',
     });
-    // the package with the conversation: a WebAssembly module of its own
-    const chat = await import('../pkg/chat/index.mjs');
+    // the package with the MCP machinery the tools run on (the gateway's module)
+    const chat = await import('../pkg/full/index.mjs');
     const provider = chat.providers().find((p) => p.name === flags.provider);
     if (!provider) throw new UsageError(`chat needs --provider ${chat.providers().map((p) => p.name).join('|')}`);
     if (!flags.model) throw new UsageError('chat needs --model NAME');
@@ -356,8 +356,8 @@ Object.assign(commands, {
       .find((d) => existsSync(`${d}app.js`));
     if (!dir) throw new UsageError('the playground is not built: run "node js/build.mjs" in the checkout');
     // the package ships the playground without its copy of the module: the package's own is served
-    const module = fileURLToPath(new URL('./mcp_switchboard_bg.wasm', import.meta.url));
-    const server = createServer(staticFiles(realpathSync(dir), existsSync(module) ? { '/mcp_switchboard_bg.wasm': module } : {}));
+    const module = fileURLToPath(new URL('./full/mcp_switchboard_full_bg.wasm', import.meta.url));
+    const server = createServer(staticFiles(realpathSync(dir), existsSync(module) ? { '/mcp_switchboard_full_bg.wasm': module } : {}));
     await new Promise((resolve, reject) => {
       server.once('error', (e) => reject(e.code === 'EADDRINUSE' || e.code === 'EACCES' ? new UsageError(`cannot listen on 127.0.0.1:${port}: ${e.code}`) : e));
       server.listen(port, '127.0.0.1', resolve);

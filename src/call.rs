@@ -104,6 +104,7 @@ impl ModelTurn {
     /// Reads a turn from its JSON form ([`ModelTurn::to_json`]), as its
     /// `Deserialize` does, without the generic deserializer (the wasm
     /// module reads turns this way: it is smaller).
+    #[cfg(all(feature = "js", not(feature = "web-module")))]
     pub(crate) fn from_json(v: &Value) -> Result<ModelTurn, String> {
         let text = |v: &Value, k: &str| -> Result<Option<String>, String> {
             match v.get(k) {

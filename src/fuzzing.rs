@@ -10,8 +10,8 @@
 //! API.
 //!
 //! Targets: [`catalog`], [`lint`], [`calls`], [`validate`], [`search`],
-//! [`engine`], [`http`], [`sse`], [`lenient`], [`rawjson`], [`html`],
-//! [`conversation`]. A
+//! [`entities`], [`engine`], [`http`], [`sse`], [`lenient`], [`rawjson`],
+//! [`html`], [`conversation`]. A
 //! new target is a function here, a file in `fuzz/fuzz_targets/`, a
 //! `[[bin]]` in `fuzz/Cargo.toml` and a seed folder, like the others.
 
@@ -22,16 +22,17 @@ use crate::catalog::Catalog;
 use crate::dialect::{convert, format_results, parse_calls, Conversion, Dialect, Options};
 use crate::engine::http::{self as gate, Gate, HttpDecision, HttpPolicy, HttpRequest};
 use crate::engine::{Engine, EngineConfig, Mode, Output};
-use crate::search::{SearchOptions, ToolIndex};
+use crate::search::{EntityIndex, EntityKind, ResolveOptions, SearchOptions, ToolIndex};
 
 /// The names of every target, as the folders under `fuzz/seeds/` and
 /// `fuzz/regressions/` and the files under `fuzz/fuzz_targets/` are named.
-pub const TARGETS: [&str; 12] = [
+pub const TARGETS: [&str; 13] = [
     "catalog",
     "lint",
     "calls",
     "validate",
     "search",
+    "entities",
     "engine",
     "http",
     "sse",
@@ -49,6 +50,7 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "calls" => calls(data),
         "validate" => validate(data),
         "search" => search(data),
+        "entities" => entities(data),
         "engine" => engine(data),
         "http" => http(data),
         "sse" => sse(data),
@@ -497,6 +499,74 @@ fn unbuilt_index() -> ! {
 }
 
 /// The search target's checks of `query` in `index`, built from `catalog`.
+/// A small home for the entities target: zones with parents (and a
+/// cycle), devices with classes, a Flow and a mood, names in two
+/// languages, one name twice.
+pub const HOME: &str = r#"{
+ "zones": {"z0": {"name": "Huis"}, "z1": {"name": "Begane grond", "parent": "z0"},
+   "z2": {"name": "Woonkamer", "parent": "z1"}, "z3": {"name": "Study", "parent": "z4"},
+   "z4": {"name": "Boven", "parent": "z3"}},
+ "devices": [
+  {"id": "d1", "name": "Leeslamp", "zone": "z2", "class": "light"},
+  {"id": "d2", "name": "Leeslamp", "zone": "z3", "class": "light"},
+  {"id": "d3", "name": "Lamp naast de bank", "zone": "z2", "class": "socket", "virtualClass": "light"},
+  {"id": "d4", "name": "Rolluik", "zone": "z4", "class": "windowcoverings"}],
+ "flows": [{"id": "f1", "name": "Goedemorgen"}],
+ "moods": [{"id": "m1", "name": "Filmavond", "zone": "z2"}]
+}"#;
+
+/// The entity index: a home's JSON and a reference to resolve in it,
+/// split by the first `0xff` (without one, the input is a reference in
+/// [`HOME`]). A home that is not JSON or has the wrong shape is refused
+/// with an error, never a panic; every reference resolves to things of
+/// the home, best first, within the limit, of the kind asked for, with a
+/// note exactly when it is ambiguous.
+pub fn entities(data: &[u8]) {
+    let (home, text) = match data.iter().position(|&b| b == 0xff) {
+        Some(i) => (
+            data.get(..i).unwrap_or(&[]),
+            text(data.get(i + 1..).unwrap_or(&[])),
+        ),
+        None => (HOME.as_bytes(), text(data)),
+    };
+    let Ok(index) = EntityIndex::parse(home) else {
+        return;
+    };
+    let kinds = [
+        None,
+        Some(EntityKind::Zone),
+        Some(EntityKind::Device),
+        Some(EntityKind::Flow),
+        Some(EntityKind::Mood),
+    ];
+    let kind = kinds.get(text.len() % kinds.len()).copied().flatten();
+    let limit = text.len() % 6;
+    let mut opts = ResolveOptions::new().with_limit(limit);
+    opts.kind = kind;
+    let r = index.resolve(&text, &opts);
+    assert!(r.matches.len() <= limit, "more matches than the limit");
+    assert_eq!(
+        r.ambiguous,
+        r.note.is_some(),
+        "a note exactly when ambiguous"
+    );
+    for pair in r.matches.windows(2) {
+        assert!(pair[0].score >= pair[1].score, "matches out of order");
+    }
+    for m in &r.matches {
+        assert!(m.score.is_finite() && m.score > 0.0);
+        assert!(kind.is_none_or(|k| k == m.kind), "a match of another kind");
+    }
+    if let Some(id) = index.resolve_id(&text, kind) {
+        let again = index.resolve_id(&id, kind);
+        assert_eq!(
+            again.as_deref(),
+            Some(id.as_str()),
+            "an ID resolves to itself"
+        );
+    }
+}
+
 fn search_in(catalog: &Catalog, index: &ToolIndex, query: &str) {
     let limit = 1 + query.len() % 7;
     let found = index.search(query, &SearchOptions::new().with_limit(limit));

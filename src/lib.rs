@@ -241,7 +241,7 @@ pub mod search;
 mod text;
 mod tokens;
 pub mod validate;
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "js")]
 mod wasm;
 pub mod web;
 
@@ -271,6 +271,9 @@ pub use report::{Action, ReportEntry};
 pub use results::{
     tool_exception, tool_failure, tool_failure_json, tool_success, tool_success_json,
 };
-pub use search::{Hit, SearchOptions, SearchResults, ToolIndex};
+pub use search::{
+    EntityIndex, EntityKind, EntityMatch, Fallback, Hit, Resolution, ResolveOptions, SearchOptions,
+    SearchResults, ToolIndex,
+};
 pub use tokens::estimate_tokens;
 pub use validate::{validate, validate_arguments, ArgumentError, Coercion, Validation, Validator};

@@ -1,6 +1,7 @@
 //! Progressive disclosure in conversions (`hybrid`, `meta`, `native`,
 //! `auto`), the native tool search read back from responses, and a
 //! conversation that answers the client searches itself.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::HashSet;
 
@@ -169,6 +170,7 @@ fn openai_native_groups_the_deferred_functions_into_small_namespaces() {
             }
             assert_eq!(functions, catalog.len(), "{name}: every tool is sent");
             assert!(!deferred(&c.tools[0]), "{name}: the search tool is loaded");
+
             each_tool_reported(&name, &catalog, &c);
         }
     }
@@ -304,7 +306,7 @@ fn a_gemini_request_never_holds_more_than_512_declarations() {
             let n = c.tools[0]["functionDeclarations"]
                 .as_array()
                 .map_or(0, Vec::len);
-            assert!(n <= 512 && n >= 3, "{d} {mode:?}: {n}");
+            assert!((3..=512).contains(&n), "{d} {mode:?}: {n}");
             assert!(c.report.iter().any(|e| e.detail.contains("at most 512")));
             // the text paths say the same
             assert_eq!(convert_json(&catalog, d, &o), c.to_json_string());

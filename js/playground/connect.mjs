@@ -7,7 +7,7 @@ import { UpstreamClient } from './switchboard.mjs';
 /** The client's clock, in whole milliseconds. */
 const now = () => Math.floor(performance.now());
 
-/** @typedef {import('../../pkg/slim.mjs').UpstreamOutput} UpstreamOutput */
+/** @typedef {import('../../pkg/full/slim.mjs').UpstreamOutput} UpstreamOutput */
 
 /** One connection to a Streamable HTTP (or legacy HTTP+SSE) MCP server, over fetch. */
 export class BrowserUpstream {
@@ -39,7 +39,7 @@ export class BrowserUpstream {
 
   /**
    * Sends a call (tools/call, ...) and resolves with its result; rejects with the package's text.
-   * @param {import('../../pkg/slim.mjs').UpstreamMethod} method
+   * @param {import('../../pkg/full/slim.mjs').UpstreamMethod} method
    * @param {{ [name: string]: unknown }} params
    */
   call(method, params) {
@@ -51,7 +51,7 @@ export class BrowserUpstream {
     });
   }
 
-  /** The last items read of a list. @param {import('../../pkg/slim.mjs').UpstreamList} kind */
+  /** The last items read of a list. @param {import('../../pkg/full/slim.mjs').UpstreamList} kind */
   items(kind) {
     return this.client.items(kind);
   }

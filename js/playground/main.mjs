@@ -19,7 +19,7 @@ const boot = /** @type {HTMLElement} */ (document.getElementById('boot'));
 
 async function start() {
   const [, index] = await Promise.all([
-    init(new URL('mcp_switchboard_bg.wasm', base)),
+    init(new URL('mcp_switchboard_full_bg.wasm', base)),
     fetch(new URL('catalogs/index.json', base)).then((r) => {
       if (!r.ok) throw new Error(`catalogs/index.json: HTTP ${r.status}`);
       return r.json();

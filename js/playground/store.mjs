@@ -18,14 +18,14 @@ export class Catalog {
     this.metadata = info.metadata;
     this.queries = info.queries ?? [];
     this.upstream = info.upstream ?? null;
-    /** @type {import('../../pkg/slim.mjs').McpTool[]} */
+    /** @type {import('../../pkg/full/slim.mjs').McpTool[]} */
     this.tools = read.tools;
     /** what reading it found (duplicates, invalid tools left out) */
     this.report = read.report;
     this.nextCursor = read.nextCursor;
     this.text = JSON.stringify({ tools: read.tools });
     this.bytes = typeof input === 'string' ? new TextEncoder().encode(input).length : input instanceof Uint8Array ? input.length : this.text.length;
-    /** @type {import('../../pkg/slim.mjs').LintReport | undefined} */
+    /** @type {import('../../pkg/full/slim.mjs').LintReport | undefined} */
     this.linted = undefined;
   }
 

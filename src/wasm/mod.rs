@@ -61,15 +61,15 @@ use crate::{Catalog, Error, ErrorKind, Limits};
 mod calls;
 #[cfg(not(feature = "web-module"))]
 mod catalog;
-#[cfg(not(feature = "web-module"))]
+#[cfg(all(feature = "full", not(feature = "web-module")))]
 mod client;
-#[cfg(all(feature = "chat", not(feature = "web-module")))]
+#[cfg(not(feature = "web-module"))]
 mod conversation;
-#[cfg(not(feature = "web-module"))]
+#[cfg(all(feature = "full", not(feature = "web-module")))]
 mod engine;
-#[cfg(not(feature = "web-module"))]
+#[cfg(all(feature = "full", not(feature = "web-module")))]
 mod http;
-#[cfg(not(feature = "web-module"))]
+#[cfg(all(feature = "full", not(feature = "web-module")))]
 mod http_modern;
 #[cfg(not(feature = "web-module"))]
 mod search;
@@ -87,6 +87,8 @@ export interface SwitchboardError extends Error {
 }
 /** Any JSON Schema, as an object. */
 export type JsonSchema = { [keyword: string]: unknown };
+/** Progressive disclosure: every tool, core tools plus the meta-tools, the meta-tools alone, or hybrid when the list would take too much of the context. */
+export type Mode = "all" | "hybrid" | "meta" | "auto";
 "#;
 
 /// Turns a crate error into a thrown JS `Error` with `code` and `pointer`.
@@ -339,7 +341,7 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 /// A JS object frozen with the objects and arrays it holds one level
 /// down: an answer made once and handed out many times, which no caller
 /// can change under the next.
-#[cfg(not(feature = "web-module"))]
+#[cfg(all(feature = "full", not(feature = "web-module")))]
 pub(crate) fn frozen(value: JsValue) -> JsValue {
     if let Some(object) = value.dyn_ref::<js_sys::Object>() {
         for inner in js_sys::Object::values(object).iter() {

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { Conversation, runChat } from '../../pkg/chat/index.mjs';
+import { Conversation, runChat } from '../../pkg/index.mjs';
 import { startFakeModel, PROVIDERS } from '../js/fake-models.mjs';
 
 const quick = process.argv.includes('--quick');

@@ -44,7 +44,7 @@ const load = () => {
 // sizes
 const files = readdirSync(dir, { recursive: true }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
 const index = JSON.parse(readFileSync(join(dir, 'catalogs/index.json'), 'utf8'));
-const first = new Set(['index.html', 'style.css', 'app.js', 'mcp_switchboard_bg.wasm', 'catalogs/index.json', index[0]?.file]);
+const first = new Set(['index.html', 'style.css', 'app.js', 'mcp_switchboard_full_bg.wasm', 'catalogs/index.json', index[0]?.file]);
 const rows = [];
 const sum = { all: [0, 0, 0], first: [0, 0, 0] };
 for (const f of files) {
@@ -109,10 +109,10 @@ const server = createServer((req, res) => {
   }
 });
 try {
-  writeFileSync(join(floor, 'main.mjs'), `import { init } from ${JSON.stringify(join(root, 'pkg/slim.mjs'))};\nawait init(new URL('mcp_switchboard_bg.wasm', import.meta.url));\ndocument.body.dataset.ready = 'true';\n`);
+  writeFileSync(join(floor, 'main.mjs'), `import { init } from ${JSON.stringify(join(root, 'pkg/full/slim.mjs'))};\nawait init(new URL('mcp_switchboard_full_bg.wasm', import.meta.url));\ndocument.body.dataset.ready = 'true';\n`);
   writeFileSync(join(floor, 'app.js'), await bundle({ entryPoints: [join(floor, 'main.mjs')] }));
   writeFileSync(join(floor, 'index.html'), '<!doctype html><html lang="en"><meta charset="utf-8"><title>floor</title><script type="module" src="app.js"></script><body></body></html>');
-  cpSync(join(dir, 'mcp_switchboard_bg.wasm'), join(floor, 'mcp_switchboard_bg.wasm'));
+  cpSync(join(dir, 'mcp_switchboard_full_bg.wasm'), join(floor, 'mcp_switchboard_full_bg.wasm'));
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${server.address().port}`;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });

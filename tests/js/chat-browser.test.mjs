@@ -1,4 +1,4 @@
-// mcp-switchboard/chat in a real browser (Debian's headless Chromium): the
+// mcp-switchboard in a real browser (Debian's headless Chromium): the
 // browser entry loads its module by top-level await, and runChat() runs a
 // streamed conversation with the page's own fetch against a fake model
 // server on another origin, with a tool the page implements.
@@ -57,7 +57,7 @@ test('runChat in a browser: a streamed Anthropic conversation with a tool of the
   try {
     await page.goto(base);
     const out = await page.evaluate(async (baseUrl) => {
-      const { Conversation, runChat } = await import('/pkg/chat/browser.mjs');
+      const { Conversation, runChat } = await import('/pkg/browser.mjs');
       const catalog = { tools: [{ name: 'get_time', description: 'The time in a zone', inputSchema: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } }] };
       const chat = new Conversation(catalog, { provider: 'anthropic', model: 'claude-test', apiKey: 'browser-key', baseUrl, stream: true, browserAccess: true });
       let text = '';

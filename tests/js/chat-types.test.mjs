@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import { Conversation, runChat } from '../../pkg/chat/index.mjs';
+import { Conversation, runChat } from '../../pkg/index.mjs';
 import { startFakeModel } from './fake-models.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '../..');

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { Conversation, runChat, parseCalls, formatResults, convert, providers } from '../../pkg/chat/index.mjs';
+import { Conversation, runChat, parseCalls, formatResults, convert, providers } from '../../pkg/index.mjs';
 import { startFakeModel, PROVIDERS } from './fake-models.mjs';
 
 const catalog = {

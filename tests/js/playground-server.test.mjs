@@ -57,7 +57,7 @@ test('serves the built page with the right content types', async () => {
     '/index.html': ['text/html; charset=utf-8', 'index.html'],
     '/app.js': ['text/javascript; charset=utf-8', 'app.js'],
     '/style.css': ['text/css; charset=utf-8', 'style.css'],
-    '/mcp_switchboard_bg.wasm': ['application/wasm', 'mcp_switchboard_bg.wasm'],
+    '/mcp_switchboard_full_bg.wasm': ['application/wasm', 'mcp_switchboard_full_bg.wasm'],
     '/catalogs/index.json': ['application/json', 'catalogs/index.json'],
   };
   for (const [path, [type, file]] of Object.entries(types)) {
@@ -118,7 +118,7 @@ test('as installed: the package ships the page without its copy of the module, a
   const [{ files }] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: join(root, 'pkg'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   const shipped = files.map((f) => f.path);
   assert.ok(shipped.includes('playground/index.html') && shipped.includes('playground/app.js') && shipped.includes('playground/catalogs/index.json'));
-  assert.ok(!shipped.includes('playground/mcp_switchboard_bg.wasm') && shipped.includes('mcp_switchboard_bg.wasm'));
+  assert.ok(!shipped.includes('playground/mcp_switchboard_full_bg.wasm') && shipped.includes('full/mcp_switchboard_full_bg.wasm'));
   const installed = mkdtempSync(join(tmpdir(), 'switchboard-installed-'));
   let child;
   try {
@@ -128,10 +128,10 @@ test('as installed: the package ships the page without its copy of the module, a
     }
     const started = await start(join(installed, 'cli.mjs'));
     child = started.child;
-    const wasm = await get('/mcp_switchboard_bg.wasm', 'GET', started.at);
+    const wasm = await get('/mcp_switchboard_full_bg.wasm', 'GET', started.at);
     assert.equal(wasm.status, 200);
     assert.equal(wasm.headers['content-type'], 'application/wasm');
-    assert.deepEqual(wasm.body, readFileSync(join(root, 'pkg/mcp_switchboard_bg.wasm')));
+    assert.deepEqual(wasm.body, readFileSync(join(root, 'pkg/full/mcp_switchboard_full_bg.wasm')));
     assert.equal((await get('/', 'GET', started.at)).status, 200);
     // the module is the one file served from beside the folder
     for (const path of ['/cli.mjs', '/..%2fcli.mjs', '/package.json', '/catalogs/..%2f..%2fcli.mjs']) assert.equal((await get(path, 'GET', started.at)).status, 404, path);

@@ -10,7 +10,7 @@ import { budget, convert, dialects } from '../switchboard.mjs';
 /**
  * The conversions shown: every dialect, and OpenAI's strict mode beside plain OpenAI.
  * `lint` is the name of the variant in lint()'s token totals.
- * @returns {{ name: string, to: import('../../../pkg/slim.mjs').DialectName, strict: boolean, lint: string }[]}
+ * @returns {{ name: string, to: import('../../../pkg/full/slim.mjs').DialectName, strict: boolean, lint: string }[]}
  */
 function variants() {
   return dialects().flatMap((d) => {
@@ -45,7 +45,7 @@ export const dialectsPanel = {
     const chartOutcome = new Outcome({ clear: () => chart.replaceChildren() });
     const chart = h('div', { class: 'chart', id: 'token-chart' });
 
-    /** @type {{ catalog: import('../store.mjs').Catalog, conversions: Map<string, any>, lint?: import('../../../pkg/slim.mjs').LintReport } | null} */
+    /** @type {{ catalog: import('../store.mjs').Catalog, conversions: Map<string, any>, lint?: import('../../../pkg/full/slim.mjs').LintReport } | null} */
     let state = null;
 
     const view = () => /** @type {HTMLInputElement} */ (views.querySelector('input:checked')).value;
@@ -144,7 +144,7 @@ export const dialectsPanel = {
      */
     const drawChart = async (catalog, stale) => {
       const rows = [undefined, ...dialects()];
-      /** @type {import('../../../pkg/slim.mjs').Budget[]} */
+      /** @type {import('../../../pkg/full/slim.mjs').Budget[]} */
       const budgets = [];
       for (const [i, to] of rows.entries()) {
         chartOutcome.busy(`Counting tokens: ${to ?? 'MCP'} (${i + 1} of ${rows.length})…`);
@@ -219,7 +219,7 @@ function sent(tool, v) {
 /**
  * The tokens chart: a row per dialect, a bar per disclosure mode (the modes are the number fields
  * budget() returns, so a new mode shows up as it is added).
- * @param {import('../../../pkg/slim.mjs').Budget[]} budgets
+ * @param {import('../../../pkg/full/slim.mjs').Budget[]} budgets
  */
 function tokenChart(budgets) {
   const modes = Object.keys(budgets[0] ?? {}).filter((k) => typeof (/** @type {any} */ (budgets[0])[k]) === 'number');

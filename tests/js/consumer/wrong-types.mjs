@@ -6,7 +6,8 @@
 // Usage: node wrong-types.mjs SIGNATURES.json esm|cjs [ENTRY]
 // SIGNATURES.json is what js/checked-api.mjs reads from the declarations
 // ({functions, classes, limit}) of ENTRY's module: mcp-switchboard (the
-// default), mcp-switchboard/chat (the same with the conversation) or
+// default), mcp-switchboard/full (the same with the engine, the HTTP gate and
+// the upstream client) or
 // mcp-switchboard/web (the web tools' module, of which the entry exports
 // what it declares); every declared export needs a sample
 // below.
@@ -76,6 +77,8 @@ const SAMPLES = {
   'Engine.ask': () => [1, 'roots/list', {}],
   'Engine.inputRequired': () => [1, { a: { method: 'roots/list' } }, 'state'],
   'Engine.setExposure': () => [{ readOnly: true }],
+  'new EntityIndex': () => [{ zones: [{ id: 'z1', name: 'Kitchen' }], devices: [{ id: 'd1', name: 'Ceiling light', zone: 'z1', class: 'light' }] }],
+  'EntityIndex.resolve': () => ['kitchen light', { limit: 2 }],
   'new ToolIndex': () => [catalog, { tools: {} }],
   'ToolIndex.search': () => ['light', { limit: 2 }],
   'ToolIndex.suggest': () => ['set_ligth', 1],
