@@ -77,7 +77,16 @@ fn anthropic_native_defers_all_but_the_core_tools() {
             let c = convert(&catalog, Dialect::Anthropic, &o);
             let loaded: Vec<&Value> = c.tools.iter().filter(|t| !deferred(t)).collect();
             let later: Vec<&Value> = c.tools.iter().filter(|t| deferred(t)).collect();
-            assert!(!loaded.is_empty(), "{name}: a tool is never deferred");
+            // a tool of the catalog stays loaded (the search tool aside)
+            let kept = loaded
+                .iter()
+                .filter(|t| {
+                    c.names
+                        .mcp_name(name_of(t))
+                        .is_some_and(|m| catalog.get(m).is_some())
+                })
+                .count();
+            assert!(kept >= 1, "{name}: a tool of the catalog is never deferred");
             assert!(!later.is_empty(), "{name}: tools are deferred");
             // the search tool first: the API's, or ours (a tool of its own name)
             let first = &c.tools[0];
@@ -170,7 +179,10 @@ fn openai_native_groups_the_deferred_functions_into_small_namespaces() {
             }
             assert_eq!(functions, catalog.len(), "{name}: every tool is sent");
             assert!(!deferred(&c.tools[0]), "{name}: the search tool is loaded");
-
+            assert!(
+                c.tools[1..].iter().any(|t| t["type"] == "function"),
+                "{name}: a function of the catalog is never deferred"
+            );
             each_tool_reported(&name, &catalog, &c);
         }
     }
@@ -178,7 +190,9 @@ fn openai_native_groups_the_deferred_functions_into_small_namespaces() {
 
 #[test]
 fn a_big_category_is_split_evenly() {
-    let tools: Vec<Value> = (0..23)
+    // 24 tools: one stays loaded (no overview tool: the read-only one with
+    // the fewest required parameters, the first), 23 deferred
+    let tools: Vec<Value> = (0..24)
         .map(|i| json!({"name": format!("get_thing_{i}"), "description": "Read a thing", "annotations": {"readOnlyHint": true}, "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}}))
         .collect();
     let catalog = Catalog::from_value(Value::Array(tools)).unwrap();
@@ -187,12 +201,19 @@ fn a_big_category_is_split_evenly() {
         Dialect::OpenAiResponses,
         &native(SearchWith::Provider),
     );
-    let sizes: Vec<usize> = c.tools[1..]
+    assert_eq!(name_of(&c.tools[1]), "get_thing_0");
+    assert!(!deferred(&c.tools[1]));
+    let entry = c
+        .report
+        .iter()
+        .find(|e| e.tool.as_deref() == Some("get_thing_0"));
+    assert!(entry.is_some_and(|e| e.action == Action::Loaded && e.detail.contains("not deferred")));
+    let sizes: Vec<usize> = c.tools[2..]
         .iter()
         .map(|t| t["tools"].as_array().map_or(0, Vec::len))
         .collect();
     assert_eq!(sizes, [8, 8, 7]);
-    let names: Vec<&str> = c.tools[1..].iter().map(name_of).collect();
+    let names: Vec<&str> = c.tools[2..].iter().map(name_of).collect();
     assert_eq!(names, ["query_1", "query_2", "query_3"]);
 }
 
@@ -248,16 +269,22 @@ fn long_names_are_fitted_reversibly() {
                 .filter_map(|t| t["tools"].as_array())
                 .flatten(),
         ) {
-            if deferred(t) {
+            // both tools, the one kept loaded and the one deferred
+            if c.names
+                .mcp_name(name_of(t))
+                .is_some_and(|m| m.starts_with("server__"))
+            {
                 assert!(valid_name(name_of(t)));
-                assert!(c
-                    .names
-                    .mcp_name(name_of(t))
-                    .is_some_and(|m| m.starts_with("server__")));
                 seen += 1;
             }
         }
         assert_eq!(seen, 2, "{d}");
+        assert!(
+            c.tools.iter().any(deferred)
+                || c.tools.iter().any(|t| t["tools"]
+                    .as_array()
+                    .is_some_and(|f| f.iter().any(deferred)))
+        );
     }
 }
 

@@ -201,6 +201,31 @@ fn core(catalog: &Catalog, o: &Options) -> (Vec<String>, &'static str) {
     (names, why)
 }
 
+/// The tool kept loaded when no core tool is: of the converted tools, a
+/// read-only one (by its annotations, or a `get`/`list`/`search`/`find`
+/// verb) first, then the fewest required parameters, then catalog order.
+fn keep_one(catalog: &Catalog, c: &Conversion) -> Option<String> {
+    catalog
+        .tools()
+        .iter()
+        .filter(|t| c.names.dialect_name(t.name()).is_some())
+        .min_by_key(|t| {
+            let local = t.name().rsplit("__").next().unwrap_or(t.name());
+            let first = crate::text::split_identifier(local)
+                .first()
+                .map(|w| w.to_lowercase());
+            let read = t.hint("readOnlyHint") == Some(true)
+                || matches!(first.as_deref(), Some("get" | "list" | "search" | "find"));
+            let required = t
+                .input_schema()
+                .get("required")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            (!read, required)
+        })
+        .map(|t| t.name().to_string())
+}
+
 /// `hybrid` or `meta`: the core tools (`hybrid`) and the engine's
 /// meta-tools, converted; every other tool reported as reached through
 /// the meta-tools.
@@ -249,7 +274,15 @@ fn listed(catalog: &Catalog, dialect: Dialect, o: &Options, mode: DisclosureMode
 /// tools loaded and the others deferred, with the search that finds them.
 fn deferred(catalog: &Catalog, dialect: Dialect, o: &Options) -> Conversion {
     let mut c = convert_all(catalog, dialect, o);
-    let (core, why) = core(catalog, o);
+    let (mut core, mut why) = core(catalog, o);
+    // one tool of the catalog stays loaded, even when no core tool was
+    // found or converted: a request whose tools are all deferred is refused
+    if !core.iter().any(|n| c.names.dialect_name(n).is_some()) {
+        if let Some(one) = keep_one(catalog, &c) {
+            core = vec![one];
+            why = "kept loaded: the API needs a tool that is not deferred, and no overview tool was found";
+        }
+    }
     let anthropic = dialect == Dialect::Anthropic;
     // the categories name OpenAI's namespaces
     let index = match anthropic {
