@@ -14,6 +14,9 @@
  * @typedef {Extract<ConversationOutput, { type: 'retry' }>} ConversationRetry
  * @typedef {typeof globalThis extends { AbortSignal: abstract new (...args: never[]) => infer T } ? T : never} Signal
  *   An AbortSignal, where the environment declares one (the DOM lib, @types/node)
+ * @typedef {{ readonly aborted: boolean, readonly reason?: unknown, throwIfAborted(): void,
+ *   addEventListener(type: 'abort', listener: () => void): void, removeEventListener(type: 'abort', listener: () => void): void }} AbortSignalLike
+ *   What runChat() reads of an AbortSignal
  */
 
 /**
@@ -36,7 +39,7 @@
  * @property {(delta: string) => void} [onText] Text of the answer as it arrives.
  * @property {(call: ConversationCall) => void} [onCall] A tool call about to run.
  * @property {(retry: ConversationRetry) => void} [onRetry] A request failed for a passing reason and goes again.
- * @property {Signal} [signal] Stops the turn: requests and the wait are abandoned and runChat rejects.
+ * @property {AbortSignalLike} [signal] Stops the turn: requests and the wait are abandoned and runChat rejects.
  * @property {() => number} [now] The clock, in milliseconds (default Date.now).
  */
 

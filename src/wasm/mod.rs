@@ -13,9 +13,10 @@
 //! decisions it is built from) and `web` (the web tools' state machines,
 //! HTML conversion, the tool definitions).
 //!
-//! The conversation (`conversation`, feature `chat`) is compiled into a
-//! module of its own too, beside every other area (the npm package's
-//! `mcp-switchboard/chat`).
+//! Features choose the areas: `js` compiles `catalog`, `calls`,
+//! `validate`, `search` and `conversation` (the npm package's default
+//! module); `full` adds `engine`, `http` and `client` (the npm package's
+//! `mcp-switchboard/full`, which the gateway runs on).
 //!
 //! The web tools are a module of their own: `web` is compiled with the
 //! feature `web` (beside the other areas), and the feature `web-module`
