@@ -6,34 +6,23 @@
 // (tsc --strict).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { join, basename } from 'node:path';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 import { Conversation, convert, runChat } from '../../pkg/index.mjs';
 import { startFakeModel, loadedTools, deferredTools, sampleArguments } from './fake-models.mjs';
+import { corpus, root, runPackaged as run } from './helpers.mjs';
 
-const root = join(fileURLToPath(new URL('.', import.meta.url)), '../..');
-const cli = join(root, 'pkg/cli.mjs');
-const corpus = join(root, '../shared/corpus');
 const catalogs = readdirSync(corpus)
   .filter((f) => f.endsWith('.tools-list.json'))
   .sort()
   .map((f) => ({ label: basename(f, '.tools-list.json'), path: join(corpus, f), catalog: JSON.parse(readFileSync(join(corpus, f), 'utf8')) }));
 const HOME = join(corpus, 'home-assistant-2026.11.tools-list.json');
 const NATIVE = ['anthropic', 'openai-responses'];
+const HANDLERS = join(root, 'tests/js/fixtures/any-handlers.mjs');
 
-function run(args, env = {}) {
-  const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return once(child, 'exit').then(([code]) => ({ code, stdout, stderr }));
-}
 
 /** The first tool a search loaded, called with arguments its schema takes. */
 const callFirst = (loaded) => (loaded.length ? [{ name: loaded[0].name, arguments: sampleArguments(loaded[0].schema) }] : []);
@@ -63,7 +52,7 @@ for (const provider of NATIVE) {
       },
     ], { key: 'k' });
     try {
-      const r = await run(['chat', '--provider', provider, '--model', 'fake-1', '--base-url', model.baseUrl, '--catalog', HOME, '--handlers', join(root, 'tests/js/fixtures/any-handlers.mjs'), '--mode', 'native', '--search-with', 'provider', '--json', 'Turn on the kitchen light'], { [key]: 'k' });
+      const r = await run(['chat', '--provider', provider, '--model', 'fake-1', '--base-url', model.baseUrl, '--catalog', HOME, '--handlers', HANDLERS, '--mode', 'native', '--search-with', 'provider', '--json', 'Turn on the kitchen light'], { [key]: 'k' });
       assert.equal(r.code, 0, r.stderr);
       const out = JSON.parse(r.stdout);
       assert.equal(out.text, 'The light is on.');
@@ -92,7 +81,7 @@ for (const provider of NATIVE) {
       { text: 'Done.' },
     ], { key: 'k' });
     try {
-      const r = await run(['chat', '--provider', provider, '--model', 'fake-1', '--base-url', model.baseUrl, '--catalog', HOME, '--handlers', join(root, 'tests/js/fixtures/any-handlers.mjs'), '--mode', 'native', '--json', 'Turn on the kitchen light'], { [key]: 'k' });
+      const r = await run(['chat', '--provider', provider, '--model', 'fake-1', '--base-url', model.baseUrl, '--catalog', HOME, '--handlers', HANDLERS, '--mode', 'native', '--json', 'Turn on the kitchen light'], { [key]: 'k' });
       assert.equal(r.code, 0, r.stderr);
       const out = JSON.parse(r.stdout);
       assert.equal(out.text, 'Done.');
@@ -113,7 +102,7 @@ test('chat --mode native --stream: the server search streamed, then the answer',
     const key = provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
     const model = await startFakeModel(provider, [{ search: 'light', calls: callFirst }, { text: 'Streamed.' }], { key: 'k', chunk: 9 });
     try {
-      const r = await run(['chat', '--provider', provider, '--model', 'fake-1', '--base-url', model.baseUrl, '--catalog', HOME, '--handlers', join(root, 'tests/js/fixtures/any-handlers.mjs'), '--mode', 'native', '--search-with', 'provider', '--stream', 'Lights?'], { [key]: 'k' });
+      const r = await run(['chat', '--provider', provider, '--model', 'fake-1', '--base-url', model.baseUrl, '--catalog', HOME, '--handlers', HANDLERS, '--mode', 'native', '--search-with', 'provider', '--stream', 'Lights?'], { [key]: 'k' });
       assert.equal(r.code, 0, `${provider}: ${r.stderr}`);
       assert.equal(r.stdout, 'Streamed.\n');
       assert.equal(model.left, 0);
@@ -126,7 +115,7 @@ test('chat --mode native --stream: the server search streamed, then the answer',
 test('chat --mode native on a provider without native search is hybrid', async () => {
   const model = await startFakeModel('gemini', [{ text: 'Hi.' }], { key: 'k' });
   try {
-    const r = await run(['chat', '--provider', 'gemini', '--model', 'fake-1', '--base-url', model.baseUrl, '--catalog', HOME, '--handlers', join(root, 'tests/js/fixtures/any-handlers.mjs'), '--mode', 'native', 'Hi'], { GEMINI_API_KEY: 'k' });
+    const r = await run(['chat', '--provider', 'gemini', '--model', 'fake-1', '--base-url', model.baseUrl, '--catalog', HOME, '--handlers', HANDLERS, '--mode', 'native', 'Hi'], { GEMINI_API_KEY: 'k' });
     assert.equal(r.code, 0, r.stderr);
     const names = model.requests[0].body.tools.flatMap((t) => t.functionDeclarations.map((f) => f.name));
     assert.ok(names.includes('search_tools') && names.includes('use_tool'), names.join());
