@@ -97,13 +97,16 @@ for (const provider of NATIVE) {
   });
 }
 
-test('chat --mode native --stream: the server search streamed, then the answer', async () => {
-  for (const provider of NATIVE) {
+test('chat --mode native --stream: the server search or the client search streamed, then the answer', async () => {
+  for (const [provider, search] of NATIVE.flatMap((p) => [[p, 'provider'], [p, 'ours']])) {
     const key = provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
-    const model = await startFakeModel(provider, [{ search: 'light', calls: callFirst }, { text: 'Streamed.' }], { key: 'k', chunk: 9 });
+    const steps = search === 'provider'
+      ? [{ search: 'light', calls: callFirst }, { text: 'Streamed.' }]
+      : [{ search: 'light' }, (req) => ({ calls: callFirst(loadedTools(provider, req.body)) }), { text: 'Streamed.' }];
+    const model = await startFakeModel(provider, steps, { key: 'k', chunk: 9 });
     try {
-      const r = await run(['chat', '--provider', provider, '--model', 'fake-1', '--base-url', model.baseUrl, '--catalog', HOME, '--handlers', HANDLERS, '--mode', 'native', '--search-with', 'provider', '--stream', 'Lights?'], { [key]: 'k' });
-      assert.equal(r.code, 0, `${provider}: ${r.stderr}`);
+      const r = await run(['chat', '--provider', provider, '--model', 'fake-1', '--base-url', model.baseUrl, '--catalog', HOME, '--handlers', HANDLERS, '--mode', 'native', '--search-with', search, '--stream', 'Lights?'], { [key]: 'k' });
+      assert.equal(r.code, 0, `${provider} ${search}: ${r.stderr}`);
       assert.equal(r.stdout, 'Streamed.\n');
       assert.equal(model.left, 0);
     } finally {
