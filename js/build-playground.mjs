@@ -13,6 +13,10 @@
 //   mcp_switchboard_full_bg.wasm     the package's full module (a copy: the folder stands alone)
 //   catalogs/index.json              the bundled catalogs: title, source, sample queries, files
 //   catalogs/<id>.json               each catalog (and <id>.metadata.json: its search metadata)
+//   chat/demo-home.tools-list.json   the simulated home's tools, for the chat
+//   chat/recordings.json             the chat sessions recorded from the fake model servers (title, provider, file),
+//   chat/recordings/<id>.json        each one's events, read when it is replayed
+//                                    (tests/js/playground-recordings.mjs; none where tests/ is not beside it)
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -125,6 +129,26 @@ export async function buildPlayground({ root, pkg, log = console.log }) {
     index.push(entry);
   }
   writeFileSync(join(out, 'catalogs/index.json'), JSON.stringify(index));
+
+  // the chat: the simulated home's catalog, and the sessions a visitor without a key replays
+  mkdirSync(join(out, 'chat/recordings'), { recursive: true });
+  const homeCatalog = readFileSync(join(root, 'js/examples/demo-home.tools-list.json'), 'utf8');
+  writeFileSync(join(out, 'chat/demo-home.tools-list.json'), JSON.stringify(JSON.parse(homeCatalog)));
+  const recorder = join(root, 'tests/js/playground-recordings.mjs');
+  if (existsSync(recorder)) {
+    const { recordSessions } = await import(pathToFileURL(recorder).href);
+    const { about, sessions } = await recordSessions({ pkg, catalog: homeCatalog });
+    const list = sessions.map(({ events, ...s }) => {
+      const file = `chat/recordings/${s.id.replace(/[^\w-]+/g, '-')}.json`;
+      writeFileSync(join(out, file), JSON.stringify(events));
+      return { ...s, file };
+    });
+    writeFileSync(join(out, 'chat/recordings.json'), JSON.stringify({ about, sessions: list }));
+    log(`playground: ${sessions.length} chat sessions recorded from the fake model servers`);
+  } else {
+    log('playground: tests/js/playground-recordings.mjs is missing; the page is built without recorded chats');
+    writeFileSync(join(out, 'chat/recordings.json'), JSON.stringify({ about: '', sessions: [] }));
+  }
 
   let bytes = 0;
   let gzipped = 0;

@@ -334,7 +334,7 @@ write('web/wasm.d.cts', "export * from './slim.cjs';\n");
 
 // the CLI and the modules it loads (the MCP gateway), importing the package from beside them
 const library = ['gateway.mjs', 'dispatch.mjs', 'stdio.mjs', 'upstream.mjs'];
-const shell = [...library, 'demo-home.mjs', 'web.mjs'];
+const shell = [...library, 'demo-home.mjs', 'simulated-home.mjs', 'web.mjs'];
 for (const file of ['cli.mjs', ...shell]) {
   const text = readFileSync(join(root, 'js', file), 'utf8')
     .replaceAll("'../pkg/index.mjs'", "'./index.mjs'")
@@ -449,7 +449,7 @@ const manifest = {
   },
   bin: { 'mcp-switchboard': 'cli.mjs' },
   // the playground without its copy of the module (a name without a slash would match it too)
-  files: ['*.mjs', '*.cjs', '*.d.mts', '*.d.cts', 'lib/', '/mcp_switchboard_bg.wasm', 'web/', 'full/', 'examples/', 'playground/*.html', 'playground/*.css', 'playground/*.js', 'playground/catalogs/'],
+  files: ['*.mjs', '*.cjs', '*.d.mts', '*.d.cts', 'lib/', '/mcp_switchboard_bg.wasm', 'web/', 'full/', 'examples/', 'playground/*.html', 'playground/*.css', 'playground/*.js', 'playground/catalogs/', 'playground/chat/'],
   engines: { node: '>=18' },
   sideEffects: ['./index.cjs', './index.mjs', './browser.mjs', './cli.mjs', './web.mjs', './web.cjs', './web/wasm.cjs', './web/wasm.mjs', './full/index.cjs', './full/index.mjs', './full/browser.mjs'],
   keywords: ['mcp', 'model-context-protocol', 'llm', 'gemini', 'openai', 'anthropic', 'tool-calling', 'json-schema', 'wasm'],

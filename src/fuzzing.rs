@@ -571,6 +571,26 @@ fn search_in(catalog: &Catalog, index: &ToolIndex, query: &str) {
     let limit = 1 + query.len() % 7;
     let found = index.search(query, &SearchOptions::new().with_limit(limit));
     check_hits(catalog, &found, limit);
+    // the explanation is of the same hits, and its parts add up to their
+    // scores
+    let why = index.explain(query, &SearchOptions::new().with_limit(limit));
+    assert_eq!(why.hits.len(), found.hits.len(), "explain has other hits");
+    for (x, hit) in why.hits.iter().zip(&found.hits) {
+        assert_eq!(
+            (&x.name, x.score),
+            (&hit.name, hit.score),
+            "explain has other hits"
+        );
+        if !x.exact && !x.guess {
+            let total = (x.matched + x.name_bonus + x.head_bonus) * x.act_factor * x.media_factor;
+            assert!(
+                (total - x.score).abs() <= 1e-3 * x.score.max(1.0),
+                "the parts of {} add up to {total}, not {}",
+                x.name,
+                x.score
+            );
+        }
+    }
     let _ = index.suggest(query, 3);
 }
 

@@ -272,8 +272,9 @@ pub use results::{
     tool_exception, tool_failure, tool_failure_json, tool_success, tool_success_json,
 };
 pub use search::{
-    EntityIndex, EntityKind, EntityMatch, Fallback, Hit, Resolution, ResolveOptions, SearchOptions,
-    SearchResults, ToolIndex,
+    EntityIndex, EntityKind, EntityMatch, Explanation, Fallback, Hit, HitExplanation, Reading,
+    Resolution, ResolveOptions, SearchOptions, SearchResults, TermContribution, TermGroup,
+    ToolIndex, WeightedTerm,
 };
 pub use tokens::estimate_tokens;
 pub use validate::{validate, validate_arguments, ArgumentError, Coercion, Validation, Validator};

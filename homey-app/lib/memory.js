@@ -16,7 +16,7 @@ const v8 = require('v8');
 const FLAGS = [
   // Compile each WebAssembly function when it is first called instead of
   // the whole 1 MB module when the package loads (6 MB less right after
-  // require('mcp-switchboard')): without it 65.4 / 74.8 MB.
+  // require('mcp-switchboard/full')): without it 65.4 / 74.8 MB.
   '--wasm-lazy-compilation',
   // WebAssembly on V8's baseline compiler (Liftoff) only. Otherwise the
   // functions that run often (building the search index, searching) are

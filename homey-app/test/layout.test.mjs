@@ -1,5 +1,5 @@
 // The app's shape: only the I/O lives here, the package is used through its
-// public entry and its gateway export (mcp-switchboard/gateway), and the
+// entries mcp-switchboard/full and mcp-switchboard/gateway (one module), and the
 // packed package installs without a lock-file integrity that changes with
 // every build.
 import assert from 'node:assert/strict';
@@ -28,8 +28,11 @@ test('the package is used through its entry and its gateway export; nothing reac
   // the web tools' module only where the setting turns them on
   const web = files.filter(([, text]) => /require\(['"]mcp-switchboard\/web['"]\)/.test(text)).map(([f]) => f);
   assert.deepEqual(web, ['lib/web-tools.js']);
-  const deep = files.filter(([, text]) => /gateway\.mjs|dispatch\.mjs|\/pkg\/|require\(['"]mcp-switchboard\/(?!(gateway|web)['"])|from ['"]mcp-switchboard\//.test(text)).map(([f]) => f);
-  assert.deepEqual(deep, [], 'the core is used through require("mcp-switchboard"), require("mcp-switchboard/gateway") and require("mcp-switchboard/web")');
+  // one module for the app and its gateway: mcp-switchboard/full, never the default entry beside it
+  const main = files.filter(([, text]) => /require\(['"]mcp-switchboard['"]\)/.test(text)).map(([f]) => f);
+  assert.deepEqual(main, []);
+  const deep = files.filter(([, text]) => /gateway\.mjs|dispatch\.mjs|\/pkg\/|require\(['"]mcp-switchboard\/(?!(gateway|web|full)['"])|from ['"]mcp-switchboard\//.test(text)).map(([f]) => f);
+  assert.deepEqual(deep, [], 'the core is used through require("mcp-switchboard/full"), require("mcp-switchboard/gateway") and require("mcp-switchboard/web")');
   // no JSON-RPC, HTTP status or login handling of its own
   const protocol = files.filter(([, text]) => /jsonrpc|writeHead|-3260\d|createServer|remoteAddress/.test(text)).map(([f]) => f);
   assert.deepEqual(protocol, []);

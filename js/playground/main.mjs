@@ -5,13 +5,14 @@
 // more entry).
 import { errorText, h } from './dom.mjs';
 import { catalogPanel } from './panels/catalog.mjs';
+import { chatPanel } from './panels/chat.mjs';
 import { dialectsPanel } from './panels/dialects.mjs';
 import { roundTripPanel } from './panels/roundtrip.mjs';
 import { searchPanel } from './panels/search.mjs';
 import { Store } from './store.mjs';
 import { init, version } from './switchboard.mjs';
 
-const PANELS = [catalogPanel, dialectsPanel, roundTripPanel, searchPanel];
+const PANELS = [catalogPanel, dialectsPanel, roundTripPanel, chatPanel, searchPanel];
 
 const base = new URL('./', import.meta.url);
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));

@@ -6,6 +6,7 @@
 mod act;
 mod analyze;
 mod entities;
+mod explain;
 mod index;
 mod lexicon;
 mod memo;
@@ -15,6 +16,9 @@ mod scan;
 use serde::Serialize;
 
 pub use entities::{EntityIndex, EntityKind, EntityMatch, Resolution, ResolveOptions};
+pub use explain::{
+    Explanation, HitExplanation, Reading, TermContribution, TermGroup, WeightedTerm,
+};
 
 use analyze::Strings;
 
@@ -451,6 +455,35 @@ impl ToolIndex {
     /// Ranks the tools for `query`.
     pub fn search(&self, query: &str, opts: &SearchOptions) -> SearchResults {
         rank::search(self, query, opts)
+    }
+
+    /// Why [`ToolIndex::search`] ranks its hits as it does: how the query
+    /// was read (a question, a command, a need or keywords; the act; the
+    /// places; the groups of terms each word became) and, for each hit of
+    /// the same search, what each group added and the bonuses and factors
+    /// after them. It reads the query again and scores the hits only, so
+    /// it costs a search and a little more; a host shows it to a person,
+    /// a model gets [`ToolIndex::search`].
+    ///
+    /// ```
+    /// use mcp_switchboard::{Catalog, SearchOptions, ToolIndex};
+    ///
+    /// let catalog = Catalog::parse(br#"[
+    ///   {"name": "set_light", "description": "Turn a light on or off, or dim it."},
+    ///   {"name": "get_states", "description": "Get current device states.",
+    ///    "annotations": {"readOnlyHint": true}}
+    /// ]"#)?;
+    /// let index = ToolIndex::build(&catalog, None)?;
+    /// let why = index.explain("is het licht in de keuken aan?", &SearchOptions::new());
+    /// assert_eq!(why.reading.kind, "question");
+    /// assert_eq!(why.reading.act, Some("read"));
+    /// assert_eq!(why.reading.places, ["keuken"]);
+    /// assert_eq!(why.hits[0].name, "get_states");
+    /// assert!(why.hits[0].act_factor > 1.0); // a tool that reads, for a question
+    /// # Ok::<(), mcp_switchboard::Error>(())
+    /// ```
+    pub fn explain(&self, query: &str, opts: &SearchOptions) -> Explanation {
+        explain::explain(self, query, opts)
     }
 
     /// Number of tools indexed.

@@ -96,7 +96,7 @@ const FIT_CREATE_DELETE: f32 = 1.3;
 const MISFIT_OTHER: f32 = 0.7;
 
 /// Alternative terms with their weights; a tool scores its best one.
-type Group = Vec<(u32, f32)>;
+pub(super) type Group = Vec<(u32, f32)>;
 
 /// Sorts terms by id and keeps each term once, with its highest weight.
 fn sort_terms(g: &mut Group) {
@@ -117,11 +117,27 @@ struct Read<'l> {
     exp: Option<&'l Expansion>,
 }
 
+/// What a group of terms was read from, for [`explain`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Source {
+    /// A word of the query (its place).
+    Word(usize),
+    /// A separable verb: the verb's and the particle's places.
+    Verb(usize, usize),
+    /// Not said: implied by what the query asks (`state` in a question),
+    /// or two words read together (`mute`).
+    Implied(&'static str),
+}
+
 struct Query<'a> {
     index: &'a ToolIndex,
     lex: &'static Lexicon,
     stemmers: Stemmers,
     groups: Vec<Group>,
+    /// What each group was read from.
+    sources: Vec<Source>,
+    /// What the groups pushed now are read from.
+    source: Source,
     typo_words: usize,
 }
 
@@ -133,6 +149,7 @@ impl Query<'_> {
         sort_terms(&mut g);
         if !self.groups.contains(&g) {
             self.groups.push(g);
+            self.sources.push(self.source);
         }
     }
 
@@ -218,15 +235,17 @@ impl Query<'_> {
         }
     }
 
-    /// Adds one query word: its own terms, else its compound parts, else
-    /// its closest corrections.
-    fn add_word(&mut self, w: &str) {
+    /// Adds a word two words of the query mean together: its own terms,
+    /// else its compound parts, else its closest corrections.
+    fn add_word(&mut self, w: &'static str) {
+        self.source = Source::Implied(w);
         let read = self.read(w);
         self.add_word_weighted(w, &read, 1.0);
     }
 
     /// Adds the terms of a lexicon word at a weight.
-    fn add_implied(&mut self, word: &str, weight: f32) {
+    fn add_implied(&mut self, word: &'static str, weight: f32) {
+        self.source = Source::Implied(word);
         let en = self.stemmers.stem(Lang::En, word);
         let mut group = Group::new();
         let mut extra = Vec::new();
@@ -408,16 +427,26 @@ fn lone_particle(
 /// A query read for ranking: its term groups, whether it had any word to
 /// search for (a query of stop-words has none; one of unknown words has),
 /// and what it asks for.
-struct Analysis {
-    groups: Vec<Group>,
-    searchable: bool,
-    act: QueryAct,
+pub(super) struct Analysis {
+    pub(super) groups: Vec<Group>,
+    /// What each group was read from.
+    pub(super) sources: Vec<Source>,
+    /// The query's words as read (folded, neighbours joined).
+    pub(super) words: Vec<String>,
+    /// The language the query's words are most likely in.
+    pub(super) lang: Option<Lang>,
+    /// The places of the words that say where (`kitchen`, `woonkamer`).
+    pub(super) places: Vec<usize>,
+    /// Whether the query says a need (`I'm cold`).
+    pub(super) need: bool,
+    pub(super) searchable: bool,
+    pub(super) act: QueryAct,
     /// The term groups of the things the query is about (not its verbs,
     /// places or particles).
-    objects: Vec<Group>,
+    pub(super) objects: Vec<Group>,
     /// Whether the query says it wants something seen (a camera, a
     /// picture).
-    visual: bool,
+    pub(super) visual: bool,
 }
 
 /// Joins two neighbouring words that the index or the lexicon knows as
@@ -494,7 +523,7 @@ fn without_addresses(query: &str) -> (std::borrow::Cow<'_, str>, bool) {
 }
 
 /// Reads a query into term groups and its act.
-fn analyze(index: &ToolIndex, query: &str) -> Analysis {
+pub(super) fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     let lex = Lexicon::get();
     // a web address is a page to go to, not words to look for
     let (text, address) = without_addresses(query);
@@ -506,6 +535,8 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         lex,
         stemmers: Stemmers::new(),
         groups: Vec::new(),
+        sources: Vec::new(),
+        source: Source::Word(0),
         typo_words: 0,
     };
     let n = words.len();
@@ -587,7 +618,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     // a need said as a feeling or an observation, in a statement that
     // neither asks nor commands (`I'm cold`, `het is hier te donker`,
     // `die Musik ist zu laut`, `de melk is op`): what answers it
-    let mut needs: Vec<&Expansion> = Vec::new();
+    let mut needs: Vec<(usize, &Expansion)> = Vec::new();
     if !act.question && act.act == 0 && !words.iter().any(|w| act::makes(w)) {
         for i in 0..n {
             let Some(w) = reading[i].filter(|_| !consumed[i]) else {
@@ -607,13 +638,13 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
                 for c in consumed.iter_mut().skip(i).take(2) {
                     *c = true;
                 }
-                needs.push(e);
+                needs.push((i, e));
             } else if let Some(e) = lex.need(w) {
                 consumed[i] = true;
-                needs.push(e);
+                needs.push((i, e));
             }
         }
-        if let Some(e) = needs.first() {
+        if let Some((_, e)) = needs.first() {
             act.act = e.act;
         }
     }
@@ -673,8 +704,9 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         dropped[i] = true;
         combined.push("add");
     }
-    for (k, &(_, _, exp)) in pairs.iter().enumerate() {
+    for (k, &(particle, verb, exp)) in pairs.iter().enumerate() {
         if !dropped_pairs[k] {
+            q.source = Source::Verb(verb, particle);
             q.push_expansion(exp);
         }
     }
@@ -683,7 +715,8 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         q.add_word(w);
         searchable = true;
     }
-    for e in &needs {
+    for &(i, e) in &needs {
+        q.source = Source::Word(i);
         q.push_expansion(e);
     }
     if !needs.is_empty() {
@@ -766,6 +799,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
                 1.0
             };
         let Some(read) = &reads[i] else { continue };
+        q.source = Source::Word(i);
         let before = q.groups.len();
         let (_, matched) = q.add_word_weighted(w, read, weight);
         if matched && !particle && verb == 0 && !is_place(i) && !lex.is_english_particle(w) {
@@ -809,6 +843,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
                 said.push(qty);
             }
         }
+        q.source = Source::Implied("quantity");
         for qty in said {
             if let Some(t) = index.terms.find(qty) {
                 q.push(vec![(t, QUANTITY_WEIGHT)]);
@@ -826,6 +861,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
             q.add_implied("set", TARGET_WEIGHT);
         } else if step {
             if let Some(t) = index.terms.find("step") {
+                q.source = Source::Implied("step");
                 q.push(vec![(t, STEP_WEIGHT)]);
             }
         }
@@ -890,6 +926,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
             ]
         };
         for &(alts, weight) in now {
+            q.source = Source::Implied(alts.first().copied().unwrap_or("state"));
             let group = alts
                 .iter()
                 .filter_map(|w| index.terms.find(w))
@@ -902,12 +939,21 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
             q.add_implied("device", UNKNOWN_WEIGHT);
         }
     }
+    let places = (0..n)
+        .filter(|&i| !consumed[i] && !dropped[i] && is_place(i))
+        .collect();
+    let visual = sense(VISUAL);
     Analysis {
         groups: q.groups,
+        sources: q.sources,
+        words,
+        lang,
+        places,
+        need: !needs.is_empty(),
         searchable,
         act,
         objects,
-        visual: sense(VISUAL),
+        visual,
     }
 }
 
@@ -925,7 +971,7 @@ fn writes(index: &ToolIndex, term: u32) -> bool {
 }
 
 /// The tools of term `t`, with the term's impact in each and its idf.
-fn postings(index: &ToolIndex, t: usize) -> Option<(&[u32], &[f32], f32)> {
+pub(super) fn postings(index: &ToolIndex, t: usize) -> Option<(&[u32], &[f32], f32)> {
     let (&lo, &hi, &idf) = (
         index.offsets.get(t)?,
         index.offsets.get(t + 1)?,
@@ -941,7 +987,7 @@ fn postings(index: &ToolIndex, t: usize) -> Option<(&[u32], &[f32], f32)> {
 
 /// How well a tool's acts fit a query's: a command is rarely answered by a
 /// tool that only reads, a question rarely by one that only writes.
-fn act_fit(query: QueryAct, tool: u8) -> f32 {
+pub(super) fn act_fit(query: QueryAct, tool: u8) -> f32 {
     use act::{CHANGE, CREATE, DELETE, READ};
     let tool = tool & (READ | CHANGE | CREATE | DELETE);
     if query.act == 0 || tool == 0 {
@@ -961,9 +1007,21 @@ fn act_fit(query: QueryAct, tool: u8) -> f32 {
     }
 }
 
+/// The factor of a tool by whether it gives something seen: a question
+/// about the state is not answered with a picture, unless it asks for
+/// one.
+pub(super) fn media_factor(query: QueryAct, visual: bool, tool: u8) -> f32 {
+    let state = query.question && !query.past && !query.why && !visual;
+    if state && tool & act::MEDIA != 0 {
+        MEDIA_IN_STATE
+    } else {
+        1.0
+    }
+}
+
 /// The tool whose name the query is, ignoring case, diacritics and
 /// separators.
-fn exact(index: &ToolIndex, query: &str) -> Option<u32> {
+pub(super) fn exact(index: &ToolIndex, query: &str) -> Option<u32> {
     let q = query.trim();
     if q.is_empty() || q.len() > 512 {
         return None;
@@ -992,6 +1050,7 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
         act,
         objects,
         visual,
+        ..
     } = analyze(index, query);
     let n = index.docs.len();
     let mut scores = vec![0f32; n];
@@ -1026,13 +1085,12 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
     name_bonus(index, &groups, &mut scores);
     if act.act != 0 {
         head_bonus(index, &objects, act.act, &mut scores);
-        // a question about the state is not answered with a picture
-        let media = act.question && !act.past && !act.why && !visual;
         for (s, &acts) in scores.iter_mut().zip(&index.acts) {
             if *s > 0.0 {
                 *s *= act_fit(act, acts);
-                if media && acts & act::MEDIA != 0 {
-                    *s *= MEDIA_IN_STATE;
+                let media = media_factor(act, visual, acts);
+                if media != 1.0 {
+                    *s *= media;
                 }
             }
         }
@@ -1229,13 +1287,7 @@ fn guess(
 /// `HassTurnOff` more than about a script whose description turns things
 /// off.
 fn name_bonus(index: &ToolIndex, groups: &[Group], scores: &mut [f32]) {
-    // each query term's weight (at most 1), by term: one load a name word
-    let mut weight = vec![0f32; index.terms.len()];
-    for &(t, w) in groups.iter().flatten() {
-        if let Some(x) = weight.get_mut(t as usize) {
-            *x = x.max(w.min(1.0));
-        }
-    }
+    let weight = name_weights(index, groups);
     let mut start = 0;
     for (score, &end) in scores.iter_mut().zip(&index.name_ends) {
         let name = index
@@ -1243,19 +1295,37 @@ fn name_bonus(index: &ToolIndex, groups: &[Group], scores: &mut [f32]) {
             .get(start as usize..end as usize)
             .unwrap_or(&[]);
         start = end;
-        if *score <= 0.0 {
-            continue;
+        if *score > 0.0 {
+            *score += name_bonus_of(index, &weight, name);
         }
-        let (mut hit, mut all) = (0f32, 0f32);
-        for &t in name {
-            let idf = index.idf.get(t as usize).copied().unwrap_or(0.0);
-            all += idf;
-            hit += idf * weight.get(t as usize).copied().unwrap_or(0.0);
+    }
+}
+
+/// Each query term's weight (at most 1), by term: one load a name word.
+pub(super) fn name_weights(index: &ToolIndex, groups: &[Group]) -> Vec<f32> {
+    let mut weight = vec![0f32; index.terms.len()];
+    for &(t, w) in groups.iter().flatten() {
+        if let Some(x) = weight.get_mut(t as usize) {
+            *x = x.max(w.min(1.0));
         }
-        if all > 0.0 {
-            let share = hit / all;
-            *score += NAME_BONUS * share * share;
-        }
+    }
+    weight
+}
+
+/// The name bonus of a tool whose name terms are `name`: the square of
+/// the share of its name (by idf) the query names.
+pub(super) fn name_bonus_of(index: &ToolIndex, weight: &[f32], name: &[u32]) -> f32 {
+    let (mut hit, mut all) = (0f32, 0f32);
+    for &t in name {
+        let idf = index.idf.get(t as usize).copied().unwrap_or(0.0);
+        all += idf;
+        hit += idf * weight.get(t as usize).copied().unwrap_or(0.0);
+    }
+    if all > 0.0 {
+        let share = hit / all;
+        NAME_BONUS * share * share
+    } else {
+        0.0
     }
 }
 
@@ -1268,13 +1338,7 @@ fn name_bonus(index: &ToolIndex, groups: &[Group], scores: &mut [f32]) {
 /// a weather card` is about more than `ha_manage_hacs`; `create a toggle
 /// helper` is about a helper more than a backup.
 fn head_bonus(index: &ToolIndex, objects: &[Group], query_act: u8, scores: &mut [f32]) {
-    let idf = |t: u32| index.idf.get(t as usize).copied().unwrap_or(0.0);
-    let mass = |g: &Group| {
-        g.iter()
-            .map(|&(t, w)| w.min(1.0) * idf(t))
-            .fold(0f32, f32::max)
-    };
-    let total: f32 = objects.iter().map(mass).sum();
+    let total = objects_mass(index, objects);
     if total <= 0.0 {
         return;
     }
@@ -1286,26 +1350,53 @@ fn head_bonus(index: &ToolIndex, objects: &[Group], query_act: u8, scores: &mut 
             .and_then(<[u32]>::last)
             .copied();
         start = end;
-        let wanted = if query_act == act::READ {
-            act::READ
-        } else {
-            act::CHANGE | act::CREATE | act::DELETE
-        };
-        let Some(head) = head.filter(|_| *score > 0.0 && acts & wanted != 0) else {
-            continue;
-        };
-        let named: f32 = objects
-            .iter()
-            .filter_map(|g| g.iter().find(|&&(t, _)| t == head))
-            .map(|&(t, w)| w.min(1.0) * idf(t))
-            .sum();
-        let bonus = if query_act == act::READ {
-            HEAD_BONUS
-        } else {
-            COMMAND_HEAD_BONUS
-        };
-        *score += bonus * (named / total).min(1.0);
+        if *score > 0.0 {
+            *score += head_bonus_of(index, objects, total, query_act, head, acts);
+        }
     }
+}
+
+/// The weight of the query's objects (each group's best term, by idf).
+pub(super) fn objects_mass(index: &ToolIndex, objects: &[Group]) -> f32 {
+    objects
+        .iter()
+        .map(|g| {
+            g.iter()
+                .map(|&(t, w)| w.min(1.0) * index.idf.get(t as usize).copied().unwrap_or(0.0))
+                .fold(0f32, f32::max)
+        })
+        .sum()
+}
+
+/// The head bonus of a tool with the acts `acts` whose name's last term
+/// is `head`, for the query's objects of mass `total`.
+pub(super) fn head_bonus_of(
+    index: &ToolIndex,
+    objects: &[Group],
+    total: f32,
+    query_act: u8,
+    head: Option<u32>,
+    acts: u8,
+) -> f32 {
+    let wanted = if query_act == act::READ {
+        act::READ
+    } else {
+        act::CHANGE | act::CREATE | act::DELETE
+    };
+    let Some(head) = head.filter(|_| total > 0.0 && acts & wanted != 0) else {
+        return 0.0;
+    };
+    let named: f32 = objects
+        .iter()
+        .filter_map(|g| g.iter().find(|&&(t, _)| t == head))
+        .map(|&(t, w)| w.min(1.0) * index.idf.get(t as usize).copied().unwrap_or(0.0))
+        .sum();
+    let bonus = if query_act == act::READ {
+        HEAD_BONUS
+    } else {
+        COMMAND_HEAD_BONUS
+    };
+    bonus * (named / total).min(1.0)
 }
 
 /// Longest compact name compared by edit distance.

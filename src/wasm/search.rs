@@ -17,6 +17,25 @@ export interface SearchMetadata {
 export interface Hit { name: string; score: number; category: string; description: string; guess?: true }
 /** search() results: the total number of matches and the top hits; `fallback` says how the hits were guessed when nothing matched. */
 export interface SearchResults { total: number; hits: Hit[]; fallback?: "spelling" | "act" }
+/** explain() result: how the query was read, and why each hit of the same search ranked. */
+export interface SearchExplanation { reading: QueryReading; total: number; fallback?: "spelling" | "act"; hits: HitExplanation[] }
+/** How a query was read: its words, language, kind, act, places, and the groups of terms it became. */
+export interface QueryReading {
+  words: string[];
+  language?: "en" | "nl" | "de" | "fr";
+  kind: "question" | "command" | "need" | "keywords";
+  act?: "read" | "change" | "create" | "delete";
+  past: boolean;
+  why: boolean;
+  places: string[];
+  groups: { from: string; implied?: true; terms: { term: string; weight: number }[] }[];
+}
+/** Why one tool ranked: score = (matched + nameBonus + headBonus) × actFactor × mediaFactor, unless `exact`. */
+export interface HitExplanation {
+  name: string; score: number; category: string; guess?: true; exact?: true;
+  terms: { from: string; implied?: true; term: string; weight: number; score: number }[];
+  matched: number; nameBonus: number; headBonus: number; actFactor: number; mediaFactor: number;
+}
 /** A home's zones, devices, Flows and moods, each list an array or an object keyed by ID. */
 export interface HomeInput {
   zones?: HomeZone[] | { [id: string]: HomeZone };
@@ -99,18 +118,20 @@ impl JsToolIndex {
         query: &str,
         options: Option<Ts<SearchOptions>>,
     ) -> Result<JsValue, JsValue> {
-        let o: SearchOptions = super::options(options, "search options")?;
-        let mut opts = crate::SearchOptions::new();
-        if let Some(l) = o.limit {
-            opts = opts.with_limit(l);
-        }
-        if let Some(c) = o.category {
-            opts = opts.with_category(c);
-        }
-        if let Some(f) = o.fallback {
-            opts = opts.with_fallback(f);
-        }
-        to_js(&self.inner.search(query, &opts))
+        to_js(&self.inner.search(query, &search_options(options)?))
+    }
+
+    /// Why search() ranks as it does, for a person: the query's reading
+    /// (question, command, need or keywords; the act; the places; its
+    /// terms) and, for each hit of the same search, what each term added
+    /// and the bonuses and factors after them.
+    #[wasm_bindgen(unchecked_return_type = "SearchExplanation")]
+    pub fn explain(
+        &self,
+        query: &str,
+        options: Option<Ts<SearchOptions>>,
+    ) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.explain(query, &search_options(options)?))
     }
 
     /// The closest tool names to an unknown one, at most `k`.
@@ -124,6 +145,22 @@ impl JsToolIndex {
     pub fn size(&self) -> usize {
         self.inner.len()
     }
+}
+
+/// The search options given from JS, read.
+fn search_options(options: Option<Ts<SearchOptions>>) -> Result<crate::SearchOptions, JsValue> {
+    let o: SearchOptions = super::options(options, "search options")?;
+    let mut opts = crate::SearchOptions::new();
+    if let Some(l) = o.limit {
+        opts = opts.with_limit(l);
+    }
+    if let Some(c) = o.category {
+        opts = opts.with_category(c);
+    }
+    if let Some(f) = o.fallback {
+        opts = opts.with_fallback(f);
+    }
+    Ok(opts)
 }
 
 /// Estimated tokens of the tool list per disclosure mode, as MCP JSON or in a dialect.

@@ -44,19 +44,23 @@ const load = () => {
 // sizes
 const files = readdirSync(dir, { recursive: true }).map((f) => join(dir, f)).filter((f) => statSync(f).isFile());
 const index = JSON.parse(readFileSync(join(dir, 'catalogs/index.json'), 'utf8'));
-const first = new Set(['index.html', 'style.css', 'app.js', 'mcp_switchboard_full_bg.wasm', 'catalogs/index.json', index[0]?.file]);
+const first = new Set(['index.html', 'style.css', 'app.js', 'mcp_switchboard_full_bg.wasm', 'catalogs/index.json', index[0]?.file, 'chat/demo-home.tools-list.json', 'chat/recordings.json']);
 const rows = [];
 const sum = { all: [0, 0, 0], first: [0, 0, 0] };
+// the recorded chats, read one at a time when replayed, in one row
+const recorded = ['chat/recordings/*.json (each read when replayed)', 0, 0, 0];
 for (const f of files) {
   const body = readFileSync(f);
   const name = relative(dir, f);
   const r = [body.length, gz(body), br(body)];
-  rows.push([name, ...r]);
+  if (name.startsWith('chat/recordings/')) for (let i = 0; i < 3; i++) recorded[i + 1] += r[i];
+  else rows.push([name, ...r]);
   for (let i = 0; i < 3; i++) {
     sum.all[i] += r[i];
     if (first.has(name)) sum.first[i] += r[i];
   }
 }
+if (recorded[1] > 0) rows.push(recorded);
 console.log('| file | bytes | gzip -9 | brotli 11 |\n|---|---:|---:|---:|');
 for (const [name, ...r] of rows.sort((a, b) => b[1] - a[1])) console.log(`| ${name} | ${r[0].toLocaleString('en')} | ${kb(r[1])} | ${kb(r[2])} |`);
 console.log(`| **first visit** (${[...first].join(', ')}) | ${sum.first[0].toLocaleString('en')} | ${kb(sum.first[1])} | ${kb(sum.first[2])} |`);
@@ -70,7 +74,7 @@ const bundle = async (options) => {
 };
 const own = await bundle({
   entryPoints: [join(root, 'js/playground/main.mjs')],
-  plugins: [{ name: 'package-apart', setup: (b) => b.onResolve({ filter: /pkg\/slim\.mjs$/ }, (a) => ({ path: a.path, external: true })) }],
+  plugins: [{ name: 'package-apart', setup: (b) => b.onResolve({ filter: /pkg\/(full\/)?slim\.mjs$/ }, (a) => ({ path: a.path, external: true })) }],
 });
 console.log(`page's own code (js/playground/, minified): ${own.length.toLocaleString('en')} B, ${kb(gz(own))} gzip`);
 try {

@@ -81,7 +81,7 @@ test('serve --catalog with --handlers runs host handler functions', async () => 
 });
 
 test('the built package carries the gateway modules', () => {
-  for (const f of ['cli.mjs', 'gateway.mjs', 'dispatch.mjs', 'stdio.mjs', 'upstream.mjs', 'demo-home.mjs', 'examples/demo-home.tools-list.json']) {
+  for (const f of ['cli.mjs', 'gateway.mjs', 'dispatch.mjs', 'stdio.mjs', 'upstream.mjs', 'demo-home.mjs', 'simulated-home.mjs', 'examples/demo-home.tools-list.json']) {
     assert.ok(existsSync(join(root, 'pkg', f)), `pkg/${f}`);
   }
   const r = spawnSync(process.execPath, [join(root, 'pkg/cli.mjs'), 'budget', '--catalog', join(root, 'pkg/examples/demo-home.tools-list.json')], { encoding: 'utf8' });

@@ -276,6 +276,14 @@ test('the engine, the tool index and the budget through the package', () => {
   const index = new esm.ToolIndex(catalog);
   assert.equal(index.search('thermostaat', { limit: 1 }).hits[0].name, 'set_thermostat');
   assert.deepEqual(index.suggest('set_ligth', 1), ['set_light']);
+  // why it ranked: the reading, each hit's parts adding up to its score
+  const why = index.explain('thermostaat', { limit: 1 });
+  assert.equal(why.hits[0].name, 'set_thermostat');
+  assert.equal(why.reading.kind, 'keywords');
+  const h = why.hits[0];
+  assert.ok(Math.abs((h.matched + h.nameBonus + h.headBonus) * h.actFactor * h.mediaFactor - h.score) < 1e-3);
+  assert.throws(() => index.explain(42), TypeError);
+  assert.throws(() => index.explain('x', { limit: 'ten' }), (e) => e.code === 'usage');
   const b = esm.budget(catalog, { to: 'openai' });
   assert.ok(b.meta < b.hybrid && b.hybrid < b.all);
   assert.throws(() => new full.HttpGate('0.0.0.0'), (e) => e.code === 'usage');

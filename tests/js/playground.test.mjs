@@ -7,8 +7,12 @@
 // live MCP server: the package's gateway library with the simulated home,
 // behind a wrapper that answers CORS for the page's origin, connected to by
 // the page's UpstreamClient over fetch; and the same gateway without CORS,
-// which the browser refuses. Screenshots of each panel go to
-// tests/js/screenshots/ (not committed), for review.
+// which the browser refuses. The chat: a recorded session replayed without
+// a key, and a chat with the fake model server of each provider
+// (tests/js/fake-models.mjs, answering CORS) on another origin than the
+// page's, its tools on the page's simulated home or on the gateway; the
+// search's reading and why each hit ranked. Screenshots of each panel go
+// to tests/js/screenshots/ (not committed), for review.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -21,6 +25,7 @@ import { chromium } from 'playwright-core';
 import { createDemoHome } from '../../pkg/demo-home.mjs';
 import { dialects } from '../../pkg/index.mjs';
 import { createGateway } from '../../pkg/gateway.mjs';
+import { startFakeModel } from './fake-models.mjs';
 import { root } from './helpers.mjs';
 
 // the Homey app's own tools, as many as it defines today
@@ -29,7 +34,6 @@ const HOMEY_TOOLS = JSON.parse(readFileSync(join(root, 'homey-app/lib/tools.json
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(root, 'tests/js/screenshots');
 const AXE = readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
-const PANELS = ['catalog', 'dialects', 'roundtrip', 'search'];
 // every dialect, and OpenAI's strict mode beside plain OpenAI
 const CARDS = dialects().flatMap((d) => (d === 'openai' ? [d, 'openai strict'] : [d]));
 
@@ -192,7 +196,22 @@ for (const [width, dark] of [[1280, false], [390, true]]) {
     await page.waitForFunction(() => document.querySelector('#hits li')?.dataset.tool !== undefined);
     assert.match(await page.getAttribute('#hits li', 'data-tool'), /^(HassTurnOn|HassLightSet)$/);
     assert.match(await page.textContent('#search .status'), /^\d+ matching tools?, /);
-    assert.equal(await page.$$eval('#hits [data-slot="explain"]', (s) => s.length), await page.$$eval('#hits li', (l) => l.length));
+    assert.equal(await page.$$eval('#hits [data-slot="explain"]', (s) => s.length), await page.$$eval('#hits > li', (l) => l.length));
+    // how the request was read, and why the first hit ranked: each term's share, the sum
+    assert.match(await page.textContent('#reading .facts'), /^Read as a command · act: change · language: nl/);
+    assert.match(await page.textContent('#reading .terms'), /zet … aan → turn/);
+    assert.equal(await page.getAttribute('#hits > li:first-child .explain', 'open'), '');
+    const why = await page.textContent('#hits > li:first-child .explain');
+    assert.match(why, /zet … aan → turn: \+\d/);
+    assert.match(why, /terms [\d.]+ \+ name [\d.]+ = [\d.]+$/);
+    // a question: the place said, what it implies, the fit of a tool that reads
+    await page.fill('#query', 'is the light in the kitchen on?');
+    await page.press('#query', 'Enter');
+    await page.waitForFunction(() => document.querySelector('#reading .facts')?.textContent?.startsWith('Read as a question'));
+    assert.match(await page.textContent('#reading .facts'), /act: read · language: en · place: kitchen/);
+    assert.match(await page.textContent('#reading .terms'), /\(state\) → state ×0\.8/);
+    assert.match(await page.textContent('#hits > li:first-child .explain'), /× fits the act 1\.3 = /);
+    await noOverflow(page, 'search explained');
     await shot('search');
     await page.press('#query', 'Escape');
     assert.equal((await page.$$('#hits li')).length, 0);
@@ -254,9 +273,163 @@ test('a live MCP server: connected with the page’s UpstreamClient when it answ
   await page.waitForFunction(() => document.querySelector('#rt-history-outcome .status')?.textContent?.includes('to append'));
   const results = JSON.parse(await page.inputValue('#rt-results'));
   assert.ok(Object.values(results).some((r) => r && Array.isArray(r.content)), 'a result from the server');
+
+  // the chat's tools run on the connected server, not on the page's simulated home
+  const model = await startFakeModel('openai', [
+    { calls: [{ name: 'set_light', arguments: { deviceId: 'kitchen-spots', state: 'on' } }] },
+    { text: 'The kitchen spots are on.' },
+  ], { cors: true });
+  try {
+    await page.selectOption('#chat-provider', 'local');
+    await page.fill('#chat-base-url', model.baseUrl);
+    await page.selectOption('#chat-tools', 'server');
+    await page.fill('#chat-message', 'Turn on the kitchen spots');
+    await page.click('#chat-send');
+    await page.waitForSelector('#chat-turns .turn .done', { timeout: 20_000 });
+    const call = page.locator('#chat-turns .tool-call[data-tool="set_light"]');
+    assert.equal(await call.locator('.status-badge').textContent(), 'done');
+    assert.match(await call.textContent(), /"Kitchen spots"/);
+    assert.match(await page.textContent('#chat-home [data-device="kitchen-spots"]'), /onoff=false/);
+    // the server's tools went to the model
+    assert.ok(model.requests[0].body.tools.some((t) => t.function.name === 'set_light'));
+  } finally {
+    await model.close();
+  }
   await page.locator('#server-url').focus();
   await page.keyboard.press('Escape');
   assert.match(await page.textContent('#server-form .log'), /Disconnected\.$/);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+for (const [width, dark] of [[1280, false], [390, true]]) {
+  test(`the chat at ${width} px (${dark ? 'dark' : 'light'}): a recorded session replayed without a key`, async () => {
+    const { page, context, errors } = await open(width, { dark });
+    await page.waitForFunction(() => document.querySelectorAll('#chat-recording option').length > 0);
+    assert.match(await page.textContent('#chat-recorded-about'), /^Recorded from a local fake model/);
+    // no key: said where it happens, nothing sent
+    await page.selectOption('#chat-provider', 'gemini');
+    await page.fill('#chat-key', '');
+    await page.fill('#chat-message', 'Is the front door open?');
+    await page.press('#chat-message', 'Enter');
+    assert.match(await page.textContent('#chat .error[role=alert]:not([hidden])'), /^Chat: paste your Gemini key above, or replay a recorded session below/);
+    assert.equal(await page.$('#chat-turns .turn'), null);
+
+    await page.selectOption('#chat-recording', 'evening/anthropic');
+    await page.click('#chat-replay');
+    await page.waitForFunction(() => /^Replayed: 2 rounds, 2 tool calls\./.test(document.querySelector('#chat-replay-outcome .status')?.textContent ?? ''), null, { timeout: 20_000 });
+    const turn = page.locator('#chat-turns .turn.recorded').last();
+    assert.equal(await turn.locator('header .badge').textContent(), 'recorded from a local fake model');
+    assert.match(await turn.locator('.bubble.model').last().textContent(), /The kitchen spots are on at 60% and the thermostat is set to 21 °C\./);
+    // the coerced argument marked, each call done
+    assert.equal(await turn.locator('.tool-call[data-tool="set_thermostat"] .badge.warn').textContent(), 'coerced');
+    assert.deepEqual(await turn.locator('.tool-call .status-badge').allTextContents(), ['done', 'done']);
+    // the trace and raw views, by keyboard: the requests, the calls, the key hidden
+    await turn.locator('[role=tab][data-view="chat"]').focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await turn.locator('[role=tab][data-view="trace"]').getAttribute('aria-selected'), 'true');
+    const trace = await turn.locator('.trace').textContent();
+    assert.match(trace, /→ request 1: POST https:\/\/fake-model\.invalid\/v1\/messages/);
+    assert.match(trace, /call toolu_1_1: set_thermostat .*coerced "21" → 21/);
+    await page.keyboard.press('ArrowRight');
+    const raw = await turn.locator('.raw').textContent();
+    assert.match(raw, /x-api-key: •••/);
+    assert.match(raw, /anthropic-version: 2023-06-01/);
+    assert.match(raw, /event: content_block_delta/);
+    await noOverflow(page, 'chat, raw view');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.locator('#chat').screenshot({ path: join(SHOTS, `${width}-chat.png`) });
+    assert.deepEqual(await axe(page), []);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('a chat with each provider’s fake model on another origin: the visitor’s key, the tools on the simulated home', async () => {
+  // the wrong key's 401 is logged by the browser
+  const { page, context, errors } = await open(1280, { allow: /status of 401/ });
+  const KEY = 'visitor-secret-key';
+  const choices = [
+    ['gemini', 'gemini', (hd) => hd['x-goog-api-key']],
+    ['openai', 'openai', (hd) => hd.authorization],
+    ['openai-responses', 'openai-responses', (hd) => hd.authorization],
+    ['anthropic', 'anthropic', (hd) => hd['x-api-key']],
+    ['local', 'openai', () => undefined],
+    ['prompted', 'prompted', () => undefined],
+  ];
+  try {
+    for (const [choice, provider, keyOf] of choices) {
+      const local = choice === 'local' || choice === 'prompted';
+      const model = await startFakeModel(provider, [
+        { calls: [{ name: 'set_light', arguments: { deviceId: 'living-lamp', state: 'off' } }] },
+        { text: `Done by ${choice}: the reading lamp is off.` },
+      ], { cors: true, ...(local ? {} : { key: KEY }) });
+      try {
+        await page.click('#chat-new');
+        await page.selectOption('#chat-provider', choice);
+        await page.fill('#chat-base-url', model.baseUrl);
+        if (!local) await page.fill('#chat-key', KEY);
+        await page.fill('#chat-message', 'Turn off the reading lamp');
+        await page.click('#chat-send');
+        await page.waitForSelector('#chat-turns .turn .done', { timeout: 20_000 });
+        const turn = page.locator('#chat-turns .turn').last();
+        assert.match(await turn.locator('.bubble.model').last().textContent(), new RegExp(`Done by ${choice}: the reading lamp is off\\.`), choice);
+        assert.equal(await turn.locator('.tool-call .status-badge').textContent(), 'done', choice);
+        assert.match(await page.textContent('#chat-home [data-device="living-lamp"]'), /onoff=false/, choice);
+        assert.equal(model.requests.length, 2, choice);
+        if (local) assert.equal(await page.inputValue('#chat-key'), '', choice);
+        else assert.match(keyOf(model.requests[0].headers), new RegExp(KEY), choice);
+        if (provider === 'anthropic') assert.equal(model.requests[0].headers['anthropic-dangerous-direct-browser-access'], 'true');
+        // the key shows nowhere in the page, and is kept in this tab only
+        assert.ok(!(await page.textContent('#chat')).includes(KEY), choice);
+        assert.equal(await page.$('#chat .outcome .error:not([hidden])'), null, choice);
+      } finally {
+        await model.close();
+      }
+    }
+    const stored = await page.evaluate(() => ({ session: { ...sessionStorage }, local: { ...localStorage } }));
+    assert.deepEqual(Object.keys(stored.local), []);
+    assert.equal(stored.session['mcp-switchboard-playground:key:anthropic'], KEY);
+
+    // a wrong key: the provider's error, in red where it happens
+    const model = await startFakeModel('openai', [], { cors: true, key: KEY });
+    try {
+      await page.selectOption('#chat-provider', 'openai');
+      await page.fill('#chat-base-url', model.baseUrl);
+      await page.fill('#chat-key', 'wrong-key');
+      await page.fill('#chat-message', 'Is the front door open?');
+      await page.press('#chat-message', 'Enter');
+      await page.waitForSelector('#chat .outcome .error[role=alert]:not([hidden])', { timeout: 20_000 });
+      assert.match(await page.textContent('#chat .outcome .error'), /^OpenAI \(Chat Completions\): auth: /);
+      await page.click('#chat-forget');
+      assert.equal(await page.evaluate(() => sessionStorage.getItem('mcp-switchboard-playground:key:openai')), null);
+    } finally {
+      await model.close();
+    }
+
+    // Stop in the middle of a streamed answer: no error, the turn says where it stopped, the next one runs
+    const slow = await startFakeModel('anthropic', [{ text: 'A long answer that streams slowly, word after word, until the visitor stops it.' }, { text: 'Fresh start.' }], { cors: true, key: KEY, delayMs: 400 });
+    try {
+      await page.selectOption('#chat-provider', 'anthropic');
+      await page.fill('#chat-base-url', slow.baseUrl);
+      await page.fill('#chat-key', KEY);
+      await page.fill('#chat-message', 'Tell me about the home');
+      await page.press('#chat-message', 'Enter');
+      await page.waitForSelector('#chat-turns .turn:last-child .bubble.model', { timeout: 20_000 });
+      await page.click('#chat-stop');
+      await page.waitForFunction(() => document.querySelector('#chat-outcome .status')?.textContent === 'Stopped. The next message starts a new conversation.');
+      assert.equal(await page.$('#chat-outcome .error:not([hidden])'), null);
+      assert.match(await page.textContent('#chat-turns .turn:last-child .trace'), /stopped: stopped by you/);
+      await page.fill('#chat-message', 'Again');
+      await page.click('#chat-send');
+      await page.waitForSelector('#chat-turns .turn:last-child .done', { timeout: 20_000 });
+      assert.match(await page.textContent('#chat-turns .turn:last-child .bubble.model'), /Fresh start\./);
+    } finally {
+      await slow.close();
+    }
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
 });
