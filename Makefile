@@ -96,6 +96,7 @@ test-conformance:
 
 test-py:
 	.venv/bin/python tests/py/check_dialects.py
+	.venv/bin/python tests/py/check_native.py
 
 # The Homey app (homey-app/): its test tools from homey-app/test/package.json
 # (the Homey CLI, which needs Node 24, and Node 18), the package packed from

@@ -9,11 +9,13 @@ import * as sb from '../pkg/index.mjs';
 
 const USAGE = `usage:
   mcp-switchboard convert --to <dialect> [--strict [--strict-tools A,B]] [FILE|-]
+        [--disclosure all|hybrid|meta|native|auto [--search-with provider|ours] [--provider-search bm25|regex]
+         [--core A,B] [--meta FILE]]
   mcp-switchboard lint [FILE|-]
   mcp-switchboard calls --from <dialect> --catalog FILE [RESPONSE|-]
   mcp-switchboard validate --catalog FILE --tool NAME [ARGS|FILE|-]
   mcp-switchboard search --catalog FILE [--meta FILE] [--category C] [--limit K] QUERY
-  mcp-switchboard budget --catalog FILE [--to DIALECT]
+  mcp-switchboard budget --catalog FILE [--to DIALECT] [--core A,B]
   mcp-switchboard serve [--port P] [--host H] [--token T] [--stdio]
         (--demo | --upstream [NAME=](URL|COMMAND)... [--upstream-token [NAME=]T...] | --catalog FILE [--handlers MODULE])
         [--mode all|hybrid|meta|auto] [--page-size N] [--timeout SECONDS] [--meta FILE]
@@ -24,7 +26,8 @@ const USAGE = `usage:
          [--web-search-key KEY] [--web-search-timeout SECONDS]]
   mcp-switchboard chat --provider gemini|openai|openai-responses|anthropic|prompted --model NAME
         [--base-url URL] [--api-key-env VAR] (--demo | --upstream URL | --catalog FILE --handlers MODULE)
-        [--upstream-token T] [--mode all|hybrid|meta|auto] [--stream] [--json] [--max-rounds N]
+        [--upstream-token T] [--mode all|hybrid|meta|auto|native [--search-with ours|provider]] [--stream]
+        [--json] [--max-rounds N]
         [--system TEXT] [--timeout SECONDS] MESSAGE
   mcp-switchboard playground [--port N]
   mcp-switchboard dialects
@@ -100,11 +103,18 @@ function print(value) {
 
 const commands = {
   convert(argv) {
-    const { flags, rest } = parseArgs(argv, { to: 'value', strict: 'bool', 'strict-tools': 'value' });
+    const { flags, rest } = parseArgs(argv, {
+      to: 'value', strict: 'bool', 'strict-tools': 'value', disclosure: 'value', 'search-with': 'value', 'provider-search': 'value', core: 'value', meta: 'value',
+    });
     if (!flags.to) throw new UsageError('convert needs --to <dialect>');
     if (rest.length > 1) throw new UsageError('convert reads one FILE');
     const options = { to: flags.to, strict: !!flags.strict };
     if (flags['strict-tools'] !== undefined) options.strictTools = flags['strict-tools'].split(',').filter(Boolean);
+    if (flags.disclosure !== undefined) options.disclosure = flags.disclosure;
+    if (flags['search-with'] !== undefined) options.searchWith = flags['search-with'];
+    if (flags['provider-search'] !== undefined) options.providerSearch = flags['provider-search'];
+    if (flags.core !== undefined) options.core = flags.core.split(',').filter(Boolean);
+    if (flags.meta !== undefined) options.metadata = readJson(flags.meta);
     print(sb.convert(readInput(rest[0]), options));
   },
   lint(argv) {
@@ -171,16 +181,16 @@ Object.assign(commands, {
     print({ total: found.total, hits: found.hits.map(({ name, score, category, description }) => ({ name, score, category, description })) });
   },
   budget(argv) {
-    const { flags, rest } = parseArgs(argv, { catalog: 'value', to: 'value' });
+    const { flags, rest } = parseArgs(argv, { catalog: 'value', to: 'value', core: 'value' });
     if (!flags.catalog) throw new UsageError('budget needs --catalog FILE');
     if (rest.length > 0) throw new UsageError('budget takes no positional arguments');
-    print(sb.budget(readInput(flags.catalog), { to: flags.to }));
+    print(sb.budget(readInput(flags.catalog), { to: flags.to, core: list(flags.core) }));
   },
   async chat(argv) {
     const { flags, rest } = parseArgs(argv, {
       provider: 'value', model: 'value', 'base-url': 'value', 'api-key-env': 'value', demo: 'bool', upstream: 'list',
       'upstream-token': 'list', catalog: 'value', handlers: 'value', mode: 'value', stream: 'bool', json: 'bool',
-      'max-rounds': 'value', system: 'value', timeout: 'value',
+      'max-rounds': 'value', system: 'value', timeout: 'value', 'search-with': 'value',
     });
     // the package with the MCP machinery the tools run on (the gateway's module)
     const chat = await import('../pkg/full/index.mjs');
@@ -197,7 +207,7 @@ Object.assign(commands, {
     if (maxRounds !== undefined && !(Number.isInteger(maxRounds) && maxRounds >= 1 && maxRounds <= 1000)) throw new UsageError('--max-rounds needs a whole number from 1 to 1000');
     const timeout = flags.timeout === undefined ? 30 : Number(flags.timeout);
     if (!(timeout > 0 && timeout <= 3600)) throw new UsageError('--timeout needs a number of seconds (0 to 3600)');
-    if (flags.mode !== undefined && !['all', 'hybrid', 'meta', 'auto'].includes(flags.mode)) throw new UsageError(`unknown mode ${JSON.stringify(flags.mode)}; choose all, hybrid, meta or auto`);
+    if (flags.mode !== undefined && !['all', 'hybrid', 'meta', 'auto', 'native'].includes(flags.mode)) throw new UsageError(`unknown mode ${JSON.stringify(flags.mode)}; choose all, hybrid, meta, auto or native`);
     if (flags['base-url'] !== undefined && !/^https?:\/\/[^\s]+$/i.test(flags['base-url'])) throw new UsageError(`--base-url needs an http:// or https:// URL (got ${flags['base-url']})`);
     // the key from the environment only, never from a flag's value
     const keyVar = flags['api-key-env'] ?? provider.keyVariable;
@@ -212,6 +222,7 @@ Object.assign(commands, {
       apiKey,
       baseUrl: flags['base-url'],
       mode: flags.mode,
+      searchWith: flags['search-with'],
       stream: !!flags.stream,
       maxRounds,
       system: flags.system,

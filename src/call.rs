@@ -66,15 +66,79 @@ pub struct ModelTurn {
     pub text: String,
     /// The history items for the model's turn, in the dialect's shape
     /// (verbatim where the API needs it verbatim: Gemini thought signatures,
-    /// Anthropic thinking blocks, OpenAI reasoning items).
+    /// Anthropic thinking blocks, OpenAI reasoning items, the native tool
+    /// search's blocks and items).
     #[serde(default)]
     pub assistant: Vec<Value>,
+    /// The searches of the provider's native tool search in the response
+    /// (Anthropic `server_tool_use`, OpenAI `tool_search_call`), never
+    /// calls: those run by the provider with the tools they loaded, and
+    /// the client searches (OpenAI `execution: "client"`) the caller
+    /// answers with a `tool_search_output` item.
+    /// (Read from a response only: a turn read back from JSON has none.)
+    #[serde(default, skip_deserializing, skip_serializing_if = "Vec::is_empty")]
+    pub searches: Vec<Search>,
+}
+
+/// One search of the provider's native tool search.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Search {
+    /// The search's id (OpenAI `call_id`, Anthropic `server_tool_use` id).
+    pub id: String,
+    /// Whether the caller runs it (OpenAI `execution: "client"`).
+    pub client: bool,
+    /// Its arguments, as the model wrote them (`{"query": ...}`).
+    pub arguments: Value,
+    /// The tools the provider's search loaded, by MCP name (a name the
+    /// conversion does not know, as written).
+    pub loaded: Vec<String>,
 }
 
 impl ModelTurn {
     /// The JSON form used by the CLI and the JS package.
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// Reads a turn from its JSON form ([`ModelTurn::to_json`]), as its
+    /// `Deserialize` does, without the generic deserializer (the wasm
+    /// module reads turns this way: it is smaller).
+    #[cfg(all(feature = "js", not(feature = "web-module")))]
+    pub(crate) fn from_json(v: &Value) -> Result<ModelTurn, String> {
+        let text = |v: &Value, k: &str| -> Result<Option<String>, String> {
+            match v.get(k) {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) => Ok(Some(s.clone())),
+                Some(x) => Err(format!("`{k}` must be a string, not {}", kind_of(x))),
+            }
+        };
+        let list = |k: &str| match v.get(k) {
+            Some(Value::Array(a)) => Ok(a.as_slice()),
+            None if k == "assistant" => Ok(&[][..]),
+            _ => Err(format!("`{k}` must be an array")),
+        };
+        let mut calls = Vec::new();
+        for c in list("calls")? {
+            let need = |k: &str| text(c, k)?.ok_or_else(|| format!("a call needs `{k}`"));
+            calls.push(Call {
+                id: need("id")?,
+                id_from_model: c.get("idFromModel") == Some(&Value::Bool(true)),
+                name: need("name")?,
+                dialect_name: text(c, "dialectName")?.unwrap_or_default(),
+                arguments: c.get("arguments").cloned().unwrap_or(Value::Null),
+                error: text(c, "error")?,
+                coercions: Vec::new(),
+                thought_signature: text(c, "thoughtSignature")?,
+                request: c.get("request").filter(|r| !r.is_null()).cloned(),
+            });
+        }
+        Ok(ModelTurn {
+            calls,
+            text: text(v, "text")?.unwrap_or_default(),
+            assistant: list("assistant")?.to_vec(),
+            searches: Vec::new(),
+        })
     }
 }
 
@@ -89,6 +153,9 @@ pub(crate) struct Outcome {
     pub is_error: bool,
     /// Images as `(mime type, base64 data)`.
     pub images: Vec<(String, String)>,
+    /// Tools to load (`tool_reference` blocks: an answer of our own
+    /// tool search), by dialect name.
+    pub references: Vec<String>,
 }
 
 impl Outcome {
@@ -114,6 +181,7 @@ impl Outcome {
             structured: None,
             is_error: true,
             images: Vec::new(),
+            references: Vec::new(),
         }
     }
 }
@@ -157,6 +225,7 @@ pub(crate) fn outcome(result: &Value, call: &Call) -> Outcome {
                 structured: None,
                 is_error: m.get("isError") == Some(&Value::Bool(true)),
                 images: Vec::new(),
+                references: Vec::new(),
             };
         }
     }
@@ -170,10 +239,12 @@ pub(crate) fn outcome(result: &Value, call: &Call) -> Outcome {
             structured: None,
             is_error: false,
             images: Vec::new(),
+            references: Vec::new(),
         };
     };
     let mut texts = Vec::new();
     let mut images = Vec::new();
+    let mut references = Vec::new();
     if let Some(Value::Array(blocks)) = m.get("content") {
         for b in blocks {
             let kind = b.get("type").and_then(Value::as_str).unwrap_or("");
@@ -202,6 +273,7 @@ pub(crate) fn outcome(result: &Value, call: &Call) -> Outcome {
                     },
                     s("uri")
                 )),
+                "tool_reference" => references.push(s("tool_name").to_string()),
                 "resource" => {
                     let r = b.get("resource").cloned().unwrap_or(Value::Null);
                     let uri = r.get("uri").and_then(Value::as_str).unwrap_or("");
@@ -229,6 +301,7 @@ pub(crate) fn outcome(result: &Value, call: &Call) -> Outcome {
         structured,
         is_error,
         images,
+        references,
     }
 }
 
@@ -379,6 +452,7 @@ pub(crate) struct CallBuilder<'a> {
     catalog: Option<&'a Catalog>,
     calls: Vec<Call>,
     seen_ids: HashSet<String>,
+    pub(crate) searches: Vec<Search>,
 }
 
 /// Arguments as the model sent them.
@@ -398,6 +472,33 @@ impl<'a> CallBuilder<'a> {
             catalog,
             calls: Vec::new(),
             seen_ids: HashSet::new(),
+            searches: Vec::new(),
+        }
+    }
+
+    /// Adds a search of the provider's native tool search (at most
+    /// [`MAX_CALLS`]).
+    pub(crate) fn search(&mut self, id: &str, client: bool, arguments: Option<&Value>) {
+        if self.searches.len() < MAX_CALLS {
+            self.searches.push(Search {
+                id: id.to_string(),
+                client,
+                arguments: arguments.cloned().unwrap_or(Value::Null),
+                loaded: Vec::new(),
+            });
+        }
+    }
+
+    /// A tool the search `id` loaded (the last search when none has that
+    /// id), by the name the model knows it by.
+    pub(crate) fn loaded(&mut self, id: &str, name: &str) {
+        let mcp = resolve_name(self.names, name).unwrap_or(name).to_string();
+        let i = self.searches.iter().position(|s| s.id == id);
+        let last = self.searches.len().checked_sub(1);
+        if let Some(s) = i.or(last).and_then(|i| self.searches.get_mut(i)) {
+            if s.loaded.len() < MAX_CALLS && !s.loaded.contains(&mcp) {
+                s.loaded.push(mcp);
+            }
         }
     }
 

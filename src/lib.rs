@@ -250,11 +250,12 @@ pub mod web;
 pub mod fuzzing;
 
 pub use call::{
-    tools_call_request, Call, ModelTurn, MAX_ARGUMENT_BYTES, MAX_CALLS, MAX_SIGNATURE_BYTES,
+    tools_call_request, Call, ModelTurn, Search, MAX_ARGUMENT_BYTES, MAX_CALLS, MAX_SIGNATURE_BYTES,
 };
 pub use catalog::{Catalog, Limits, Tool};
 pub use dialect::{
-    convert, convert_json, convert_text, format_results, parse_calls, Conversion, Dialect, Options,
+    convert, convert_json, convert_text, format_results, parse_calls, visible_tokens, Conversion,
+    Dialect, DisclosureMode, Options, SearchWith,
 };
 pub use engine::http;
 pub use engine::{

@@ -30,6 +30,13 @@ pub enum Action {
     /// characters MCP does not allow, or longer than 128). The detail says
     /// which.
     Flagged,
+    /// The tool is not shown to the model at first: the provider's tool
+    /// search loads it (`native`), or the meta-tools reach it (`hybrid`,
+    /// `meta`).
+    Deferred,
+    /// The tool is shown to the model from the start while others are
+    /// deferred; the detail says why.
+    Loaded,
 }
 
 impl Action {
@@ -45,6 +52,8 @@ impl Action {
             Action::NotStrict => "not_strict",
             Action::Narrowed => "narrowed",
             Action::Flagged => "flagged",
+            Action::Deferred => "deferred",
+            Action::Loaded => "loaded",
         }
     }
 

@@ -55,7 +55,10 @@ use serde_json::{json, Value};
 use crate::call::{Call, ModelTurn};
 use crate::catalog::Catalog;
 use crate::client::SseParser;
-use crate::dialect::{convert, format_results, parse_calls, Conversion, Options};
+use crate::dialect::{
+    convert, format_results, openai_responses, parse_calls, Conversion, DisclosureMode, Options,
+    SearchWith,
+};
 use crate::engine::disclosure::{Answer, Route, View};
 use crate::engine::{Disclosure, EngineConfig, Mode};
 use crate::error::{Error, ErrorKind};
@@ -83,16 +86,23 @@ pub enum ToolMode {
     /// context ([`ConversationOptions::with_context_tokens`]), `All`
     /// otherwise.
     Auto,
+    /// The provider's own tool search (Anthropic, OpenAI Responses): the
+    /// core tools loaded, the others deferred and loaded by the search
+    /// ([`ConversationOptions::with_search_with`]); a client search is
+    /// answered here, with the ranked search of the catalog. `Hybrid` for
+    /// the other providers.
+    Native,
 }
 
 impl ToolMode {
-    /// Reads `all`, `hybrid`, `meta` or `auto`.
+    /// Reads `all`, `hybrid`, `meta`, `auto` or `native`.
     pub fn parse(s: &str) -> Option<ToolMode> {
         Some(match s {
             "all" => ToolMode::All,
             "hybrid" => ToolMode::Hybrid,
             "meta" => ToolMode::Meta,
             "auto" => ToolMode::Auto,
+            "native" => ToolMode::Native,
             _ => return None,
         })
     }
@@ -104,6 +114,7 @@ impl ToolMode {
             ToolMode::Hybrid => "hybrid",
             ToolMode::Meta => "meta",
             ToolMode::Auto => "auto",
+            ToolMode::Native => "native",
         }
     }
 }
@@ -140,6 +151,10 @@ pub struct ConversationOptions {
     pub stream: bool,
     /// Which tools the model is shown.
     pub mode: ToolMode,
+    /// In [`ToolMode::Native`], whose search loads the deferred tools:
+    /// ours (the default: answered here, with the catalog's ranked
+    /// multilingual search) or the provider's.
+    pub search_with: SearchWith,
     /// The tools listed in hybrid mode (default: read-only overview tools
     /// chosen from the catalog).
     pub core: Option<Vec<String>>,
@@ -182,6 +197,7 @@ impl ConversationOptions {
             history_budget: None,
             stream: false,
             mode: ToolMode::All,
+            search_with: SearchWith::Ours,
             core: None,
             metadata: None,
             context_tokens: 32_000,
@@ -253,6 +269,12 @@ impl ConversationOptions {
     /// The disclosure mode.
     pub fn with_mode(mut self, mode: ToolMode) -> Self {
         self.mode = mode;
+        self
+    }
+
+    /// Whose search loads the deferred tools in native mode.
+    pub fn with_search_with(mut self, search: SearchWith) -> Self {
+        self.search_with = search;
         self
     }
 
@@ -582,6 +604,9 @@ struct Tools {
     view: View,
     listed: Catalog,
     conversion: Conversion,
+    /// In native mode, the deferred tools (by dialect name) and the name
+    /// of our Anthropic search tool (answered here).
+    native: Option<(Vec<String>, Option<String>)>,
 }
 
 /// A whole model ⇄ MCP conversation, sans I/O. See the [module
@@ -1136,6 +1161,16 @@ impl Conversation {
                 self.push(item, Kind::Assistant);
             }
         }
+        // client searches of the native tool search (OpenAI), answered
+        // here: their output items follow the model's
+        let mut searched = false;
+        for search in turn.searches.iter().filter(|s| s.client) {
+            let found = self.found(&search.arguments);
+            let item =
+                openai_responses::search_output(&self.tools.conversion.tools, &search.id, &found);
+            self.push(item, Kind::Assistant);
+            searched = true;
+        }
         let no_calls = turn.calls.is_empty();
         if !spoke && !turn.text.is_empty() && (self.provider != Provider::Prompted || no_calls) {
             self.outputs.push_back(Output::Text {
@@ -1144,6 +1179,17 @@ impl Conversation {
             });
         }
         self.text = turn.text.clone();
+        // Anthropic's pause_turn (a long server-side turn, its tool search
+        // among them) goes on from the content as it came
+        let paused = self.provider == Provider::Anthropic && read.finish == FinishReason::ToolCalls;
+        if no_calls && (searched || paused) {
+            if self.round >= self.options.max_rounds {
+                self.finish(FinishReason::MaxRounds, None, None);
+            } else {
+                self.next_round(now);
+            }
+            return;
+        }
         if no_calls {
             let reason = match read.finish {
                 FinishReason::ToolCalls => FinishReason::Stop,
@@ -1257,6 +1303,11 @@ impl Conversation {
             });
             return Routed::Refused(record);
         }
+        if let Some((_, Some(tool))) = &self.tools.native {
+            if *tool == call.name {
+                return Routed::Answer(self.references(&call.arguments));
+            }
+        }
         match self.tools.view.route(&call.name) {
             Route::Meta(meta) => {
                 match meta.answer(&self.tools.view, &self.catalog, &call.arguments) {
@@ -1357,6 +1408,98 @@ impl Conversation {
     }
 }
 
+impl Conversation {
+    /// The deferred tools a search of the native tool search loads, by
+    /// dialect name: those named in `paths` (tools, or namespaces: their
+    /// tools), then the best matches of the catalog's ranked search for
+    /// `query` (in `category`, when given), at most `limit` (default 5, at
+    /// most 20) in all.
+    fn found(&self, args: &Value) -> Vec<String> {
+        let Some((deferred, _)) = &self.tools.native else {
+            return Vec::new();
+        };
+        // arguments written as JSON text are read
+        let read;
+        let args = match args {
+            Value::String(t) => {
+                read = serde_json::from_str(t).unwrap_or_else(|_| args.clone());
+                &read
+            }
+            _ => args,
+        };
+        let limit = args
+            .get("limit")
+            .and_then(Value::as_u64)
+            .map_or(5, |n| n.clamp(1, 20) as usize);
+        let mut out: Vec<String> = Vec::new();
+        let add = |name: &str, out: &mut Vec<String>| {
+            if out.len() < limit
+                && deferred.iter().any(|d| d == name)
+                && !out.iter().any(|o| o == name)
+            {
+                out.push(name.to_string());
+            }
+        };
+        let paths: Vec<&str> = args
+            .get("paths")
+            .and_then(Value::as_array)
+            .map(|p| p.iter().filter_map(Value::as_str).take(64).collect())
+            .unwrap_or_default();
+        for path in &paths {
+            add(path, &mut out);
+            let members = self
+                .tools
+                .conversion
+                .tools
+                .iter()
+                .filter(|t| t.get("name").and_then(Value::as_str) == Some(path))
+                .filter_map(|t| t.get("tools").and_then(Value::as_array))
+                .flatten();
+            for f in members {
+                add(
+                    f.get("name").and_then(Value::as_str).unwrap_or(""),
+                    &mut out,
+                );
+            }
+        }
+        let query = match args.get("query") {
+            Some(Value::String(q)) => q.clone(),
+            _ => match args {
+                Value::String(q) => q.clone(),
+                _ => paths.join(" "),
+            },
+        };
+        if let Some(index) = self.tools.view.index().filter(|_| !query.trim().is_empty()) {
+            let mut opts = crate::search::SearchOptions::new().with_limit(limit + 20);
+            if let Some(c) = args.get("category").and_then(Value::as_str) {
+                opts = opts.with_category(c);
+            }
+            for hit in index.search(&query, &opts).hits {
+                if let Some(d) = self.tools.conversion.names.dialect_name(&hit.name) {
+                    add(d, &mut out);
+                }
+            }
+        }
+        out
+    }
+
+    /// The result of a call of our Anthropic search tool: the tools found,
+    /// as `tool_reference` blocks (the API loads them), or a sentence.
+    fn references(&self, args: &Value) -> Value {
+        let found = self.found(args);
+        if found.is_empty() {
+            return crate::results::tool_exception(
+                "No tool matched. Try other words, or the tools already loaded.",
+            );
+        }
+        let refs: Vec<Value> = found
+            .iter()
+            .map(|n| json!({"type": "tool_reference", "tool_name": n}))
+            .collect();
+        json!({ "content": refs })
+    }
+}
+
 /// Where a call goes.
 enum Routed {
     /// Answered here (a meta-tool).
@@ -1431,8 +1574,10 @@ fn settle_assistant(provider: Provider, item: &mut Value) -> bool {
                 return false;
             };
             for b in blocks.iter_mut() {
-                if b.get("type").and_then(Value::as_str) == Some("tool_use")
-                    && !b.get("input").is_some_and(Value::is_object)
+                if matches!(
+                    b.get("type").and_then(Value::as_str),
+                    Some("tool_use" | "server_tool_use")
+                ) && !b.get("input").is_some_and(Value::is_object)
                 {
                     b["input"] = json!({});
                 }
@@ -1449,9 +1594,59 @@ fn settle_assistant(provider: Provider, item: &mut Value) -> bool {
 
 /// The tools as the model sees them under the options' mode.
 fn tools_for(provider: Provider, catalog: &Catalog, options: &ConversationOptions) -> Tools {
+    let dialect = provider.dialect();
+    let native = options.mode == ToolMode::Native;
+    if native && dialect.has_native_search() {
+        let mut o = Options::strict(options.strict)
+            .with_disclosure(DisclosureMode::Native)
+            .with_search_with(options.search_with);
+        o.core = options.core.clone();
+        o.metadata = options.metadata.clone();
+        let conversion = convert(catalog, dialect, &o);
+        let config = EngineConfig {
+            disclosure: Disclosure {
+                mode: Mode::All,
+                core: None,
+                metadata: options.metadata.clone(),
+                definitions: None,
+            },
+            ..EngineConfig::default()
+        };
+        let mut deferred = Vec::new();
+        for t in &conversion.tools {
+            let inner = t.get("tools").and_then(Value::as_array);
+            for f in inner.map(Vec::as_slice).unwrap_or(std::slice::from_ref(t)) {
+                if f.get("defer_loading") == Some(&Value::Bool(true)) {
+                    if let Some(n) = f.get("name").and_then(Value::as_str) {
+                        deferred.push(n.to_string());
+                    }
+                }
+            }
+        }
+        // our Anthropic search tool: first, and no tool of the catalog
+        let ours = conversion
+            .tools
+            .first()
+            .filter(|_| dialect == crate::Dialect::Anthropic && !deferred.is_empty())
+            .and_then(|t| t.get("input_schema").and(t.get("name")))
+            .and_then(Value::as_str)
+            .filter(|n| {
+                conversion
+                    .names
+                    .mcp_name(n)
+                    .is_some_and(|m| catalog.get(m).is_none())
+            })
+            .map(str::to_owned);
+        return Tools {
+            view: View::build(catalog, &config),
+            listed: catalog.clone(),
+            conversion,
+            native: Some((deferred, ours)),
+        };
+    }
     let mode = match options.mode {
         ToolMode::All => Mode::All,
-        ToolMode::Hybrid => Mode::Hybrid,
+        ToolMode::Hybrid | ToolMode::Native => Mode::Hybrid,
         ToolMode::Meta => Mode::Meta,
         ToolMode::Auto => Mode::Auto {
             context_tokens: options.context_tokens,
@@ -1471,14 +1666,23 @@ fn tools_for(provider: Provider, catalog: &Catalog, options: &ConversationOption
     let view = View::build(catalog, &config);
     let listed = Catalog::from_value(Value::Array(view.listed().to_vec()))
         .unwrap_or_else(|_| Catalog::from_tools(Vec::new()));
-    let conversion = convert(
-        &listed,
-        provider.dialect(),
-        &Options::strict(options.strict),
-    );
+    let mut conversion = convert(&listed, dialect, &Options::strict(options.strict));
+    if native {
+        conversion.report.insert(
+            0,
+            crate::report::ReportEntry {
+                tool: None,
+                pointer: String::new(),
+                keyword: "disclosure".into(),
+                action: crate::report::Action::Rewritten,
+                detail: format!("{dialect} has no native tool search: disclosed as hybrid"),
+            },
+        );
+    }
     Tools {
         view,
         listed,
         conversion,
+        native: None,
     }
 }

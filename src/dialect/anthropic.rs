@@ -11,9 +11,10 @@ use serde_json::{json, Map, Value};
 
 use super::{openai, Declared};
 use crate::call::{CallBuilder, ModelTurn, Outcome, RawArgs};
+use crate::catalog::Tool;
 use crate::error::{Error, ErrorKind};
 use crate::lower::{Nulls, Refs, Strict, Target};
-use crate::report::ReportEntry;
+use crate::report::{Action, ReportEntry};
 
 const STRICT: &[&str] = &[
     "$ref",
@@ -183,7 +184,69 @@ pub(crate) fn tool(d: Declared<'_>) -> Value {
     if d.strict {
         m.insert("strict".into(), Value::Bool(true));
     }
+    if !d.examples.is_empty() {
+        m.insert("input_examples".into(), Value::Array(d.examples));
+    }
     Value::Object(m)
+}
+
+/// Most `input_examples` taken from each place a tool keeps examples.
+const MAX_EXAMPLES: usize = 8;
+
+/// The tool's examples of its arguments, for `input_examples`: the
+/// `examples` of its input schema, then those of its annotations (an
+/// example may also be `{"input": {...}, "description": ...}`). Only
+/// objects that fit `schema`, the schema sent, go (the API refuses an
+/// example that does not); the others are reported.
+pub(crate) fn examples(tool: &Tool, schema: &Value, report: &mut Vec<ReportEntry>) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    let fits = |v: &Value| v.is_object() && crate::validate::validate(schema, v).is_empty();
+    let places = [
+        ("inputSchema", tool.input_schema().get("examples")),
+        (
+            "annotations",
+            tool.annotations().and_then(|a| a.get("examples")),
+        ),
+    ];
+    for (place, list) in places {
+        let Some(Value::Array(list)) = list else {
+            continue;
+        };
+        for (i, e) in list.iter().enumerate().take(MAX_EXAMPLES) {
+            let e = match e.get("input") {
+                Some(input) if !fits(e) => input,
+                _ => e,
+            };
+            if !fits(e) {
+                report.push(ReportEntry {
+                    tool: Some(tool.name().to_string()),
+                    pointer: format!("{}/{place}/examples/{i}", tool.pointer()),
+                    keyword: "examples".into(),
+                    action: Action::Dropped,
+                    detail: "not sent as input_examples: it does not fit the input schema".into(),
+                });
+            } else if !out.contains(e) {
+                out.push(e.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Anthropic's tool-search tool (BM25 or regex), run by the API.
+pub(crate) fn provider_search(regex: bool) -> Value {
+    let kind = if regex { "regex" } else { "bm25" };
+    serde_json::from_str(&format!(
+        r#"{{"type":"tool_search_tool_{kind}_20251119","name":"tool_search_tool_{kind}"}}"#
+    ))
+    .unwrap_or(Value::Null)
+}
+
+/// Our search as an Anthropic tool (`name`, of the name rule's
+/// characters), among `deferred` tools: the caller answers it with
+/// `tool_reference` blocks.
+pub(crate) fn client_search(name: &str, deferred: usize) -> Value {
+    super::disclose::our_search(&format!(r#""name":"{name}","#), deferred, "input_schema")
 }
 
 /// Reads every `tool_use` block of an Anthropic message (a Messages API
@@ -232,6 +295,31 @@ pub(crate) fn read_calls(
                     .unwrap_or("")
                     .to_string(),
             ),
+            // the API's own tool search: kept in the turn as it came,
+            // never a call
+            Some("server_tool_use")
+                if block
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| n.starts_with("tool_search_tool_")) =>
+            {
+                let id = block.get("id").and_then(Value::as_str).unwrap_or("");
+                calls.search(id, false, block.get("input"));
+            }
+            Some("tool_search_tool_result") => {
+                let id = block
+                    .get("tool_use_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let refs = block
+                    .pointer("/content/tool_references")
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[]);
+                for r in refs {
+                    calls.loaded(id, r.get("tool_name").and_then(Value::as_str).unwrap_or(""));
+                }
+            }
             _ => {}
         }
     }
@@ -253,8 +341,12 @@ pub(crate) fn write_results(turn: &ModelTurn, outcomes: &[Outcome]) -> Vec<Value
         .zip(outcomes)
         .map(|(call, out)| {
             let mut content = Vec::new();
+            // tools to load (an answer of our search): the blocks alone
+            for name in &out.references {
+                content.push(json!({"type": "tool_reference", "tool_name": name}));
+            }
             let text = out.as_text();
-            if !text.is_empty() || out.images.is_empty() {
+            if content.is_empty() && (!text.is_empty() || out.images.is_empty()) {
                 content.push(json!({"type": "text", "text": if text.is_empty() { "(no output)".to_string() } else { text }}));
             }
             // the media types the Messages API takes; other images stay as

@@ -252,7 +252,7 @@ pub(super) fn convert(text: &str, dialect: Dialect, options: &Options) -> Option
     let mut plain = Plain::new(text, dialect);
     let mut schemas = String::with_capacity(text.len());
     let (tools_at, found) = read(text, &mut plain, &mut schemas)?;
-    if found.len() > limits.max_tools {
+    if found.len() > limits.max_tools || super::gemini::over_limit(dialect, found.len()) {
         return None;
     }
     let pointer_of = |i: usize| pointer::index(tools_at, i);

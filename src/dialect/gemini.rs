@@ -70,6 +70,17 @@ pub(crate) fn declaration(d: Declared<'_>) -> Value {
     d.function_declaration("parameters")
 }
 
+/// Most function declarations in one request (the SDKs'
+/// `Tool.function_declarations`: "Maximum 512 function declarations"; the
+/// API answers "At most 512 function declarations can be specified").
+pub(crate) const MAX_DECLARATIONS: usize = 512;
+
+/// Whether `n` tools are more than one Gemini request takes (never, for
+/// the other dialects).
+pub(crate) fn over_limit(dialect: super::Dialect, n: usize) -> bool {
+    matches!(dialect, super::Dialect::Gemini | super::Dialect::GeminiJson) && n > MAX_DECLARATIONS
+}
+
 /// Both Gemini dialects send one `Tool` holding every declaration.
 pub(crate) fn wrap(declarations: Vec<Value>) -> Vec<Value> {
     if declarations.is_empty() {

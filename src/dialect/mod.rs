@@ -18,6 +18,7 @@ use crate::rawjson;
 use crate::report::{Action, ReportEntry};
 
 pub(crate) mod anthropic;
+mod disclose;
 mod fast;
 pub(crate) mod gemini;
 pub(crate) mod gemini_json;
@@ -25,6 +26,9 @@ pub(crate) mod openai;
 pub(crate) mod openai_responses;
 pub(crate) mod prompted;
 pub(crate) mod vscode;
+
+pub(crate) use disclose::build;
+pub use disclose::{visible_tokens, DisclosureMode, SearchWith};
 
 /// An LLM API's way of declaring tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -151,6 +155,20 @@ pub struct Options {
     /// the tools that take parameters first; a tool that would pass a limit
     /// is sent without strict mode and the next ones are still tried.
     pub strict_tools: Option<Vec<String>>,
+    /// How much of the catalog the model is shown at first (default:
+    /// every tool). See [`DisclosureMode`].
+    pub disclosure: DisclosureMode,
+    /// In [`DisclosureMode::Native`], whose search finds the deferred tools.
+    pub search_with: SearchWith,
+    /// Anthropic's search tool by regular expression rather than BM25
+    /// (`searchWith` provider).
+    pub regex_search: bool,
+    /// The tools kept loaded in `hybrid` and `native`, by MCP name; `None`:
+    /// read-only overview tools chosen from the catalog.
+    pub core: Option<Vec<String>>,
+    /// Curated search metadata (see [`crate::ToolIndex`]): its categories
+    /// name the meta-tools' categories and OpenAI's namespaces.
+    pub metadata: Option<Value>,
 }
 
 impl Options {
@@ -178,6 +196,40 @@ impl Options {
         S: Into<String>,
     {
         self.strict_tools = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// How much of the catalog the model is shown at first.
+    pub fn with_disclosure(mut self, mode: DisclosureMode) -> Options {
+        self.disclosure = mode;
+        self
+    }
+
+    /// Whose search finds the deferred tools in native mode.
+    pub fn with_search_with(mut self, search: SearchWith) -> Options {
+        self.search_with = search;
+        self
+    }
+
+    /// Anthropic's regex search tool instead of its BM25 one.
+    pub fn with_regex_search(mut self, regex: bool) -> Options {
+        self.regex_search = regex;
+        self
+    }
+
+    /// The tools kept loaded in `hybrid` and `native`, by MCP name.
+    pub fn with_core<I, S>(mut self, names: I) -> Options
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.core = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Curated search metadata.
+    pub fn with_metadata(mut self, metadata: Value) -> Options {
+        self.metadata = Some(metadata);
         self
     }
 }
@@ -260,6 +312,9 @@ pub(crate) struct Declared<'a> {
     pub output: Option<Value>,
     /// Strict mode applies to this tool.
     pub strict: bool,
+    /// Examples of its arguments that fit `schema` (Anthropic's
+    /// `input_examples`; empty for the other dialects).
+    pub examples: Vec<Value>,
 }
 
 impl Declared<'_> {
@@ -293,11 +348,43 @@ impl Declared<'_> {
     }
 }
 
-/// Converts a catalog to one dialect.
+/// Converts a catalog to one dialect, in the disclosure mode of the
+/// options ([`Options::with_disclosure`]; by default every tool).
 ///
 /// Never fails on a tool: a tool that cannot be converted is left out and
 /// listed in the report with the reason.
+///
+/// ```
+/// use mcp_switchboard::{convert, Catalog, Dialect, DisclosureMode, Options};
+///
+/// let catalog = Catalog::parse(br#"[
+///   {"name": "get_states", "description": "Every device's state", "inputSchema": {"type": "object"},
+///    "annotations": {"readOnlyHint": true}},
+///   {"name": "set_light", "description": "Turn a light on or off",
+///    "inputSchema": {"type": "object", "properties": {"on": {"type": "boolean"}}}}]"#)?;
+/// let options = Options::new().with_disclosure(DisclosureMode::Native);
+/// let c = convert(&catalog, Dialect::Anthropic, &options);
+/// // the API's search tool, the core tool loaded, the other deferred
+/// assert_eq!(c.tools[0]["type"], "tool_search_tool_bm25_20251119");
+/// assert_eq!(c.tools[1]["name"], "get_states");
+/// assert_eq!(c.tools[2]["defer_loading"], true);
+/// # Ok::<(), mcp_switchboard::Error>(())
+/// ```
 pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conversion {
+    if plain(catalog.len(), dialect, options) {
+        convert_all(catalog, dialect, options)
+    } else {
+        disclose::convert(catalog, dialect, options)
+    }
+}
+
+/// Whether a conversion sends every tool as it is (no disclosure).
+fn plain(tools: usize, dialect: Dialect, options: &Options) -> bool {
+    options.disclosure == DisclosureMode::All && !gemini::over_limit(dialect, tools)
+}
+
+/// [`convert`] with every tool, whatever the options' disclosure.
+pub(crate) fn convert_all(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conversion {
     let (mut report, all_names, strict) = start(catalog, dialect, options);
     let mut declared_list = Vec::with_capacity(catalog.len());
     let (converted, skipped) = declare_all(
@@ -372,6 +459,9 @@ pub fn convert(catalog: &Catalog, dialect: Dialect, options: &Options) -> Conver
 /// all held at once, which saves the memory and the time of a second pass.
 pub fn convert_json(catalog: &Catalog, dialect: Dialect, options: &Options) -> String {
     let strict = options.strict && dialect.has_strict();
+    if !plain(catalog.len(), dialect, options) {
+        return convert(catalog, dialect, options).to_json_string();
+    }
     let streams = match dialect {
         Dialect::Gemini | Dialect::GeminiJson | Dialect::OpenAi | Dialect::OpenAiResponses => true,
         Dialect::Anthropic => !strict,
@@ -445,8 +535,12 @@ fn finish_stream(out: &mut String, wrapped: bool, names: &NameMap, report: &[Rep
 /// # Ok::<(), mcp_switchboard::Error>(())
 /// ```
 pub fn convert_text(input: &str, dialect: Dialect, options: &Options) -> Result<String, Error> {
-    if let Some(out) = fast::convert(input, dialect, options) {
-        return Ok(out);
+    // the text path writes no disclosure and no input_examples
+    let examples = dialect == Dialect::Anthropic && input.contains("\"examples\"");
+    if options.disclosure == DisclosureMode::All && !examples {
+        if let Some(out) = fast::convert(input, dialect, options) {
+            return Ok(out);
+        }
     }
     let catalog = Catalog::parse(input.as_bytes())?;
     Ok(convert_json(&catalog, dialect, options))
@@ -733,6 +827,10 @@ fn declare<'a>(
         }
         (_, None) => None,
     };
+    let examples = match dialect {
+        Dialect::Anthropic => anthropic::examples(tool, &lowered.schema, &mut report),
+        _ => Vec::new(),
+    };
     Ok((
         Declared {
             tool,
@@ -741,6 +839,7 @@ fn declare<'a>(
             schema: lowered.schema,
             output,
             strict: is_strict,
+            examples,
         },
         report,
     ))
@@ -804,10 +903,12 @@ pub fn parse_calls(
         Dialect::VsCode => vscode::read_calls(response, &mut calls)?,
         Dialect::Prompted => prompted::read_calls(response, &mut calls)?,
     };
+    let searches = std::mem::take(&mut calls.searches);
     Ok(ModelTurn {
         calls: calls.finish(),
         text,
         assistant,
+        searches,
     })
 }
 

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{openai, Declared};
+use super::{disclose, openai, Declared};
 use crate::call::{CallBuilder, ModelTurn, Outcome, RawArgs};
 use crate::error::{Error, ErrorKind};
 
@@ -17,6 +17,90 @@ pub(crate) fn tool(d: Declared<'_>) -> Value {
     m.insert("parameters".into(), openai::with_properties(d.schema));
     m.insert("strict".into(), Value::Bool(d.strict));
     Value::Object(m)
+}
+
+/// Most functions in one namespace: OpenAI advises fewer than ten.
+pub(crate) const NAMESPACE_SIZE: usize = 9;
+
+/// Deferred functions grouped into namespaces by category, in the order
+/// the categories first come; a category of more than
+/// [`NAMESPACE_SIZE`] is split into even parts (`query_1`, `query_2`,
+/// ...). Each namespace's name (fitted to the name rule, and none of
+/// `taken`) and description (its functions' names) is all the model sees
+/// of it at first.
+pub(crate) fn namespaces(deferred: Vec<(String, Value)>, taken: &mut Vec<String>) -> Vec<Value> {
+    let mut groups: Vec<(String, Vec<Value>)> = Vec::new();
+    for (cat, item) in deferred {
+        match groups.iter_mut().find(|g| g.0 == cat) {
+            Some(g) => g.1.push(item),
+            None => groups.push((cat, vec![item])),
+        }
+    }
+    let mut out = Vec::new();
+    for (cat, items) in groups {
+        let parts = items.len().div_ceil(NAMESPACE_SIZE);
+        let mut items = items.into_iter();
+        for k in 0..parts {
+            // even parts: each takes its share of what is left
+            let size = items.len().div_ceil(parts - k);
+            let functions: Vec<Value> = items.by_ref().take(size).collect();
+            let base = match parts {
+                1 => cat.clone(),
+                _ => format!("{cat}_{}", k + 1),
+            };
+            let mut description = format!("Tools ({cat}):");
+            for (i, f) in functions.iter().enumerate() {
+                description.push_str(if i == 0 { " " } else { ", " });
+                description.push_str(f.get("name").and_then(Value::as_str).unwrap_or(""));
+            }
+            let mut ns = json!({"type": "namespace"});
+            ns["name"] = Value::String(disclose::free_name(taken, &base));
+            ns["description"] = Value::String(description);
+            ns["tools"] = Value::Array(functions);
+            out.push(ns);
+        }
+    }
+    out
+}
+
+/// The `tool_search` tool: hosted, or ours (`execution: "client"`, with
+/// our search's description and parameters) among `deferred` tools.
+pub(crate) fn search_tool(ours: bool, deferred: usize) -> Value {
+    match ours {
+        true => disclose::our_search(
+            r#""type":"tool_search","execution":"client","#,
+            deferred,
+            "parameters",
+        ),
+        false => json!({"type": "tool_search"}),
+    }
+}
+
+/// The `tool_search_output` item answering the client search `call_id`:
+/// the functions named in `found` (dialect names), each in its
+/// namespace, taken from `tools` (the request's tools).
+pub(crate) fn search_output(tools: &[Value], call_id: &str, found: &[String]) -> Value {
+    let mut loaded = Vec::new();
+    for t in tools {
+        let functions: Vec<Value> = match t.get("tools").and_then(Value::as_array) {
+            Some(fs) => fs
+                .iter()
+                .filter(|f| {
+                    found
+                        .iter()
+                        .any(|n| f.get("name").and_then(Value::as_str) == Some(n))
+                })
+                .cloned()
+                .collect(),
+            None => continue,
+        };
+        if !functions.is_empty() {
+            let mut ns = t.clone();
+            ns["tools"] = Value::Array(functions);
+            loaded.push(ns);
+        }
+    }
+    json!({"type": "tool_search_output", "call_id": call_id, "execution": "client", "status": "completed", "tools": loaded})
 }
 
 /// Reads the `function_call` items of a Responses API response (its
@@ -63,6 +147,33 @@ pub(crate) fn read_calls(
                     .or_else(|| item.get("id"))
                     .and_then(Value::as_str);
                 calls.push(id, name, args, None);
+            }
+            // the native tool search: its call (the caller answers a
+            // client one), and the tools a hosted one loaded
+            Some("tool_search_call") => {
+                let id = item
+                    .get("call_id")
+                    .and_then(Value::as_str)
+                    .or_else(|| item.get("id").and_then(Value::as_str))
+                    .unwrap_or("");
+                let client = item.get("execution").and_then(Value::as_str) == Some("client");
+                calls.search(id, client, item.get("arguments"));
+            }
+            Some("tool_search_output") => {
+                let id = item.get("call_id").and_then(Value::as_str).unwrap_or("");
+                for t in item
+                    .get("tools")
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[])
+                {
+                    let inner = t.get("tools").and_then(Value::as_array);
+                    for f in inner.map(Vec::as_slice).unwrap_or(std::slice::from_ref(t)) {
+                        if let Some(name) = f.get("name").and_then(Value::as_str) {
+                            calls.loaded(id, name);
+                        }
+                    }
+                }
             }
             Some("message") => {
                 for c in item

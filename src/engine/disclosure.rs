@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 
 use super::EngineConfig;
 use crate::catalog::{Catalog, Tool};
-use crate::dialect::{convert, Dialect, Options};
+use crate::dialect::{build, convert, visible_tokens, Dialect, DisclosureMode, Options};
 use crate::search::{SearchOptions, ToolIndex};
 use crate::tokens::estimate_tokens;
 
@@ -134,7 +134,7 @@ struct UseArgs {
 /// types above. They are kept as text so the wasm module carries no schema
 /// generator; the test `schemas_are_what_schemars_generates` fails when a
 /// type changes and the text does not.
-const SEARCH_SCHEMA: &str = r#"{"type":"object","properties":{"query":{"description":"What you want to do, in a few words (any language), e.g. \"turn on light\" or \"thermostaat\".","type":"string"},"category":{"description":"Only tools of this category.","type":"string"},"limit":{"description":"How many tools to return (default 5, at most 20).","type":"integer","minimum":1,"maximum":20}},"additionalProperties":false,"required":["query"]}"#;
+pub(crate) const SEARCH_SCHEMA: &str = r#"{"type":"object","properties":{"query":{"description":"What you want to do, in a few words (any language), e.g. \"turn on light\" or \"thermostaat\".","type":"string"},"category":{"description":"Only tools of this category.","type":"string"},"limit":{"description":"How many tools to return (default 5, at most 20).","type":"integer","minimum":1,"maximum":20}},"additionalProperties":false,"required":["query"]}"#;
 const DEFINITION_SCHEMA: &str = r#"{"type":"object","properties":{"name":{"description":"The tool name, as search_tools returned it.","type":"string"}},"additionalProperties":false,"required":["name"]}"#;
 const USE_SCHEMA: &str = r#"{"type":"object","properties":{"name":{"description":"The tool name, as search_tools returned it.","type":"string"},"arguments":{"description":"The tool's arguments, as its definition describes them.","type":"object","additionalProperties":true}},"additionalProperties":false,"required":["name"]}"#;
 
@@ -177,6 +177,15 @@ pub(crate) struct View {
 impl View {
     pub(crate) fn build(catalog: &Catalog, config: &EngineConfig) -> View {
         View::build_with(catalog, config, None)
+    }
+
+    /// The view of every tool of `catalog` under `disclosure`.
+    pub(crate) fn of(catalog: &Catalog, disclosure: Disclosure) -> View {
+        let config = EngineConfig {
+            disclosure,
+            ..EngineConfig::default()
+        };
+        View::build(catalog, &config)
     }
 
     /// This view's tools under another mode (`config` differs from this
@@ -266,6 +275,11 @@ impl View {
 
     pub(crate) fn listed(&self) -> &[Value] {
         &self.listed
+    }
+
+    /// The search index over the exposed tools, when it could be built.
+    pub(crate) fn index(&self) -> Option<&ToolIndex> {
+        self.index.as_ref()
     }
 
     /// How many catalog tools the exposure admits.
@@ -585,50 +599,51 @@ pub struct Budget {
     pub hybrid: usize,
     /// The meta-tools alone.
     pub meta: usize,
-    /// The core tools used for `hybrid`.
+    /// The provider's own tool search (Anthropic, OpenAI Responses): what
+    /// the model reads at first, the core tools, the search tool and (of
+    /// OpenAI's namespaces) each namespace's name and description; the
+    /// deferred definitions are sent but not read until loaded. Absent
+    /// where the dialect has no native search.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub native: Option<usize>,
+    /// The core tools used for `hybrid` (and `native`).
     pub core: Vec<String>,
 }
 
 /// Estimates the tokens of the tool list per mode, as MCP `tools/list`
 /// JSON or converted to `dialect`.
 pub fn budget(catalog: &Catalog, dialect: Option<Dialect>, disclosure: &Disclosure) -> Budget {
-    let cost = |mode: Mode| -> usize {
-        let config = EngineConfig {
-            disclosure: Disclosure {
-                mode,
-                ..disclosure.clone()
-            },
-            ..EngineConfig::default()
-        };
-        let view = View::build(catalog, &config);
-        match dialect {
-            None => estimate_tokens(&Value::Array(view.listed.clone()).to_string()),
-            Some(d) => {
-                let tools: Vec<Tool> = view
-                    .listed
-                    .iter()
-                    .filter_map(|t| Tool::from_value(t.clone(), "").ok().map(|(tool, _)| tool))
-                    .collect();
-                let c = convert(&Catalog::from_tools(tools), d, &Options::default());
-                match c.extra.get("prompt").and_then(Value::as_str) {
-                    Some(p) => estimate_tokens(p),
-                    None => estimate_tokens(&Value::Array(c.tools).to_string()),
-                }
-            }
-        }
-    };
-    let exposed = catalog.tools().to_vec();
     let core = disclosure
         .core
         .clone()
-        .unwrap_or_else(|| default_core(&Catalog::from_tools(exposed)));
+        .unwrap_or_else(|| default_core(catalog));
+    let mut options = Options::new().with_core(core.clone());
+    options.metadata = disclosure.metadata.clone();
+    let cost = |mode: Mode, native: DisclosureMode| -> usize {
+        match dialect {
+            Some(d) => visible_tokens(&build(catalog, d, &options, native)),
+            None => {
+                let view = View::of(
+                    catalog,
+                    Disclosure {
+                        mode,
+                        ..disclosure.clone()
+                    },
+                );
+                estimate_tokens(&Value::Array(view.listed.clone()).to_string())
+            }
+        }
+    };
     Budget {
         dialect: dialect
             .map(|d| d.as_str().to_string())
             .unwrap_or_else(|| "mcp".into()),
-        all: cost(Mode::All),
-        hybrid: cost(Mode::Hybrid),
-        meta: cost(Mode::Meta),
+        all: cost(Mode::All, DisclosureMode::All),
+        hybrid: cost(Mode::Hybrid, DisclosureMode::Hybrid),
+        meta: cost(Mode::Meta, DisclosureMode::Meta),
+        native: dialect
+            .filter(|d| d.has_native_search())
+            .map(|_| cost(Mode::All, DisclosureMode::Native)),
         core,
     }
 }

@@ -1,6 +1,7 @@
 //! Anthropic Messages' wire: `POST /v1/messages` with `x-api-key` and
 //! `anthropic-version`, `max_tokens` always sent, the system prompt at the
-//! top, no sampling parameters (the API no longer takes them); the response's `content` blocks and `stop_reason`; the stream's
+//! top, no sampling parameters (the API no longer takes them); the response's `content` blocks and `stop_reason`
+//! (`pause_turn` goes on); the stream's
 //! `message_start`, `content_block_start` / `_delta` (`text_delta`,
 //! `input_json_delta`, `thinking_delta`, `signature_delta`) / `_stop`,
 //! `message_delta`, `message_stop`, `ping` and `error` events; errors as
@@ -81,6 +82,9 @@ fn finish_of(reason: Option<&str>, content: &[Value]) -> (FinishReason, Option<S
             Some("the model declined to answer".into()),
         ),
         _ if has_calls => (FinishReason::ToolCalls, None),
+        // a long server-side turn (the API's tool search among them)
+        // paused: the conversation sends the content back to go on
+        Some("pause_turn") => (FinishReason::ToolCalls, None),
         Some("max_tokens") | Some("model_context_window_exceeded") => {
             (FinishReason::MaxTokens, None)
         }
@@ -170,7 +174,8 @@ impl Stream {
                 if let Some(t) = str_of(&block, "text") {
                     text.push_str(t);
                 }
-                let is_tool = matches!(str_of(&block, "type"), Some("tool_use"));
+                let is_tool =
+                    matches!(str_of(&block, "type"), Some("tool_use" | "server_tool_use"));
                 if let Some(slot) = self.inputs.get_mut(at) {
                     *slot = is_tool.then(String::new);
                 }

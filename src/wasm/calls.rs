@@ -58,13 +58,24 @@ export interface Call {
   /** The MCP tools/call JSON-RPC request (absent when error is set). */
   request?: { jsonrpc: "2.0"; id: string; method: "tools/call"; params: { name: string; arguments: { [name: string]: unknown } } };
 }
-/** A model turn: its calls, its text, and the history items for it (`A`: see AssistantItem). */
+/** A search of the provider's native tool search (Anthropic server_tool_use, OpenAI tool_search_call): never a call. */
+export interface Search {
+  /** OpenAI's call_id, Anthropic's server_tool_use id. */
+  id: string;
+  /** A client search (OpenAI execution "client"): answer it with a tool_search_output item. */
+  client: boolean;
+  arguments: unknown;
+  /** The tools the provider's search loaded (MCP names). */
+  loaded: string[];
+}
+/** A model turn: its calls, its text, the history items for it (`A`: see AssistantItem), and the native tool search's searches. */
 export interface ModelTurn<D extends DialectName = DialectName, A = AssistantItem<D>> {
   /** The dialect the response was read in; formatResults() takes the turn in that dialect only. */
   dialect: D;
   calls: Call[];
   text: string;
   assistant: A[];
+  searches?: Search[];
 }
 /** A conversion's name map (dialect name → MCP name), or the conversion itself (which carries its catalog: calls are then validated without passing it again). */
 export type NamesInput = { [dialectName: string]: string } | { names: { [dialectName: string]: string } };
@@ -145,7 +156,7 @@ pub fn format_results_js(
             )));
         }
     }
-    let turn: ModelTurn = serde_json::from_value(turn)
+    let turn = ModelTurn::from_json(&turn)
         .map_err(|e| usage(&format!("the turn is not a parseCalls result: {e}")))?;
     let results = read_value(&errors_as_results(&results), "results")?;
     let items = format_results(dialect, &turn, &results).map_err(|e| js_error(&e))?;

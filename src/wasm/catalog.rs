@@ -1,6 +1,6 @@
 //! Reading, converting and linting catalogs.
 
-use serde::Deserialize;
+use serde_json::Value;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -8,8 +8,8 @@ use wasm_bindgen::JsCast;
 use super::{js_error, read_catalog, read_catalog_text, read_dialect, string_bytes, usage};
 use crate::rawjson;
 use crate::{
-    convert_json as convert_catalog_json, lint as lint_catalog, Dialect, LintReport, Options,
-    ReportEntry, Severity,
+    convert_json as convert_catalog_json, lint as lint_catalog, Dialect, DisclosureMode,
+    LintReport, Options, ReportEntry, SearchWith, Severity,
 };
 use std::collections::BTreeMap;
 
@@ -20,8 +20,8 @@ const DIALECT_TYPES: &'static str = include_str!("dialects.ts");
 const TYPES: &'static str = r#"
 /** A catalog: a tools/list response, its result, an array of tools, one tool, or several pages; as JSON text, UTF-8 bytes or a parsed value. */
 export type CatalogInput = string | Uint8Array | object;
-/** What a conversion did to a keyword or a tool. "narrowed": some calls valid for the tool cannot be made through the dialect. "flagged": kept as it is, but it breaks a rule of MCP (a tool name MCP does not allow). */
-export type Action = "dropped" | "rewritten" | "described" | "added" | "renamed" | "skipped" | "not_strict" | "narrowed" | "flagged";
+/** What a conversion did to a keyword or a tool. "narrowed": some calls valid for the tool cannot be made through the dialect. "flagged": kept as it is, but it breaks a rule of MCP (a tool name MCP does not allow). "deferred": not shown to the model at first (the provider's tool search or the meta-tools reach it); "loaded": shown from the start while others are deferred (the detail says why). */
+export type Action = "dropped" | "rewritten" | "described" | "added" | "renamed" | "skipped" | "not_strict" | "narrowed" | "flagged" | "deferred" | "loaded";
 /** One entry of the loss report. */
 export interface ReportEntry {
   /** The MCP tool name, when the entry concerns a tool. */
@@ -71,9 +71,11 @@ export type McpTool = {
 };
 "#;
 
-/// Options for `convert`.
-#[derive(Deserialize, Tsify)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// Options for `convert` (the declaration: [`convert_options`] reads
+/// them, and refuses any other field).
+#[derive(Tsify)]
+#[allow(dead_code)]
+#[serde(rename_all = "camelCase")]
 #[tsify(type_params = "D extends DialectName = DialectName")]
 pub struct ConvertOptions {
     /// The dialect to convert to.
@@ -86,20 +88,37 @@ pub struct ConvertOptions {
     #[serde(default)]
     #[tsify(optional)]
     strict_tools: Option<Vec<String>>,
+    /// How much of the catalog the model is shown at first (default "all"): "hybrid" (core tools and search_tools, get_tool_definition, use_tool), "meta" (the meta-tools alone), "native" (the provider's own tool search: anthropic, openai-responses; hybrid elsewhere), "auto" (the fewest tokens of all, native and hybrid). Gemini takes 512 tools at most: past that, "all" is hybrid.
+    #[serde(default)]
+    #[tsify(
+        optional,
+        type = "\"all\" | \"hybrid\" | \"meta\" | \"native\" | \"auto\""
+    )]
+    disclosure: Option<String>,
+    /// With "native": the provider's search (default) or ours (answered by the caller: tool_reference blocks for Anthropic, a tool_search_output item for OpenAI).
+    #[serde(default)]
+    #[tsify(optional, type = "\"provider\" | \"ours\"")]
+    search_with: Option<String>,
+    /// Anthropic's search tool with searchWith "provider": "bm25" (default) or "regex".
+    #[serde(default)]
+    #[tsify(optional, type = "\"bm25\" | \"regex\"")]
+    provider_search: Option<String>,
+    /// The tools kept loaded in hybrid and native (MCP names). Default: read-only overview tools chosen from the catalog.
+    #[serde(default)]
+    #[tsify(optional)]
+    core: Option<Vec<String>>,
+    /// Curated search metadata: its categories name the meta-tools' categories and OpenAI's namespaces.
+    #[serde(default)]
+    #[tsify(optional, type = "SearchMetadata")]
+    metadata: Option<serde_json::Value>,
 }
 
 /// Converts a catalog to one dialect (declared in [`TYPES`]: its
 /// TypeScript signature is generic over the dialect).
 #[wasm_bindgen(js_name = convert, skip_typescript)]
 pub fn convert_js(catalog: JsValue, options: Ts<ConvertOptions>) -> Result<JsValue, JsValue> {
-    let o = ConvertOptions::from_js(options.js_value())
-        .map_err(|e| usage(&format!("bad convert options: {e}")))?;
-    let dialect = read_dialect(&o.to)?;
+    let (dialect, options) = convert_options(&options.js_value())?;
     let bytes = read_catalog_text(&catalog)?;
-    let options = match o.strict_tools {
-        Some(names) => Options::strict(o.strict).with_strict_tools(names),
-        None => Options::strict(o.strict),
-    };
     // text (the usual case) goes the text path; bytes that are not UTF-8
     // get the reader's error
     let text = match std::str::from_utf8(&bytes) {
@@ -117,6 +136,66 @@ pub fn convert_js(catalog: JsValue, options: Ts<ConvertOptions>) -> Result<JsVal
         js_sys::Object::define_property(obj, &super::catalog_key(), &descriptor);
     }
     Ok(out)
+}
+
+/// Reads `convert`'s options ([`ConvertOptions`]): the dialect and the
+/// conversion's options.
+fn convert_options(v: &JsValue) -> Result<(Dialect, Options), JsValue> {
+    let v = super::read_value(v, "the convert options")?;
+    let Value::Object(m) = &v else {
+        return Err(usage("convert needs options: {to: DIALECT, ...}"));
+    };
+    let mut o = Options::new();
+    let mut to = None;
+    for (k, x) in m {
+        let text = x.as_str().unwrap_or("");
+        let list = || -> Option<Vec<String>> {
+            x.as_array()?
+                .iter()
+                .map(|n| n.as_str().map(str::to_owned))
+                .collect()
+        };
+        let ok = match k.as_str() {
+            "to" => {
+                to = Some(read_dialect(text)?);
+                true
+            }
+            "strict" => {
+                o.strict = x.as_bool() == Some(true);
+                x.is_boolean()
+            }
+            "strictTools" => {
+                o.strict_tools = list();
+                o.strict_tools.is_some()
+            }
+            "core" => {
+                o.core = list();
+                o.core.is_some()
+            }
+            "disclosure" => DisclosureMode::parse(text)
+                .map(|d| o.disclosure = d)
+                .is_some(),
+            "searchWith" => SearchWith::parse(text).map(|w| o.search_with = w).is_some(),
+            "providerSearch" => {
+                o.regex_search = text == "regex";
+                matches!(text, "regex" | "bm25")
+            }
+            "metadata" => {
+                o.metadata = Some(x.clone());
+                x.is_object()
+            }
+            _ => false,
+        };
+        if !ok && !x.is_null() {
+            return Err(usage(&format!(
+                "bad convert options: {k:?} cannot be {x} (see ConvertOptions)"
+            )));
+        }
+    }
+    Ok((
+        to.ok_or_else(|| usage("bad convert options: `to` names no dialect"))?,
+        o,
+    ))
 }
 
 /// Converts a catalog given as JSON text and returns JSON text: the fast

@@ -106,10 +106,14 @@ pub struct ConversationOptions {
     #[serde(default)]
     #[tsify(optional)]
     stream: Option<bool>,
-    /// Which tools the model is shown (default "all").
+    /// Which tools the model is shown (default "all"); "native": the provider's own tool search (anthropic, openai-responses; hybrid for the others).
     #[serde(default)]
-    #[tsify(optional, type = "Mode")]
+    #[tsify(optional, type = "Mode | \"native\"")]
     mode: Option<String>,
+    /// With mode "native": whose search loads the deferred tools: "ours" (default; answered by the conversation with the catalog's ranked multilingual search) or "provider".
+    #[serde(default)]
+    #[tsify(optional, type = "\"ours\" | \"provider\"")]
+    search_with: Option<String>,
     /// Tools listed in hybrid mode (default: chosen from the catalog).
     #[serde(default)]
     #[tsify(optional)]
@@ -172,7 +176,14 @@ impl ConversationOptions {
         if let Some(m) = self.mode {
             o.mode = ToolMode::parse(&m).ok_or_else(|| {
                 usage(&format!(
-                    "unknown mode {m:?}; choose all, hybrid, meta or auto"
+                    "unknown mode {m:?}; choose all, hybrid, meta, auto or native"
+                ))
+            })?;
+        }
+        if let Some(w) = self.search_with {
+            o.search_with = crate::SearchWith::parse(&w).ok_or_else(|| {
+                usage(&format!(
+                    "unknown searchWith {w:?}; choose ours or provider"
                 ))
             })?;
         }

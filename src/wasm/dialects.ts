@@ -56,15 +56,25 @@ export type OpenAiAssistantMessage = { role: "assistant"; content: string | null
 /** A `role: "tool"` message with one call's result. */
 export type OpenAiToolMessage = { role: "tool"; tool_call_id: string; content: string };
 
-/** An OpenAI Responses API function tool (`strict` is always written: the API defaults it to true). */
-export type OpenAiResponsesTool = { type: "function"; name: string; description: string; parameters: ParametersSchema; strict: boolean };
+/** An OpenAI Responses API function tool (`strict` is always written: the API defaults it to true); `defer_loading` in a namespace of disclosure "native". */
+export type OpenAiResponsesTool = { type: "function"; name: string; description: string; parameters: ParametersSchema; strict: boolean; defer_loading?: boolean };
+/** Disclosure "native": deferred functions of one category (fewer than ten), the name and description all the model sees at first. */
+export type OpenAiNamespace = { type: "namespace"; name: string; description: string; tools: OpenAiResponsesTool[] };
+/** Disclosure "native": the hosted tool search, or ours (`execution: "client"`, answered with a `tool_search_output` item). */
+export type OpenAiToolSearch = { type: "tool_search"; execution?: "client"; description?: string; parameters?: JsonSchema };
+/** A `tool_search_output` item answering a client tool search: the functions loaded, in their namespaces. */
+export type OpenAiToolSearchOutput = { type: "tool_search_output"; call_id: string; execution: "client"; status: "completed"; tools: OpenAiNamespace[] };
 /** A Responses API output item, as the API sent it. */
 export type OpenAiResponsesItem = { type: string; [field: string]: unknown };
 /** A Responses API `function_call_output` item with one call's result. */
 export type OpenAiFunctionCallOutput = { type: "function_call_output"; call_id: string; output: string };
 
-/** An Anthropic Messages API tool. */
-export type AnthropicTool = { name: string; description: string; input_schema: ParametersSchema; strict?: boolean };
+/** An Anthropic Messages API tool: `input_examples` when the tool carries examples that fit its schema (not with a tool search), `defer_loading` when disclosure "native" defers it. */
+export type AnthropicTool = { name: string; description: string; input_schema: ParametersSchema; strict?: boolean; defer_loading?: boolean; input_examples?: { [name: string]: unknown }[] };
+/** Disclosure "native" with searchWith "provider": the API's tool search. */
+export type AnthropicToolSearch =
+  | { type: "tool_search_tool_bm25_20251119"; name: "tool_search_tool_bm25" }
+  | { type: "tool_search_tool_regex_20251119"; name: "tool_search_tool_regex" };
 /** An Anthropic content block, as the API sent it. */
 export type AnthropicBlock = { type: string; [field: string]: unknown };
 /** The `user` message answering a model turn's calls: one `tool_result` block per call. */
@@ -73,7 +83,7 @@ export type AnthropicToolResults = {
   content: {
     type: "tool_result";
     tool_use_id: string;
-    content: ({ type: "text"; text: string } | { type: "image"; source: { type: "base64"; media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp"; data: string } })[];
+    content: ({ type: "text"; text: string } | { type: "image"; source: { type: "base64"; media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp"; data: string } } | { type: "tool_reference"; tool_name: string })[];
     is_error?: boolean;
   }[];
 };
@@ -108,8 +118,8 @@ export interface DialectTypes {
   gemini: { tool: GeminiTool; result: GeminiFunctionResponses; extra: {} };
   "gemini-json": { tool: GeminiJsonTool; result: GeminiFunctionResponses; extra: {} };
   openai: { tool: OpenAiTool; result: OpenAiToolMessage; extra: {} };
-  "openai-responses": { tool: OpenAiResponsesTool; result: OpenAiFunctionCallOutput; extra: {} };
-  anthropic: { tool: AnthropicTool; result: AnthropicToolResults; extra: {} };
+  "openai-responses": { tool: OpenAiResponsesTool | OpenAiNamespace | OpenAiToolSearch; result: OpenAiFunctionCallOutput; extra: {} };
+  anthropic: { tool: AnthropicTool | AnthropicToolSearch; result: AnthropicToolResults; extra: {} };
   vscode: { tool: VsCodeTool; result: VsCodeToolResults; extra: { /** The runtime LanguageModelChatTool objects. */ runtime: VsCodeRuntimeTool[] } };
   prompted: { tool: PromptedTool; result: PromptedMessage<"user">; extra: { /** The system-prompt section. */ prompt: string } };
 }

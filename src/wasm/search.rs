@@ -57,8 +57,8 @@ export type EntityKind = "zone" | "device" | "flow" | "mood";
 export interface EntityMatch { id: string; name: string; kind: EntityKind; zone?: string; zoneId?: string; class?: string; score: number; why: string[] }
 /** resolve() result: the things a reference may mean, best first; `ambiguous` and `note` when it does not say which. */
 export interface Resolution { matches: EntityMatch[]; ambiguous: boolean; note?: string }
-/** budget() result: estimated tokens of the tool list per disclosure mode. */
-export interface Budget { dialect: DialectName | "mcp"; all: number; hybrid: number; meta: number; core: string[] }
+/** budget() result: estimated tokens of the tool list per disclosure mode (`native`: what the model reads at first with the provider's own tool search; anthropic and openai-responses only). */
+export interface Budget { dialect: DialectName | "mcp"; all: number; hybrid: number; meta: number; native?: number; core: string[] }
 "#;
 
 /// Options for `ToolIndex.search`.

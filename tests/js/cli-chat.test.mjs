@@ -6,23 +6,15 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { once } from 'node:events';
 
 import { startFakeModel, PROVIDERS } from './fake-models.mjs';
+import { runPackaged } from './helpers.mjs';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const cli = join(root, 'pkg/cli.mjs');
 const KEY_VARS = { gemini: 'GEMINI_API_KEY', openai: 'OPENAI_API_KEY', 'openai-responses': 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', prompted: 'OPENAI_API_KEY' };
 
-/** Runs the CLI; resolves with its exit code and output. */
-function run(args, env = {}) {
-  const child = spawn(process.execPath, [cli, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return once(child, 'exit').then(([code]) => ({ code, stdout, stderr }));
-}
+const run = runPackaged;
 
 let server;
 let upstreamUrl;

@@ -20,7 +20,20 @@
 //   { cut: true, ... }             the response breaks off in the middle (a stream: after its first half)
 //   { raw: { status, headers, body } }                              exactly these bytes
 //   (request) => step              decided from the request (its parsed body, path, headers)
+//   { search: 'words', calls?: (loaded) => [...], text? }            the model uses the request's native tool search
 // With no step left, the server answers 500 in the provider's shape.
+//
+// The native tool search (Anthropic: tools with defer_loading and a tool_search_tool_bm25/regex tool, or a
+// tool of the client's whose result holds tool_reference blocks; OpenAI Responses: deferred functions,
+// namespaces and tool_search, hosted or with execution "client") as the APIs run it. A server search is run
+// here: the fake picks from the request's deferred tools the ones the words match and answers with the real
+// blocks (server_tool_use and tool_search_tool_result; tool_search_call and tool_search_output), then the
+// step's `calls` (given the loaded tools' definitions, in the same turn). A client search (Anthropic: the
+// non-deferred tool named in `via`, or else the first whose name says search; OpenAI: tool_search with
+// execution "client") is the model's call alone, and the next request must carry its answer. Every request
+// is held to the rules the APIs enforce for deferred tools (`nativeSearchProblem`): a request that breaks
+// one gets a 400 in the provider's shape. `loadedTools(provider, body)` lists what the searches of a
+// request's history loaded, for a step that calls one of them.
 import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
 
@@ -80,9 +93,12 @@ export async function startFakeModel(provider, steps, options = {}) {
     if (options.key !== undefined && wire.key(req.headers) !== options.key) {
       return send(401, { 'content-type': 'application/json' }, JSON.stringify(wire.error(401, 'Incorrect API key provided')));
     }
+    const refused = body && nativeSearchProblem(provider, body);
+    if (refused) return send(400, { 'content-type': 'application/json' }, JSON.stringify(wire.error(400, refused)));
     let step = queue.shift();
     served++;
     if (typeof step === 'function') step = step(request);
+    if (step?.search !== undefined) step = searchStep(provider, body ?? {}, step, served);
     if (step === undefined) step = { status: 500, message: 'the fake model has no answer scripted for this request' };
     if (step.raw) return send(step.raw.status ?? 200, step.raw.headers ?? { 'content-type': 'application/json' }, step.raw.body ?? '');
     if (step.status) {
@@ -253,12 +269,12 @@ const WIRES = {
     route: (method, url) => (method === 'POST' && url === '/v1/responses' ? {} : null),
     key: (h) => (h.authorization ?? '').replace(/^Bearer /, ''),
     items(step, n) {
-      const items = [];
+      const items = [...(step.items ?? [])];
       if (step.text || step.finish === 'refusal') {
         const content = step.finish === 'refusal' ? [{ type: 'refusal', refusal: step.text ?? 'I cannot help with that.' }] : [{ type: 'output_text', text: step.text, annotations: [], logprobs: [] }];
         items.push({ type: 'message', id: `msg_${n}`, status: 'completed', role: 'assistant', content });
       }
-      (step.calls ?? []).forEach((c, i) => items.push({ type: 'function_call', id: `fc_${n}_${i}`, call_id: c.id ?? `call_${n}_${i}`, name: c.name, arguments: argsText(c), status: 'completed' }));
+      (step.calls ?? []).forEach((c, i) => items.push({ type: 'function_call', id: `fc_${n}_${i}`, call_id: c.id ?? `call_${n}_${i}`, name: c.name, ...(c.namespace ? { namespace: c.namespace } : {}), arguments: argsText(c), status: 'completed' }));
       return items;
     },
     response(step, model, n, output) {
@@ -295,6 +311,8 @@ const WIRES = {
           else for (const p of pieces(part.text)) out.push(ev('response.output_text.delta', { item_id: item.id, output_index, content_index: 0, delta: p, logprobs: [] }));
           if (part.type === 'output_text') out.push(ev('response.output_text.done', { item_id: item.id, output_index, content_index: 0, text: part.text, logprobs: [] }));
           out.push(ev('response.content_part.done', { item_id: item.id, output_index, content_index: 0, part }));
+        } else if (item.type !== 'function_call') {
+          out.push(ev('response.output_item.added', { output_index, item: { ...item, status: 'in_progress' } }));
         } else {
           out.push(ev('response.output_item.added', { output_index, item: { ...item, arguments: '', status: 'in_progress' } }));
           for (const p of pieces(item.arguments)) out.push(ev('response.function_call_arguments.delta', { item_id: item.id, output_index, delta: p }));
@@ -314,7 +332,7 @@ const WIRES = {
     route: (method, url) => (method === 'POST' && url === '/v1/messages' ? {} : null),
     key: (h) => h['x-api-key'],
     content(step, n) {
-      const content = [];
+      const content = [...(step.blocks ?? [])];
       if (step.text) content.push({ type: 'text', text: step.text });
       (step.calls ?? []).forEach((c, i) => content.push({ type: 'tool_use', id: c.id ?? `toolu_${n}_${i}`, name: c.name, input: c.arguments ?? {} }));
       return content;
@@ -336,6 +354,11 @@ const WIRES = {
         if (block.type === 'text') {
           out.push(ev('content_block_start', { index, content_block: { type: 'text', text: '', citations: null } }));
           for (const p of pieces(block.text)) out.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: p } }));
+        } else if (block.type === 'server_tool_use') {
+          out.push(ev('content_block_start', { index, content_block: { ...block, input: {} } }));
+          out.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } }));
+        } else if (block.type !== 'tool_use') {
+          out.push(ev('content_block_start', { index, content_block: block }));
         } else {
           out.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }));
           for (const p of pieces(JSON.stringify(block.input))) out.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: p } }));
@@ -352,3 +375,255 @@ const WIRES = {
     },
   },
 };
+
+// --- the native tool search ---------------------------------------------------
+
+const toolsOf = (body) => (Array.isArray(body?.tools) ? body.tools : []);
+const blocksOf = (m) => (Array.isArray(m?.content) ? m.content : []);
+
+/**
+ * The request's deferred tools, as the search sees them: `{ name, description, schema, namespace? }`.
+ * @param {string} provider
+ * @param {any} body
+ */
+export function deferredTools(provider, body) {
+  const out = [];
+  for (const t of toolsOf(body)) {
+    if (provider === 'openai-responses' && t.type === 'namespace') {
+      for (const f of t.tools ?? []) if (f.defer_loading === true) out.push({ name: f.name, description: f.description ?? '', schema: f.parameters, namespace: t.name, definition: f });
+    } else if (t.defer_loading === true) {
+      out.push({ name: t.name, description: t.description ?? '', schema: provider === 'anthropic' ? t.input_schema : t.parameters, definition: t });
+    }
+  }
+  return out;
+}
+
+/**
+ * What the searches in a request's history loaded (server and client searches), as `deferredTools` lists them.
+ * @param {string} provider
+ * @param {any} body
+ */
+export function loadedTools(provider, body) {
+  const out = [];
+  const seen = new Set();
+  const add = (t) => {
+    if (t && !seen.has(t.name)) {
+      seen.add(t.name);
+      out.push(t);
+    }
+  };
+  if (provider === 'anthropic') {
+    const byName = new Map(toolsOf(body).map((t) => [t.name, t]));
+    const ref = (name) => {
+      const t = byName.get(name);
+      if (t) add({ name, description: t.description ?? '', schema: t.input_schema, definition: t });
+    };
+    for (const m of body.messages ?? []) {
+      for (const b of blocksOf(m)) {
+        if (b.type === 'tool_search_tool_result') for (const r of b.content?.tool_references ?? []) ref(r.tool_name);
+        if (b.type === 'tool_result' && Array.isArray(b.content)) for (const r of b.content) if (r.type === 'tool_reference') ref(r.tool_name);
+      }
+    }
+  } else if (provider === 'openai-responses') {
+    for (const item of Array.isArray(body.input) ? body.input : []) {
+      if (item.type !== 'tool_search_output') continue;
+      for (const t of item.tools ?? []) {
+        if (t.type === 'namespace') for (const f of t.tools ?? []) add({ name: f.name, description: f.description ?? '', schema: f.parameters, namespace: t.name, definition: f });
+        else if (t.type === 'function') add({ name: t.name, description: t.description ?? '', schema: t.parameters, definition: t });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Arguments that satisfy a schema's required properties, for a fake model calling a tool it found.
+ * @param {any} schema
+ */
+export function sampleArguments(schema, depth = 0) {
+  const s = schema && typeof schema === 'object' ? schema : {};
+  if (s.const !== undefined) return s.const;
+  if (Array.isArray(s.enum) && s.enum.length) return s.enum[0];
+  const branch = s.anyOf ?? s.oneOf;
+  if (Array.isArray(branch) && branch.length) return sampleArguments(branch.find((b) => b?.type !== 'null') ?? branch[0], depth + 1);
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  if (type === 'object' || (type === undefined && s.properties)) {
+    const out = {};
+    if (depth > 6) return out;
+    for (const k of Array.isArray(s.required) ? s.required : []) out[k] = sampleArguments(s.properties?.[k], depth + 1);
+    return out;
+  }
+  if (type === 'array') return Array.from({ length: Math.max(0, s.minItems ?? 0) }, () => sampleArguments(s.items, depth + 1));
+  if (type === 'integer' || type === 'number') return Math.max(s.minimum ?? 1, Math.min(s.maximum ?? 1, 1));
+  if (type === 'boolean') return true;
+  if (type === 'string') return s.format === 'date-time' ? '2026-01-01T00:00:00Z' : 'x'.repeat(Math.max(1, s.minLength ?? 1));
+  return 'x';
+}
+
+/** The search's own ranking: a regex over names and descriptions, or the words each tool shares with the query. */
+function pick(tools, query, regex) {
+  let score;
+  if (regex) {
+    let re;
+    try {
+      re = new RegExp(query, 'i');
+    } catch {
+      return null;
+    }
+    score = (t) => (re.test(t.name) ? 2 : 0) + (re.test(t.description) ? 1 : 0);
+  } else {
+    const words = (text) => String(text).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2);
+    const wanted = new Set(words(query));
+    score = (t) => words(`${t.name.replace(/[_.-]+/g, ' ')} ${t.description}`).filter((w) => wanted.has(w)).length;
+  }
+  return tools
+    .map((t) => [score(t), t])
+    .filter(([s]) => s > 0)
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, 5)
+    .map(([, t]) => t);
+}
+
+/** A `{ search }` step made the provider's answer: the search's blocks or items, then the step's calls. */
+function searchStep(provider, body, step, n) {
+  const tools = toolsOf(body);
+  const query = String(step.search);
+  const deferred = deferredTools(provider, body);
+  const callsOf = (loaded) => (typeof step.calls === 'function' ? step.calls(loaded) : (step.calls ?? []));
+  if (provider === 'anthropic') {
+    const server = tools.find((t) => /^tool_search_tool_(bm25|regex)/.test(t.type ?? ''));
+    if (!server) {
+      const via = step.via ?? tools.find((t) => t.defer_loading !== true && /search/i.test(t.name ?? ''))?.name;
+      if (!via) return { status: 400, message: 'the fake model found no search tool in the request' };
+      return { text: step.text, calls: [{ name: via, arguments: { query } }] };
+    }
+    const found = pick(deferred, query, server.type.startsWith('tool_search_tool_regex'));
+    const id = `srvtoolu_${n}`;
+    const content = found
+      ? { type: 'tool_search_tool_search_result', tool_references: found.map((t) => ({ type: 'tool_reference', tool_name: t.name })) }
+      : { type: 'tool_search_tool_result_error', error_code: 'invalid_tool_input', error_message: null };
+    return {
+      ...step,
+      blocks: [
+        { type: 'server_tool_use', id, name: server.name, input: { query }, caller: { type: 'direct' } },
+        { type: 'tool_search_tool_result', tool_use_id: id, content },
+      ],
+      calls: callsOf(found ?? []),
+    };
+  }
+  if (provider === 'openai-responses') {
+    const search = tools.find((t) => t.type === 'tool_search');
+    if (!search) return { status: 400, message: 'the fake model found no tool_search tool in the request' };
+    if (search.execution === 'client') {
+      return { text: step.text, items: [{ type: 'tool_search_call', id: `tsc_${n}`, call_id: `call_search_${n}`, execution: 'client', arguments: { query }, status: 'completed' }] };
+    }
+    const found = pick(deferred, query, false) ?? [];
+    const loaded = [];
+    for (const t of found) {
+      if (!t.namespace) {
+        loaded.push(t.definition);
+        continue;
+      }
+      let ns = loaded.find((l) => l.type === 'namespace' && l.name === t.namespace);
+      if (!ns) {
+        const def = tools.find((x) => x.type === 'namespace' && x.name === t.namespace);
+        ns = { type: 'namespace', name: t.namespace, description: def?.description ?? '', tools: [] };
+        loaded.push(ns);
+      }
+      ns.tools.push(t.definition);
+    }
+    return {
+      ...step,
+      items: [
+        { type: 'tool_search_call', id: `tsc_${n}`, call_id: null, execution: 'server', arguments: { query }, status: 'completed' },
+        { type: 'tool_search_output', id: `tso_${n}`, call_id: null, execution: 'server', tools: loaded, status: 'completed' },
+      ],
+      calls: callsOf(found).map((c) => ({ ...c, namespace: c.namespace ?? found.find((t) => t.name === c.name)?.namespace })),
+    };
+  }
+  return { status: 400, message: `${provider} has no native tool search` };
+}
+
+const NAME64 = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * What the API refuses in a request that uses deferred tools or their search, in its own words; undefined
+ * when nothing. Anthropic: a request whose tools are all deferred, a tool_reference naming no tool of the
+ * request (or longer than 64 characters), a tool_use without its tool_result right after, a server search
+ * without its result. OpenAI Responses: a function call or a client search without its output, a
+ * tool_search_output whose tools are not functions or namespaces of functions, names the API refuses.
+ * @param {string} provider
+ * @param {any} body
+ */
+export function nativeSearchProblem(provider, body) {
+  const tools = toolsOf(body);
+  if (provider === 'anthropic') {
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    const native = tools.some((t) => t.defer_loading === true) || messages.some((m) => blocksOf(m).some((b) => b.type === 'server_tool_use' || (b.type === 'tool_result' && Array.isArray(b.content) && b.content.some((c) => c.type === 'tool_reference'))));
+    if (!native) return undefined;
+    if (tools.length && tools.every((t) => t.defer_loading === true)) return 'All tools have defer_loading set. At least one tool must be non-deferred.';
+    const names = new Set(tools.map((t) => t.name));
+    const refs = [];
+    for (const [i, m] of messages.entries()) {
+      const blocks = blocksOf(m);
+      for (const b of blocks) {
+        if (b.type === 'tool_result' && Array.isArray(b.content)) refs.push(...b.content.filter((c) => c.type === 'tool_reference'));
+        if (b.type === 'tool_search_tool_result') refs.push(...(b.content?.tool_references ?? []));
+        if (b.type === 'server_tool_use' && !blocks.some((r) => r.type === 'tool_search_tool_result' && r.tool_use_id === b.id)) return `messages.${i}: server_tool_use ${b.id} has no tool_search_tool_result after it`;
+      }
+      if (m.role === 'assistant') {
+        const ids = blocks.filter((b) => b.type === 'tool_use').map((b) => b.id);
+        const answered = new Set(blocksOf(messages[i + 1]).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id));
+        const missing = ids.filter((id) => !answered.has(id));
+        if (missing.length && i + 1 < messages.length) return `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}`;
+      }
+    }
+    for (const r of refs) {
+      if (typeof r.tool_name !== 'string' || r.tool_name.length > 64) return `tool_reference.tool_name: String should have at most 64 characters`;
+      if (!names.has(r.tool_name)) return `Tool reference '${r.tool_name}' has no corresponding tool definition`;
+    }
+    return undefined;
+  }
+  if (provider === 'openai-responses') {
+    const input = Array.isArray(body.input) ? body.input : [];
+    const native = tools.some((t) => t.type === 'tool_search' || t.type === 'namespace' || t.defer_loading === true) || input.some((x) => /^tool_search/.test(x?.type ?? ''));
+    if (!native) return undefined;
+    const fnOk = (f, at) => {
+      if (f?.type !== 'function') return `${at}.type: expected "function"`;
+      if (typeof f.name !== 'string' || !NAME64.test(f.name)) return `${at}.name: Invalid '${f.name}': string does not match pattern '^[a-zA-Z0-9_-]{1,64}$'.`;
+      if (f.parameters != null && (typeof f.parameters !== 'object' || Array.isArray(f.parameters))) return `${at}.parameters: expected an object`;
+      return undefined;
+    };
+    const groupOk = (list, at) => {
+      for (const [i, t] of list.entries()) {
+        if (t?.type === 'namespace') {
+          if (typeof t.name !== 'string' || !NAME64.test(t.name) || typeof t.description !== 'string' || !Array.isArray(t.tools)) return `${at}[${i}]: a namespace needs name, description and tools`;
+          for (const [j, f] of t.tools.entries()) {
+            const bad = fnOk(f, `${at}[${i}].tools[${j}]`);
+            if (bad) return bad;
+          }
+        } else if (t?.type === 'function') {
+          const bad = fnOk(t, `${at}[${i}]`);
+          if (bad) return bad;
+        } else if (at !== 'tools') {
+          return `${at}[${i}].type: a tool search loads functions and namespaces`;
+        }
+      }
+      return undefined;
+    };
+    const bad = groupOk(tools, 'tools');
+    if (bad) return bad;
+    const outputs = new Set(input.filter((x) => x?.type === 'function_call_output').map((x) => x.call_id));
+    const searchOutputs = new Set(input.filter((x) => x?.type === 'tool_search_output').map((x) => x.call_id));
+    for (const [i, x] of input.entries()) {
+      if (x?.type === 'function_call' && !outputs.has(x.call_id)) return `No tool output found for function call ${x.call_id}.`;
+      if (x?.type === 'tool_search_call' && x.execution === 'client' && !searchOutputs.has(x.call_id)) return `No tool search output found for tool search call ${x.call_id}.`;
+      if (x?.type === 'tool_search_output') {
+        if (x.execution === 'client' && !input.some((c) => c?.type === 'tool_search_call' && c.call_id === x.call_id)) return `input[${i}]: no tool search call found for tool_search_output ${x.call_id}.`;
+        const wrong = Array.isArray(x.tools) ? groupOk(x.tools, `input[${i}].tools`) : `input[${i}].tools: expected an array`;
+        if (wrong) return wrong;
+      }
+    }
+  }
+  return undefined;
+}

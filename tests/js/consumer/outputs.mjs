@@ -27,6 +27,13 @@ for (const [name, catalog] of Object.entries(catalogs)) {
   for (const to of sb.dialects()) {
     for (const strict of [false, true]) check(`Conversion<${lit(to)}>`, sb.convert(catalog, { to, strict }));
   }
+  // progressive disclosure: the meta-tools, and the providers' own tool search (hybrid elsewhere)
+  for (const to of sb.dialects()) {
+    for (const disclosure of ['hybrid', 'meta', 'native', 'auto']) check(`Conversion<${lit(to)}>`, sb.convert(catalog, { to, disclosure }));
+  }
+  for (const to of ['anthropic', 'openai-responses']) {
+    check(`Conversion<${lit(to)}>`, sb.convert(catalog, { to, disclosure: 'native', searchWith: 'provider', providerSearch: 'regex', strict: true }));
+  }
   check('LintReport', sb.lint(catalog));
   check('ReturnType<typeof readCatalog>', sb.readCatalog(catalog));
   check('Budget', sb.budget(catalog));
@@ -55,6 +62,15 @@ const responses = {
   vscode: [{ value: 'Calling.' }, { callId: 'v1', name: 'get_states', input: {} }],
   prompted: 'Calling {"name": "get_states", "arguments": {}} now',
 };
+// the native tool search read back: searches kept in the history, never calls
+const nativeResponses = {
+  anthropic: { content: [{ type: 'server_tool_use', id: 's1', name: 'tool_search_tool_bm25', input: { query: 'lights' }, caller: { type: 'direct' } }, { type: 'tool_search_tool_result', tool_use_id: 's1', content: { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: 'set_light' }] } }, { type: 'tool_use', id: 't1', name: 'set_light', input: { deviceId: 'a', state: 'on' } }], stop_reason: 'tool_use' },
+  'openai-responses': { output: [{ type: 'tool_search_call', id: 'ts1', call_id: 'c9', execution: 'client', arguments: { query: 'lights' }, status: 'completed' }] },
+};
+for (const [dialect, response] of Object.entries(nativeResponses)) {
+  const turn = sb.parseCalls(dialect, response, sb.convert(catalog, { to: dialect, disclosure: 'native' }), catalog);
+  check(`ModelTurn<${lit(dialect)}>`, turn);
+}
 const image = { content: [{ type: 'image', mimeType: 'image/png', data: 'aGk=' }, { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zy8+' }] };
 for (const [dialect, response] of Object.entries(responses)) {
   const turn = sb.parseCalls(dialect, response, sb.convert(catalog, { to: dialect }), catalog);

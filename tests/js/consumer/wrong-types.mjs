@@ -81,6 +81,7 @@ const SAMPLES = {
   'EntityIndex.resolve': () => ['kitchen light', { limit: 2 }],
   'new ToolIndex': () => [catalog, { tools: {} }],
   'ToolIndex.search': () => ['light', { limit: 2 }],
+  'ToolIndex.explain': () => ['light', { limit: 2 }],
   'ToolIndex.suggest': () => ['set_ligth', 1],
   'new Validator': () => [catalog],
   'Validator.validate': () => ['set_light', { on: true }],

@@ -4,7 +4,7 @@
 // run (the declared values stand for what the SDKs return).
 import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { Response as OpenAiResponse, ResponseInputItem, Tool as ResponsesTool } from 'openai/resources/responses/responses';
-import type { Message, MessageParam, Tool as AnthropicTool } from '@anthropic-ai/sdk/resources/messages';
+import type { Message, MessageParam, ToolUnion as AnthropicTool } from '@anthropic-ai/sdk/resources/messages';
 import type { Content, GenerateContentResponse, LiveServerToolCall, Tool as GeminiTool } from '@google/genai';
 import type { CallToolResult as McpCallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -59,6 +59,7 @@ const input: ResponseInputItem[] = [...(responsesOut.assistant as ResponseInputI
 
 // Anthropic
 const anthropic = convert(listed, { to: 'anthropic', strict: true });
+// ToolUnion: what messages.create takes in `tools` (custom tools and the API's own, its tool search among them)
 const anthropicTools: AnthropicTool[] = anthropic.tools;
 declare const message: Message;
 const anthropicTurn = parseCalls('anthropic', message, anthropic, listed);
