@@ -322,6 +322,14 @@ export class Upstream {
       case 'listFailed':
         this.#report?.('warn', `upstream ${this.url}: ${o.kind} could not be read: ${o.error.message}`);
         break;
+      case 'skipped': {
+        const what = `${o.kind} item ${o.index}${o.name !== undefined ? ` (${o.name})` : ''}`;
+        this.#report?.('warn', `upstream ${this.url}: ${what} ${o.kept ? 'kept, but' : 'left out:'} ${o.reason}`);
+        break;
+      }
+      case 'limited':
+        this.#report?.('warn', `upstream ${this.url}: ${o.message}`);
+        break;
     }
     for (const l of [...this.#listeners]) l(o);
   }

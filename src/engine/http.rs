@@ -15,6 +15,7 @@ use foldhash::{HashMap, HashMapExt};
 use std::collections::VecDeque;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
+use crate::client::Slots;
 use crate::engine::PROTOCOL_VERSIONS;
 use crate::error::{Error, ErrorKind};
 
@@ -39,8 +40,9 @@ pub struct HttpPolicy {
     /// protection); on for gateways bound to a loopback address.
     pub loopback_host: bool,
     /// Most sessions at once (default 64). When the table is full, a new
-    /// session takes the place of the least recently used idle one; when
-    /// every session is busy, `initialize` is refused with 503.
+    /// session takes the place of the least recently used idle one (or
+    /// else of one that only holds event streams); when every session has
+    /// a request in progress, `initialize` is refused with 503.
     pub max_sessions: usize,
     /// A session without requests or streams for this long expires
     /// (default 10 minutes); its id then gets 404, and the client
@@ -69,6 +71,26 @@ pub struct HttpPolicy {
     /// (default 60 s); a locked-out address waits this long after its last
     /// counted failure.
     pub auth_window_ms: u64,
+    /// Connections one remote address may hold open at once (default 64;
+    /// see [`Gate::connection_opened`]).
+    pub max_connections_per_address: usize,
+    /// How often an open event stream (a session's GET stream, a
+    /// 2026-07-28 `subscriptions/listen` stream) gets a keepalive comment
+    /// when nothing else was written, in milliseconds (default 25 s).
+    pub stream_keepalive_ms: u64,
+    /// An event stream that carried no message (keepalives aside) for this
+    /// long is closed, in milliseconds (default 10 minutes); the client
+    /// opens another when it wants one.
+    pub stream_idle_ms: u64,
+    /// The longest an event stream stays open, in milliseconds (default 1
+    /// hour).
+    pub stream_max_ms: u64,
+    /// 2026-07-28 `subscriptions/listen` streams open at once without a
+    /// session (default 32); more are refused with 503.
+    pub max_stateless_streams: usize,
+    /// Other 2026-07-28 requests in progress at once without a session
+    /// (default 64); more are refused with 503.
+    pub max_stateless_inflight: usize,
 }
 
 /// Default [`HttpPolicy::max_body`].
@@ -102,6 +124,12 @@ impl HttpPolicy {
             max_connections: 256,
             max_auth_failures: 10,
             auth_window_ms: 60_000,
+            max_connections_per_address: 64,
+            stream_keepalive_ms: 25_000,
+            stream_idle_ms: 10 * 60 * 1000,
+            stream_max_ms: 60 * 60 * 1000,
+            max_stateless_streams: 32,
+            max_stateless_inflight: 64,
         })
     }
 
@@ -166,6 +194,32 @@ impl HttpPolicy {
     pub fn with_auth_limit(mut self, failures: u32, window_ms: u64) -> HttpPolicy {
         self.max_auth_failures = failures.max(1);
         self.auth_window_ms = window_ms.max(1);
+        self
+    }
+
+    /// With at most `n` open connections per remote address (at least 1).
+    pub fn with_max_connections_per_address(mut self, n: usize) -> HttpPolicy {
+        self.max_connections_per_address = n.max(1);
+        self
+    }
+
+    /// With these event stream lifetimes, in milliseconds: a keepalive
+    /// comment after `keepalive_ms` without a write (at least 1 s), closed
+    /// after `idle_ms` without a message (at least the keepalive) or
+    /// `max_ms` open (at least the idle time).
+    pub fn with_stream_lifetimes(mut self, keepalive_ms: u64, idle_ms: u64, max_ms: u64) -> Self {
+        self.stream_keepalive_ms = keepalive_ms.max(1000);
+        self.stream_idle_ms = idle_ms.max(self.stream_keepalive_ms);
+        self.stream_max_ms = max_ms.max(self.stream_idle_ms);
+        self
+    }
+
+    /// With at most `streams` `subscriptions/listen` streams and `inflight`
+    /// other requests of 2026-07-28 clients without a session at once
+    /// (each at least 1).
+    pub fn with_stateless_limits(mut self, streams: usize, inflight: usize) -> HttpPolicy {
+        self.max_stateless_streams = streams.max(1);
+        self.max_stateless_inflight = inflight.max(1);
         self
     }
 }
@@ -310,16 +364,24 @@ pub struct HttpRequest {
 
 /// Headers whose repeats are dropped (the first counts), as Node's
 /// `req.headers` drops them; any other repeated header is joined with
-/// `", "`. Only the headers the rules read are listed.
-const FIRST_WINS: [&str; 4] = ["host", "authorization", "content-type", "content-length"];
+/// `", "`, except those of [`REPEATS_REFUSED`]. Only the headers the rules
+/// read are listed.
+const FIRST_WINS: [&str; 2] = ["content-type", "content-length"];
+
+/// Headers a request may carry once only: a repeat is kept as a second
+/// entry, and the rules refuse the request with 400 (RFC 9112 § 3.2 for
+/// `Host`; two `Authorization` headers leave it unclear who is asking).
+const REPEATS_REFUSED: [&str; 2] = ["host", "authorization"];
 
 /// The headers `wanted` picks from raw header text: names and values in
 /// turn, one per line (Node's `req.rawHeaders` joined with `"\n"`; neither
 /// holds a line feed, which Node's parser guarantees). Names come out in
-/// lower case; a repeated header is read as Node's `req.headers` reads it:
-/// `host`, `authorization`, `content-type` and `content-length` keep their
-/// first value, others are joined with `", "`. A last name with no value
-/// is left out.
+/// lower case; a repeated header is read as Node's `req.headers` reads it
+/// (`content-type` and `content-length` keep their first value, most others
+/// are joined with `", "`), except `host` and `authorization`, whose
+/// repeats stay separate entries for the rules to refuse (the first is
+/// what [`HttpRequest::header`] gives). A last name with no value is left
+/// out.
 ///
 /// ```
 /// use mcp_switchboard::http::raw_headers;
@@ -337,14 +399,17 @@ pub fn raw_headers(raw: &str, wanted: &dyn Fn(&str) -> bool) -> Vec<(String, Str
         if !wanted(name) {
             continue;
         }
-        if let Some((k, v)) = out.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
-            if !FIRST_WINS.contains(&k.as_str()) {
-                v.push_str(", ");
-                v.push_str(value);
+        let lower = name.to_ascii_lowercase();
+        if !REPEATS_REFUSED.contains(&lower.as_str()) {
+            if let Some((k, v)) = out.iter_mut().find(|(k, _)| *k == lower) {
+                if !FIRST_WINS.contains(&k.as_str()) {
+                    v.push_str(", ");
+                    v.push_str(value);
+                }
+                continue;
             }
-            continue;
         }
-        out.push((name.to_ascii_lowercase(), value.to_string()));
+        out.push((lower, value.to_string()));
     }
     out
 }
@@ -413,7 +478,7 @@ fn reject_closing(status: u16, message: impl Into<String>) -> HttpDecision {
 
 /// The headers [`check_request`] reads, by their lower-case names: a host
 /// need pass only these.
-pub const HEADERS_READ: [&str; 10] = [
+pub const HEADERS_READ: [&str; 11] = [
     "origin",
     "host",
     "authorization",
@@ -424,6 +489,7 @@ pub const HEADERS_READ: [&str; 10] = [
     "content-length",
     "mcp-method",
     "mcp-name",
+    "content-encoding",
 ];
 
 /// A header the rules read: one of [`HEADERS_READ`], which hosts are told
@@ -472,7 +538,25 @@ fn check_request_known(
     }
 }
 
+/// How many times the request carries a header (names without case).
+fn occurrences(req: &HttpRequest, name: &str) -> usize {
+    req.headers
+        .iter()
+        .filter(|(k, _)| k.eq_ignore_ascii_case(name))
+        .count()
+}
+
 fn check_headers(req: &HttpRequest, session_known: bool, policy: &HttpPolicy) -> HttpDecision {
+    for name in REPEATS_REFUSED {
+        if occurrences(req, name) > 1 {
+            let shown = if name == "host" {
+                "Host"
+            } else {
+                "Authorization"
+            };
+            return reject_closing(400, format!("the request has more than one {shown} header"));
+        }
+    }
     if req.path != policy.path {
         return reject(
             404,
@@ -525,6 +609,22 @@ fn check_headers(req: &HttpRequest, session_known: bool, policy: &HttpPolicy) ->
             let ctype = media_type(rule_header(req, "content-type").unwrap_or(""));
             if ctype != "application/json" {
                 return reject(415, "the body must be application/json");
+            }
+            if let Some(coding) = rule_header(req, "content-encoding") {
+                let codings: Vec<&str> = coding
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty() && !c.eq_ignore_ascii_case("identity"))
+                    .collect();
+                if !codings.is_empty() {
+                    return reject(
+                        415,
+                        format!(
+                            "the body must not be compressed: Content-Encoding {} is not accepted",
+                            codings.join(", ")
+                        ),
+                    );
+                }
             }
             let mut sse = false;
             let mut may_stream = false;
@@ -664,11 +764,12 @@ pub enum BodyDecision {
         /// Whether the engine will reply.
         expects_reply: bool,
     },
-    /// Refused once the body was read ([`check_message`]): answer with this
-    /// status and this JSON-RPC error response as an `application/json`
-    /// body.
+    /// Refused once the body was read ([`check_message`]), or a message
+    /// without a session that is no JSON-RPC message at all: answer with
+    /// this status and this JSON-RPC error response as an
+    /// `application/json` body.
     Refuse {
-        /// HTTP status (400).
+        /// HTTP status (400; 503 from [`Gate::stateless_started`]).
         status: u16,
         /// The JSON-RPC error response.
         body: String,
@@ -690,11 +791,12 @@ fn body_decision(kind: &crate::engine::wire::Incoming, has_session: bool) -> Bod
         if is_initialize {
             return BodyDecision::NewSession;
         }
-        // bad JSON still gets a JSON-RPC error from an engine, so let a
-        // throwaway session answer it; anything else needs a session
-        if matches!(kind, crate::engine::wire::Incoming::Invalid { .. }) {
-            return BodyDecision::Message {
-                expects_reply: true,
+        // bad JSON still gets its JSON-RPC error, written here: no engine
+        // is made for a message without a session; anything else needs one
+        if let crate::engine::wire::Incoming::Invalid { id, code, message } = kind {
+            return BodyDecision::Refuse {
+                status: 400,
+                body: crate::engine::wire::error(id, *code, message, None),
             };
         }
         return BodyDecision::NoSession;
@@ -779,6 +881,79 @@ pub struct Gate {
     logins: HashMap<String, Failures>,
     events: VecDeque<GateEvent>,
     stats: GateStats,
+    connections: Slots<Connection>,
+    streams: Slots<Stream>,
+    /// Stream actions due, drained with [`Gate::poll_stream`].
+    stream_actions: VecDeque<StreamAction>,
+    /// 2026-07-28 requests in progress without a session, by channel:
+    /// whether each is a `subscriptions/listen`.
+    stateless: Slots<bool>,
+}
+
+/// One open connection ([`Gate::connection_opened`]).
+#[derive(Debug, Clone)]
+struct Connection {
+    remote: Option<String>,
+    /// Requests in progress on it.
+    busy: usize,
+    /// Whether a request's headers ever arrived on it.
+    proven: bool,
+    /// When it opened, or last became idle.
+    since_ms: u64,
+    order: u64,
+}
+
+impl Connection {
+    /// Which connections give way first when room is needed: those that
+    /// never completed a request's headers (oldest first), then idle
+    /// keep-alive ones; `None` for a connection with a request in progress.
+    fn eviction_rank(&self) -> Option<(u8, u64, u64)> {
+        (self.busy == 0).then_some((u8::from(self.proven), self.since_ms, self.order))
+    }
+}
+
+/// An open event stream ([`Gate::stream_started`]).
+#[derive(Debug, Clone)]
+struct Stream {
+    session: Option<String>,
+    opened_ms: u64,
+    last_message_ms: u64,
+    last_write_ms: u64,
+    /// Told to close: no more timers.
+    closing: bool,
+}
+
+/// What the host does with an open event stream, drained with
+/// [`Gate::poll_stream`] after [`Gate::handle_timeout`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StreamAction {
+    /// Write an SSE comment (`: keepalive`) so that the connection is seen
+    /// to live.
+    Keepalive {
+        /// The stream.
+        stream: u64,
+    },
+    /// End the stream (a `subscriptions/listen` stream first gets its
+    /// response) and call [`Gate::stream_ended`] once it is closed.
+    Close {
+        /// The stream.
+        stream: u64,
+        /// Why, in words for a log.
+        reason: String,
+    },
+}
+
+/// What [`Gate::connection_opened`] decided: keep the new connection or
+/// close it, and which open ones to close to make room.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+#[must_use]
+pub struct ConnectionVerdict {
+    /// Keep the new connection (else close it at once).
+    pub accept: bool,
+    /// Open connections to close now, by id.
+    pub close: Vec<u64>,
 }
 
 /// Something the [`Gate`] did that a host may log, drained with
@@ -856,6 +1031,15 @@ pub struct GateStats {
     pub sessions_evicted: u64,
     /// Sessions ended by their client.
     pub sessions_ended: u64,
+    /// New connections closed at once (past a limit, nothing to evict).
+    pub connections_refused: u64,
+    /// Open connections closed to make room (ones that had sent no
+    /// request yet, or idle ones).
+    pub connections_evicted: u64,
+    /// Event streams closed for being idle or open too long.
+    pub streams_expired: u64,
+    /// 2026-07-28 requests without a session refused past their limits.
+    pub stateless_refused: u64,
 }
 
 /// Failed logins of one remote address.
@@ -937,6 +1121,10 @@ impl Gate {
             logins: HashMap::new(),
             events: VecDeque::new(),
             stats: GateStats::default(),
+            connections: Slots::default(),
+            streams: Slots::default(),
+            stream_actions: VecDeque::new(),
+            stateless: Slots::default(),
         }
     }
 
@@ -1211,17 +1399,23 @@ impl Gate {
     /// Makes room for a new session `id` (an id the host made up, e.g. a
     /// random UUID) and enters it, busy with its `initialize` until
     /// [`Gate::finished`]. `Ok` names the sessions to close: expired ones,
-    /// and the least recently used idle one when the table was full. `Err`
-    /// is a 503 when every session is busy.
+    /// and when the table was full the least recently used idle one, or
+    /// failing that the least recently used one that only holds event
+    /// streams (its streams close with it). `Err` is a 503 when every
+    /// session has a request in progress.
     pub fn open_session(&mut self, id: &str, now_ms: u64) -> Result<Vec<String>, HttpDecision> {
         let mut close = self.sweep(now_ms);
         if self.sessions.len() >= self.policy.max_sessions {
-            let victim = self
-                .sessions
-                .iter()
-                .filter(|(_, e)| e.idle())
-                .min_by_key(|(_, e)| (e.last_used_ms, e.order))
-                .map(|(k, _)| k.clone());
+            // an idle session first; else one that only holds event streams
+            // (streams alone never keep a new client out)
+            let lru = |streams_ok: bool| {
+                self.sessions
+                    .iter()
+                    .filter(|(_, e)| e.inflight == 0 && (streams_ok || e.streams == 0))
+                    .min_by_key(|(_, e)| (e.last_used_ms, e.order))
+                    .map(|(k, _)| k.clone())
+            };
+            let victim = lru(false).or_else(|| lru(true));
             match victim {
                 Some(v) => {
                     self.sessions.remove(&v);
@@ -1303,6 +1497,293 @@ impl Gate {
     }
 }
 
+/// Connections: how many each address holds, and which give way when
+/// room is needed.
+impl Gate {
+    /// A connection `id` (a number the host gives each connection) opened
+    /// from `remote` (its address, when known). It is accepted while there
+    /// is room under [`HttpPolicy::max_connections`] and
+    /// [`HttpPolicy::max_connections_per_address`]; past either, the
+    /// connection that gives way is one that has not completed a
+    /// request's headers yet (a client that connects and sends nothing, or
+    /// half a header, cannot keep others out), the oldest first, or else an
+    /// idle keep-alive one; when every connection has a request in
+    /// progress, the new one is refused. The host closes the connections
+    /// named in `close` (and the new one when refused), then reports each
+    /// close with [`Gate::connection_closed`]. [`Gate::connection_busy`]
+    /// and [`Gate::connection_idle`] follow its requests.
+    ///
+    /// ```
+    /// use mcp_switchboard::http::{Gate, HttpPolicy};
+    ///
+    /// let policy = HttpPolicy::for_host("127.0.0.1", None)?.with_max_connections(2);
+    /// let mut gate = Gate::new(policy);
+    /// assert!(gate.connection_opened(1, Some("10.0.0.5"), 0).accept);
+    /// assert!(gate.connection_opened(2, Some("10.0.0.5"), 1).accept);
+    /// gate.connection_busy(2, 2);
+    /// // full: connection 1 never sent a request, so it makes room
+    /// let v = gate.connection_opened(3, Some("10.0.0.6"), 3);
+    /// assert!(v.accept);
+    /// assert_eq!(v.close, [1]);
+    /// # Ok::<(), mcp_switchboard::Error>(())
+    /// ```
+    pub fn connection_opened(
+        &mut self,
+        id: u64,
+        remote: Option<&str>,
+        now_ms: u64,
+    ) -> ConnectionVerdict {
+        let mut close = Vec::new();
+        if let Some(r) = remote {
+            let held = self
+                .connections
+                .values()
+                .filter(|c| c.remote.as_deref() == Some(r))
+                .count();
+            if held >= self.policy.max_connections_per_address {
+                match self.evictable(Some(r)) {
+                    Some(victim) => close.push(victim),
+                    None => return self.refuse_connection(close),
+                }
+            }
+        }
+        if self.connections.len() - close.len() >= self.policy.max_connections {
+            match self.evictable(None).filter(|v| !close.contains(v)) {
+                Some(victim) => close.push(victim),
+                None => return self.refuse_connection(close),
+            }
+        }
+        for victim in &close {
+            self.forget_connection(*victim);
+            self.stats.connections_evicted += 1;
+        }
+        self.order += 1;
+        self.connections.insert(
+            id,
+            Connection {
+                remote: remote.map(str::to_owned),
+                busy: 0,
+                proven: false,
+                since_ms: now_ms,
+                order: self.order,
+            },
+        );
+        ConnectionVerdict {
+            accept: true,
+            close,
+        }
+    }
+
+    fn refuse_connection(&mut self, close: Vec<u64>) -> ConnectionVerdict {
+        self.stats.connections_refused += 1;
+        ConnectionVerdict {
+            accept: false,
+            close,
+        }
+    }
+
+    /// The connection that gives way first (of `remote`, when given).
+    fn evictable(&self, remote: Option<&str>) -> Option<u64> {
+        self.connections
+            .iter()
+            .filter(|(_, c)| remote.is_none_or(|r| c.remote.as_deref() == Some(r)))
+            .filter_map(|(id, c)| c.eviction_rank().map(|rank| (rank, *id)))
+            .min()
+            .map(|(_, id)| id)
+    }
+
+    fn forget_connection(&mut self, id: u64) {
+        self.connections.remove(&id);
+    }
+
+    /// A request's headers arrived on connection `id`: it has a request in
+    /// progress until [`Gate::connection_idle`].
+    pub fn connection_busy(&mut self, id: u64, now_ms: u64) {
+        if let Some(c) = self.connections.get_mut(&id) {
+            c.busy += 1;
+            c.proven = true;
+            c.since_ms = c.since_ms.max(now_ms);
+        }
+    }
+
+    /// A request on connection `id` was answered (its response ended).
+    pub fn connection_idle(&mut self, id: u64, now_ms: u64) {
+        if let Some(c) = self.connections.get_mut(&id) {
+            c.busy = c.busy.saturating_sub(1);
+            c.since_ms = c.since_ms.max(now_ms);
+        }
+    }
+
+    /// Connection `id` closed (whoever closed it).
+    pub fn connection_closed(&mut self, id: u64) {
+        self.forget_connection(id);
+    }
+
+    /// Connections open.
+    pub fn connections(&self) -> usize {
+        self.connections.len()
+    }
+}
+
+/// Event streams: keepalives, idle and lifetime expiry.
+impl Gate {
+    /// An event stream `stream` (a number the host gives it) opened: a
+    /// session's GET stream (`session`: its id, whose stream count
+    /// [`Gate::request`] raised) or a 2026-07-28 `subscriptions/listen`
+    /// stream (`None`). From now on [`Gate::poll_timeout`] names when a
+    /// keepalive or its end is due.
+    pub fn stream_started(&mut self, stream: u64, session: Option<&str>, now_ms: u64) {
+        self.streams.insert(
+            stream,
+            Stream {
+                session: session.map(str::to_owned),
+                opened_ms: now_ms,
+                last_message_ms: now_ms,
+                last_write_ms: now_ms,
+                closing: false,
+            },
+        );
+    }
+
+    /// A message went out on `stream` (a notification, a request to the
+    /// client): it is not idle.
+    pub fn stream_message(&mut self, stream: u64, now_ms: u64) {
+        if let Some(s) = self.streams.get_mut(&stream) {
+            s.last_message_ms = s.last_message_ms.max(now_ms);
+            s.last_write_ms = s.last_write_ms.max(now_ms);
+        }
+    }
+
+    /// `stream` closed (whoever closed it); a session's stream count goes
+    /// down as with [`Gate::stream_closed`].
+    pub fn stream_ended(&mut self, stream: u64, now_ms: u64) {
+        if let Some(s) = self.streams.remove(&stream) {
+            if let Some(id) = s.session {
+                self.stream_closed(&id, now_ms);
+            }
+        }
+    }
+
+    /// Event streams open.
+    pub fn streams(&self) -> usize {
+        self.streams.len()
+    }
+
+    /// When [`Gate::handle_timeout`] is next due (a keepalive, or a stream's
+    /// end), in the host's milliseconds.
+    #[must_use]
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.streams
+            .values()
+            .filter(|s| !s.closing)
+            .map(|s| self.stream_due(s))
+            .min()
+    }
+
+    /// The stream's next deadline: its keepalive, idle end or last moment.
+    fn stream_due(&self, s: &Stream) -> u64 {
+        let p = &self.policy;
+        let keepalive = s.last_write_ms.saturating_add(p.stream_keepalive_ms);
+        let idle = s.last_message_ms.saturating_add(p.stream_idle_ms);
+        let end = s.opened_ms.saturating_add(p.stream_max_ms);
+        keepalive.min(idle).min(end)
+    }
+
+    /// Handles what is due at `now_ms`: the streams to end (idle or open
+    /// too long) and the keepalives to write, drained with
+    /// [`Gate::poll_stream`].
+    pub fn handle_timeout(&mut self, now_ms: u64) {
+        let p = &self.policy;
+        // in the order the streams were opened
+        for (id, s) in self.streams.iter_mut().filter(|(_, s)| !s.closing) {
+            let reason = if now_ms >= s.opened_ms.saturating_add(p.stream_max_ms) {
+                Some(format!(
+                    "the stream was open for {} s, the limit",
+                    p.stream_max_ms / 1000
+                ))
+            } else if now_ms >= s.last_message_ms.saturating_add(p.stream_idle_ms) {
+                Some(format!(
+                    "the stream carried nothing for {} s",
+                    p.stream_idle_ms / 1000
+                ))
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                s.closing = true;
+                self.stats.streams_expired += 1;
+                let stream = *id;
+                self.stream_actions
+                    .push_back(StreamAction::Close { stream, reason });
+            } else if now_ms >= s.last_write_ms.saturating_add(p.stream_keepalive_ms) {
+                s.last_write_ms = now_ms;
+                self.stream_actions
+                    .push_back(StreamAction::Keepalive { stream: *id });
+            }
+        }
+    }
+
+    /// The next stream action due, oldest first.
+    #[must_use]
+    pub fn poll_stream(&mut self) -> Option<StreamAction> {
+        self.stream_actions.pop_front()
+    }
+}
+
+/// 2026-07-28 requests without a session: how many run at once.
+impl Gate {
+    /// A 2026-07-28 request without a session, on `channel` (the host's
+    /// number for it), is about to be served; `listen` when it is a
+    /// `subscriptions/listen` (an event stream that stays open). Past
+    /// [`HttpPolicy::max_stateless_streams`] or
+    /// [`HttpPolicy::max_stateless_inflight`] it is refused: the error
+    /// response (`id` is the request's) to send with HTTP 503, as a
+    /// [`BodyDecision::Refuse`]. Otherwise it counts until
+    /// [`Gate::stateless_ended`].
+    pub fn stateless_started(
+        &mut self,
+        channel: u64,
+        listen: bool,
+        id: &serde_json::Value,
+    ) -> Result<(), BodyDecision> {
+        let held = self.stateless.values().filter(|l| **l == listen).count();
+        let (max, what) = if listen {
+            (
+                self.policy.max_stateless_streams,
+                "subscriptions/listen streams",
+            )
+        } else {
+            (
+                self.policy.max_stateless_inflight,
+                "requests without a session",
+            )
+        };
+        if held >= max {
+            self.stats.stateless_refused += 1;
+            let message = format!("Server busy: {max} {what} are in progress; try again shortly");
+            return Err(BodyDecision::Refuse {
+                status: 503,
+                body: crate::engine::wire::error(
+                    id,
+                    crate::engine::wire::WireCode::InternalError,
+                    &message,
+                    None,
+                ),
+            });
+        }
+        if !self.stateless.contains_key(&channel) {
+            self.stateless.insert(channel, listen);
+        }
+        Ok(())
+    }
+
+    /// The 2026-07-28 request on `channel` is over (answered, or its stream
+    /// closed).
+    pub fn stateless_ended(&mut self, channel: u64) {
+        self.stateless.remove(&channel);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1315,14 +1796,17 @@ mod tests {
                 .map(|(k, v)| format!("{k}={v}"))
                 .collect::<Vec<_>>()
         };
-        // repeats: the first Host, Authorization, Content-Type and
-        // Content-Length count; any other is joined
+        // repeats: the first Content-Type and Content-Length count; Host
+        // and Authorization stay apart (the rules refuse them); any other
+        // is joined
         let raw = "Host\na\nhost\nb\nAuthorization\nBearer 1\nauthorization\nBearer 2\nContent-Type\napplication/json\ncontent-type\ntext/plain\nContent-Length\n5\ncontent-length\n6\nOrigin\nx\norigin\ny\nMcp-Session-Id\ns1\nMCP-SESSION-ID\ns2\nMcp-Param-Zone\nk\nmcp-param-zone\nh";
         assert_eq!(
             pairs(raw_headers(raw, &all)),
             [
                 "host=a",
+                "host=b",
                 "authorization=Bearer 1",
+                "authorization=Bearer 2",
                 "content-type=application/json",
                 "content-length=5",
                 "origin=x, y",
@@ -1338,21 +1822,40 @@ mod tests {
         );
         assert!(raw_headers("", &all).is_empty());
         assert_eq!(pairs(raw_headers("\n\n\n", &all)), ["=, "]);
-        // the rules see the same request from raw lines as from pairs
+        // the rules see the same request from raw lines as from pairs; two
+        // Authorization headers (or two Host headers) are refused with 400
         let policy = HttpPolicy::for_host("127.0.0.1", Some("t".into())).unwrap();
-        let from_raw = HttpRequest {
+        let request = |raw: &str| HttpRequest {
             method: "POST".into(),
             path: "/mcp".into(),
-            headers: raw_headers(
-                "content-type\napplication/json\naccept\napplication/json, text/event-stream\nauthorization\nBearer t\nAuthorization\nBearer x",
-                &|n| HEADERS_READ.iter().any(|h| h.eq_ignore_ascii_case(n)),
-            ),
+            headers: raw_headers(raw, &|n| {
+                HEADERS_READ.iter().any(|h| h.eq_ignore_ascii_case(n))
+            }),
             session_known: false,
         };
+        let one = "content-type\napplication/json\naccept\napplication/json, text/event-stream\nauthorization\nBearer t";
         assert!(matches!(
-            check_request(&from_raw, &policy),
+            check_request(&request(one), &policy),
             HttpDecision::ReadBody { .. }
         ));
+        for extra in [
+            "\nAuthorization\nBearer x",
+            "\nAuthorization\nBearer t",
+            "\nHost\nlocalhost\nhost\nlocalhost",
+        ] {
+            match check_request(&request(&format!("{one}{extra}")), &policy) {
+                HttpDecision::Reject {
+                    status,
+                    headers,
+                    message,
+                } => {
+                    assert_eq!(status, 400, "{extra}");
+                    assert!(message.contains("more than one"), "{message}");
+                    assert!(headers.contains(&("Connection".into(), "close".into())));
+                }
+                d => panic!("{extra}: {d:?}"),
+            }
+        }
     }
 
     fn req(method: &str, headers: &[(&str, &str)], session_known: bool) -> HttpRequest {
@@ -1583,12 +2086,18 @@ mod tests {
                 expects_reply: true
             }
         );
-        assert_eq!(
-            check_body("{oops", false, &p),
-            BodyDecision::Message {
-                expects_reply: true
+        // bad JSON without a session: its JSON-RPC error comes from the rules
+        match check_body("{oops", false, &p) {
+            BodyDecision::Refuse { status, body } => {
+                assert_eq!(status, 400);
+                assert!(body.contains("-32700"), "{body}");
             }
-        );
+            d => panic!("{d:?}"),
+        }
+        assert!(matches!(
+            check_body("[]", false, &p),
+            BodyDecision::Refuse { status: 400, .. }
+        ));
     }
 
     fn post(headers: &[(&str, &str)]) -> HttpRequest {
@@ -1905,10 +2414,14 @@ mod tests {
         g.finished("a", 11);
         assert_eq!(g.open_session("d", 12), Ok(vec!["b".to_string()]));
         assert_eq!(g.len(), 3);
-        // busy sessions are never evicted: with all busy, 503
+        // a session that only holds a stream gives way when no idle one is
+        // left (streams alone never keep new clients out)
         g.request(&in_session("POST", "a"), 13);
         g.request(&in_session("GET", "c"), 13);
-        match g.open_session("e", 14) {
+        assert_eq!(g.open_session("e", 14), Ok(vec!["c".to_string()]));
+        // sessions with requests in progress are never evicted: with all
+        // busy, 503
+        match g.open_session("e2", 14) {
             Err(HttpDecision::Reject {
                 status, headers, ..
             }) => {
@@ -1919,6 +2432,7 @@ mod tests {
         }
         // same clock reading: the order of use decides
         g.finished("d", 14);
+        g.finished("e", 14);
         assert_eq!(g.open_session("f", 14), Ok(vec!["d".to_string()]));
     }
 
@@ -2149,5 +2663,172 @@ mod tests {
             ),
             (3, 1, 1, 1)
         );
+    }
+
+    #[test]
+    fn compressed_bodies_are_refused_clearly() {
+        let p = HttpPolicy::for_host("127.0.0.1", None).unwrap();
+        for coding in ["gzip", "gzip, gzip", "br", "x-custom"] {
+            match check_request(&post(&[("content-encoding", coding)]), &p) {
+                HttpDecision::Reject {
+                    status, message, ..
+                } => {
+                    assert_eq!(status, 415, "{coding}");
+                    assert!(message.contains(coding), "{message}");
+                }
+                d => panic!("{coding}: {d:?}"),
+            }
+        }
+        for coding in ["identity", "", " identity , "] {
+            assert_eq!(
+                status(check_request(&post(&[("content-encoding", coding)]), &p)),
+                200,
+                "{coding:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn half_open_connections_give_way_and_addresses_are_capped() {
+        let p = HttpPolicy::for_host("127.0.0.1", None)
+            .unwrap()
+            .with_max_connections(4)
+            .with_max_connections_per_address(2);
+        let mut g = Gate::new(p);
+        // an attacker's two connections send nothing
+        assert!(g.connection_opened(1, Some("10.0.0.66"), 0).accept);
+        assert!(g.connection_opened(2, Some("10.0.0.66"), 1).accept);
+        // its third makes room by closing its own oldest half-open one
+        let v = g.connection_opened(3, Some("10.0.0.66"), 2);
+        assert_eq!((v.accept, v.close.clone()), (true, vec![1]));
+        g.connection_closed(1);
+        // a client whose requests are in progress is never closed: with the
+        // address's connections all busy, its next one is refused
+        let mut c = Gate::new(g.policy().clone());
+        assert!(c.connection_opened(1, Some("a"), 0).accept);
+        assert!(c.connection_opened(2, Some("a"), 0).accept);
+        c.connection_busy(1, 1);
+        c.connection_busy(2, 1);
+        let v = c.connection_opened(3, Some("a"), 2);
+        assert_eq!((v.accept, v.close.len()), (false, 0));
+        assert_eq!(c.stats().connections_refused, 1);
+        // other addresses fill the table; past it the half-open connections
+        // go first (oldest first), then idle ones, never busy ones
+        assert!(g.connection_opened(4, Some("b"), 3).accept);
+        assert!(g.connection_opened(5, Some("c"), 4).accept);
+        g.connection_busy(4, 5);
+        g.connection_busy(5, 5);
+        assert_eq!(g.connections(), 4);
+        let v = g.connection_opened(6, Some("d"), 6);
+        assert_eq!((v.accept, v.close.clone()), (true, vec![2]));
+        let v = g.connection_opened(7, Some("e"), 7);
+        assert_eq!((v.accept, v.close.clone()), (true, vec![3]));
+        g.connection_busy(6, 8);
+        g.connection_busy(7, 8);
+        // every connection busy: the new one is refused
+        let v = g.connection_opened(8, Some("f"), 9);
+        assert!(!v.accept && v.close.is_empty());
+        // an answered request leaves its connection idle, which gives way
+        g.connection_idle(4, 10);
+        let v = g.connection_opened(9, Some("f"), 11);
+        assert_eq!((v.accept, v.close.clone()), (true, vec![4]));
+        assert_eq!(g.stats().connections_evicted, 4);
+        // closed connections are forgotten, their address's count with them
+        for id in [5, 6, 7, 9] {
+            g.connection_closed(id);
+        }
+        assert_eq!(g.connections(), 0);
+        // no address known: only the table's limit applies
+        for id in 10..14 {
+            assert!(g.connection_opened(id, None, 20).accept);
+        }
+        assert_eq!(g.connection_opened(14, None, 21).close, vec![10]);
+    }
+
+    #[test]
+    fn streams_get_keepalives_and_end_when_idle_or_old() {
+        let p = HttpPolicy::for_host("127.0.0.1", None)
+            .unwrap()
+            .with_stream_lifetimes(1_000, 5_000, 8_000);
+        let mut g = Gate::new(p);
+        g.open_session("s", 0).unwrap();
+        g.finished("s", 0);
+        assert_eq!(
+            g.request(&in_session("GET", "s"), 0).decision,
+            HttpDecision::OpenStream
+        );
+        assert_eq!(g.poll_timeout(), None);
+        g.stream_started(7, Some("s"), 0);
+        g.stream_started(8, None, 0);
+        assert_eq!(g.poll_timeout(), Some(1_000));
+        // nothing due yet
+        g.handle_timeout(999);
+        assert_eq!(g.poll_stream(), None);
+        g.handle_timeout(1_000);
+        let due: Vec<StreamAction> = std::iter::from_fn(|| g.poll_stream()).collect();
+        assert_eq!(
+            due,
+            [
+                StreamAction::Keepalive { stream: 7 },
+                StreamAction::Keepalive { stream: 8 }
+            ]
+        );
+        // messages keep a stream from being idle, not from growing old
+        for t in [2_000, 4_000, 6_000] {
+            g.stream_message(8, t);
+        }
+        g.handle_timeout(5_000);
+        let due: Vec<StreamAction> = std::iter::from_fn(|| g.poll_stream()).collect();
+        assert!(
+            matches!(&due[..], [StreamAction::Close { stream: 7, reason }] if reason.contains("carried nothing")),
+            "{due:?}"
+        );
+        // a stream told to close has no more timers; its session's count
+        // goes down once it is closed
+        assert_eq!(g.poll_timeout(), Some(7_000));
+        g.stream_ended(7, 5_001);
+        assert!(g.sessions.get("s").is_some_and(|e| e.streams == 0));
+        g.handle_timeout(8_000);
+        let due: Vec<StreamAction> = std::iter::from_fn(|| g.poll_stream()).collect();
+        assert!(
+            matches!(&due[..], [StreamAction::Close { stream: 8, reason }] if reason.contains("open for 8 s")),
+            "{due:?}"
+        );
+        g.stream_ended(8, 8_001);
+        assert_eq!((g.streams(), g.poll_timeout()), (0, None));
+        assert_eq!(g.stats().streams_expired, 2);
+    }
+
+    #[test]
+    fn requests_without_a_session_are_capped() {
+        let p = HttpPolicy::for_host("127.0.0.1", None)
+            .unwrap()
+            .with_stateless_limits(1, 2);
+        let mut g = Gate::new(p);
+        let id = serde_json::json!(5);
+        assert!(g.stateless_started(1, true, &id).is_ok());
+        match g.stateless_started(2, true, &id) {
+            Err(BodyDecision::Refuse { status, body }) => {
+                assert_eq!(status, 503);
+                assert!(
+                    body.contains(r#""id":5"#) && body.contains("subscriptions/listen"),
+                    "{body}"
+                );
+            }
+            d => panic!("{d:?}"),
+        }
+        // streams and calls are counted apart
+        assert!(g.stateless_started(3, false, &id).is_ok());
+        assert!(g.stateless_started(4, false, &id).is_ok());
+        assert!(g.stateless_started(5, false, &id).is_err());
+        g.stateless_ended(3);
+        assert!(g.stateless_started(5, false, &id).is_ok());
+        g.stateless_ended(1);
+        assert!(g.stateless_started(6, true, &id).is_ok());
+        // unknown or repeated ends change nothing
+        g.stateless_ended(1);
+        g.stateless_ended(99);
+        assert!(g.stateless_started(7, true, &id).is_err());
+        assert_eq!(g.stats().stateless_refused, 3);
     }
 }

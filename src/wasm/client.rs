@@ -523,6 +523,29 @@ pub enum UpstreamOutput {
         #[tsify(type = "unknown")]
         params: Value,
     },
+    /// A list item was left out, or kept with its name flagged.
+    Skipped {
+        /// Which list.
+        #[tsify(type = "UpstreamList")]
+        kind: &'static str,
+        /// Its position in the list the server sent.
+        index: usize,
+        /// Its name or URI, escaped.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        /// Kept (a flagged name) or left out.
+        kept: bool,
+        /// Why.
+        reason: String,
+    },
+    /// The server sent more than its share: refused, dropped or cut.
+    Limited {
+        /// The call whose exchange carried it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        call: Option<u64>,
+        /// What happened.
+        message: String,
+    },
 }
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -616,6 +639,20 @@ fn upstream_output(o: ClientOutput, url: &str) -> UpstreamOutput {
             method,
             params,
         },
+        ClientOutput::Skipped {
+            kind,
+            index,
+            name,
+            kept,
+            reason,
+        } => UpstreamOutput::Skipped {
+            kind: kind.field(),
+            index,
+            name,
+            kept,
+            reason,
+        },
+        ClientOutput::Limited { call, message } => UpstreamOutput::Limited { call, message },
     }
 }
 

@@ -420,6 +420,13 @@ impl JsEngine {
         self.inner.end_subscriptions()
     }
 
+    /// Ends the subscriptions/listen streams of one channel with their
+    /// responses.
+    #[wasm_bindgen(js_name = endSubscriptionsOn)]
+    pub fn end_subscriptions_on(&mut self, channel: f64) {
+        self.inner.end_subscriptions_on(channel as u64)
+    }
+
     /// Replaces the resources, templates and prompts served.
     #[wasm_bindgen(js_name = setSurface)]
     pub fn set_surface(
@@ -580,6 +587,26 @@ impl JsEngine {
             message_header_names: None,
             handled: None,
         })
+    }
+
+    /// An engine for another client serving what this one serves: the
+    /// catalog, its search index, disclosure, resources, prompts, sources
+    /// and compiled schemas are shared, not built again (a gateway's new
+    /// session costs its own state alone). It has no client yet.
+    pub fn fork(&self) -> JsEngine {
+        JsEngine {
+            inner: self.inner.fork(),
+            message_key: self.message_key.clone(),
+            message_header_names: None,
+            handled: None,
+        }
+    }
+
+    /// Serves what `other` serves from now on (a change made once to
+    /// `other`, shared rather than made again); clients are notified of
+    /// what changed.
+    pub fn follow(&mut self, other: &JsEngine) {
+        self.inner.follow(&other.inner);
     }
 
     /// Takes one incoming JSON-RPC message (text). Bad messages get error

@@ -1,7 +1,7 @@
 //! The Streamable HTTP transport rules of the gateway.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{json, Value};
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
@@ -29,7 +29,15 @@ export interface GateStats {
   sessionsExpired: number;
   sessionsEvicted: number;
   sessionsEnded: number;
+  connectionsRefused: number;
+  connectionsEvicted: number;
+  streamsExpired: number;
+  statelessRefused: number;
 }
+/** What HttpGate.connectionOpened() decided: keep the new connection (or close it at once), and the open connections to close to make room. */
+export interface ConnectionVerdict { accept: boolean; close: number[] }
+/** What to do with an open event stream (HttpGate.handleTimeout()): write a keepalive comment, or end it (then call streamEnded once it is closed). */
+export type StreamAction = { type: "keepalive"; stream: number } | { type: "close"; stream: number; reason: string };
 "#;
 use crate::http::{
     BodyDecision, Gate, GateEvent, HttpDecision, HttpPolicy, Outcome, HEADERS_READ,
@@ -67,6 +75,22 @@ pub struct HttpGateOptions {
     /// The window of `maxAuthFailures`, and how long a locked-out address
     /// waits (default 60000 ms).
     auth_window_ms: Option<u64>,
+    /// Connections one remote address may hold open at once (default 64).
+    max_connections_per_address: Option<usize>,
+    /// A keepalive comment on an event stream after this long without a
+    /// write (default 25000 ms).
+    stream_keepalive_ms: Option<u64>,
+    /// An event stream that carried no message this long is closed
+    /// (default 600000 ms).
+    stream_idle_ms: Option<u64>,
+    /// The longest an event stream stays open (default 3600000 ms).
+    stream_max_ms: Option<u64>,
+    /// subscriptions/listen streams open at once without a session
+    /// (default 32).
+    max_stateless_streams: Option<usize>,
+    /// Other 2026-07-28 requests in progress at once without a session
+    /// (default 64).
+    max_stateless_inflight: Option<usize>,
 }
 
 /// The limits the host applies to its server.
@@ -295,6 +319,13 @@ fn read_headers(
             if v.is_undefined() {
                 continue;
             }
+            if js_sys::Array::is_array(&v) && matches!(*name, "host" | "authorization") {
+                // a repeat the rules refuse: every value is kept
+                for item in js_sys::Array::from(&v).iter() {
+                    list.push(((*name).to_string(), item.as_string().unwrap_or_default()));
+                }
+                continue;
+            }
             let v = v.as_string().or_else(|| {
                 js_sys::Array::is_array(&v)
                     .then(|| js_sys::Array::from(&v).get(0).as_string())
@@ -383,6 +414,20 @@ impl JsHttpGate {
         let failures = o.max_auth_failures.unwrap_or(policy.max_auth_failures);
         let window = o.auth_window_ms.unwrap_or(policy.auth_window_ms);
         policy = policy.with_auth_limit(failures, window);
+        if let Some(n) = o.max_connections_per_address {
+            policy = policy.with_max_connections_per_address(n);
+        }
+        let keepalive = o.stream_keepalive_ms.unwrap_or(policy.stream_keepalive_ms);
+        let idle = o.stream_idle_ms.unwrap_or(policy.stream_idle_ms);
+        let max = o.stream_max_ms.unwrap_or(policy.stream_max_ms);
+        policy = policy.with_stream_lifetimes(keepalive, idle, max);
+        let streams = o
+            .max_stateless_streams
+            .unwrap_or(policy.max_stateless_streams);
+        let inflight = o
+            .max_stateless_inflight
+            .unwrap_or(policy.max_stateless_inflight);
+        policy = policy.with_stateless_limits(streams, inflight);
         Ok(JsHttpGate {
             gate: Gate::new(policy),
             header_names: js_names(&HEADERS_READ),
@@ -544,6 +589,10 @@ impl JsHttpGate {
             "sessionsExpired": s.sessions_expired,
             "sessionsEvicted": s.sessions_evicted,
             "sessionsEnded": s.sessions_ended,
+            "connectionsRefused": s.connections_refused,
+            "connectionsEvicted": s.connections_evicted,
+            "streamsExpired": s.streams_expired,
+            "statelessRefused": s.stateless_refused,
         }))
     }
 
@@ -603,6 +652,104 @@ impl JsHttpGate {
         })
     }
 
+    /// A connection opened (`id`: the host's number for it, `remote`: its
+    /// address): keep it or close it at once, and close the connections
+    /// named in `close` to make room (ones that have not completed a
+    /// request's headers first, then idle ones). Report every close with
+    /// `connectionClosed`, and requests with `connectionBusy` and
+    /// `connectionIdle`.
+    #[wasm_bindgen(js_name = connectionOpened, unchecked_return_type = "ConnectionVerdict")]
+    pub fn connection_opened(
+        &mut self,
+        id: f64,
+        remote: Option<String>,
+        now_ms: f64,
+    ) -> Result<JsValue, JsValue> {
+        let v = self
+            .gate
+            .connection_opened(millis(id), remote.as_deref(), millis(now_ms));
+        to_js(&json!({"accept": v.accept, "close": v.close}))
+    }
+
+    /// A request's headers arrived on connection `id`.
+    #[wasm_bindgen(js_name = connectionBusy)]
+    pub fn connection_busy(&mut self, id: f64, now_ms: f64) {
+        self.gate.connection_busy(millis(id), millis(now_ms));
+    }
+
+    /// A request on connection `id` was answered.
+    #[wasm_bindgen(js_name = connectionIdle)]
+    pub fn connection_idle(&mut self, id: f64, now_ms: f64) {
+        self.gate.connection_idle(millis(id), millis(now_ms));
+    }
+
+    /// Connection `id` closed.
+    #[wasm_bindgen(js_name = connectionClosed)]
+    pub fn connection_closed(&mut self, id: f64) {
+        self.gate.connection_closed(millis(id));
+    }
+
+    /// An event stream opened: a session's GET stream (`session`), or a
+    /// 2026-07-28 subscriptions/listen stream (`null`); `pollTimeout` then
+    /// names when its keepalive or end is due.
+    #[wasm_bindgen(js_name = streamStarted)]
+    pub fn stream_started(&mut self, stream: f64, session: Option<String>, now_ms: f64) {
+        self.gate
+            .stream_started(millis(stream), session.as_deref(), millis(now_ms));
+    }
+
+    /// A message went out on an event stream.
+    #[wasm_bindgen(js_name = streamMessage)]
+    pub fn stream_message(&mut self, stream: f64, now_ms: f64) {
+        self.gate.stream_message(millis(stream), millis(now_ms));
+    }
+
+    /// An event stream closed (its session's stream count goes down).
+    #[wasm_bindgen(js_name = streamEnded)]
+    pub fn stream_ended(&mut self, stream: f64, now_ms: f64) {
+        self.gate.stream_ended(millis(stream), millis(now_ms));
+    }
+
+    /// When `handleTimeout` is next due (ms on the host's clock), or
+    /// undefined with no stream open.
+    #[wasm_bindgen(js_name = pollTimeout)]
+    pub fn poll_timeout(&self) -> Option<f64> {
+        self.gate.poll_timeout().map(|t| t as f64)
+    }
+
+    /// What is due at `nowMs`: keepalives to write and streams to end.
+    #[wasm_bindgen(js_name = handleTimeout, unchecked_return_type = "StreamAction[]")]
+    pub fn handle_timeout(&mut self, now_ms: f64) -> Result<JsValue, JsValue> {
+        use std::fmt::Write;
+        self.gate.handle_timeout(millis(now_ms));
+        // written as JSON text and parsed once
+        let mut t = String::from("[");
+        while let Some(a) = self.gate.poll_stream() {
+            if t.len() > 1 {
+                t.push(',');
+            }
+            let _ = match a {
+                crate::http::StreamAction::Keepalive { stream } => {
+                    write!(t, r#"{{"type":"keepalive","stream":{stream}}}"#)
+                }
+                crate::http::StreamAction::Close { stream, reason } => write!(
+                    t,
+                    r#"{{"type":"close","stream":{stream},"reason":{}}}"#,
+                    Value::from(reason)
+                ),
+            };
+        }
+        t.push(']');
+        js_sys::JSON::parse(&t)
+    }
+
+    /// A 2026-07-28 request without a session (its `checkMessage` gave
+    /// "stateless", with `channel`) is over.
+    #[wasm_bindgen(js_name = statelessEnded)]
+    pub fn stateless_ended(&mut self, channel: f64) {
+        self.gate.stateless_ended(millis(channel));
+    }
+
     /// Decides on a POST body once read.
     #[wasm_bindgen(js_name = checkBody, unchecked_return_type = "BodyAction")]
     pub fn check_body(&self, body: &str, has_session: bool) -> Result<JsValue, JsValue> {
@@ -623,22 +770,42 @@ impl JsHttpGate {
     }
 
     /// Decides on a POST body once read, with the request's headers (the
-    /// 2026-07-28 header checks): see `MessageAction`.
+    /// 2026-07-28 header checks): see `MessageAction`. With `channel` (the
+    /// host's number for a request without a session), a 2026-07-28
+    /// request to serve is counted against the limits of requests and
+    /// subscriptions/listen streams without a session (refused with 503
+    /// past them) until `statelessEnded(channel)`.
     #[wasm_bindgen(js_name = checkMessage, unchecked_return_type = "MessageAction")]
     pub fn check_message(
-        &self,
+        &mut self,
         #[wasm_bindgen(unchecked_param_type = "HttpHeaders")] headers: JsValue,
         body: &str,
         has_session: bool,
+        channel: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        let read = read_message(
+        let (decision, incoming) = read_message(
             &headers,
             &self.message_header_names,
             body,
             has_session,
             self.gate.policy().max_body,
         )?;
-        super::http_modern::message_action(read.0)
+        let counted = match (&decision, channel, &incoming) {
+            (
+                BodyDecision::Stateless {
+                    expects_reply: true,
+                },
+                Some(channel),
+                Some(crate::engine::wire::Incoming::Request { id, method, .. }),
+            ) => {
+                let listen = method == "subscriptions/listen";
+                self.gate
+                    .stateless_started(millis(channel), listen, id)
+                    .err()
+            }
+            _ => None,
+        };
+        super::http_modern::message_action(counted.unwrap_or(decision))
     }
 
     /// Checks the bytes of a body read so far: a 413 rejection past the
