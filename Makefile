@@ -46,6 +46,7 @@ build: tools
 test-rust:
 	cargo fmt --all -- --check
 	cargo clippy --all-targets -- -D warnings
+	cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
 	cargo test
 
 test-wasm:

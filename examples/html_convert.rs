@@ -6,6 +6,7 @@
 //! cargo run --release --example html_convert -- --bench tests/fixtures/html/*.html
 //! cargo run --release --example html_convert -- --hostile            # time the hostile inputs
 //! ```
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::Instant;
 

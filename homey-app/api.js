@@ -23,4 +23,8 @@ module.exports = {
   async getZones({ homey }) {
     return homey.app.zones();
   },
+
+  async getProtectedDevices({ homey }) {
+    return homey.app.protectedDevices();
+  },
 };

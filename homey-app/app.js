@@ -13,11 +13,12 @@ const { toolFailure } = require('mcp-switchboard');
 
 const builtin = require('./lib/tools.json');
 const metadata = require('./lib/tools.metadata.json');
-const { HomeyIO, ScopeError, NotFoundError } = require('./lib/homey-io');
+const { HomeyIO, ScopeError, NotFoundError, ProtectedError } = require('./lib/homey-io');
 const { FlowTools } = require('./lib/flow-tools');
 const { McpServer, SERVER_KEYS } = require('./lib/mcp-server');
 const { KEYS, newToken, readSettings } = require('./lib/settings');
 const { zonePath } = require('./lib/tools/common');
+const { KIND_CODES, protectedKind } = require('./lib/guard');
 const { withWebTools } = require('./lib/web-tools');
 
 const TOOL_MODULES = [
@@ -29,6 +30,8 @@ const TOOL_MODULES = [
   require('./lib/tools/system'),
   require('./lib/tools/energy'),
   require('./lib/tools/alarms'),
+  require('./lib/tools/home'),
+  require('./lib/tools/flow-edit'),
 ];
 
 /** A handler whose known failures become tool errors with guidance. */
@@ -39,9 +42,26 @@ function guarded(fn) {
     } catch (err) {
       if (err instanceof ScopeError) return toolFailure(err.message, { missingScope: err.scope, workarounds: err.workarounds });
       if (err instanceof NotFoundError) return toolFailure(err.message, err.hint ? { hint: err.hint } : undefined);
+      if (err instanceof ProtectedError) return toolFailure(err.message, { protectedDevice: { ...err.device, is: err.kind, refused: err.action } });
       throw err;
     }
   };
+}
+
+/** What the personal API key is used for, and the permission each needs. */
+const PERSONAL_KEY_USES = [
+  { id: 'startFlows', scope: 'homey.flow.start' },
+  { id: 'moods', scope: 'homey.mood.set' },
+  { id: 'logic', scope: 'homey.logic' },
+  { id: 'editFlows', scope: 'homey.flow' },
+  { id: 'presence', scope: 'homey.user.readonly' },
+];
+
+/** Whether a token's scopes include `scope` ("homey" and "homey.flow" include "homey.flow.start"; "homey.user" includes "homey.user.readonly"). */
+function grants(scopes, scope) {
+  const parts = scope.split('.');
+  for (let i = 1; i <= parts.length; i++) if (scopes.includes(parts.slice(0, i).join('.'))) return true;
+  return false;
 }
 
 class SwitchboardApp extends Homey.App {
@@ -179,11 +199,30 @@ class SwitchboardApp extends Homey.App {
       .sort((a, b) => a.path.localeCompare(b.path));
   }
 
+  /** The protected devices (locks, garage doors, alarms, sirens) and whether the owner allowed each (for the settings page). */
+  async protectedDevices() {
+    const { zonesById, devicesById, allowed } = await this.io.visibility();
+    const out = [];
+    for (const d of devicesById.values()) {
+      const kind = protectedKind(d);
+      if (!kind) continue;
+      const zone = zonesById[d.zone];
+      out.push({ id: d.id, name: d.name, kind, code: KIND_CODES.get(kind), zone: zone ? zonePath(zone, zonesById) : null, allowed: allowed.has(d.id) });
+    }
+    return out.sort((a, b) => (a.zone ?? '').localeCompare(b.zone ?? '') || a.name.localeCompare(b.name));
+  }
+
+  /**
+   * For the settings page's test button: whether the key works, and what the
+   * app can do with it (each action and the permission it needs).
+   */
   async testPersonalKey() {
     try {
-      return { ok: true, hub: await this.io.testPersonalKey() };
+      const { hub, scopes } = await this.io.testPersonalKey();
+      const can = (scope) => (scopes === null ? null : grants(scopes, scope));
+      return { ok: true, hub, works: PERSONAL_KEY_USES.map(({ id, scope }) => ({ id, scope, ok: can(scope) })) };
     } catch (err) {
-      return { ok: false, error: err.message };
+      return { ok: false, code: err.code ?? 'refused', error: err.message };
     }
   }
 

@@ -15,6 +15,7 @@ use crate::names::NameMap;
 
 /// One tool call the model asked for, normalised.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Call {
     /// The call id: the model's, or a deterministic `call_<n>` when the
     /// API gives none (see [`Call::id_from_model`]).
@@ -56,6 +57,7 @@ pub struct Call {
 /// What a model response held: its calls, its prose, and the assistant turn
 /// to append to the history before the results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ModelTurn {
     /// The calls, in the order the model made them.
     pub calls: Vec<Call>,

@@ -130,28 +130,115 @@
 //! assert_eq!(err.kind(), ErrorKind::Json);
 //! assert!(err.to_string().contains("line 1"));
 //! ```
+//!
+//! # The parts
+//!
+//! The crate root holds the conversion API above. Everything else lives in
+//! a module whose page is its manual:
+//!
+//! | module | what it does |
+//! |---|---|
+//! | [`dialect`] | one file per model API: tools out ([`convert`]), calls in ([`parse_calls`]), results back ([`format_results`]) |
+//! | [`lower`] | one file per schema-lowering rule, and the fast path that writes plain schemas straight from their text |
+//! | [`validate`](mod@validate) | call arguments against the tool's real JSON Schema, with coercion ([`validate::Validator`] for many calls) |
+//! | [`search`] | ranked tool search in English, Dutch, German and French ([`search::ToolIndex`]) |
+//! | [`engine`] | the MCP server engine, sans I/O, with progressive disclosure ([`engine::Engine`], [`engine::Mode`]) |
+//! | [`http`] | the Streamable HTTP rules and the session table ([`http::Gate`]) |
+//! | [`client`] | the upstream MCP client, sans I/O ([`client::UpstreamClient`]) |
+//! | [`web`], [`html`] | the `web_fetch` and `web_search` tools, sans I/O, and HTML to Markdown |
+//!
+//! # Run loops
+//!
+//! Every state machine here is driven the same way: the host feeds in what
+//! happened (a message, a response, the time), then drains what to do
+//! until nothing is left; every output names what it answers (a request
+//! id, a channel, an exchange, a call), so the host routes by those and
+//! never by the order of outputs. Polls are `#[must_use]`.
+//!
+//! **[`engine::Engine`]** (one per server; the gateway, stdio and the Homey
+//! app drive it):
+//!
+//! ```
+//! use mcp_switchboard::engine::{Engine, EngineConfig, Output};
+//! use mcp_switchboard::Catalog;
+//! use serde_json::json;
+//!
+//! let catalog = Catalog::parse(br#"[{"name": "get_state", "inputSchema": {"type": "object"}}]"#)?;
+//! let mut engine = Engine::new(catalog, EngineConfig::default());
+//! let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+//!                   "params": {"name": "get_state", "arguments": {}}});
+//! let owed = engine.handle(&call.to_string()); // true: a reply will come
+//! assert!(owed);
+//! while let Some(output) = engine.poll_output() {
+//!     match output {
+//!         // run the real tool (the host's I/O), then report its result
+//!         Output::Invoke(inv) => engine.complete(inv.id, &json!({"content": []}))?,
+//!         // write these to the client of `reply.channel`, in reply to `reply.to`
+//!         Output::Reply(reply) => assert_eq!(reply.to, json!(1)),
+//!         _ => {}
+//!     }
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! **[`http::Gate`]** (one per HTTP listener): each request's verdict
+//! from [`http::Gate::request`] with the time, then the events it raised
+//! ([`http::Gate::poll_event`]: sessions opened, expired, lock-outs) for
+//! the log; [`http::Gate::sweep`] with the time ends idle sessions.
+//!
+//! **[`client::UpstreamClient`]** (one per upstream server):
+//! [`client::UpstreamClient::connect`], then drain
+//! [`client::UpstreamClient::poll_output`]: `Send` an HTTP request (feed
+//! its status, body chunks and end back, tagged by exchange), `Spawn` and
+//! `Write` for stdio, `Done` / `Failed` for a call; arm one timer at
+//! [`client::UpstreamClient::poll_timeout`] and call
+//! [`client::UpstreamClient::handle_timeout`] when it fires.
+//!
+//! **[`web::WebFetch`]**: every input returns the next
+//! [`web::FetchAction`] (resolve this name, request this URL over a
+//! connection to this address, read on, decode, done).
+//!
+//! # Design
+//!
+//! * **No I/O, no clock, no randomness in the core.** Bytes and values in,
+//!   values out. Wherever time matters the caller passes `now` (in
+//!   milliseconds of a clock of its choosing) and asks when to wake
+//!   (`poll_timeout`); the core never reads a clock and never sleeps.
+//!   Session ids, request ids and tokens come from the host.
+//! * **The host only does I/O.** The JS shell (the gateway, the upstream
+//!   connection, the web tools, the Homey app) opens sockets, sends HTTP,
+//!   reads files and arms the one timer the core asks for. Decisions about
+//!   schemas, search, the protocol, a model API's wire format, timeouts and
+//!   error codes are made here, so they are the same in every host.
+//! * **Only `wasm` (not public) knows JavaScript.** It is the one module
+//!   that uses wasm-bindgen; everything else is plain Rust that runs
+//!   natively too, and is tested natively.
+//! * **Bad input never panics.** Input paths have no `unwrap`, `expect` or
+//!   indexing (clippy denies the first two outside tests), recursion and
+//!   sizes are bounded ([`Limits`]), and work is linear in the input. The
+//!   fuzz targets check it.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 mod call;
 mod catalog;
 pub mod client;
-mod dialect;
-mod engine;
+pub mod dialect;
+pub mod engine;
 mod error;
 pub mod html;
 mod lenient;
 mod lint;
-mod lower;
+pub mod lower;
 mod names;
 mod pointer;
 mod rawjson;
 mod report;
 mod results;
-mod search;
+pub mod search;
 mod text;
 mod tokens;
-mod validate;
+pub mod validate;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 pub mod web;

@@ -27,6 +27,7 @@ pub enum Severity {
 
 /// One lint finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Finding {
     /// How much it matters.
     pub severity: Severity,
@@ -41,6 +42,7 @@ pub struct Finding {
 
 /// Lint results for one tool.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct ToolLint {
     /// The MCP name.
     pub name: String,
@@ -53,6 +55,7 @@ pub struct ToolLint {
 
 /// Lint results for a catalog.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct LintReport {
     /// One entry per tool, in catalog order.
     pub tools: Vec<ToolLint>,

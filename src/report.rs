@@ -100,6 +100,7 @@ impl ReportEntry {
 /// `/result/tools/3/inputSchema/properties/url/format`). Where a `$ref` was
 /// followed, the pointer names the place that referred, not the definition.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct ReportEntry {
     /// The MCP name of the tool, when the entry concerns one.
     pub tool: Option<String>,

@@ -1,6 +1,7 @@
 //! Model responses in each dialect's real shape → normalised calls and MCP
 //! `tools/call` requests → results → conversation items. Shapes follow the
 //! vendors' documentation.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! Every tool of every corpus catalog, every schema edge case and the Home
 //! Assistant fragments, through every dialect (strict on and off), checked
 //! against each dialect's documented rules.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

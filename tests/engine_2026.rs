@@ -1,5 +1,6 @@
 //! The engine at 2026-07-28 beside 2025, the server surface, and several
 //! sources.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use mcp_switchboard::{
     Catalog, Engine, EngineConfig, Era, InvocationKind, LogLevel, Output, Source, Surface,

@@ -1,6 +1,7 @@
 //! The conversion's fast paths against the general ones: every catalog of
 //! the corpus (and the schema edge cases), in every dialect, with and
 //! without strict mode, gives the same bytes both ways.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

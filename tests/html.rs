@@ -2,6 +2,7 @@
 //! `tests/fixtures/html/README.md`). A change in output fails here;
 //! regenerate on purpose with `UPDATE_SNAPSHOTS=1 cargo test --test html`
 //! and review the diff.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
 

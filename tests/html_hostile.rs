@@ -5,6 +5,7 @@
 //! html_convert -- --hostile` times the same inputs.
 //!
 //! This binary holds a single test so the allocator counts only it.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod html_inputs;
 

@@ -3,6 +3,7 @@
 //! panic would trap and a deep recursion would overflow the small wasm
 //! stack. Run with `cargo test --target wasm32-unknown-unknown --test
 //! html_wasm`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #![cfg(target_arch = "wasm32")]
 

@@ -12,6 +12,7 @@
 //!   collection across applicators, not implemented (the keywords are
 //!   ignored).
 //! * `vocabulary.json`: needs custom meta-schemas with `$vocabulary`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

@@ -10,6 +10,7 @@
 //! machine's cores does not count; wall time where there is no such
 //! clock. Memory is the peak of the heap (this test binary counts the
 //! bytes allocated by its own thread) during one call.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -1,6 +1,7 @@
 //! Tool search on the real catalogs of the shared corpus. The full
 //! evaluation (recall, MRR, baselines) is `bash tests/search/eval.sh`; these
 //! tests pin what must never regress.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

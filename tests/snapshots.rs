@@ -1,6 +1,7 @@
 //! Snapshot tests: the Home Assistant and Homey catalogs in every dialect.
 //! A change in output fails here; regenerate on purpose with
 //! `UPDATE_SNAPSHOTS=1 cargo test --test snapshots` and review the diff.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! The upstream client state machine against scripted servers: a
 //! 2026-07-28 server (the crate's own engine behind its HTTP checks), a
 //! 2025-only server, a legacy HTTP+SSE server, and their faults.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
 

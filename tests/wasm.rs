@@ -1,6 +1,7 @@
 //! The core compiled to wasm32 and run under Node (wasm-bindgen-test):
 //! conversion of real catalogs and bad input, where a panic would trap and
 //! a deep recursion would overflow the small wasm stack.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #![cfg(target_arch = "wasm32")]
 

@@ -2,6 +2,7 @@
 //! checks after resolution, the body cap, content types, encodings,
 //! timeouts), the search request and the reading of its replies, and the
 //! tool definitions.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::net::IpAddr;
 

@@ -14,6 +14,9 @@
 
 const { randomBytes } = require('crypto');
 
+const { checkFlow } = require('./guard');
+const { NotFoundError } = require('./homey-io');
+
 const TRIGGER_CARD = 'ai_tool_called';
 const ANSWER_CARD = 'ai_tool_answer';
 const SLOTS = [1, 2, 3];
@@ -170,7 +173,7 @@ class FlowTools {
       const info = flows?.get(command);
       if (flows && (!info || info.enabled.length === 0)) continue; // only in disabled Flows
       if (this.reserved.has(command)) {
-        skipped.push({ command, reason: `a built-in tool is called ${command}; choose another tool name` });
+        skipped.push({ command, code: 'reserved', reason: `a built-in tool is called ${command}; choose another tool name` });
         continue;
       }
       const params = cardParameters(args);
@@ -201,6 +204,7 @@ class FlowTools {
    * Flows has it.
    */
   async run(command, args = {}, ctx = undefined) {
+    await this.#guard(command);
     const tool = this.tools.get(command);
     const call = randomBytes(6).toString('hex');
     const tokens = { command, call };
@@ -235,6 +239,27 @@ class FlowTools {
       else result.answer = answer;
     }
     return result;
+  }
+
+  /**
+   * Reads the Flows that `command` would start, as they are now (one saved a
+   * moment ago included), and refuses the call when one of them acts on a
+   * protected device (ProtectedError) or touches a device or zone the
+   * settings hide (NotFoundError).
+   */
+  async #guard(command) {
+    const api = await this.io.api();
+    const [simple, advanced, home] = await Promise.all([api.flow.getFlows(), api.flow.getAdvancedFlows(), this.io.visibility()]);
+    const flows = [...Object.values(simple ?? {}), ...Object.values(advanced ?? {})];
+    const context = { ...home, flowsById: new Map(flows.map((f) => [f.id, f])) };
+    for (const flow of flows) {
+      if (flow.enabled === false) continue;
+      const { triggers } = cardsOf(flow, this.triggerSuffix, this.answerSuffix);
+      if (!triggers.some((args) => typeof args.command === 'string' && args.command.trim() === command)) continue;
+      if (checkFlow(flow, context).hidden) {
+        throw new NotFoundError(`the tool ${command} does not run for the assistant: a Flow it starts uses a device or zone the app's settings hide`);
+      }
+    }
   }
 
   /** Resolves with the Flow's answer to `call`, or null after answerMs. */

@@ -9,6 +9,9 @@
 const Module = require('module');
 const path = require('path');
 
+const { ProtectedError, protectedKind, riskyChange } = require('./guard');
+const { lookup } = require('./tools/common');
+
 /**
  * Registers module `name` (as `from` resolves it) as a stand-in that loads
  * the real module the first time it is called or constructed, or one of
@@ -147,11 +150,25 @@ class HomeyIO {
   }
 
   /** Checks the personal API key: resolves with the hub's name, or throws. */
+  /**
+   * Checks the personal API key: the hub's name and the key's permissions
+   * (its session's scopes, which reading needs no permission for), or throws
+   * an Error whose `code` is "off" (switched off or empty) or "refused".
+   */
   async testPersonalKey() {
-    const api = await this.personalApi();
-    if (!api) throw new Error('the personal API key is switched off or empty');
-    const info = await api.system.getInfo();
-    return info?.homeyName ?? info?.hostname ?? 'the hub';
+    const api = await this.personalApi().catch(() => null);
+    if (!api) throw Object.assign(new Error('the personal API key is switched off or empty'), { code: 'off' });
+    let client;
+    let session;
+    try {
+      client = await api;
+      session = await client.sessions.getSessionMe();
+    } catch (err) {
+      throw Object.assign(new Error(`the hub refused the key (${err.statusCode ?? err.message})`), { code: 'refused' });
+    }
+    // the hub's name needs homey.system.readonly, which a key may lack
+    const info = await client.system.getInfo().catch(() => null);
+    return { hub: info?.homeyName ?? info?.hostname ?? null, scopes: Array.isArray(session?.scopes) ? session.scopes : null };
   }
 
   /**
@@ -203,12 +220,28 @@ class HomeyIO {
 
   /** The visible zones and devices (arrays), read together. */
   async home() {
-    const api = await this.api();
-    const [zonesById, devicesById] = await Promise.all([api.zones.getZones(), api.devices.getDevices()]);
-    const hidden = this.hiddenZoneIds(zonesById);
-    const zones = Object.values(zonesById).filter((z) => !hidden.has(z.id));
-    const devices = Object.values(devicesById).filter((d) => !hidden.has(d.zone));
+    const { zones, devices, zonesById } = await this.visibility();
     return { zones, devices, zonesById };
+  }
+
+  /**
+   * The whole home and what the settings hide: the visible zones and
+   * devices (arrays), every zone by ID, every device by ID (a Map), the
+   * hidden zone and device IDs, and the protected devices the owner allowed.
+   */
+  async visibility() {
+    const api = await this.api();
+    const [zonesById, all] = await Promise.all([api.zones.getZones(), api.devices.getDevices()]);
+    const hiddenZones = this.hiddenZoneIds(zonesById);
+    const devicesById = new Map(Object.values(all ?? {}).map((d) => [d.id, d]));
+    const hiddenDevices = new Set();
+    const devices = [];
+    for (const d of devicesById.values()) {
+      if (hiddenZones.has(d.zone)) hiddenDevices.add(d.id);
+      else devices.push(d);
+    }
+    const zones = Object.values(zonesById).filter((z) => !hiddenZones.has(z.id));
+    return { zones, devices, zonesById, devicesById, hiddenZones, hiddenDevices, allowed: new Set(this.settings().allowedDevices ?? []) };
   }
 
   /** One visible device, or a NotFoundError. */
@@ -231,7 +264,7 @@ class HomeyIO {
   /** A visible zone and the IDs of the zones inside it (itself included). */
   async zoneWithin(zoneId, includeSubzones = true) {
     const { zones } = await this.home();
-    const zone = zones.find((z) => z.id === zoneId);
+    const zone = lookup(zones, { id: zoneId });
     if (!zone) throw new NotFoundError(`no zone with ID ${JSON.stringify(zoneId)}`, 'get_home_structure lists the zone IDs');
     const ids = new Set([zone.id]);
     if (includeSubzones) {
@@ -249,10 +282,23 @@ class HomeyIO {
     return { zone, ids };
   }
 
-  /** Sets one capability value. */
-  async setCapability(deviceId, capabilityId, value) {
+  /** Throws a ProtectedError when setting `capabilityId` of `device` to `value` is refused to the assistant. */
+  checkWrite(device, capabilityId, value) {
+    const action = riskyChange(device, capabilityId, value);
+    if (action && !(this.settings().allowedDevices ?? []).includes(device.id)) {
+      throw new ProtectedError(device, protectedKind(device), action);
+    }
+  }
+
+  /**
+   * Sets one capability value of `device` (a device object): every device
+   * write of every tool comes through here, so a protected device is
+   * refused (ProtectedError) whatever tool asked, unless the owner allowed it.
+   */
+  async setCapability(device, capabilityId, value) {
+    this.checkWrite(device, capabilityId, value);
     const api = await this.api();
-    await api.devices.setCapabilityValue({ deviceId, capabilityId, value });
+    await api.devices.setCapabilityValue({ deviceId: device.id, capabilityId, value });
   }
 
   /** Drops the clients (settings changed, or the app stops). */
@@ -270,4 +316,4 @@ class HomeyIO {
   }
 }
 
-module.exports = { HomeyIO, ScopeError, NotFoundError, missingScope, HomeyAPI };
+module.exports = { HomeyIO, ScopeError, NotFoundError, ProtectedError, missingScope, HomeyAPI };

@@ -105,6 +105,7 @@ class McpServer {
       await old.close();
     }
     this.lastError = null;
+    this.lastErrorCode = null;
     this.gateway = this.#create(s);
     if (!s.serverEnabled) return this.status();
     try {
@@ -112,6 +113,7 @@ class McpServer {
       this.log(`MCP server listening on port ${this.gateway.port}`);
     } catch (err) {
       this.lastError = err.code === 'EADDRINUSE' ? `port ${s.port} is in use by another program: choose another port` : err.message;
+      this.lastErrorCode = err.code === 'EADDRINUSE' ? 'port-in-use' : null;
       this.log('MCP server did not start:', this.lastError);
       // the Web API route still needs a gateway
       await this.gateway.close();
@@ -165,6 +167,7 @@ class McpServer {
       calls: gw?.counts.calls ?? 0,
       failedLogins: gw?.counts.authFailures ?? 0,
       error: this.lastError,
+      errorCode: this.lastErrorCode ?? null,
       lockedOut: [...this.limited.keys()],
     };
   }

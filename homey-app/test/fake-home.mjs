@@ -245,8 +245,7 @@ export function createHome() {
     storage: { total: 32768 * 1024 * 1024, free: 20000 * 1024 * 1024, types: { apps: { name: 'Apps', size: 2000 * 1024 * 1024 }, swap: { name: 'Swap', size: 1024 * 1024 * 1024 }, insights: { name: 'Insights', size: 3000 * 1024 * 1024 } } },
   };
 
-  const home = new EventEmitter();
-  Object.assign(home, {
+  return homeObject({
     id: 'fake-homey-0001',
     zones,
     devices,
@@ -263,6 +262,17 @@ export function createHome() {
     nextAlarm: 2,
     zigbee,
     system,
+  });
+}
+
+/**
+ * A home from its parts (zones, devices, Flows, ...): an event emitter with
+ * the records the tests read and the changes an owner makes in the Homey app.
+ */
+export function homeObject(parts) {
+  const home = new EventEmitter();
+  Object.assign(home, {
+    ...parts,
     /** Every Web API request: {method, path, token, status}. */
     requests: [],
     /** Every Flow the runtime ran: {flowId, tokens}. */

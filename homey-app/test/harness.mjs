@@ -130,6 +130,15 @@ export function createFakeHomey({ home, apiUrl, settings }) {
       getOwnerApiToken: async () => APP_TOKEN,
       getLocalUrl: async () => apiUrl,
     },
+    clock: { getTimezone: () => 'Europe/Amsterdam' },
+    // the Apps SDK's timeline: what the app writes there
+    notifications: {
+      async createNotification({ excerpt } = {}) {
+        if (typeof excerpt !== 'string' || !excerpt) throw new Error('Invalid excerpt');
+        home.notifications ??= [];
+        home.notifications.push({ excerpt, ownerUri: `homey:app:${manifest.id}`, dateCreated: new Date().toISOString() });
+      },
+    },
     cloud: {
       getHomeyId: async () => home.id,
       getLocalAddress: async () => `127.0.0.1:${new URL(apiUrl).port}`,
@@ -196,10 +205,10 @@ export function createFakeHomey({ home, apiUrl, settings }) {
 
 /**
  * Starts the fake Web API and the app on it.
- * @param {{home: object, settings?: object}} options
+ * @param {{home: object, settings?: object, tokens?: Record<string, string[]>}} options more tokens and their scopes
  */
-export async function bootApp({ home, settings = {} }) {
-  const api = await startFakeHomeyApi(home, { tokens: { [APP_TOKEN]: APP_SCOPES, [PERSONAL_KEY]: ['*'] } });
+export async function bootApp({ home, settings = {}, tokens = {} }) {
+  const api = await startFakeHomeyApi(home, { tokens: { [APP_TOKEN]: APP_SCOPES, [PERSONAL_KEY]: ['homey'], ...tokens } });
   const homey = createFakeHomey({ home, apiUrl: api.url, settings });
   const App = require('./app.js');
   const app = new App();

@@ -38,7 +38,7 @@ test('the package is used through its entry and its gateway export; nothing reac
 test('every built-in tool has a handler, and the tool definitions are data', async () => {
   const { tools } = JSON.parse(readFileSync(join(appDir, 'lib/tools.json'), 'utf8'));
   const { tools: meta } = JSON.parse(readFileSync(join(appDir, 'lib/tools.metadata.json'), 'utf8'));
-  assert.equal(tools.length, 28);
+  assert.equal(tools.length, 33);
   assert.deepEqual(Object.keys(meta).sort(), tools.map((t) => t.name).sort());
   for (const t of tools) {
     assert.equal(typeof t.description, 'string', t.name);
@@ -65,5 +65,5 @@ test('the manifest: SDK 3, local, Homey Pro (Early 2023) and newer, the Web API 
   for (const name of Object.values(app.name)) assert.doesNotMatch(name, /homey/i);
   assert.deepEqual(app.flow.triggers.map((c) => c.id), ['ai_tool_called']);
   assert.deepEqual(app.flow.actions.map((c) => c.id), ['ai_tool_answer']);
-  assert.deepEqual(Object.keys(app.api).sort(), ['getStatus', 'getZones', 'mcp', 'regenerateToken', 'testPersonalKey']);
+  assert.deepEqual(Object.keys(app.api).sort(), ['getProtectedDevices', 'getStatus', 'getZones', 'mcp', 'regenerateToken', 'testPersonalKey']);
 });

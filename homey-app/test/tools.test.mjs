@@ -129,8 +129,10 @@ describe('every tool, in "all" mode', () => {
     const data = await ok('control_device', { deviceId: 'kitchen-speaker', capability: 'volume_set', value: '0.5' });
     assert.deepEqual([data.value, data.previous], [0.5, 0.25]);
     assert.equal(home.devices['kitchen-speaker'].capabilitiesObj.volume_set.value, 0.5);
-    await ok('control_device', { deviceId: 'hallway-lock', capability: 'locked', value: 'false' });
-    assert.equal(home.devices['hallway-lock'].capabilitiesObj.locked.value, false);
+    // a lock is protected: unlocking is refused, locking is not
+    await fails('control_device', { deviceId: 'hallway-lock', capability: 'locked', value: 'false' }, /To unlock "Front door lock" \(a lock\) is not allowed for AI assistants/);
+    assert.equal(home.devices['hallway-lock'].capabilitiesObj.locked.value, true);
+    await ok('control_device', { deviceId: 'hallway-lock', capability: 'locked', value: true });
     await fails('control_device', { deviceId: 'living-thermostat', capability: 'measure_temperature', value: 3 }, /is a measurement and cannot be set/);
     await fails('control_device', { deviceId: 'kitchen-speaker', capability: 'volume_set', value: 2 }, /must be a number from 0 to 1; got 2/);
     const toggled = await ok('toggle_device', { deviceId: 'kitchen-spots' });
@@ -211,7 +213,7 @@ describe('every tool, in "all" mode', () => {
     const refreshed = await ok('refresh_homey_flows', {});
     assert.equal(refreshed.changed, false);
     assert.deepEqual(refreshed.tools.map((t) => t.name).sort(), ['evening_lights', 'play_radio']);
-    assert.deepEqual(refreshed.skipped, [{ command: 'get_states', reason: 'a built-in tool is called get_states; choose another tool name' }]);
+    assert.deepEqual(refreshed.skipped, [{ command: 'get_states', code: 'reserved', reason: 'a built-in tool is called get_states; choose another tool name' }]);
   });
 
   test('insights: logs of visible devices, values with statistics', async () => {
@@ -291,6 +293,23 @@ describe('every tool, in "all" mode', () => {
     assert.deepEqual(kitchen.devices.map((d) => d.id), ['kitchen-socket']);
   });
 
+  test('get_energy_usage, create_notification and get_presence on a hub without reports, a timeline and the users scope', async () => {
+    const usage = await ok('get_energy_usage', { period: 'yesterday' });
+    assert.deepEqual([usage.consumedKWh, usage.devices, usage.cost], [0, [], undefined]);
+    await ok('create_notification', { text: 'Hello' });
+    assert.deepEqual(home.notifications.map((n) => n.excerpt), ['Hello']);
+    await fails('get_presence', {}, /homey\.user\.readonly/);
+  });
+
+  test('get_flow_cards and manage_flow (a dry run; writing needs the personal key)', async () => {
+    const cards = await ok('get_flow_cards', { type: 'action', query: 'turn on' });
+    assert.deepEqual(cards.cards.map((c) => c.id), ['homey:device:kitchen-spots:on']);
+    const plan = { action: 'create', name: 'Spots at seven', trigger: { card: 'homey:manager:cron:time_exactly' }, actions: [{ card: 'homey:device:kitchen-spots:on' }] };
+    const dry = await ok('manage_flow', { ...plan, dryRun: true });
+    assert.equal(dry.wouldCreate.enabled, false);
+    await fails('manage_flow', plan, /homey\.flow/);
+  });
+
   test('alarms: list, create, change, delete', async () => {
     const list = await ok('get_alarms', {});
     assert.deepEqual(list.alarms.map((a) => [a.time, a.repetition.length]), [['07:00', 5]]);
@@ -326,7 +345,9 @@ describe('every tool, in "all" mode', () => {
   test('with a personal API key, the scoped actions work', async () => {
     app.homey.settings.set('personalKey', PERSONAL_KEY);
     app.homey.settings.set('personalKeyEnabled', true);
-    assert.deepEqual(await app.app.testPersonalKey(), { ok: true, hub: 'the hub' });
+    const tested = await app.app.testPersonalKey();
+    assert.equal(tested.ok, true);
+    assert.deepEqual(tested.works.map((w) => [w.id, w.ok]), [['startFlows', true], ['moods', true], ['logic', true], ['editFlows', true], ['presence', true]]);
     const mood = await ok('set_mood', { moodId: 'mood-movie' });
     assert.equal(mood.activated, true);
     assert.deepEqual(home.moodsSet, ['mood-movie']);

@@ -22,6 +22,7 @@ pub use upstream::UpstreamClient;
 
 /// One Server-Sent Event.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct SseEvent {
     /// The `event:` field (`message` when absent).
     pub event: String,
@@ -125,6 +126,7 @@ impl SseParser {
     }
 
     /// Ends the stream: a last event without its blank line still counts.
+    #[must_use]
     pub fn finish(&mut self) -> Vec<SseEvent> {
         let mut out = Vec::new();
         if !self.buffer.is_empty() {
@@ -356,6 +358,7 @@ impl ClientSession {
     }
 
     /// `initialize`, asking for the newest protocol revision.
+    #[must_use]
     pub fn initialize(&mut self, client_name: &str, client_version: &str) -> (Value, String) {
         self.request(
             "initialize",
@@ -369,6 +372,7 @@ impl ClientSession {
     }
 
     /// `tools/list`, from `cursor` when following `nextCursor`.
+    #[must_use]
     pub fn list_tools(&mut self, cursor: Option<&str>) -> (Value, String) {
         let params = match cursor {
             Some(c) => json!({"cursor": c}),
@@ -378,6 +382,7 @@ impl ClientSession {
     }
 
     /// `tools/call`.
+    #[must_use]
     pub fn call_tool(&mut self, name: &str, arguments: &Value) -> (Value, String) {
         self.request("tools/call", json!({"name": name, "arguments": arguments}))
     }
@@ -386,6 +391,7 @@ impl ClientSession {
 /// What to do with an upstream server's HTTP reply.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
+#[must_use]
 pub enum ReplyAction {
     /// Read the body's messages with [`messages`].
     Read,

@@ -184,6 +184,7 @@ impl Options {
 
 /// The result of converting a catalog to one dialect.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Conversion {
     /// The dialect converted to.
     pub dialect: Dialect,

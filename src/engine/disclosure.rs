@@ -576,6 +576,7 @@ pub(crate) fn default_core(catalog: &Catalog) -> Vec<String> {
 
 /// Estimated token cost of the tool list in each disclosure mode.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Budget {
     /// `mcp` (the `tools/list` payload) or the dialect the list was converted to.
     pub dialect: String,

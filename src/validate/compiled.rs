@@ -60,6 +60,7 @@ impl Validator {
     /// Coerces and validates `arguments` for the tool `tool`, exactly as
     /// [`validate_arguments`](crate::validate_arguments) with that tool's
     /// input schema does; `None` when the catalog has no such tool.
+    #[must_use]
     pub fn validate(&mut self, tool: &str, arguments: Value) -> Option<Validation> {
         let compiled = self.tools.get_mut(tool)?;
         Some(compiled.with_dependent_mut(|_, ev| coerce_and_validate(ev, arguments)))
@@ -88,6 +89,7 @@ impl Validator {
     /// assert!(!validator.valid_as_is("set", r#"{"state":"on","level":80.0}"#)); // to coerce
     /// # Ok::<(), mcp_switchboard::Error>(())
     /// ```
+    #[must_use]
     pub fn valid_as_is(&mut self, tool: &str, arguments: &str) -> bool {
         self.tools
             .get_mut(tool)

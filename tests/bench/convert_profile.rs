@@ -9,6 +9,7 @@
 //! ```
 //!
 //! `ONLY` (tool names, comma-separated) keeps those tools of the catalog.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::Instant;
 

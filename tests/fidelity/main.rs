@@ -14,6 +14,7 @@
 //! Zero unreported losses. `FIDELITY_SAMPLES` sets the argument sets drawn
 //! per tool (default 12); `FIDELITY_SEED` draws other sets (any text);
 //! `FIDELITY_SHOW` how many losses a failure lists.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../common/mod.rs"]
 mod common;

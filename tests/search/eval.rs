@@ -18,6 +18,7 @@
 //! The corpus folder is `../shared/corpus` beside the crate, or `$CORPUS`.
 //! Queries are split in two halves by a hash of their text: A (tuned on)
 //! and B (held out).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::{BTreeMap, HashMap};

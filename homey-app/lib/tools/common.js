@@ -31,4 +31,18 @@ function byName(items, name, field = 'name') {
   return items.find((i) => String(i[field]).toLowerCase() === want) ?? items.find((i) => String(i[field]).toLowerCase().includes(want)) ?? null;
 }
 
-module.exports = { time, hoursSince, zonePath, byName };
+/**
+ * The one place where the assistant's reference to a zone, Flow, mood or
+ * Logic variable becomes the item: by ID when given, else by name (exact,
+ * then contained); null when none. `key` reads an item's {id, name}. A
+ * name resolver (an entity index with "did you mean" on ambiguity) slots in
+ * here; devices are looked up by ID in HomeyIO.device, which it would feed.
+ */
+function lookup(items, { id, name }, key = (i) => i) {
+  if (id !== undefined) return items.find((i) => key(i).id === id) ?? null;
+  if (name === undefined) return null;
+  const named = items.map((item) => ({ item, name: key(item).name }));
+  return byName(named, name)?.item ?? null;
+}
+
+module.exports = { time, hoursSince, zonePath, byName, lookup };

@@ -5,6 +5,7 @@
 
 const { toolFailure } = require('mcp-switchboard');
 const { checkValue } = require('../capability');
+const { ProtectedError } = require('../guard');
 const { hoursSince, time, zonePath } = require('./common');
 
 /** A device's class, its virtual class first (a socket used as a light is a light). */
@@ -43,6 +44,44 @@ function deviceSummary(d) {
   };
 }
 
+/** The value of capability `id` of a device, or undefined when it has none. */
+function valueOf(d, id) {
+  return d.capabilitiesObj?.[id]?.value;
+}
+
+/**
+ * The states `get_states` filters on (its `where`): each tells whether a
+ * device is in it and which capabilities say so (the answer shows those).
+ * A device without any of the capabilities a state reads is not in it.
+ */
+const STATES = {
+  on: (d) => (valueOf(d, 'onoff') === true ? ['onoff'] : null),
+  off: (d) => (valueOf(d, 'onoff') === false ? ['onoff'] : null),
+  open: (d) => {
+    if (valueOf(d, 'alarm_contact') === true) return ['alarm_contact'];
+    if (valueOf(d, 'garagedoor_closed') === false) return ['garagedoor_closed'];
+    const set = valueOf(d, 'windowcoverings_set');
+    return typeof set === 'number' && set > 0 && valueOf(d, 'alarm_contact') === undefined ? ['windowcoverings_set'] : null;
+  },
+  closed: (d) => {
+    if (valueOf(d, 'alarm_contact') === false) return ['alarm_contact'];
+    if (valueOf(d, 'garagedoor_closed') === true) return ['garagedoor_closed'];
+    return valueOf(d, 'windowcoverings_set') === 0 && valueOf(d, 'alarm_contact') === undefined ? ['windowcoverings_set'] : null;
+  },
+  locked: (d) => (valueOf(d, 'locked') === true ? ['locked'] : null),
+  unlocked: (d) => (valueOf(d, 'locked') === false ? ['locked'] : null),
+  low_battery: (d, { batteryBelow }) => {
+    if (valueOf(d, 'alarm_battery') === true) return ['alarm_battery'];
+    const level = valueOf(d, 'measure_battery');
+    return typeof level === 'number' && level <= batteryBelow ? ['measure_battery'] : null;
+  },
+  offline: (d) => (d.available === false ? [] : null),
+  alarm: (d) => {
+    const raised = Object.keys(d.capabilitiesObj ?? {}).filter((id) => id.startsWith('alarm_') && valueOf(d, id) === true);
+    return raised.length ? raised : null;
+  },
+};
+
 module.exports = function deviceTools({ io }) {
   async function getHomeStructure({ zoneId }) {
     const { zones, devices, zonesById } = await io.home();
@@ -60,7 +99,7 @@ module.exports = function deviceTools({ io }) {
     };
   }
 
-  async function getStates({ zoneId, deviceIds, capability, deviceClass: cls, silentForHours }) {
+  async function getStates({ zoneId, deviceIds, capability, deviceClass: cls, silentForHours, where, batteryBelow = 20 }) {
     const { devices, zonesById } = await io.home();
     let list = devices;
     if (zoneId !== undefined) {
@@ -83,9 +122,16 @@ module.exports = function deviceTools({ io }) {
       const last = lastUpdate(d);
       const silent = last ? hoursSince(last, now) : null;
       if (silentForHours !== undefined && silent !== null && silent < silentForHours) continue;
+      // every state asked for must hold; the answer then shows the capabilities that said so
+      let shown = null;
+      if (where?.length) {
+        const said = where.map((state) => STATES[state]?.(d, { batteryBelow }) ?? null);
+        if (said.some((c) => c === null)) continue;
+        shown = new Set(said.flat());
+      }
       const caps = {};
       for (const [id, cap] of Object.entries(d.capabilitiesObj ?? {})) {
-        if (capability && id !== capability) continue;
+        if (capability ? id !== capability : shown && !shown.has(id)) continue;
         caps[id] = capabilityState(cap);
       }
       out.push({
@@ -99,7 +145,7 @@ module.exports = function deviceTools({ io }) {
         capabilities: caps,
       });
     }
-    return { devices: out, count: out.length, at: time(now) };
+    return { devices: out, count: out.length, ...(where?.length ? { where } : {}), at: time(now) };
   }
 
   async function getDevice({ deviceId }) {
@@ -134,7 +180,9 @@ module.exports = function deviceTools({ io }) {
   /** Sets capabilities in order; each value checked against the device first. */
   async function apply(device, values) {
     const checked = values.map(([cap, value]) => [cap, checkValue(device, cap, value)]);
-    for (const [cap, value] of checked) await io.setCapability(device.id, cap, value);
+    // nothing is set when one of the values is refused
+    for (const [cap, value] of checked) io.checkWrite(device, cap, value);
+    for (const [cap, value] of checked) await io.setCapability(device, cap, value);
     return Object.fromEntries(checked);
   }
 
@@ -194,10 +242,16 @@ module.exports = function deviceTools({ io }) {
         const set = await apply(d, values(d));
         results.push({ id: d.id, name: d.name, ok: true, set });
       } catch (err) {
-        results.push({ id: d.id, name: d.name, ok: false, error: err.message });
+        results.push({ id: d.id, name: d.name, ok: false, error: err.message, ...(err instanceof ProtectedError ? { protected: true } : {}) });
       }
     }
-    return { results, changed: results.filter((r) => r.ok).length, failed: results.filter((r) => !r.ok).length };
+    const changed = results.filter((r) => r.ok).length;
+    const refused = results.filter((r) => r.protected);
+    // nothing else to do and only protected devices in the way: the call failed, and says why
+    if (changed === 0 && refused.length > 0 && refused.length === results.length) {
+      return toolFailure(refused.length === 1 ? refused[0].error : `${refused.length} protected devices were left alone: ${refused.map((r) => r.name).join(', ')}. ${refused[0].error.replace(/^[^.]*\. /, '')}`, { results });
+    }
+    return { results, changed, failed: results.length - changed };
   }
 
   async function controlZoneLights({ zoneId, action, dim, includeSubzones = true }) {
@@ -211,7 +265,7 @@ module.exports = function deviceTools({ io }) {
       if (on && dim !== undefined && 'dim' in d.capabilitiesObj) values.push(['dim', Math.round(dim) / 100]);
       return values;
     });
-    return { zone: zone.name, action, ...outcome };
+    return outcome.isError ? outcome : { zone: zone.name, action, ...outcome };
   }
 
   async function controlZoneCapability({ zoneId, capability, value, deviceClass: cls, includeSubzones = true }) {
@@ -221,7 +275,8 @@ module.exports = function deviceTools({ io }) {
     if (matching.length === 0) {
       return toolFailure(`no device in ${zone.name} has the capability ${capability}${cls ? ` and class ${cls}` : ''}`, { zone: zone.name });
     }
-    return { zone: zone.name, capability, ...(await onEach(matching, () => [[capability, value]])) };
+    const outcome = await onEach(matching, () => [[capability, value]]);
+    return outcome.isError ? outcome : { zone: zone.name, capability, ...outcome };
   }
 
   return {

@@ -4,24 +4,22 @@
 // AI tool Flows (started through the app's own trigger card).
 
 const { toolFailure, validateArguments } = require('mcp-switchboard');
-const { byName } = require('./common');
+const { lookup } = require('./common');
+const { checkFlow, flowCards, splitCardId } = require('../guard');
 
-/** "homey:app:com.athom.hue:card" → {owner: "homey:app:com.athom.hue", card: "card"}. */
-function splitCardId(id) {
-  const parts = String(id ?? '').split(':');
-  return parts.length >= 4 ? { owner: parts.slice(0, 3).join(':'), card: parts.slice(3).join(':') } : { owner: null, card: String(id ?? '') };
+/** What checkFlow needs: the home's visibility and every Flow by ID. */
+function guardHome(home, simple, advanced) {
+  const flowsById = new Map([...Object.values(simple ?? {}), ...Object.values(advanced ?? {})].map((f) => [f.id, f]));
+  return { ...home, flowsById };
 }
 
-/** The cards of a Flow or Advanced Flow as [{type, card}]. */
-function flowCards(flow) {
-  if (flow.cards && typeof flow.cards === 'object') {
-    return Object.values(flow.cards).filter((c) => c && typeof c.id === 'string').map((c) => ({ type: c.type, card: c }));
+/** Whether a Flow touches a device or zone the settings hide (it is then not there for the assistant). */
+function hiddenFlow(flow, home) {
+  try {
+    return checkFlow(flow, { ...home, allowed: new Set(home.devicesById.keys()) }).hidden;
+  } catch {
+    return false;
   }
-  return [
-    ...(flow.trigger ? [{ type: 'trigger', card: flow.trigger }] : []),
-    ...(flow.conditions ?? []).map((c) => ({ type: 'condition', card: c })),
-    ...(flow.actions ?? []).map((c) => ({ type: 'action', card: c })),
-  ];
 }
 
 function folderPath(id, folders) {
@@ -51,18 +49,20 @@ module.exports = function flowTools({ io, flowTools: flowToolList }) {
       api.flow.getFlowCardTriggers().catch(() => ({})),
       api.flow.getFlowCardConditions().catch(() => ({})),
       api.flow.getFlowCardActions().catch(() => ({})),
-      io.home(),
+      io.visibility(),
     ]);
+    const guard = guardHome(home, simple, advanced);
     const titles = new Map();
     for (const set of [triggers, conditions, actions]) {
       for (const c of Object.values(set ?? {})) titles.set(c.id, c.title ?? c.titleFormatted ?? null);
     }
     const devicesById = new Map(home.devices.map((d) => [d.id, d]));
-    const hiddenDevice = (id) => !devicesById.has(id);
     const out = [];
     for (const [kind, flows] of [['flow', simple], ['advanced', advanced]]) {
       for (const flow of Object.values(flows ?? {})) {
         if (!includeDisabled && flow.enabled === false) continue;
+        // a Flow that uses a device or zone the settings hide is not shown
+        if (hiddenFlow(flow, guard)) continue;
         const devices = new Set();
         const apps = new Set();
         let tool = null;
@@ -78,8 +78,6 @@ module.exports = function flowTools({ io, flowTools: flowToolList }) {
           if (local === 'ai_tool_called' && typeof card.args?.command === 'string') tool = card.args.command.trim();
           return { type, title: titles.get(card.id) ?? local, owner, ...(Object.keys(args).length ? { args } : {}) };
         });
-        // a Flow that uses a device the settings hide is not shown
-        if ([...devices].some(hiddenDevice)) continue;
         const path = folderPath(flow.folder, folders ?? {});
         if (deviceIds && !deviceIds.some((id) => devices.has(id))) continue;
         if (appIds && !appIds.some((id) => apps.has(id))) continue;
@@ -114,17 +112,20 @@ module.exports = function flowTools({ io, flowTools: flowToolList }) {
 
   async function startFlow({ flowId, flowName }) {
     const api = await io.api();
-    const [simple, advanced] = await Promise.all([api.flow.getFlows(), api.flow.getAdvancedFlows()]);
+    const [simple, advanced, home] = await Promise.all([api.flow.getFlows(), api.flow.getAdvancedFlows(), io.visibility()]);
+    const guard = guardHome(home, simple, advanced);
     const all = [
       ...Object.values(simple ?? {}).map((f) => ({ f, advanced: false })),
       ...Object.values(advanced ?? {}).map((f) => ({ f, advanced: true })),
-    ];
-    const found = flowId !== undefined ? all.find((x) => x.f.id === flowId) : byName(all.map((x) => ({ ...x, name: x.f.name })), flowName);
+    ].filter((x) => !hiddenFlow(x.f, guard));
+    const found = lookup(all, { id: flowId, name: flowName }, (x) => x.f);
     if (!found) {
       return toolFailure(`no Flow ${flowId !== undefined ? `with ID ${JSON.stringify(flowId)}` : `named ${JSON.stringify(flowName)}`}`, { hint: 'get_flow_overview lists the Flows' });
     }
     const { f, advanced: isAdvanced } = found;
     if (f.enabled === false) return toolFailure(`the Flow "${f.name}" is disabled`, { flow: { id: f.id, name: f.name } });
+    // one that would unlock, open, disarm or sound a protected device is refused (ProtectedError)
+    checkFlow(f, guard);
     const cardHint = `Give the Flow "${f.name}" this app's trigger card "An AI assistant calls a tool" (in an Advanced Flow, next to its other triggers): it then appears as a tool of its own, which the app may start.`;
     await io.withScope('homey.flow.start', 'Starting a Flow', (a) => (isAdvanced ? a.flow.triggerAdvancedFlow({ id: f.id }) : a.flow.triggerFlow({ id: f.id })), cardHint);
     return { started: true, flow: { id: f.id, name: f.name, type: isAdvanced ? 'advanced' : 'flow' } };

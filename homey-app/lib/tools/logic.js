@@ -7,7 +7,7 @@
 
 const { toolFailure, validateValue } = require('mcp-switchboard');
 const { missingScope } = require('../homey-io');
-const { byName } = require('./common');
+const { lookup } = require('./common');
 
 function isVariable(v) {
   return v && typeof v === 'object' && typeof v.id === 'string' && typeof v.name === 'string' && 'type' in v;
@@ -36,7 +36,7 @@ module.exports = function logicTools({ io }) {
 
   async function setLogicVariable({ variableId, name, value }) {
     const list = await variables();
-    const found = variableId !== undefined ? list.find((v) => v.id === variableId) : byName(list, name);
+    const found = lookup(list, { id: variableId, name });
     if (!found) return toolFailure(`no Logic variable ${variableId !== undefined ? `with ID ${JSON.stringify(variableId)}` : `named ${JSON.stringify(name)}`}`, { variables: list.map((v) => v.name) });
     const checked = validateValue({ type: found.type }, value);
     if (!checked.valid) return toolFailure(`${found.name} is a ${found.type} variable: ${checked.errors.map((e) => e.message).join('; ')}`, { variable: { id: found.id, type: found.type } });

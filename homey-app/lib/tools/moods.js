@@ -4,17 +4,19 @@
 // one needs the homey.mood.set scope.
 
 const { toolFailure } = require('mcp-switchboard');
-const { byName } = require('./common');
+const { lookup } = require('./common');
+const { checkMood } = require('../guard');
 
 module.exports = function moodTools({ io }) {
   async function moods() {
     const api = await io.api();
-    const [all, { zones, devices }] = await Promise.all([api.moods.getMoods(), io.home()]);
-    const zonesById = new Map(zones.map((z) => [z.id, z]));
-    const devicesById = new Map(devices.map((d) => [d.id, d]));
-    // a mood of a hidden zone is hidden; devices hidden by the settings are left out
+    const [all, home] = await Promise.all([api.moods.getMoods(), io.visibility()]);
+    const zonesById = new Map(home.zones.map((z) => [z.id, z]));
+    const devicesById = new Map(home.devices.map((d) => [d.id, d]));
+    // a mood of a hidden zone, or one that sets a device of a hidden zone, is not there
+    const allowAll = { ...home, allowed: new Set(home.devicesById.keys()) };
     return Object.values(all ?? {})
-      .filter((m) => !m.zone || zonesById.has(m.zone))
+      .filter((m) => (!m.zone || zonesById.has(m.zone)) && !checkMood(m, allowAll).hidden)
       .map((m) => ({ mood: m, zone: zonesById.get(m.zone) ?? null, devicesById }));
   }
 
@@ -45,13 +47,15 @@ module.exports = function moodTools({ io }) {
 
   async function setMood({ moodId, moodName }) {
     const list = await moods();
-    const found = moodId !== undefined ? list.find((m) => m.mood.id === moodId) : byName(list.map((m) => ({ ...m, name: m.mood.name })), moodName);
+    const found = lookup(list, { id: moodId, name: moodName }, (m) => m.mood);
     if (!found) {
       return toolFailure(`no mood ${moodId !== undefined ? `with ID ${JSON.stringify(moodId)}` : `named ${JSON.stringify(moodName)}`}`, {
         moods: list.map((m) => m.mood.name),
       });
     }
     const { mood } = found;
+    // one that would unlock, open or disarm is refused (ProtectedError)
+    checkMood(mood, await io.visibility());
     const cardHint = `Make a Flow that starts with this app's card "An AI assistant calls a tool" (tool name e.g. mood_${mood.name.toLowerCase().replace(/[^a-z0-9]+/g, '_')}) and has the action "Set mood ${mood.name}": it appears as a tool of its own.`;
     await io.withScope('homey.mood.set', 'Activating a mood', (api) => api.moods.setMood({ id: mood.id }), cardHint);
     return { activated: true, mood: describe(found) };

@@ -68,14 +68,31 @@ module.exports = function systemTools({ io }) {
 
   async function getZigbeeNetwork({ name_filter: nameFilter, node_type: nodeType, only_issues: onlyIssues = false, stale_after_hours: staleAfter = 24 }) {
     const api = await io.api();
-    const raw = (await api.zigbee.getState()) ?? {};
-    const rawNodes = Array.isArray(raw.nodes) ? raw.nodes : Object.values(raw.nodes ?? {});
+    const [state, home] = await Promise.all([api.zigbee.getState(), io.visibility()]);
+    const raw = state ?? {};
+    // nodes of devices in hidden zones are left out (counts included), known by
+    // their IEEE address (the device's zb_ieee_address setting) or their name
+    const ieee = (v) => String(v ?? '').toLowerCase().replace(/[^0-9a-f]/g, '');
+    const hiddenIeee = new Set();
+    const hiddenNames = new Set();
+    for (const id of home.hiddenDevices) {
+      const d = home.devicesById.get(id);
+      if (ieee(d?.settings?.zb_ieee_address)) hiddenIeee.add(ieee(d.settings.zb_ieee_address));
+      if (d?.name) hiddenNames.add(d.name);
+    }
+    const isHidden = (n) => hiddenIeee.has(ieee(n.ieeeAddress ?? n.ieee)) || hiddenNames.has(n.name);
+    const allNodes = (Array.isArray(raw.nodes) ? raw.nodes : Object.values(raw.nodes ?? {})).filter((n) => n && typeof n === 'object');
+    const hiddenAddresses = new Set(allNodes.filter(isHidden).map((n) => String(n.networkAddress ?? n.nwkAddr ?? '')));
+    const rawNodes = allNodes.filter((n) => !isHidden(n));
     const routes = raw.controllerState?.routes ?? {};
     const address = (n) => n.networkAddress ?? n.nwkAddr ?? null;
     const nameOf = (n) => n.name || (address(n) !== null ? `node ${address(n)}` : 'unknown');
     const names = new Map(rawNodes.filter((n) => address(n) !== null).map((n) => [address(n), nameOf(n)]));
     const hops = new Map();
-    for (const path of Object.values(routes)) for (const hop of path ?? []) hops.set(hop, (hops.get(hop) ?? 0) + 1);
+    for (const [to, path] of Object.entries(routes)) {
+      if (hiddenAddresses.has(String(to)) || !Array.isArray(path)) continue;
+      for (const hop of path) hops.set(hop, (hops.get(hop) ?? 0) + 1);
+    }
     const now = Date.now();
     const nodes = rawNodes.map((n) => {
       const a = address(n);
@@ -100,7 +117,7 @@ module.exports = function systemTools({ io }) {
         txError,
         txErrorPercent: rate,
         rx: n.stats?.rx ?? 0,
-        routeVia: a === null ? [] : (routes[String(a)] ?? []).map((h) => names.get(h) ?? `node ${h}`),
+        routeVia: a === null ? [] : (routes[String(a)] ?? []).map((h) => (hiddenAddresses.has(String(h)) ? 'a hidden device' : names.get(h) ?? `node ${h}`)),
         routesFor: a === null ? 0 : hops.get(a) ?? 0,
         issue: type !== 'coordinator' && (stale || (rate !== null && rate >= HIGH_ERROR_PERCENT)),
       };

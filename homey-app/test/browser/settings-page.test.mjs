@@ -17,6 +17,8 @@ import { appDir, bootApp } from '../harness.mjs';
 import { connect, toolNames, until } from '../mcp-client.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** A personal API key that may start Flows and nothing else the app asks a key for. */
+const LIMITED_KEY = 'limited-personal-key-0001';
 const require = createRequire(join(appDir, 'app.js'));
 
 /** Flattens a locale file to {"settings.status.title": "..."}. */
@@ -55,7 +57,7 @@ let browser;
 
 before(async () => {
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: run "make chromium"`);
-  b = await bootApp({ home: createHome(), settings: { port: 0 } });
+  b = await bootApp({ home: createHome(), settings: { port: 0 }, tokens: { [LIMITED_KEY]: ['homey.flow.start', 'homey.flow.readonly', 'homey.mood.readonly'] } });
   const page = readFileSync(join(appDir, 'settings/index.html'), 'utf8');
   server = createServer((req, res) => {
     if (req.url === '/homey.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(homeyJs);
@@ -77,10 +79,10 @@ after(async () => {
 });
 
 /** The page in `language`, bridged to the app; resolves once it called Homey.ready(). */
-async function open(language) {
+async function open(language, { width = 1280, colorScheme = 'light' } = {}) {
   const api = require('./api.js');
   const routes = b.homey.manifest.api;
-  const page = await browser.newPage();
+  const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.exposeFunction('homeyCall', async (kind, ...args) => {
@@ -147,7 +149,7 @@ test('the choices on the page are settings the app applies', async () => {
   await tool.locator('input').check();
   await until(() => JSON.stringify(b.homey.settings.get('hiddenTools')) === '["get_alarms"]');
   assert.match(await page.textContent('#flowTools'), /play_radio.*Kitchen radio/s);
-  assert.match(await page.textContent('#flowTools'), /get_states: a built-in tool is called get_states/);
+  assert.match(await page.textContent('#flowTools'), /get_states: a built-in tool has this name; choose another tool name/);
   await b.app.server.queue;
   const status = await b.app.status();
   const { client } = await connect(status.url, status.token);
@@ -177,6 +179,101 @@ test('the page in Dutch: every text has a translation', async () => {
   const untranslated = keys.filter(([key, text]) => text === key);
   assert.deepEqual(untranslated, []);
   assert.deepEqual(Object.keys(flat(JSON.parse(readFileSync(join(appDir, 'locales/nl.json'), 'utf8')))).sort(), Object.keys(flat(JSON.parse(readFileSync(join(appDir, 'locales/en.json'), 'utf8')))).sort());
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+test('the token is hidden everywhere until Show is pressed; the configuration is copied with it', async () => {
+  const { page, errors } = await open('en');
+  const token = (await b.app.status()).token;
+  const visible = () => page.evaluate(() => document.body.innerText);
+  for (const client of ['claude', 'vscode', 'gemini', 'http']) {
+    await page.click(`[data-client="${client}"]`);
+    assert.ok(!(await visible()).includes(token), `${client}: the token shows before Show`);
+    assert.match(await page.textContent('#client-config'), /••••/);
+  }
+  assert.equal(await page.getAttribute('#token', 'type'), 'password');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.click('#copy-config');
+  assert.match(await page.evaluate(() => navigator.clipboard.readText()), new RegExp(token));
+  await page.click('#show-token');
+  assert.ok((await page.textContent('#client-config')).includes(token));
+  assert.equal(await page.textContent('#show-token'), 'Hide');
+  await page.click('#show-token');
+  assert.ok(!(await visible()).includes(token));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('at 1280 and 390 px, in English and Dutch, light and dark: no sideways scroll, no accessibility violations', async () => {
+  for (const language of ['en', 'nl']) {
+    for (const width of [1280, 390]) {
+      for (const colorScheme of ['light', 'dark']) {
+        const { page, errors } = await open(language, { width, colorScheme });
+        const what = `${language} ${width}px ${colorScheme}`;
+        const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+        assert.ok(scroll <= client, `${what}: the page scrolls sideways (${scroll} > ${client})`);
+        // nothing sticks out of the viewport either (overflow hidden would hide it)
+        const wide = await page.evaluate((w) => [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > w + 1 && el.offsetParent !== null).map((el) => el.id || el.tagName), client);
+        assert.deepEqual(wide, [], `${what}: elements wider than the page`);
+        const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        assert.equal(background === 'rgb(255, 255, 255)', colorScheme === 'light', `${what}: background ${background}`);
+        await page.addScriptTag({ path: AXE });
+        const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`));
+        assert.deepEqual(violations, [], what);
+        if (process.env.SETTINGS_SCREENSHOTS) await page.screenshot({ path: `${process.env.SETTINGS_SCREENSHOTS}/settings-${language}-${width}-${colorScheme}.png`, fullPage: true });
+        assert.deepEqual(errors, [], what);
+        await page.close();
+      }
+    }
+  }
+});
+
+test('complete Dutch: one session is "1 sessie", tool titles, kinds of protected devices and error texts in Dutch', async () => {
+  const status = await b.app.status();
+  const { client } = await connect(status.url, status.token);
+  const { page, errors } = await open('nl');
+  const n = (await b.app.status()).server.sessions;
+  assert.ok(n >= 1);
+  assert.match(await page.textContent('#status'), new RegExp(`^Actief \\(${n} ${n === 1 ? 'sessie' : 'sessies'}\\)`));
+  const forms = await page.evaluate(() => [1, 2].map((k) => plural('settings.status.session', k, '', '')).concat([1, 3].map((k) => plural('settings.status.failedLogin', k, '', ''))));
+  assert.deepEqual(forms, ['1 sessie', '2 sessies', '1 mislukte aanmelding', '3 mislukte aanmeldingen']);
+  assert.equal(await page.getAttribute('html', 'lang'), 'nl');
+  const labels = await page.$$eval('#hiddenTools label', (els) => els.map((e) => e.textContent));
+  assert.ok(labels.includes('get_presence (Wie is er thuis)'), labels.join(' | '));
+  const english = JSON.parse(readFileSync(join(appDir, 'lib/tools.json'), 'utf8')).tools.map((t) => `(${t.title})`);
+  assert.deepEqual(labels.filter((l) => english.some((e) => l.endsWith(e))), [], 'no English tool titles on the Dutch page');
+  assert.match(await page.textContent('#allowedDevices'), /Front door lock \(slot, Home \/ Hallway\)/);
+  assert.match(await page.textContent('#flowTools'), /get_states: een ingebouwde tool heeft deze naam/);
+  await page.click('#test-key');
+  await until(async () => (await page.textContent('#key-result')).length > 0);
+  assert.equal(await page.textContent('#key-result'), 'De sleutel staat uit of is leeg.');
+  assert.deepEqual(errors, []);
+  await page.close();
+  await client.close();
+});
+
+test('the personal key guide: which permissions for what, and a test that says what works', async () => {
+  const { page, errors } = await open('en');
+  const uses = await page.$$eval('#key-uses li', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(uses.map((u) => u.split(': ').pop()), ['homey.flow.start', 'homey.mood.set', 'homey.logic', 'homey.flow', 'homey.user.readonly']);
+  await page.fill('#personalKey', LIMITED_KEY);
+  await page.click('#save-key');
+  await page.check('#personalKeyEnabled');
+  await until(() => b.homey.settings.get('personalKey') === LIMITED_KEY && b.homey.settings.get('personalKeyEnabled') === true);
+  await page.click('#test-key');
+  await page.waitForSelector('#key-result li');
+  const works = await page.$$eval('#key-result li', (els) => els.map((e) => [e.getAttribute('data-use'), e.className]));
+  assert.deepEqual(works, [['startFlows', 'ok'], ['moods', 'bad'], ['logic', 'bad'], ['editFlows', 'bad'], ['presence', 'bad']]);
+  assert.match(await page.textContent('#key-result [data-use="moods"]'), /no, the key lacks homey\.mood\.set/);
+  await page.fill('#personalKey', 'not-a-key');
+  await page.click('#save-key');
+  await until(() => b.homey.settings.get('personalKey') === 'not-a-key');
+  await page.click('#test-key');
+  await until(async () => /refused/.test(await page.textContent('#key-result')));
+  b.homey.settings.set('personalKeyEnabled', false);
   assert.deepEqual(errors, []);
   await page.close();
 });
