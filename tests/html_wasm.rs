@@ -4,7 +4,6 @@
 //! stack. Run with `cargo test --target wasm32-unknown-unknown --test
 //! html_wasm`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-
 #![cfg(target_arch = "wasm32")]
 
 mod html_inputs;

@@ -2,7 +2,6 @@
 //! conversion of real catalogs and bad input, where a panic would trap and
 //! a deep recursion would overflow the small wasm stack.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-
 #![cfg(target_arch = "wasm32")]
 
 use mcp_switchboard::{convert, lint, Catalog, Dialect, ErrorKind, Options};

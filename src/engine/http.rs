@@ -894,22 +894,11 @@ pub struct Gate {
 #[derive(Debug, Clone)]
 struct Connection {
     remote: Option<String>,
-    /// Requests in progress on it.
-    busy: usize,
     /// Whether a request's headers ever arrived on it.
     proven: bool,
-    /// When it opened, or last became idle.
+    /// When it opened.
     since_ms: u64,
     order: u64,
-}
-
-impl Connection {
-    /// Which connections give way first when room is needed: those that
-    /// never completed a request's headers (oldest first), then idle
-    /// keep-alive ones; `None` for a connection with a request in progress.
-    fn eviction_rank(&self) -> Option<(u8, u64, u64)> {
-        (self.busy == 0).then_some((u8::from(self.proven), self.since_ms, self.order))
-    }
 }
 
 /// An open event stream ([`Gate::stream_started`]).
@@ -1504,14 +1493,13 @@ impl Gate {
     /// from `remote` (its address, when known). It is accepted while there
     /// is room under [`HttpPolicy::max_connections`] and
     /// [`HttpPolicy::max_connections_per_address`]; past either, the
-    /// connection that gives way is one that has not completed a
-    /// request's headers yet (a client that connects and sends nothing, or
-    /// half a header, cannot keep others out), the oldest first, or else an
-    /// idle keep-alive one; when every connection has a request in
-    /// progress, the new one is refused. The host closes the connections
-    /// named in `close` (and the new one when refused), then reports each
-    /// close with [`Gate::connection_closed`]. [`Gate::connection_busy`]
-    /// and [`Gate::connection_idle`] follow its requests.
+    /// connection that gives way is the oldest one that has not completed
+    /// a request's headers yet (a client that connects and sends nothing,
+    /// or half a header, cannot keep others out); when every connection
+    /// has sent a request, the new one is refused. The host closes the
+    /// connections named in `close` (and the new one when refused), tells
+    /// [`Gate::connection_request`] when a request's headers arrive on one
+    /// and [`Gate::connection_closed`] when one closes.
     ///
     /// ```
     /// use mcp_switchboard::http::{Gate, HttpPolicy};
@@ -1520,7 +1508,7 @@ impl Gate {
     /// let mut gate = Gate::new(policy);
     /// assert!(gate.connection_opened(1, Some("10.0.0.5"), 0).accept);
     /// assert!(gate.connection_opened(2, Some("10.0.0.5"), 1).accept);
-    /// gate.connection_busy(2, 2);
+    /// gate.connection_request(2);
     /// // full: connection 1 never sent a request, so it makes room
     /// let v = gate.connection_opened(3, Some("10.0.0.6"), 3);
     /// assert!(v.accept);
@@ -1562,7 +1550,6 @@ impl Gate {
             id,
             Connection {
                 remote: remote.map(str::to_owned),
-                busy: 0,
                 proven: false,
                 since_ms: now_ms,
                 order: self.order,
@@ -1587,7 +1574,8 @@ impl Gate {
         self.connections
             .iter()
             .filter(|(_, c)| remote.is_none_or(|r| c.remote.as_deref() == Some(r)))
-            .filter_map(|(id, c)| c.eviction_rank().map(|rank| (rank, *id)))
+            .filter(|(_, c)| !c.proven)
+            .map(|(id, c)| ((c.since_ms, c.order), *id))
             .min()
             .map(|(_, id)| id)
     }
@@ -1596,21 +1584,12 @@ impl Gate {
         self.connections.remove(&id);
     }
 
-    /// A request's headers arrived on connection `id`: it has a request in
-    /// progress until [`Gate::connection_idle`].
-    pub fn connection_busy(&mut self, id: u64, now_ms: u64) {
+    /// A request's headers arrived on connection `id`: it no longer gives
+    /// way to new connections (an idle one is closed by the server's
+    /// keep-alive timeout).
+    pub fn connection_request(&mut self, id: u64) {
         if let Some(c) = self.connections.get_mut(&id) {
-            c.busy += 1;
             c.proven = true;
-            c.since_ms = c.since_ms.max(now_ms);
-        }
-    }
-
-    /// A request on connection `id` was answered (its response ended).
-    pub fn connection_idle(&mut self, id: u64, now_ms: u64) {
-        if let Some(c) = self.connections.get_mut(&id) {
-            c.busy = c.busy.saturating_sub(1);
-            c.since_ms = c.since_ms.max(now_ms);
         }
     }
 
@@ -1739,12 +1718,15 @@ impl Gate {
     /// [`HttpPolicy::max_stateless_inflight`] it is refused: the error
     /// response (`id` is the request's) to send with HTTP 503, as a
     /// [`BodyDecision::Refuse`]. Otherwise it counts until
-    /// [`Gate::stateless_ended`].
+    /// [`Gate::stateless_ended`]; a `subscriptions/listen`'s stream is
+    /// `channel` for [`Gate::stream_message`], [`Gate::poll_timeout`] and
+    /// [`Gate::poll_stream`] from now on.
     pub fn stateless_started(
         &mut self,
         channel: u64,
         listen: bool,
         id: &serde_json::Value,
+        now_ms: u64,
     ) -> Result<(), BodyDecision> {
         let held = self.stateless.values().filter(|l| **l == listen).count();
         let (max, what) = if listen {
@@ -1773,6 +1755,9 @@ impl Gate {
         }
         if !self.stateless.contains_key(&channel) {
             self.stateless.insert(channel, listen);
+            if listen {
+                self.stream_started(channel, None, now_ms);
+            }
         }
         Ok(())
     }
@@ -1780,7 +1765,9 @@ impl Gate {
     /// The 2026-07-28 request on `channel` is over (answered, or its stream
     /// closed).
     pub fn stateless_ended(&mut self, channel: u64) {
-        self.stateless.remove(&channel);
+        if self.stateless.remove(&channel) == Some(true) {
+            self.streams.remove(&channel);
+        }
     }
 }
 
@@ -2702,47 +2689,44 @@ mod tests {
         let v = g.connection_opened(3, Some("10.0.0.66"), 2);
         assert_eq!((v.accept, v.close.clone()), (true, vec![1]));
         g.connection_closed(1);
-        // a client whose requests are in progress is never closed: with the
-        // address's connections all busy, its next one is refused
+        // a client whose connections all sent requests keeps them: its
+        // next one is refused
         let mut c = Gate::new(g.policy().clone());
         assert!(c.connection_opened(1, Some("a"), 0).accept);
         assert!(c.connection_opened(2, Some("a"), 0).accept);
-        c.connection_busy(1, 1);
-        c.connection_busy(2, 1);
+        c.connection_request(1);
+        c.connection_request(2);
         let v = c.connection_opened(3, Some("a"), 2);
         assert_eq!((v.accept, v.close.len()), (false, 0));
         assert_eq!(c.stats().connections_refused, 1);
-        // other addresses fill the table; past it the half-open connections
-        // go first (oldest first), then idle ones, never busy ones
+        // other addresses fill the table; past it the half-open
+        // connections go first, oldest first, never ones that sent a request
         assert!(g.connection_opened(4, Some("b"), 3).accept);
         assert!(g.connection_opened(5, Some("c"), 4).accept);
-        g.connection_busy(4, 5);
-        g.connection_busy(5, 5);
+        g.connection_request(4);
+        g.connection_request(5);
         assert_eq!(g.connections(), 4);
         let v = g.connection_opened(6, Some("d"), 6);
         assert_eq!((v.accept, v.close.clone()), (true, vec![2]));
         let v = g.connection_opened(7, Some("e"), 7);
         assert_eq!((v.accept, v.close.clone()), (true, vec![3]));
-        g.connection_busy(6, 8);
-        g.connection_busy(7, 8);
-        // every connection busy: the new one is refused
+        g.connection_request(6);
+        g.connection_request(7);
         let v = g.connection_opened(8, Some("f"), 9);
         assert!(!v.accept && v.close.is_empty());
-        // an answered request leaves its connection idle, which gives way
-        g.connection_idle(4, 10);
-        let v = g.connection_opened(9, Some("f"), 11);
-        assert_eq!((v.accept, v.close.clone()), (true, vec![4]));
-        assert_eq!(g.stats().connections_evicted, 4);
+        assert_eq!(g.stats().connections_evicted, 3);
         // closed connections are forgotten, their address's count with them
-        for id in [5, 6, 7, 9] {
+        for id in [4, 5, 6, 7] {
             g.connection_closed(id);
         }
         assert_eq!(g.connections(), 0);
+        assert!(g.connection_opened(9, Some("10.0.0.66"), 10).accept);
+        assert!(g.connection_opened(10, Some("10.0.0.66"), 10).accept);
         // no address known: only the table's limit applies
-        for id in 10..14 {
+        for id in 11..13 {
             assert!(g.connection_opened(id, None, 20).accept);
         }
-        assert_eq!(g.connection_opened(14, None, 21).close, vec![10]);
+        assert_eq!(g.connection_opened(13, None, 21).close, vec![9]);
     }
 
     #[test]
@@ -2806,8 +2790,10 @@ mod tests {
             .with_stateless_limits(1, 2);
         let mut g = Gate::new(p);
         let id = serde_json::json!(5);
-        assert!(g.stateless_started(1, true, &id).is_ok());
-        match g.stateless_started(2, true, &id) {
+        assert!(g.stateless_started(1, true, &id, 0).is_ok());
+        // a listen stream gets keepalives like any stream
+        assert_eq!(g.streams(), 1);
+        match g.stateless_started(2, true, &id, 0) {
             Err(BodyDecision::Refuse { status, body }) => {
                 assert_eq!(status, 503);
                 assert!(
@@ -2818,17 +2804,18 @@ mod tests {
             d => panic!("{d:?}"),
         }
         // streams and calls are counted apart
-        assert!(g.stateless_started(3, false, &id).is_ok());
-        assert!(g.stateless_started(4, false, &id).is_ok());
-        assert!(g.stateless_started(5, false, &id).is_err());
+        assert!(g.stateless_started(3, false, &id, 0).is_ok());
+        assert!(g.stateless_started(4, false, &id, 0).is_ok());
+        assert!(g.stateless_started(5, false, &id, 0).is_err());
         g.stateless_ended(3);
-        assert!(g.stateless_started(5, false, &id).is_ok());
+        assert!(g.stateless_started(5, false, &id, 0).is_ok());
         g.stateless_ended(1);
-        assert!(g.stateless_started(6, true, &id).is_ok());
+        assert_eq!(g.streams(), 0);
+        assert!(g.stateless_started(6, true, &id, 0).is_ok());
         // unknown or repeated ends change nothing
         g.stateless_ended(1);
         g.stateless_ended(99);
-        assert!(g.stateless_started(7, true, &id).is_err());
+        assert!(g.stateless_started(7, true, &id, 0).is_err());
         assert_eq!(g.stats().stateless_refused, 3);
     }
 }

@@ -414,17 +414,14 @@ impl JsEngine {
         self.inner.close_channel(channel as u64)
     }
 
-    /// Ends every subscriptions/listen stream with its response.
+    /// Ends every subscriptions/listen stream (or those of `channel`) with
+    /// its response.
     #[wasm_bindgen(js_name = endSubscriptions)]
-    pub fn end_subscriptions(&mut self) {
-        self.inner.end_subscriptions()
-    }
-
-    /// Ends the subscriptions/listen streams of one channel with their
-    /// responses.
-    #[wasm_bindgen(js_name = endSubscriptionsOn)]
-    pub fn end_subscriptions_on(&mut self, channel: f64) {
-        self.inner.end_subscriptions_on(channel as u64)
+    pub fn end_subscriptions(&mut self, channel: Option<f64>) {
+        match channel {
+            Some(c) => self.inner.end_subscriptions_on(c as u64),
+            None => self.inner.end_subscriptions(),
+        }
     }
 
     /// Replaces the resources, templates and prompts served.

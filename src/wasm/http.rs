@@ -1,7 +1,7 @@
 //! The Streamable HTTP transport rules of the gateway.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
@@ -34,10 +34,8 @@ export interface GateStats {
   streamsExpired: number;
   statelessRefused: number;
 }
-/** What HttpGate.connectionOpened() decided: keep the new connection (or close it at once), and the open connections to close to make room. */
-export interface ConnectionVerdict { accept: boolean; close: number[] }
-/** What to do with an open event stream (HttpGate.handleTimeout()): write a keepalive comment, or end it (then call streamEnded once it is closed). */
-export type StreamAction = { type: "keepalive"; stream: number } | { type: "close"; stream: number; reason: string };
+/** What to do with an open event stream (HttpGate.handleTimeout()): write a keepalive comment, or end it (a subscriptions/listen stream with its response) and call streamEnded or statelessEnded once it is closed. */
+export type StreamAction = [stream: number, action: "keepalive" | "close"];
 "#;
 use crate::http::{
     BodyDecision, Gate, GateEvent, HttpDecision, HttpPolicy, Outcome, HEADERS_READ,
@@ -294,6 +292,58 @@ pub struct JsHttpGate {
     read_verdicts: Vec<(usize, bool, bool, JsValue)>,
 }
 
+/// JSON text written field by field (for answers parsed once in JS).
+struct Fields(String);
+
+impl Fields {
+    fn new(open: char) -> Fields {
+        Fields(String::from(open))
+    }
+
+    /// A comma unless the object or array just began.
+    fn sep(&mut self) {
+        if !self.0.ends_with(['{', '[']) {
+            self.0.push(',');
+        }
+    }
+
+    fn open(&mut self, c: char) {
+        self.sep();
+        self.0.push(c);
+    }
+
+    fn close(&mut self, c: char) {
+        self.0.push(c);
+    }
+
+    fn key(&mut self, k: &str) {
+        self.sep();
+        self.0.push('"');
+        self.0.push_str(k);
+        self.0.push_str("\":");
+    }
+
+    fn text(&mut self, k: &str, v: &str) {
+        self.key(k);
+        self.0.push_str(&Value::from(v).to_string());
+    }
+
+    fn number(&mut self, k: &str, v: u64) {
+        self.key(k);
+        self.0.push_str(&v.to_string());
+    }
+
+    fn remote(&mut self, remote: Option<&str>) {
+        match remote {
+            Some(r) => self.text("remote", r),
+            None => {
+                self.key("remote");
+                self.0.push_str("null");
+            }
+        }
+    }
+}
+
 /// Header names as JS strings, with their Rust names.
 fn js_names(names: &[&'static str]) -> Vec<(&'static str, JsValue)> {
     names.iter().map(|h| (*h, JsValue::from_str(h))).collect()
@@ -476,9 +526,14 @@ impl JsHttpGate {
     /// Decides on a request with the session table, at time `nowMs`: the
     /// action, and `close`, the sessions to close now (expired or ended).
     /// A POST in a session is in progress until `finished`, a stream
-    /// until `streamClosed`. With `remote` (the client's address) failed
+    /// until `streamEnded`. With `remote` (the client's address) failed
     /// logins are counted per address, and an address past
-    /// `maxAuthFailures` is refused with 429 and `Retry-After`.
+    /// `maxAuthFailures` is refused with 429 and `Retry-After`. With
+    /// `connection` (the number given to `connectionOpened`, or any number
+    /// unique among the host's connections, streams and channels), the
+    /// connection has sent a whole request, and a `stream` verdict's event
+    /// stream is that number for `streamMessage`, `streamEnded` and
+    /// `handleTimeout`.
     #[wasm_bindgen(unchecked_return_type = "GateVerdict")]
     pub fn request(
         &mut self,
@@ -487,11 +542,18 @@ impl JsHttpGate {
         #[wasm_bindgen(unchecked_param_type = "HttpHeaders")] headers: JsValue,
         now_ms: f64,
         remote: Option<String>,
+        connection: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         let req = self.http_request(method, path, &headers, false)?;
-        let verdict = self
-            .gate
-            .request_from(&req, remote.as_deref(), millis(now_ms));
+        let now = millis(now_ms);
+        let verdict = self.gate.request_from(&req, remote.as_deref(), now);
+        if let Some(c) = connection.map(millis) {
+            self.gate.connection_request(c);
+            if verdict.decision == HttpDecision::OpenStream {
+                let session = req.header("mcp-session-id");
+                self.gate.stream_started(c, session, now);
+            }
+        }
         let read = match verdict.decision {
             HttpDecision::ReadBody {
                 max_body,
@@ -552,48 +614,75 @@ impl JsHttpGate {
         if !self.gate.has_events() {
             return Ok(js_sys::Array::new().into());
         }
-        let mut out = Vec::new();
+        // written as JSON text, parsed once
+        let mut t = Fields::new('[');
         while let Some(e) = self.gate.poll_event() {
-            out.push(match e {
-                GateEvent::SessionOpened { id } => json!({"type": "session-opened", "session": id}),
-                GateEvent::SessionExpired { id } => json!({"type": "session-expired", "session": id}),
-                GateEvent::SessionEvicted { id } => json!({"type": "session-evicted", "session": id}),
-                GateEvent::SessionEnded { id } => json!({"type": "session-ended", "session": id}),
+            t.open('{');
+            let (kind, session) = match &e {
+                GateEvent::SessionOpened { id } => ("session-opened", Some(id)),
+                GateEvent::SessionExpired { id } => ("session-expired", Some(id)),
+                GateEvent::SessionEvicted { id } => ("session-evicted", Some(id)),
+                GateEvent::SessionEnded { id } => ("session-ended", Some(id)),
+                GateEvent::AuthRefused { .. } => ("auth-refused", None),
+                GateEvent::LoginLimited { .. } => ("login-limited", None),
+                _ => ("refused", None),
+            };
+            t.text("type", kind);
+            if let Some(id) = session {
+                t.text("session", id);
+            }
+            match e {
                 GateEvent::AuthRefused { remote, failures } => {
-                    json!({"type": "auth-refused", "remote": remote, "failures": failures})
+                    t.remote(remote.as_deref());
+                    t.number("failures", u64::from(failures));
                 }
                 GateEvent::LoginLimited {
                     remote,
                     retry_after_s,
-                } => json!({"type": "login-limited", "remote": remote, "retryAfterS": retry_after_s}),
+                } => {
+                    t.text("remote", &remote);
+                    t.number("retryAfterS", retry_after_s);
+                }
                 GateEvent::Refused {
                     remote,
                     status,
                     message,
-                } => json!({"type": "refused", "remote": remote, "status": status, "message": message}),
-            });
+                } => {
+                    t.remote(remote.as_deref());
+                    t.number("status", u64::from(status));
+                    t.text("message", &message);
+                }
+                _ => {}
+            }
+            t.close('}');
         }
-        to_js(&out)
+        t.close(']');
+        js_sys::JSON::parse(&t.0)
     }
 
     /// What the gate decided since it was made.
     #[wasm_bindgen(getter, unchecked_return_type = "GateStats")]
     pub fn stats(&self) -> Result<JsValue, JsValue> {
         let s = self.gate.stats();
-        to_js(&json!({
-            "requests": s.requests,
-            "refused": s.refused,
-            "authFailures": s.auth_failures,
-            "loginLimited": s.login_limited,
-            "sessionsOpened": s.sessions_opened,
-            "sessionsExpired": s.sessions_expired,
-            "sessionsEvicted": s.sessions_evicted,
-            "sessionsEnded": s.sessions_ended,
-            "connectionsRefused": s.connections_refused,
-            "connectionsEvicted": s.connections_evicted,
-            "streamsExpired": s.streams_expired,
-            "statelessRefused": s.stateless_refused,
-        }))
+        let mut t = Fields::new('{');
+        for (k, v) in [
+            ("requests", s.requests),
+            ("refused", s.refused),
+            ("authFailures", s.auth_failures),
+            ("loginLimited", s.login_limited),
+            ("sessionsOpened", s.sessions_opened),
+            ("sessionsExpired", s.sessions_expired),
+            ("sessionsEvicted", s.sessions_evicted),
+            ("sessionsEnded", s.sessions_ended),
+            ("connectionsRefused", s.connections_refused),
+            ("connectionsEvicted", s.connections_evicted),
+            ("streamsExpired", s.streams_expired),
+            ("statelessRefused", s.stateless_refused),
+        ] {
+            t.number(k, v);
+        }
+        t.close('}');
+        js_sys::JSON::parse(&t.0)
     }
 
     /// Enters a new session (an id the host made up) for an `initialize`:
@@ -652,35 +741,24 @@ impl JsHttpGate {
         })
     }
 
-    /// A connection opened (`id`: the host's number for it, `remote`: its
-    /// address): keep it or close it at once, and close the connections
-    /// named in `close` to make room (ones that have not completed a
-    /// request's headers first, then idle ones). Report every close with
-    /// `connectionClosed`, and requests with `connectionBusy` and
-    /// `connectionIdle`.
-    #[wasm_bindgen(js_name = connectionOpened, unchecked_return_type = "ConnectionVerdict")]
-    pub fn connection_opened(
-        &mut self,
-        id: f64,
-        remote: Option<String>,
-        now_ms: f64,
-    ) -> Result<JsValue, JsValue> {
+    /// A connection opened (`id`: the host's number for it, unique among
+    /// the numbers of its connections, streams and channels; `remote`: its
+    /// address): the connections to close now, the new one among them
+    /// when it is refused (past `maxConnections` or
+    /// `maxConnectionsPerAddress`, the oldest that has not sent a whole
+    /// request yet makes room). Pass the number to `request()`, and report
+    /// every close with `connectionClosed`.
+    #[wasm_bindgen(js_name = connectionOpened)]
+    pub fn connection_opened(&mut self, id: f64, remote: Option<String>, now_ms: f64) -> Vec<f64> {
+        let id = millis(id);
         let v = self
             .gate
-            .connection_opened(millis(id), remote.as_deref(), millis(now_ms));
-        to_js(&json!({"accept": v.accept, "close": v.close}))
-    }
-
-    /// A request's headers arrived on connection `id`.
-    #[wasm_bindgen(js_name = connectionBusy)]
-    pub fn connection_busy(&mut self, id: f64, now_ms: f64) {
-        self.gate.connection_busy(millis(id), millis(now_ms));
-    }
-
-    /// A request on connection `id` was answered.
-    #[wasm_bindgen(js_name = connectionIdle)]
-    pub fn connection_idle(&mut self, id: f64, now_ms: f64) {
-        self.gate.connection_idle(millis(id), millis(now_ms));
+            .connection_opened(id, remote.as_deref(), millis(now_ms));
+        let mut close: Vec<f64> = v.close.iter().map(|c| *c as f64).collect();
+        if !v.accept {
+            close.push(id as f64);
+        }
+        close
     }
 
     /// Connection `id` closed.
@@ -689,22 +767,14 @@ impl JsHttpGate {
         self.gate.connection_closed(millis(id));
     }
 
-    /// An event stream opened: a session's GET stream (`session`), or a
-    /// 2026-07-28 subscriptions/listen stream (`null`); `pollTimeout` then
-    /// names when its keepalive or end is due.
-    #[wasm_bindgen(js_name = streamStarted)]
-    pub fn stream_started(&mut self, stream: f64, session: Option<String>, now_ms: f64) {
-        self.gate
-            .stream_started(millis(stream), session.as_deref(), millis(now_ms));
-    }
-
     /// A message went out on an event stream.
     #[wasm_bindgen(js_name = streamMessage)]
     pub fn stream_message(&mut self, stream: f64, now_ms: f64) {
         self.gate.stream_message(millis(stream), millis(now_ms));
     }
 
-    /// An event stream closed (its session's stream count goes down).
+    /// An event stream closed (its session's stream count goes down; a
+    /// subscriptions/listen stream ends with `statelessEnded`).
     #[wasm_bindgen(js_name = streamEnded)]
     pub fn stream_ended(&mut self, stream: f64, now_ms: f64) {
         self.gate.stream_ended(millis(stream), millis(now_ms));
@@ -719,28 +789,17 @@ impl JsHttpGate {
 
     /// What is due at `nowMs`: keepalives to write and streams to end.
     #[wasm_bindgen(js_name = handleTimeout, unchecked_return_type = "StreamAction[]")]
-    pub fn handle_timeout(&mut self, now_ms: f64) -> Result<JsValue, JsValue> {
-        use std::fmt::Write;
+    pub fn handle_timeout(&mut self, now_ms: f64) -> js_sys::Array {
         self.gate.handle_timeout(millis(now_ms));
-        // written as JSON text and parsed once
-        let mut t = String::from("[");
+        let out = js_sys::Array::new();
         while let Some(a) = self.gate.poll_stream() {
-            if t.len() > 1 {
-                t.push(',');
-            }
-            let _ = match a {
-                crate::http::StreamAction::Keepalive { stream } => {
-                    write!(t, r#"{{"type":"keepalive","stream":{stream}}}"#)
-                }
-                crate::http::StreamAction::Close { stream, reason } => write!(
-                    t,
-                    r#"{{"type":"close","stream":{stream},"reason":{}}}"#,
-                    Value::from(reason)
-                ),
+            let (stream, what) = match a {
+                crate::http::StreamAction::Keepalive { stream } => (stream, "keepalive"),
+                crate::http::StreamAction::Close { stream, .. } => (stream, "close"),
             };
+            out.push(&js_sys::Array::of2(&(stream as f64).into(), &what.into()));
         }
-        t.push(']');
-        js_sys::JSON::parse(&t)
+        out
     }
 
     /// A 2026-07-28 request without a session (its `checkMessage` gave
@@ -774,7 +833,9 @@ impl JsHttpGate {
     /// host's number for a request without a session), a 2026-07-28
     /// request to serve is counted against the limits of requests and
     /// subscriptions/listen streams without a session (refused with 503
-    /// past them) until `statelessEnded(channel)`.
+    /// past them) until `statelessEnded(channel)`; a subscriptions/listen
+    /// stream is `channel` for `streamMessage` and `handleTimeout` from
+    /// `nowMs` on.
     #[wasm_bindgen(js_name = checkMessage, unchecked_return_type = "MessageAction")]
     pub fn check_message(
         &mut self,
@@ -782,6 +843,7 @@ impl JsHttpGate {
         body: &str,
         has_session: bool,
         channel: Option<f64>,
+        now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         let (decision, incoming) = read_message(
             &headers,
@@ -799,8 +861,9 @@ impl JsHttpGate {
                 Some(crate::engine::wire::Incoming::Request { id, method, .. }),
             ) => {
                 let listen = method == "subscriptions/listen";
+                let now = millis(now_ms.unwrap_or(0.0));
                 self.gate
-                    .stateless_started(millis(channel), listen, id)
+                    .stateless_started(millis(channel), listen, id, now)
                     .err()
             }
             _ => None,

@@ -610,14 +610,10 @@ impl UpstreamClient {
     /// connection), and over stdio the rest of that second's requests are
     /// dropped unanswered.
     fn cut(&mut self, from: Option<(u64, Role)>, call: Option<u64>, now_ms: u64) {
-        let rate = self.config.max_asks_per_second;
-        let what = format!(
-            "the upstream sent more than {} requests in a second",
-            rate.saturating_mul(2)
-        );
+        let twice = self.config.max_asks_per_second.saturating_mul(2);
+        let what = format!("the upstream sent more than {twice} requests in a second");
         let Some((exchange, role)) = from else {
-            let w = self.asks_window.at(now_ms);
-            if w.count == rate.saturating_mul(2).saturating_add(1) {
+            if self.asks_window.at(now_ms).count == twice + 1 {
                 let message = format!("{what}: the rest of that second's are dropped unanswered");
                 self.outputs.push_back(ClientOutput::Limited {
                     call: None,
@@ -629,25 +625,16 @@ impl UpstreamClient {
         let message = format!("{what}: its exchange was cut");
         self.outputs
             .push_back(ClientOutput::Limited { call, message });
-        if self.exchanges.remove(&exchange).is_some() {
-            self.outputs.push_back(ClientOutput::Abort { exchange });
-        }
         let failure = Failure::Limit(what);
-        match role {
-            Role::Request(rpc) => match call {
-                Some(c) => self.end_call(c, failure, "the server sent too many requests", now_ms),
-                None => self.respond(rpc, Err(failure), now_ms),
-            },
-            Role::Stream if self.transport == Transport::HttpSse => self.down(failure, now_ms),
-            Role::Stream => {
-                if self.stream == Some(exchange) {
-                    self.stream = None;
-                    if self.phase == Phase::Connected {
-                        self.schedule(Retry::Stream, now_ms);
-                    }
+        match call {
+            // the call's exchange goes with it
+            Some(c) => self.end_call(c, failure, "the server sent too many requests", now_ms),
+            None => {
+                if self.exchanges.remove(&exchange).is_some() {
+                    self.outputs.push_back(ClientOutput::Abort { exchange });
                 }
+                self.ended(exchange, role, failure, now_ms);
             }
-            Role::Message => {}
         }
     }
 
