@@ -322,12 +322,7 @@ export class Upstream {
       case 'listFailed':
         this.#report?.('warn', `upstream ${this.url}: ${o.kind} could not be read: ${o.error.message}`);
         break;
-      case 'skipped': {
-        const what = `${o.kind} item ${o.index}${o.name !== undefined ? ` (${o.name})` : ''}`;
-        this.#report?.('warn', `upstream ${this.url}: ${what} ${o.kept ? 'kept, but' : 'left out:'} ${o.reason}`);
-        break;
-      }
-      case 'limited':
+      case 'warning':
         this.#report?.('warn', `upstream ${this.url}: ${o.message}`);
         break;
     }

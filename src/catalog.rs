@@ -238,27 +238,9 @@ pub(crate) fn mcp_name_problem(name: &str) -> Option<String> {
     if bad.is_empty() {
         return None;
     }
-    // control characters shown escaped, never written raw
-    let shown: Vec<String> = bad
-        .iter()
-        .take(5)
-        .map(|c| format!("\"{}\"", escape_controls(&c.to_string())))
-        .collect();
+    // as Rust writes a character: control characters escaped, never raw
+    let shown: Vec<String> = bad.iter().take(5).map(|c| format!("{c:?}")).collect();
     Some(format!("the tool name has {}", shown.join(", ")))
-}
-
-/// `text` with its control characters written as `\u{..}` (for a log or a
-/// message: a name from an upstream may hold terminal escapes).
-pub(crate) fn escape_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// A list of MCP tools read from one or more `tools/list` pages, plus what
@@ -595,7 +577,7 @@ mod tests {
         assert_eq!(flagged.len(), 2);
         assert_eq!(flagged[0].0, "/0/name");
         assert!(
-            flagged[0].1.starts_with("the tool name has \" \", \"/\";"),
+            flagged[0].1.starts_with("the tool name has ' ', '/';"),
             "{}",
             flagged[0].1
         );

@@ -200,9 +200,6 @@ pub struct ClientConfig {
     /// Notifications of the server taken per second (default 200); more in
     /// the same second are dropped.
     pub max_notifications_per_second: u32,
-    /// The largest list item kept, in bytes of JSON (default 256 KiB); a
-    /// larger one is skipped ([`ClientOutput::Skipped`]).
-    pub max_item_bytes: usize,
 }
 
 impl ClientConfig {
@@ -224,7 +221,6 @@ impl ClientConfig {
             max_asks: 16,
             max_asks_per_second: 20,
             max_notifications_per_second: 200,
-            max_item_bytes: 256 * 1024,
         }
     }
 
@@ -302,12 +298,6 @@ impl ClientConfig {
         self.max_asks = in_flight.max(1);
         self.max_asks_per_second = per_second.max(1);
         self.max_notifications_per_second = notifications.max(1);
-        self
-    }
-
-    /// Keeping list items of at most `bytes` of JSON.
-    pub fn with_max_item_bytes(mut self, bytes: usize) -> ClientConfig {
-        self.max_item_bytes = bytes.max(1);
         self
     }
 }
@@ -489,22 +479,20 @@ pub enum ClientOutput {
         truncated: bool,
     },
     /// An item of a list was left out (not a valid tool, resource,
-    /// template or prompt, or larger than [`ClientConfig::max_item_bytes`]),
-    /// or a tool name was flagged (a name MCP does not allow, such as one
-    /// with control characters: kept, and said here); the rest of the list
-    /// stands.
+    /// template or prompt; or a page that could not be read, after the
+    /// pages before it), or a tool name was flagged (a name MCP does not
+    /// allow, such as one with control characters: kept, and said here,
+    /// escaped); the rest of the list stands.
     Skipped {
         /// Which list.
         kind: ListKind,
         /// The item's position in the list as the server sent it, over all
         /// pages.
         index: usize,
-        /// Its name (or URI), when it has one (control characters shown
-        /// escaped).
-        name: Option<String>,
         /// Whether the item was kept (a flagged name) or left out.
         kept: bool,
-        /// Why.
+        /// What became of it and why, in one sentence ("left out: …", or
+        /// the flag of a kept item).
         reason: String,
     },
     /// The server sent more than its share ([`ClientConfig::max_asks`],

@@ -78,9 +78,10 @@ pub struct HttpPolicy {
     /// 2026-07-28 `subscriptions/listen` stream) gets a keepalive comment
     /// when nothing else was written, in milliseconds (default 25 s).
     pub stream_keepalive_ms: u64,
-    /// An event stream that carried no message (keepalives aside) for this
-    /// long is closed, in milliseconds (default 10 minutes); the client
-    /// opens another when it wants one.
+    /// An event stream that carried no message (keepalives aside), and
+    /// whose session made no request, for this long is closed, in
+    /// milliseconds (default 10 minutes); the client opens another when it
+    /// wants one.
     pub stream_idle_ms: u64,
     /// The longest an event stream stays open, in milliseconds (default 1
     /// hour).
@@ -611,18 +612,13 @@ fn check_headers(req: &HttpRequest, session_known: bool, policy: &HttpPolicy) ->
                 return reject(415, "the body must be application/json");
             }
             if let Some(coding) = rule_header(req, "content-encoding") {
-                let codings: Vec<&str> = coding
+                let compressed = coding
                     .split(',')
-                    .map(str::trim)
-                    .filter(|c| !c.is_empty() && !c.eq_ignore_ascii_case("identity"))
-                    .collect();
-                if !codings.is_empty() {
+                    .any(|c| !c.trim().is_empty() && !c.trim().eq_ignore_ascii_case("identity"));
+                if compressed {
                     return reject(
                         415,
-                        format!(
-                            "the body must not be compressed: Content-Encoding {} is not accepted",
-                            codings.join(", ")
-                        ),
+                        format!("the body must not be compressed: Content-Encoding {coding} is not accepted"),
                     );
                 }
             }
@@ -885,20 +881,19 @@ pub struct Gate {
     streams: Slots<Stream>,
     /// Stream actions due, drained with [`Gate::poll_stream`].
     stream_actions: VecDeque<StreamAction>,
-    /// 2026-07-28 requests in progress without a session, by channel:
-    /// whether each is a `subscriptions/listen`.
-    stateless: Slots<bool>,
+    /// 2026-07-28 requests in progress without a session, by channel
+    /// (`subscriptions/listen` streams among [`Gate::streams`], without a
+    /// session).
+    stateless: Vec<u64>,
 }
 
-/// One open connection ([`Gate::connection_opened`]).
+/// One open connection ([`Gate::connection_opened`]), kept in the order
+/// they opened.
 #[derive(Debug, Clone)]
 struct Connection {
     remote: Option<String>,
     /// Whether a request's headers ever arrived on it.
     proven: bool,
-    /// When it opened.
-    since_ms: u64,
-    order: u64,
 }
 
 /// An open event stream ([`Gate::stream_started`]).
@@ -1113,7 +1108,7 @@ impl Gate {
             connections: Slots::default(),
             streams: Slots::default(),
             stream_actions: VecDeque::new(),
-            stateless: Slots::default(),
+            stateless: Vec::new(),
         }
     }
 
@@ -1240,6 +1235,12 @@ impl Gate {
     }
 
     fn touch(&mut self, id: &str, now_ms: u64) -> Option<&mut Entry> {
+        // the session's streams live while it is used
+        for (_, s) in self.streams.iter_mut() {
+            if s.session.as_deref() == Some(id) {
+                s.last_message_ms = s.last_message_ms.max(now_ms);
+            }
+        }
         self.order += 1;
         let order = self.order;
         let e = self.sessions.get_mut(id)?;
@@ -1397,14 +1398,12 @@ impl Gate {
         if self.sessions.len() >= self.policy.max_sessions {
             // an idle session first; else one that only holds event streams
             // (streams alone never keep a new client out)
-            let lru = |streams_ok: bool| {
-                self.sessions
-                    .iter()
-                    .filter(|(_, e)| e.inflight == 0 && (streams_ok || e.streams == 0))
-                    .min_by_key(|(_, e)| (e.last_used_ms, e.order))
-                    .map(|(k, _)| k.clone())
-            };
-            let victim = lru(false).or_else(|| lru(true));
+            let victim = self
+                .sessions
+                .iter()
+                .filter(|(_, e)| e.inflight == 0)
+                .min_by_key(|(_, e)| (e.streams > 0, e.last_used_ms, e.order))
+                .map(|(k, _)| k.clone());
             match victim {
                 Some(v) => {
                     self.sessions.remove(&v);
@@ -1506,21 +1505,16 @@ impl Gate {
     ///
     /// let policy = HttpPolicy::for_host("127.0.0.1", None)?.with_max_connections(2);
     /// let mut gate = Gate::new(policy);
-    /// assert!(gate.connection_opened(1, Some("10.0.0.5"), 0).accept);
-    /// assert!(gate.connection_opened(2, Some("10.0.0.5"), 1).accept);
+    /// assert!(gate.connection_opened(1, Some("10.0.0.5")).accept);
+    /// assert!(gate.connection_opened(2, Some("10.0.0.5")).accept);
     /// gate.connection_request(2);
     /// // full: connection 1 never sent a request, so it makes room
-    /// let v = gate.connection_opened(3, Some("10.0.0.6"), 3);
+    /// let v = gate.connection_opened(3, Some("10.0.0.6"));
     /// assert!(v.accept);
     /// assert_eq!(v.close, [1]);
     /// # Ok::<(), mcp_switchboard::Error>(())
     /// ```
-    pub fn connection_opened(
-        &mut self,
-        id: u64,
-        remote: Option<&str>,
-        now_ms: u64,
-    ) -> ConnectionVerdict {
+    pub fn connection_opened(&mut self, id: u64, remote: Option<&str>) -> ConnectionVerdict {
         let mut close = Vec::new();
         if let Some(r) = remote {
             let held = self
@@ -1545,14 +1539,11 @@ impl Gate {
             self.forget_connection(*victim);
             self.stats.connections_evicted += 1;
         }
-        self.order += 1;
         self.connections.insert(
             id,
             Connection {
                 remote: remote.map(str::to_owned),
                 proven: false,
-                since_ms: now_ms,
-                order: self.order,
             },
         );
         ConnectionVerdict {
@@ -1569,15 +1560,13 @@ impl Gate {
         }
     }
 
-    /// The connection that gives way first (of `remote`, when given).
+    /// The connection that gives way first (of `remote`, when given): the
+    /// oldest that has not sent a request.
     fn evictable(&self, remote: Option<&str>) -> Option<u64> {
         self.connections
             .iter()
-            .filter(|(_, c)| remote.is_none_or(|r| c.remote.as_deref() == Some(r)))
-            .filter(|(_, c)| !c.proven)
-            .map(|(id, c)| ((c.since_ms, c.order), *id))
-            .min()
-            .map(|(_, id)| id)
+            .find(|(_, c)| !c.proven && remote.is_none_or(|r| c.remote.as_deref() == Some(r)))
+            .map(|(id, _)| *id)
     }
 
     fn forget_connection(&mut self, id: u64) {
@@ -1728,7 +1717,11 @@ impl Gate {
         id: &serde_json::Value,
         now_ms: u64,
     ) -> Result<(), BodyDecision> {
-        let held = self.stateless.values().filter(|l| **l == listen).count();
+        let held = if listen {
+            self.streams.values().filter(|s| s.session.is_none()).count()
+        } else {
+            self.stateless.len()
+        };
         let (max, what) = if listen {
             (
                 self.policy.max_stateless_streams,
@@ -1753,11 +1746,10 @@ impl Gate {
                 ),
             });
         }
-        if !self.stateless.contains_key(&channel) {
-            self.stateless.insert(channel, listen);
-            if listen {
-                self.stream_started(channel, None, now_ms);
-            }
+        if listen {
+            self.stream_started(channel, None, now_ms);
+        } else if !self.stateless.contains(&channel) {
+            self.stateless.push(channel);
         }
         Ok(())
     }
@@ -1765,7 +1757,12 @@ impl Gate {
     /// The 2026-07-28 request on `channel` is over (answered, or its stream
     /// closed).
     pub fn stateless_ended(&mut self, channel: u64) {
-        if self.stateless.remove(&channel) == Some(true) {
+        self.stateless.retain(|c| *c != channel);
+        if self
+            .streams
+            .get(&channel)
+            .is_some_and(|s| s.session.is_none())
+        {
             self.streams.remove(&channel);
         }
     }
@@ -2683,36 +2680,36 @@ mod tests {
             .with_max_connections_per_address(2);
         let mut g = Gate::new(p);
         // an attacker's two connections send nothing
-        assert!(g.connection_opened(1, Some("10.0.0.66"), 0).accept);
-        assert!(g.connection_opened(2, Some("10.0.0.66"), 1).accept);
+        assert!(g.connection_opened(1, Some("10.0.0.66")).accept);
+        assert!(g.connection_opened(2, Some("10.0.0.66")).accept);
         // its third makes room by closing its own oldest half-open one
-        let v = g.connection_opened(3, Some("10.0.0.66"), 2);
+        let v = g.connection_opened(3, Some("10.0.0.66"));
         assert_eq!((v.accept, v.close.clone()), (true, vec![1]));
         g.connection_closed(1);
         // a client whose connections all sent requests keeps them: its
         // next one is refused
         let mut c = Gate::new(g.policy().clone());
-        assert!(c.connection_opened(1, Some("a"), 0).accept);
-        assert!(c.connection_opened(2, Some("a"), 0).accept);
+        assert!(c.connection_opened(1, Some("a")).accept);
+        assert!(c.connection_opened(2, Some("a")).accept);
         c.connection_request(1);
         c.connection_request(2);
-        let v = c.connection_opened(3, Some("a"), 2);
+        let v = c.connection_opened(3, Some("a"));
         assert_eq!((v.accept, v.close.len()), (false, 0));
         assert_eq!(c.stats().connections_refused, 1);
         // other addresses fill the table; past it the half-open
         // connections go first, oldest first, never ones that sent a request
-        assert!(g.connection_opened(4, Some("b"), 3).accept);
-        assert!(g.connection_opened(5, Some("c"), 4).accept);
+        assert!(g.connection_opened(4, Some("b")).accept);
+        assert!(g.connection_opened(5, Some("c")).accept);
         g.connection_request(4);
         g.connection_request(5);
         assert_eq!(g.connections(), 4);
-        let v = g.connection_opened(6, Some("d"), 6);
+        let v = g.connection_opened(6, Some("d"));
         assert_eq!((v.accept, v.close.clone()), (true, vec![2]));
-        let v = g.connection_opened(7, Some("e"), 7);
+        let v = g.connection_opened(7, Some("e"));
         assert_eq!((v.accept, v.close.clone()), (true, vec![3]));
         g.connection_request(6);
         g.connection_request(7);
-        let v = g.connection_opened(8, Some("f"), 9);
+        let v = g.connection_opened(8, Some("f"));
         assert!(!v.accept && v.close.is_empty());
         assert_eq!(g.stats().connections_evicted, 3);
         // closed connections are forgotten, their address's count with them
@@ -2720,13 +2717,13 @@ mod tests {
             g.connection_closed(id);
         }
         assert_eq!(g.connections(), 0);
-        assert!(g.connection_opened(9, Some("10.0.0.66"), 10).accept);
-        assert!(g.connection_opened(10, Some("10.0.0.66"), 10).accept);
+        assert!(g.connection_opened(9, Some("10.0.0.66")).accept);
+        assert!(g.connection_opened(10, Some("10.0.0.66")).accept);
         // no address known: only the table's limit applies
         for id in 11..13 {
-            assert!(g.connection_opened(id, None, 20).accept);
+            assert!(g.connection_opened(id, None).accept);
         }
-        assert_eq!(g.connection_opened(13, None, 21).close, vec![9]);
+        assert_eq!(g.connection_opened(13, None).close, vec![9]);
     }
 
     #[test]

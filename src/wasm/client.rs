@@ -523,27 +523,14 @@ pub enum UpstreamOutput {
         #[tsify(type = "unknown")]
         params: Value,
     },
-    /// A list item was left out, or kept with its name flagged.
-    Skipped {
-        /// Which list.
-        #[tsify(type = "UpstreamList")]
-        kind: &'static str,
-        /// Its position in the list the server sent.
-        index: usize,
-        /// Its name or URI, escaped.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        name: Option<String>,
-        /// Kept (a flagged name) or left out.
-        kept: bool,
-        /// Why.
-        reason: String,
-    },
-    /// The server sent more than its share: refused, dropped or cut.
-    Limited {
-        /// The call whose exchange carried it.
+    /// Something to tell a log: a list item left out, or kept with its
+    /// name flagged; requests of the server refused, dropped or cut past
+    /// the client's limits.
+    Warning {
+        /// The call it concerns, when one.
         #[serde(skip_serializing_if = "Option::is_none")]
         call: Option<u64>,
-        /// What happened.
+        /// What happened, in one line.
         message: String,
     },
 }
@@ -642,17 +629,13 @@ fn upstream_output(o: ClientOutput, url: &str) -> UpstreamOutput {
         ClientOutput::Skipped {
             kind,
             index,
-            name,
-            kept,
             reason,
-        } => UpstreamOutput::Skipped {
-            kind: kind.field(),
-            index,
-            name,
-            kept,
-            reason,
+            ..
+        } => UpstreamOutput::Warning {
+            call: None,
+            message: format!("{} item {index}: {reason}", kind.field()),
         },
-        ClientOutput::Limited { call, message } => UpstreamOutput::Limited { call, message },
+        ClientOutput::Limited { call, message } => UpstreamOutput::Warning { call, message },
     }
 }
 

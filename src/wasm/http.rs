@@ -34,8 +34,6 @@ export interface GateStats {
   streamsExpired: number;
   statelessRefused: number;
 }
-/** What to do with an open event stream (HttpGate.handleTimeout()): write a keepalive comment, or end it (a subscriptions/listen stream with its response) and call streamEnded or statelessEnded once it is closed. */
-export type StreamAction = [stream: number, action: "keepalive" | "close"];
 "#;
 use crate::http::{
     BodyDecision, Gate, GateEvent, HttpDecision, HttpPolicy, Outcome, HEADERS_READ,
@@ -75,20 +73,10 @@ pub struct HttpGateOptions {
     auth_window_ms: Option<u64>,
     /// Connections one remote address may hold open at once (default 64).
     max_connections_per_address: Option<usize>,
-    /// A keepalive comment on an event stream after this long without a
-    /// write (default 25000 ms).
-    stream_keepalive_ms: Option<u64>,
     /// An event stream that carried no message this long is closed
-    /// (default 600000 ms).
+    /// (default 600000 ms); keepalives go every 25 s, or every half of
+    /// this when it is shorter.
     stream_idle_ms: Option<u64>,
-    /// The longest an event stream stays open (default 3600000 ms).
-    stream_max_ms: Option<u64>,
-    /// subscriptions/listen streams open at once without a session
-    /// (default 32).
-    max_stateless_streams: Option<usize>,
-    /// Other 2026-07-28 requests in progress at once without a session
-    /// (default 64).
-    max_stateless_inflight: Option<usize>,
 }
 
 /// The limits the host applies to its server.
@@ -467,17 +455,10 @@ impl JsHttpGate {
         if let Some(n) = o.max_connections_per_address {
             policy = policy.with_max_connections_per_address(n);
         }
-        let keepalive = o.stream_keepalive_ms.unwrap_or(policy.stream_keepalive_ms);
-        let idle = o.stream_idle_ms.unwrap_or(policy.stream_idle_ms);
-        let max = o.stream_max_ms.unwrap_or(policy.stream_max_ms);
-        policy = policy.with_stream_lifetimes(keepalive, idle, max);
-        let streams = o
-            .max_stateless_streams
-            .unwrap_or(policy.max_stateless_streams);
-        let inflight = o
-            .max_stateless_inflight
-            .unwrap_or(policy.max_stateless_inflight);
-        policy = policy.with_stateless_limits(streams, inflight);
+        if let Some(idle) = o.stream_idle_ms {
+            let (keepalive, max) = (policy.stream_keepalive_ms.min(idle / 2), policy.stream_max_ms);
+            policy = policy.with_stream_lifetimes(keepalive, idle, max);
+        }
         Ok(JsHttpGate {
             gate: Gate::new(policy),
             header_names: js_names(&HEADERS_READ),
@@ -526,14 +507,13 @@ impl JsHttpGate {
     /// Decides on a request with the session table, at time `nowMs`: the
     /// action, and `close`, the sessions to close now (expired or ended).
     /// A POST in a session is in progress until `finished`, a stream
-    /// until `streamEnded`. With `remote` (the client's address) failed
+    /// until `ended`. With `remote` (the client's address) failed
     /// logins are counted per address, and an address past
     /// `maxAuthFailures` is refused with 429 and `Retry-After`. With
     /// `connection` (the number given to `connectionOpened`, or any number
     /// unique among the host's connections, streams and channels), the
     /// connection has sent a whole request, and a `stream` verdict's event
-    /// stream is that number for `streamMessage`, `streamEnded` and
-    /// `handleTimeout`.
+    /// stream is that number for `ended` and `handleTimeout`.
     #[wasm_bindgen(unchecked_return_type = "GateVerdict")]
     pub fn request(
         &mut self,
@@ -749,11 +729,9 @@ impl JsHttpGate {
     /// request yet makes room). Pass the number to `request()`, and report
     /// every close with `connectionClosed`.
     #[wasm_bindgen(js_name = connectionOpened)]
-    pub fn connection_opened(&mut self, id: f64, remote: Option<String>, now_ms: f64) -> Vec<f64> {
+    pub fn connection_opened(&mut self, id: f64, remote: Option<String>) -> Vec<f64> {
         let id = millis(id);
-        let v = self
-            .gate
-            .connection_opened(id, remote.as_deref(), millis(now_ms));
+        let v = self.gate.connection_opened(id, remote.as_deref());
         let mut close: Vec<f64> = v.close.iter().map(|c| *c as f64).collect();
         if !v.accept {
             close.push(id as f64);
@@ -767,46 +745,35 @@ impl JsHttpGate {
         self.gate.connection_closed(millis(id));
     }
 
-    /// A message went out on an event stream.
-    #[wasm_bindgen(js_name = streamMessage)]
-    pub fn stream_message(&mut self, stream: f64, now_ms: f64) {
-        self.gate.stream_message(millis(stream), millis(now_ms));
+    /// The exchange or event stream numbered `id` is over: a session's
+    /// stream (its session's stream count goes down), a
+    /// subscriptions/listen stream, or a request without a session
+    /// (`checkMessage` with a channel).
+    pub fn ended(&mut self, id: f64, now_ms: f64) {
+        let id = millis(id);
+        self.gate.stream_ended(id, millis(now_ms));
+        self.gate.stateless_ended(id);
     }
 
-    /// An event stream closed (its session's stream count goes down; a
-    /// subscriptions/listen stream ends with `statelessEnded`).
-    #[wasm_bindgen(js_name = streamEnded)]
-    pub fn stream_ended(&mut self, stream: f64, now_ms: f64) {
-        self.gate.stream_ended(millis(stream), millis(now_ms));
-    }
-
-    /// When `handleTimeout` is next due (ms on the host's clock), or
-    /// undefined with no stream open.
-    #[wasm_bindgen(js_name = pollTimeout)]
-    pub fn poll_timeout(&self) -> Option<f64> {
-        self.gate.poll_timeout().map(|t| t as f64)
-    }
-
-    /// What is due at `nowMs`: keepalives to write and streams to end.
-    #[wasm_bindgen(js_name = handleTimeout, unchecked_return_type = "StreamAction[]")]
-    pub fn handle_timeout(&mut self, now_ms: f64) -> js_sys::Array {
+    /// Handles what is due at `nowMs` on the event streams: the time the
+    /// next call is due (ms on the host's clock; -1 with no stream open),
+    /// then for each stream due a keepalive comment its number, and for
+    /// each to end (idle, or open too long; a subscriptions/listen stream
+    /// with its response, `endSubscriptions(channel)`) its number negated.
+    /// Call it when a stream opened (`request`, `checkMessage`) and when the
+    /// time it gave comes; report each end with `ended`.
+    #[wasm_bindgen(js_name = handleTimeout)]
+    pub fn handle_timeout(&mut self, now_ms: f64) -> Vec<f64> {
         self.gate.handle_timeout(millis(now_ms));
-        let out = js_sys::Array::new();
+        let next = self.gate.poll_timeout().map_or(-1.0, |t| t as f64);
+        let mut out = vec![next];
         while let Some(a) = self.gate.poll_stream() {
-            let (stream, what) = match a {
-                crate::http::StreamAction::Keepalive { stream } => (stream, "keepalive"),
-                crate::http::StreamAction::Close { stream, .. } => (stream, "close"),
-            };
-            out.push(&js_sys::Array::of2(&(stream as f64).into(), &what.into()));
+            out.push(match a {
+                crate::http::StreamAction::Keepalive { stream } => stream as f64,
+                crate::http::StreamAction::Close { stream, .. } => -(stream as f64),
+            });
         }
         out
-    }
-
-    /// A 2026-07-28 request without a session (its `checkMessage` gave
-    /// "stateless", with `channel`) is over.
-    #[wasm_bindgen(js_name = statelessEnded)]
-    pub fn stateless_ended(&mut self, channel: f64) {
-        self.gate.stateless_ended(millis(channel));
     }
 
     /// Decides on a POST body once read.
@@ -833,9 +800,8 @@ impl JsHttpGate {
     /// host's number for a request without a session), a 2026-07-28
     /// request to serve is counted against the limits of requests and
     /// subscriptions/listen streams without a session (refused with 503
-    /// past them) until `statelessEnded(channel)`; a subscriptions/listen
-    /// stream is `channel` for `streamMessage` and `handleTimeout` from
-    /// `nowMs` on.
+    /// past them) until `ended(channel)`; a subscriptions/listen stream is
+    /// `channel` for `handleTimeout` from `nowMs` on.
     #[wasm_bindgen(js_name = checkMessage, unchecked_return_type = "MessageAction")]
     pub fn check_message(
         &mut self,

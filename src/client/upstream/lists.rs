@@ -40,7 +40,6 @@ impl UpstreamClient {
             );
             return;
         };
-        let max_bytes = self.config.max_item_bytes;
         let mut notes = Vec::new();
         for item in items {
             let index = list.seen;
@@ -51,7 +50,7 @@ impl UpstreamClient {
             }
             // each item stands alone: a bad one is left out and said, the
             // rest of the list is kept
-            let (keep, note) = check_item(kind, item, index, max_bytes);
+            let (keep, note) = check_item(kind, item, index);
             notes.extend(note);
             if keep {
                 list.fresh.push(item.clone());
@@ -67,7 +66,9 @@ impl UpstreamClient {
                 list.truncated = true;
             } else {
                 let params = json!({"cursor": cursor});
-                self.outputs.extend(notes);
+                for n in notes {
+                    self.outputs.push_back(n);
+                }
                 self.request(What::List(kind), kind.method(), params, now_ms);
                 return;
             }
@@ -76,7 +77,9 @@ impl UpstreamClient {
         list.items = std::mem::take(&mut list.fresh);
         let items = list.items.clone();
         let truncated = list.truncated;
-        self.outputs.extend(notes);
+        for n in notes {
+            self.outputs.push_back(n);
+        }
         self.outputs.push_back(ClientOutput::Listed {
             kind,
             items,
@@ -102,7 +105,6 @@ impl UpstreamClient {
                 self.outputs.push_back(ClientOutput::Skipped {
                     kind,
                     index: list.seen,
-                    name: None,
                     kept: false,
                     reason,
                 });
@@ -172,39 +174,19 @@ impl UpstreamClient {
 
 /// Whether a list item is kept, and what to say about it: an item that is
 /// not what its list holds (a tool [`Tool::from_value`] refuses; a
-/// resource, template or prompt without its string `uri`, `uriTemplate`
-/// or `name`) or is larger than `max_bytes` is left out; a tool whose name
-/// MCP does not allow (control characters included) is kept and flagged.
-fn check_item(
-    kind: ListKind,
-    item: &Value,
-    index: usize,
-    max_bytes: usize,
-) -> (bool, Option<ClientOutput>) {
-    let key = match kind {
-        ListKind::Resources => "uri",
-        ListKind::ResourceTemplates => "uriTemplate",
-        _ => "name",
-    };
-    let name = item
-        .get(key)
-        .and_then(Value::as_str)
-        .map(|n| crate::catalog::escape_controls(&n.chars().take(200).collect::<String>()));
+/// resource, template or prompt without its string `uri`, `uriTemplate` or
+/// `name`) is left out; a tool whose name MCP does not allow (control
+/// characters included) is kept and flagged.
+fn check_item(kind: ListKind, item: &Value, index: usize) -> (bool, Option<ClientOutput>) {
     let note = |kept: bool, reason: String| ClientOutput::Skipped {
         kind,
         index,
-        name: name.clone(),
         kept,
         reason,
     };
-    let size = item.to_string().len();
-    if size > max_bytes {
-        let reason = format!("the item is {size} bytes of JSON; the limit is {max_bytes}");
-        return (false, Some(note(false, reason)));
-    }
     if kind == ListKind::Tools {
         return match Tool::from_value(item.clone(), "") {
-            Err(e) => (false, Some(note(false, e.to_string()))),
+            Err(e) => (false, Some(note(false, format!("left out: {e}")))),
             Ok((_, notes)) => {
                 let flagged = notes
                     .into_iter()
@@ -214,20 +196,16 @@ fn check_item(
             }
         };
     }
+    let key = match kind {
+        ListKind::Resources => "uri",
+        ListKind::ResourceTemplates => "uriTemplate",
+        _ => "name",
+    };
     let ok = item.get(key).and_then(Value::as_str).is_some()
         && item.get("name").and_then(Value::as_str).is_some();
     if ok {
         return (true, None);
     }
-    let what = match kind {
-        ListKind::Resources => "a resource",
-        ListKind::ResourceTemplates => "a resource template",
-        _ => "a prompt",
-    };
-    let reason = if key == "name" {
-        format!("{what} needs a string \"name\"")
-    } else {
-        format!("{what} needs a string \"{key}\" and a string \"name\"")
-    };
+    let reason = format!("left out: it needs a string \"{key}\" and a string \"name\"");
     (false, Some(note(false, reason)))
 }

@@ -501,24 +501,10 @@ impl UpstreamClient {
         let id = match m.get("id") {
             Some(Value::Number(n)) => n.as_u64(),
             Some(Value::Null) => {
+                // kept as the reason the request fails if its reply ends
+                // without its response
                 if let (Some(r), Some(e)) = (rpc, m.get("error")) {
-                    let Failure::Rpc {
-                        code,
-                        message,
-                        data,
-                    } = Failure::rpc(e)
-                    else {
-                        return true;
-                    };
-                    let message = format!("{message} (the error has no request id)");
-                    self.null_error = Some((
-                        r,
-                        Failure::Rpc {
-                            code,
-                            message,
-                            data,
-                        },
-                    ));
+                    self.null_error = Some((r, Failure::rpc(e)));
                 }
                 return true;
             }
