@@ -1532,7 +1532,11 @@ fn a_bad_list_item_is_left_out_alone() {
         [(1, false), (2, true), (3, false)],
         "{skipped:?}"
     );
-    assert!(skipped[0].2.starts_with("left out:") && skipped[0].2.contains("object"), "{}", skipped[0].2);
+    assert!(
+        skipped[0].2.starts_with("left out:") && skipped[0].2.contains("object"),
+        "{}",
+        skipped[0].2
+    );
     // the control characters are said, escaped, never written raw
     let bell = &skipped[1].2;
     assert!(bell.contains("\\u{7}") && !bell.contains('\u{7}'), "{bell}");

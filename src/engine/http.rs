@@ -44,9 +44,9 @@ pub struct HttpPolicy {
     /// else of one that only holds event streams); when every session has
     /// a request in progress, `initialize` is refused with 503.
     pub max_sessions: usize,
-    /// A session without requests or streams for this long expires
-    /// (default 10 minutes); its id then gets 404, and the client
-    /// initializes again.
+    /// A session without requests for this long expires (default 10
+    /// minutes), even while it holds event streams (they close with it);
+    /// its id then gets 404, and the client initializes again.
     pub session_idle_ms: u64,
     /// Notification streams (GET) open at once per session (default 2);
     /// more are refused with 409.
@@ -74,17 +74,15 @@ pub struct HttpPolicy {
     /// Connections one remote address may hold open at once (default 64;
     /// see [`Gate::connection_opened`]).
     pub max_connections_per_address: usize,
-    /// How often an open event stream (a session's GET stream, a
-    /// 2026-07-28 `subscriptions/listen` stream) gets a keepalive comment
-    /// when nothing else was written, in milliseconds (default 25 s).
+    /// How often the host writes a keepalive comment on an open event
+    /// stream (a session's GET stream, a 2026-07-28 `subscriptions/listen`
+    /// stream), in milliseconds (default 25 s).
     pub stream_keepalive_ms: u64,
-    /// An event stream that carried no message (keepalives aside), and
-    /// whose session made no request, for this long is closed, in
-    /// milliseconds (default 10 minutes); the client opens another when it
-    /// wants one.
-    pub stream_idle_ms: u64,
-    /// The longest an event stream stays open, in milliseconds (default 1
-    /// hour).
+    /// The longest an event stream stays open, in milliseconds (default 30
+    /// minutes): the host then ends it (a `subscriptions/listen` stream
+    /// with its response), and the client opens another when it wants
+    /// one. A session's streams also end with the session, which expires
+    /// after [`HttpPolicy::session_idle_ms`] without requests.
     pub stream_max_ms: u64,
     /// 2026-07-28 `subscriptions/listen` streams open at once without a
     /// session (default 32); more are refused with 503.
@@ -127,8 +125,7 @@ impl HttpPolicy {
             auth_window_ms: 60_000,
             max_connections_per_address: 64,
             stream_keepalive_ms: 25_000,
-            stream_idle_ms: 10 * 60 * 1000,
-            stream_max_ms: 60 * 60 * 1000,
+            stream_max_ms: 30 * 60 * 1000,
             max_stateless_streams: 32,
             max_stateless_inflight: 64,
         })
@@ -204,14 +201,12 @@ impl HttpPolicy {
         self
     }
 
-    /// With these event stream lifetimes, in milliseconds: a keepalive
-    /// comment after `keepalive_ms` without a write (at least 1 s), closed
-    /// after `idle_ms` without a message (at least the keepalive) or
-    /// `max_ms` open (at least the idle time).
-    pub fn with_stream_lifetimes(mut self, keepalive_ms: u64, idle_ms: u64, max_ms: u64) -> Self {
+    /// With event streams getting a keepalive comment every
+    /// `keepalive_ms` (at least 1 s) and ending after `max_ms` (at least
+    /// the keepalive).
+    pub fn with_stream_lifetime(mut self, keepalive_ms: u64, max_ms: u64) -> HttpPolicy {
         self.stream_keepalive_ms = keepalive_ms.max(1000);
-        self.stream_idle_ms = idle_ms.max(self.stream_keepalive_ms);
-        self.stream_max_ms = max_ms.max(self.stream_idle_ms);
+        self.stream_max_ms = max_ms.max(self.stream_keepalive_ms);
         self
     }
 
@@ -548,15 +543,14 @@ fn occurrences(req: &HttpRequest, name: &str) -> usize {
 }
 
 fn check_headers(req: &HttpRequest, session_known: bool, policy: &HttpPolicy) -> HttpDecision {
-    for name in REPEATS_REFUSED {
-        if occurrences(req, name) > 1 {
-            let shown = if name == "host" {
-                "Host"
-            } else {
-                "Authorization"
-            };
-            return reject_closing(400, format!("the request has more than one {shown} header"));
-        }
+    if REPEATS_REFUSED
+        .iter()
+        .any(|name| occurrences(req, name) > 1)
+    {
+        return reject_closing(
+            400,
+            "the request has more than one Host or Authorization header",
+        );
     }
     if req.path != policy.path {
         return reject(
@@ -825,13 +819,7 @@ struct Entry {
     streams: usize,
 }
 
-impl Entry {
-    fn idle(&self) -> bool {
-        self.inflight == 0 && self.streams == 0
-    }
-}
-
-/// A decision of the [`Gate`] and the sessions the host must close now
+/// A decision of the [`Gate`] and the sessions the host must close now/// A decision of the [`Gate`] and the sessions the host must close now
 /// (expired, ended or evicted ones): stop their work and forget them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -878,12 +866,9 @@ pub struct Gate {
     events: VecDeque<GateEvent>,
     stats: GateStats,
     connections: Slots<Connection>,
-    streams: Slots<Stream>,
-    /// Stream actions due, drained with [`Gate::poll_stream`].
-    stream_actions: VecDeque<StreamAction>,
-    /// 2026-07-28 requests in progress without a session, by channel
-    /// (`subscriptions/listen` streams among [`Gate::streams`], without a
-    /// session).
+    /// 2026-07-28 requests in progress without a session, by channel:
+    /// `subscriptions/listen` streams, and the others.
+    listening: Vec<u64>,
     stateless: Vec<u64>,
 }
 
@@ -896,48 +881,16 @@ struct Connection {
     proven: bool,
 }
 
-/// An open event stream ([`Gate::stream_started`]).
-#[derive(Debug, Clone)]
-struct Stream {
-    session: Option<String>,
-    opened_ms: u64,
-    last_message_ms: u64,
-    last_write_ms: u64,
-    /// Told to close: no more timers.
-    closing: bool,
-}
-
-/// What the host does with an open event stream, drained with
-/// [`Gate::poll_stream`] after [`Gate::handle_timeout`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum StreamAction {
-    /// Write an SSE comment (`: keepalive`) so that the connection is seen
-    /// to live.
-    Keepalive {
-        /// The stream.
-        stream: u64,
-    },
-    /// End the stream (a `subscriptions/listen` stream first gets its
-    /// response) and call [`Gate::stream_ended`] once it is closed.
-    Close {
-        /// The stream.
-        stream: u64,
-        /// Why, in words for a log.
-        reason: String,
-    },
-}
-
 /// What [`Gate::connection_opened`] decided: keep the new connection or
-/// close it, and which open ones to close to make room.
+/// close it, and which open one to close to make room.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 #[must_use]
 pub struct ConnectionVerdict {
     /// Keep the new connection (else close it at once).
     pub accept: bool,
-    /// Open connections to close now, by id.
-    pub close: Vec<u64>,
+    /// The open connection to close now to make room, by id.
+    pub close: Option<u64>,
 }
 
 /// Something the [`Gate`] did that a host may log, drained with
@@ -1106,8 +1059,7 @@ impl Gate {
             events: VecDeque::new(),
             stats: GateStats::default(),
             connections: Slots::default(),
-            streams: Slots::default(),
-            stream_actions: VecDeque::new(),
+            listening: Vec::new(),
             stateless: Vec::new(),
         }
     }
@@ -1230,17 +1182,14 @@ impl Gate {
             .is_some_and(|e| !self.expired(e, now_ms))
     }
 
+    /// A session without requests for the idle time expires, even with
+    /// streams open (they are no request: a client cannot hold a session
+    /// by holding a stream).
     fn expired(&self, e: &Entry, now_ms: u64) -> bool {
-        e.idle() && now_ms.saturating_sub(e.last_used_ms) > self.policy.session_idle_ms
+        e.inflight == 0 && now_ms.saturating_sub(e.last_used_ms) > self.policy.session_idle_ms
     }
 
     fn touch(&mut self, id: &str, now_ms: u64) -> Option<&mut Entry> {
-        // the session's streams live while it is used
-        for (_, s) in self.streams.iter_mut() {
-            if s.session.as_deref() == Some(id) {
-                s.last_message_ms = s.last_message_ms.max(now_ms);
-            }
-        }
         self.order += 1;
         let order = self.order;
         let e = self.sessions.get_mut(id)?;
@@ -1511,32 +1460,33 @@ impl Gate {
     /// // full: connection 1 never sent a request, so it makes room
     /// let v = gate.connection_opened(3, Some("10.0.0.6"));
     /// assert!(v.accept);
-    /// assert_eq!(v.close, [1]);
+    /// assert_eq!(v.close, Some(1));
     /// # Ok::<(), mcp_switchboard::Error>(())
     /// ```
     pub fn connection_opened(&mut self, id: u64, remote: Option<&str>) -> ConnectionVerdict {
-        let mut close = Vec::new();
-        if let Some(r) = remote {
-            let held = self
-                .connections
-                .values()
-                .filter(|c| c.remote.as_deref() == Some(r))
-                .count();
-            if held >= self.policy.max_connections_per_address {
-                match self.evictable(Some(r)) {
-                    Some(victim) => close.push(victim),
-                    None => return self.refuse_connection(close),
-                }
-            }
+        let held = self
+            .connections
+            .values()
+            .filter(|c| remote.is_some() && c.remote.as_deref() == remote)
+            .count();
+        // past the address's share, one of its own gives way; past the
+        // table's, any (one is enough: the table was not over its limit)
+        let own = held >= self.policy.max_connections_per_address;
+        let full = own || self.connections.len() >= self.policy.max_connections;
+        let close = if full {
+            self.evictable(remote.filter(|_| own))
+        } else {
+            None
+        };
+        if full && close.is_none() {
+            self.stats.connections_refused += 1;
+            return ConnectionVerdict {
+                accept: false,
+                close,
+            };
         }
-        if self.connections.len() - close.len() >= self.policy.max_connections {
-            match self.evictable(None).filter(|v| !close.contains(v)) {
-                Some(victim) => close.push(victim),
-                None => return self.refuse_connection(close),
-            }
-        }
-        for victim in &close {
-            self.forget_connection(*victim);
+        if let Some(victim) = close {
+            self.connections.remove(&victim);
             self.stats.connections_evicted += 1;
         }
         self.connections.insert(
@@ -1552,14 +1502,6 @@ impl Gate {
         }
     }
 
-    fn refuse_connection(&mut self, close: Vec<u64>) -> ConnectionVerdict {
-        self.stats.connections_refused += 1;
-        ConnectionVerdict {
-            accept: false,
-            close,
-        }
-    }
-
     /// The connection that gives way first (of `remote`, when given): the
     /// oldest that has not sent a request.
     fn evictable(&self, remote: Option<&str>) -> Option<u64> {
@@ -1567,10 +1509,6 @@ impl Gate {
             .iter()
             .find(|(_, c)| !c.proven && remote.is_none_or(|r| c.remote.as_deref() == Some(r)))
             .map(|(id, _)| *id)
-    }
-
-    fn forget_connection(&mut self, id: u64) {
-        self.connections.remove(&id);
     }
 
     /// A request's headers arrived on connection `id`: it no longer gives
@@ -1584,117 +1522,12 @@ impl Gate {
 
     /// Connection `id` closed (whoever closed it).
     pub fn connection_closed(&mut self, id: u64) {
-        self.forget_connection(id);
+        self.connections.remove(&id);
     }
 
     /// Connections open.
     pub fn connections(&self) -> usize {
         self.connections.len()
-    }
-}
-
-/// Event streams: keepalives, idle and lifetime expiry.
-impl Gate {
-    /// An event stream `stream` (a number the host gives it) opened: a
-    /// session's GET stream (`session`: its id, whose stream count
-    /// [`Gate::request`] raised) or a 2026-07-28 `subscriptions/listen`
-    /// stream (`None`). From now on [`Gate::poll_timeout`] names when a
-    /// keepalive or its end is due.
-    pub fn stream_started(&mut self, stream: u64, session: Option<&str>, now_ms: u64) {
-        self.streams.insert(
-            stream,
-            Stream {
-                session: session.map(str::to_owned),
-                opened_ms: now_ms,
-                last_message_ms: now_ms,
-                last_write_ms: now_ms,
-                closing: false,
-            },
-        );
-    }
-
-    /// A message went out on `stream` (a notification, a request to the
-    /// client): it is not idle.
-    pub fn stream_message(&mut self, stream: u64, now_ms: u64) {
-        if let Some(s) = self.streams.get_mut(&stream) {
-            s.last_message_ms = s.last_message_ms.max(now_ms);
-            s.last_write_ms = s.last_write_ms.max(now_ms);
-        }
-    }
-
-    /// `stream` closed (whoever closed it); a session's stream count goes
-    /// down as with [`Gate::stream_closed`].
-    pub fn stream_ended(&mut self, stream: u64, now_ms: u64) {
-        if let Some(s) = self.streams.remove(&stream) {
-            if let Some(id) = s.session {
-                self.stream_closed(&id, now_ms);
-            }
-        }
-    }
-
-    /// Event streams open.
-    pub fn streams(&self) -> usize {
-        self.streams.len()
-    }
-
-    /// When [`Gate::handle_timeout`] is next due (a keepalive, or a stream's
-    /// end), in the host's milliseconds.
-    #[must_use]
-    pub fn poll_timeout(&self) -> Option<u64> {
-        self.streams
-            .values()
-            .filter(|s| !s.closing)
-            .map(|s| self.stream_due(s))
-            .min()
-    }
-
-    /// The stream's next deadline: its keepalive, idle end or last moment.
-    fn stream_due(&self, s: &Stream) -> u64 {
-        let p = &self.policy;
-        let keepalive = s.last_write_ms.saturating_add(p.stream_keepalive_ms);
-        let idle = s.last_message_ms.saturating_add(p.stream_idle_ms);
-        let end = s.opened_ms.saturating_add(p.stream_max_ms);
-        keepalive.min(idle).min(end)
-    }
-
-    /// Handles what is due at `now_ms`: the streams to end (idle or open
-    /// too long) and the keepalives to write, drained with
-    /// [`Gate::poll_stream`].
-    pub fn handle_timeout(&mut self, now_ms: u64) {
-        let p = &self.policy;
-        // in the order the streams were opened
-        for (id, s) in self.streams.iter_mut().filter(|(_, s)| !s.closing) {
-            let reason = if now_ms >= s.opened_ms.saturating_add(p.stream_max_ms) {
-                Some(format!(
-                    "the stream was open for {} s, the limit",
-                    p.stream_max_ms / 1000
-                ))
-            } else if now_ms >= s.last_message_ms.saturating_add(p.stream_idle_ms) {
-                Some(format!(
-                    "the stream carried nothing for {} s",
-                    p.stream_idle_ms / 1000
-                ))
-            } else {
-                None
-            };
-            if let Some(reason) = reason {
-                s.closing = true;
-                self.stats.streams_expired += 1;
-                let stream = *id;
-                self.stream_actions
-                    .push_back(StreamAction::Close { stream, reason });
-            } else if now_ms >= s.last_write_ms.saturating_add(p.stream_keepalive_ms) {
-                s.last_write_ms = now_ms;
-                self.stream_actions
-                    .push_back(StreamAction::Keepalive { stream: *id });
-            }
-        }
-    }
-
-    /// The next stream action due, oldest first.
-    #[must_use]
-    pub fn poll_stream(&mut self) -> Option<StreamAction> {
-        self.stream_actions.pop_front()
     }
 }
 
@@ -1707,18 +1540,15 @@ impl Gate {
     /// [`HttpPolicy::max_stateless_inflight`] it is refused: the error
     /// response (`id` is the request's) to send with HTTP 503, as a
     /// [`BodyDecision::Refuse`]. Otherwise it counts until
-    /// [`Gate::stateless_ended`]; a `subscriptions/listen`'s stream is
-    /// `channel` for [`Gate::stream_message`], [`Gate::poll_timeout`] and
-    /// [`Gate::poll_stream`] from now on.
+    /// [`Gate::stateless_ended`].
     pub fn stateless_started(
         &mut self,
         channel: u64,
         listen: bool,
         id: &serde_json::Value,
-        now_ms: u64,
     ) -> Result<(), BodyDecision> {
         let held = if listen {
-            self.streams.values().filter(|s| s.session.is_none()).count()
+            self.listening.len()
         } else {
             self.stateless.len()
         };
@@ -1746,10 +1576,13 @@ impl Gate {
                 ),
             });
         }
-        if listen {
-            self.stream_started(channel, None, now_ms);
-        } else if !self.stateless.contains(&channel) {
-            self.stateless.push(channel);
+        let list = if listen {
+            &mut self.listening
+        } else {
+            &mut self.stateless
+        };
+        if !list.contains(&channel) {
+            list.push(channel);
         }
         Ok(())
     }
@@ -1757,14 +1590,8 @@ impl Gate {
     /// The 2026-07-28 request on `channel` is over (answered, or its stream
     /// closed).
     pub fn stateless_ended(&mut self, channel: u64) {
+        self.listening.retain(|c| *c != channel);
         self.stateless.retain(|c| *c != channel);
-        if self
-            .streams
-            .get(&channel)
-            .is_some_and(|s| s.session.is_none())
-        {
-            self.streams.remove(&channel);
-        }
     }
 }
 
@@ -1834,7 +1661,10 @@ mod tests {
                     message,
                 } => {
                     assert_eq!(status, 400, "{extra}");
-                    assert!(message.contains("more than one"), "{message}");
+                    assert!(
+                        message.contains("more than one Host or Authorization"),
+                        "{message}"
+                    );
                     assert!(headers.contains(&("Connection".into(), "close".into())));
                 }
                 d => panic!("{extra}: {d:?}"),
@@ -2367,16 +2197,21 @@ mod tests {
         assert_eq!(status(v.decision), 404);
         assert_eq!(v.close, vec!["a".to_string()]);
         assert!(g.is_empty());
-        // an open stream keeps a session alive
+        // an open stream does not keep a session alive: without requests
+        // it expires, and its streams close with it
         g.open_session("b", 0).unwrap();
         g.finished("b", 0);
         assert_eq!(
             g.request(&in_session("GET", "b"), 1).decision,
             HttpDecision::OpenStream
         );
+        assert!(g.sweep(1_001).is_empty());
+        assert_eq!(g.sweep(1_002), vec!["b".to_string()]);
+        // a request in progress does
+        g.open_session("d", 0).unwrap();
         assert!(g.sweep(1_000_000).is_empty());
-        g.stream_closed("b", 1_000_000);
-        assert_eq!(g.sweep(1_001_001), vec!["b".to_string()]);
+        g.finished("d", 1_000_000);
+        assert_eq!(g.sweep(1_001_001), vec!["d".to_string()]);
         // a clock that goes back does not expire anything
         g.open_session("c", 5_000).unwrap();
         g.finished("c", 5_000);
@@ -2684,7 +2519,7 @@ mod tests {
         assert!(g.connection_opened(2, Some("10.0.0.66")).accept);
         // its third makes room by closing its own oldest half-open one
         let v = g.connection_opened(3, Some("10.0.0.66"));
-        assert_eq!((v.accept, v.close.clone()), (true, vec![1]));
+        assert_eq!((v.accept, v.close), (true, Some(1)));
         g.connection_closed(1);
         // a client whose connections all sent requests keeps them: its
         // next one is refused
@@ -2694,7 +2529,7 @@ mod tests {
         c.connection_request(1);
         c.connection_request(2);
         let v = c.connection_opened(3, Some("a"));
-        assert_eq!((v.accept, v.close.len()), (false, 0));
+        assert_eq!((v.accept, v.close), (false, None));
         assert_eq!(c.stats().connections_refused, 1);
         // other addresses fill the table; past it the half-open
         // connections go first, oldest first, never ones that sent a request
@@ -2704,13 +2539,13 @@ mod tests {
         g.connection_request(5);
         assert_eq!(g.connections(), 4);
         let v = g.connection_opened(6, Some("d"));
-        assert_eq!((v.accept, v.close.clone()), (true, vec![2]));
+        assert_eq!((v.accept, v.close), (true, Some(2)));
         let v = g.connection_opened(7, Some("e"));
-        assert_eq!((v.accept, v.close.clone()), (true, vec![3]));
+        assert_eq!((v.accept, v.close), (true, Some(3)));
         g.connection_request(6);
         g.connection_request(7);
         let v = g.connection_opened(8, Some("f"));
-        assert!(!v.accept && v.close.is_empty());
+        assert!(!v.accept && v.close.is_none());
         assert_eq!(g.stats().connections_evicted, 3);
         // closed connections are forgotten, their address's count with them
         for id in [4, 5, 6, 7] {
@@ -2723,61 +2558,7 @@ mod tests {
         for id in 11..13 {
             assert!(g.connection_opened(id, None).accept);
         }
-        assert_eq!(g.connection_opened(13, None).close, vec![9]);
-    }
-
-    #[test]
-    fn streams_get_keepalives_and_end_when_idle_or_old() {
-        let p = HttpPolicy::for_host("127.0.0.1", None)
-            .unwrap()
-            .with_stream_lifetimes(1_000, 5_000, 8_000);
-        let mut g = Gate::new(p);
-        g.open_session("s", 0).unwrap();
-        g.finished("s", 0);
-        assert_eq!(
-            g.request(&in_session("GET", "s"), 0).decision,
-            HttpDecision::OpenStream
-        );
-        assert_eq!(g.poll_timeout(), None);
-        g.stream_started(7, Some("s"), 0);
-        g.stream_started(8, None, 0);
-        assert_eq!(g.poll_timeout(), Some(1_000));
-        // nothing due yet
-        g.handle_timeout(999);
-        assert_eq!(g.poll_stream(), None);
-        g.handle_timeout(1_000);
-        let due: Vec<StreamAction> = std::iter::from_fn(|| g.poll_stream()).collect();
-        assert_eq!(
-            due,
-            [
-                StreamAction::Keepalive { stream: 7 },
-                StreamAction::Keepalive { stream: 8 }
-            ]
-        );
-        // messages keep a stream from being idle, not from growing old
-        for t in [2_000, 4_000, 6_000] {
-            g.stream_message(8, t);
-        }
-        g.handle_timeout(5_000);
-        let due: Vec<StreamAction> = std::iter::from_fn(|| g.poll_stream()).collect();
-        assert!(
-            matches!(&due[..], [StreamAction::Close { stream: 7, reason }] if reason.contains("carried nothing")),
-            "{due:?}"
-        );
-        // a stream told to close has no more timers; its session's count
-        // goes down once it is closed
-        assert_eq!(g.poll_timeout(), Some(7_000));
-        g.stream_ended(7, 5_001);
-        assert!(g.sessions.get("s").is_some_and(|e| e.streams == 0));
-        g.handle_timeout(8_000);
-        let due: Vec<StreamAction> = std::iter::from_fn(|| g.poll_stream()).collect();
-        assert!(
-            matches!(&due[..], [StreamAction::Close { stream: 8, reason }] if reason.contains("open for 8 s")),
-            "{due:?}"
-        );
-        g.stream_ended(8, 8_001);
-        assert_eq!((g.streams(), g.poll_timeout()), (0, None));
-        assert_eq!(g.stats().streams_expired, 2);
+        assert_eq!(g.connection_opened(13, None).close, Some(9));
     }
 
     #[test]
@@ -2787,10 +2568,8 @@ mod tests {
             .with_stateless_limits(1, 2);
         let mut g = Gate::new(p);
         let id = serde_json::json!(5);
-        assert!(g.stateless_started(1, true, &id, 0).is_ok());
-        // a listen stream gets keepalives like any stream
-        assert_eq!(g.streams(), 1);
-        match g.stateless_started(2, true, &id, 0) {
+        assert!(g.stateless_started(1, true, &id).is_ok());
+        match g.stateless_started(2, true, &id) {
             Err(BodyDecision::Refuse { status, body }) => {
                 assert_eq!(status, 503);
                 assert!(
@@ -2801,18 +2580,17 @@ mod tests {
             d => panic!("{d:?}"),
         }
         // streams and calls are counted apart
-        assert!(g.stateless_started(3, false, &id, 0).is_ok());
-        assert!(g.stateless_started(4, false, &id, 0).is_ok());
-        assert!(g.stateless_started(5, false, &id, 0).is_err());
+        assert!(g.stateless_started(3, false, &id).is_ok());
+        assert!(g.stateless_started(4, false, &id).is_ok());
+        assert!(g.stateless_started(5, false, &id).is_err());
         g.stateless_ended(3);
-        assert!(g.stateless_started(5, false, &id, 0).is_ok());
+        assert!(g.stateless_started(5, false, &id).is_ok());
         g.stateless_ended(1);
-        assert_eq!(g.streams(), 0);
-        assert!(g.stateless_started(6, true, &id, 0).is_ok());
+        assert!(g.stateless_started(6, true, &id).is_ok());
         // unknown or repeated ends change nothing
         g.stateless_ended(1);
         g.stateless_ended(99);
-        assert!(g.stateless_started(7, true, &id, 0).is_err());
+        assert!(g.stateless_started(7, true, &id).is_err());
         assert_eq!(g.stats().stateless_refused, 3);
     }
 }

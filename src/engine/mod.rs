@@ -812,24 +812,25 @@ impl Engine {
     /// shutdown): each gets its successful response, after which the host
     /// closes the stream.
     pub fn end_subscriptions(&mut self) {
-        let all = std::mem::take(&mut self.subscriptions);
-        self.end_these(all);
+        self.end_where(None);
     }
 
-    /// Ends the `subscriptions/listen` streams of `channel` gracefully (its
-    /// stream lived long enough, or carried nothing for too long): each
-    /// gets its successful response, after which the host closes the
-    /// stream.
+    /// Ends the `subscriptions/listen` streams of `channel` gracefully (the
+    /// stream lived as long as the host lets one live): each gets its
+    /// successful response, after which the host closes the stream.
     pub fn end_subscriptions_on(&mut self, channel: u64) {
-        let (ending, kept) = std::mem::take(&mut self.subscriptions)
-            .into_iter()
-            .partition(|s| s.channel == channel);
-        self.subscriptions = kept;
-        self.end_these(ending);
+        self.end_where(Some(channel));
     }
 
-    fn end_these(&mut self, subscriptions: Vec<Subscription>) {
-        for s in subscriptions {
+    /// Ends the subscriptions of `channel` (of every channel with `None`).
+    fn end_where(&mut self, channel: Option<u64>) {
+        let mut i = 0;
+        while let Some(s) = self.subscriptions.get(i) {
+            if channel.is_some_and(|c| c != s.channel) {
+                i += 1;
+                continue;
+            }
+            let s = self.subscriptions.remove(i);
             let result = json!({
                 "resultType": "complete",
                 "_meta": {era::META_SUBSCRIPTION: s.id},

@@ -73,10 +73,9 @@ pub struct HttpGateOptions {
     auth_window_ms: Option<u64>,
     /// Connections one remote address may hold open at once (default 64).
     max_connections_per_address: Option<usize>,
-    /// An event stream that carried no message this long is closed
-    /// (default 600000 ms); keepalives go every 25 s, or every half of
-    /// this when it is shorter.
-    stream_idle_ms: Option<u64>,
+    /// The longest an event stream stays open (default 1800000 ms);
+    /// keepalives go every 25 s, or every half of this when it is shorter.
+    stream_max_ms: Option<u64>,
 }
 
 /// The limits the host applies to its server.
@@ -95,6 +94,11 @@ pub struct GateLimits {
     session_idle_ms: u64,
     /// Most sessions at once.
     max_sessions: usize,
+    /// How often to write a keepalive comment on an open event stream.
+    stream_keepalive_ms: u64,
+    /// When to end an event stream (a subscriptions/listen stream with its
+    /// response, `Engine.endSubscriptions(channel)`).
+    stream_max_ms: u64,
 }
 
 /// What to do with a request.
@@ -455,9 +459,9 @@ impl JsHttpGate {
         if let Some(n) = o.max_connections_per_address {
             policy = policy.with_max_connections_per_address(n);
         }
-        if let Some(idle) = o.stream_idle_ms {
-            let (keepalive, max) = (policy.stream_keepalive_ms.min(idle / 2), policy.stream_max_ms);
-            policy = policy.with_stream_lifetimes(keepalive, idle, max);
+        if let Some(max) = o.stream_max_ms {
+            let keepalive = policy.stream_keepalive_ms.min(max / 2);
+            policy = policy.with_stream_lifetime(keepalive, max);
         }
         Ok(JsHttpGate {
             gate: Gate::new(policy),
@@ -510,10 +514,9 @@ impl JsHttpGate {
     /// until `ended`. With `remote` (the client's address) failed
     /// logins are counted per address, and an address past
     /// `maxAuthFailures` is refused with 429 and `Retry-After`. With
-    /// `connection` (the number given to `connectionOpened`, or any number
-    /// unique among the host's connections, streams and channels), the
-    /// connection has sent a whole request, and a `stream` verdict's event
-    /// stream is that number for `ended` and `handleTimeout`.
+    /// `connection` (the number given to `connectionOpened`), that
+    /// connection has sent a whole request: it no longer gives way to new
+    /// ones.
     #[wasm_bindgen(unchecked_return_type = "GateVerdict")]
     pub fn request(
         &mut self,
@@ -527,12 +530,8 @@ impl JsHttpGate {
         let req = self.http_request(method, path, &headers, false)?;
         let now = millis(now_ms);
         let verdict = self.gate.request_from(&req, remote.as_deref(), now);
-        if let Some(c) = connection.map(millis) {
-            self.gate.connection_request(c);
-            if verdict.decision == HttpDecision::OpenStream {
-                let session = req.header("mcp-session-id");
-                self.gate.stream_started(c, session, now);
-            }
+        if let Some(c) = connection {
+            self.gate.connection_request(millis(c));
         }
         let read = match verdict.decision {
             HttpDecision::ReadBody {
@@ -718,25 +717,25 @@ impl JsHttpGate {
             max_connections: p.max_connections,
             session_idle_ms: p.session_idle_ms,
             max_sessions: p.max_sessions,
+            stream_keepalive_ms: p.stream_keepalive_ms,
+            stream_max_ms: p.stream_max_ms,
         })
     }
 
-    /// A connection opened (`id`: the host's number for it, unique among
-    /// the numbers of its connections, streams and channels; `remote`: its
-    /// address): the connections to close now, the new one among them
-    /// when it is refused (past `maxConnections` or
-    /// `maxConnectionsPerAddress`, the oldest that has not sent a whole
-    /// request yet makes room). Pass the number to `request()`, and report
+    /// A connection opened (`id`: the host's number for it, from 1;
+    /// `remote`: its address): the connection to close now, or 0: past
+    /// `maxConnections` or `maxConnectionsPerAddress` the oldest that has
+    /// not sent a whole request yet makes room, and when none has, the new
+    /// one itself is refused. Pass the number to `request()`, and report
     /// every close with `connectionClosed`.
     #[wasm_bindgen(js_name = connectionOpened)]
-    pub fn connection_opened(&mut self, id: f64, remote: Option<String>) -> Vec<f64> {
-        let id = millis(id);
-        let v = self.gate.connection_opened(id, remote.as_deref());
-        let mut close: Vec<f64> = v.close.iter().map(|c| *c as f64).collect();
-        if !v.accept {
-            close.push(id as f64);
+    pub fn connection_opened(&mut self, id: f64, remote: Option<String>) -> f64 {
+        let v = self.gate.connection_opened(millis(id), remote.as_deref());
+        match (v.accept, v.close) {
+            (false, _) => id,
+            (true, Some(c)) => c as f64,
+            (true, None) => 0.0,
         }
-        close
     }
 
     /// Connection `id` closed.
@@ -745,35 +744,11 @@ impl JsHttpGate {
         self.gate.connection_closed(millis(id));
     }
 
-    /// The exchange or event stream numbered `id` is over: a session's
-    /// stream (its session's stream count goes down), a
-    /// subscriptions/listen stream, or a request without a session
-    /// (`checkMessage` with a channel).
-    pub fn ended(&mut self, id: f64, now_ms: f64) {
-        let id = millis(id);
-        self.gate.stream_ended(id, millis(now_ms));
-        self.gate.stateless_ended(id);
-    }
-
-    /// Handles what is due at `nowMs` on the event streams: the time the
-    /// next call is due (ms on the host's clock; -1 with no stream open),
-    /// then for each stream due a keepalive comment its number, and for
-    /// each to end (idle, or open too long; a subscriptions/listen stream
-    /// with its response, `endSubscriptions(channel)`) its number negated.
-    /// Call it when a stream opened (`request`, `checkMessage`) and when the
-    /// time it gave comes; report each end with `ended`.
-    #[wasm_bindgen(js_name = handleTimeout)]
-    pub fn handle_timeout(&mut self, now_ms: f64) -> Vec<f64> {
-        self.gate.handle_timeout(millis(now_ms));
-        let next = self.gate.poll_timeout().map_or(-1.0, |t| t as f64);
-        let mut out = vec![next];
-        while let Some(a) = self.gate.poll_stream() {
-            out.push(match a {
-                crate::http::StreamAction::Keepalive { stream } => stream as f64,
-                crate::http::StreamAction::Close { stream, .. } => -(stream as f64),
-            });
-        }
-        out
+    /// A 2026-07-28 request without a session (its `checkMessage` with
+    /// `channel` gave "stateless") is over: answered, or its stream closed.
+    #[wasm_bindgen(js_name = statelessEnded)]
+    pub fn stateless_ended(&mut self, channel: f64) {
+        self.gate.stateless_ended(millis(channel));
     }
 
     /// Decides on a POST body once read.
@@ -800,8 +775,7 @@ impl JsHttpGate {
     /// host's number for a request without a session), a 2026-07-28
     /// request to serve is counted against the limits of requests and
     /// subscriptions/listen streams without a session (refused with 503
-    /// past them) until `ended(channel)`; a subscriptions/listen stream is
-    /// `channel` for `handleTimeout` from `nowMs` on.
+    /// past them) until `statelessEnded(channel)`.
     #[wasm_bindgen(js_name = checkMessage, unchecked_return_type = "MessageAction")]
     pub fn check_message(
         &mut self,
@@ -809,7 +783,6 @@ impl JsHttpGate {
         body: &str,
         has_session: bool,
         channel: Option<f64>,
-        now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         let (decision, incoming) = read_message(
             &headers,
@@ -827,9 +800,8 @@ impl JsHttpGate {
                 Some(crate::engine::wire::Incoming::Request { id, method, .. }),
             ) => {
                 let listen = method == "subscriptions/listen";
-                let now = millis(now_ms.unwrap_or(0.0));
                 self.gate
-                    .stateless_started(millis(channel), listen, id, now)
+                    .stateless_started(millis(channel), listen, id)
                     .err()
             }
             _ => None,

@@ -29,12 +29,15 @@ const METHOD_NOT_FOUND: i64 = -32601;
 /// client's limits (a server error code of JSON-RPC's reserved range).
 const SERVER_BUSY: i64 = -32000;
 
+/// The message of that error.
+const REFUSED: &str = "the client takes no more requests of this server for now";
+
 /// What becomes of a request of the server.
 enum Admit {
     /// Taken: answered, or passed to the host.
     Take,
-    /// Refused with a JSON-RPC error saying this.
-    Refuse(String),
+    /// Refused with a JSON-RPC error ([`REFUSED`]).
+    Refuse,
     /// Too many: the exchange carrying it is cut.
     Cut,
 }
@@ -742,8 +745,8 @@ impl UpstreamClient {
 }
 
 /// Requests, exchanges, calls and asks by number (and the HTTP gate's
-/// connections and streams): few at a time, bounded, kept in the order
-/// they were made (numbers only grow), found by a scan.
+/// connections): few at a time, bounded, kept in the order they were made
+/// (numbers only grow), found by a scan.
 #[derive(Debug, Clone)]
 pub(crate) struct Slots<T>(Vec<(u64, T)>);
 
@@ -760,10 +763,6 @@ impl<T> Slots<T> {
 
     pub(crate) fn len(&self) -> usize {
         self.0.len()
-    }
-
-    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = (&u64, &mut T)> {
-        self.0.iter_mut().map(|(k, v)| (&*k, v))
     }
 
     pub(crate) fn position(&self, id: u64) -> Option<usize> {

@@ -442,9 +442,9 @@ impl UpstreamClient {
                 let call = call_of(self, rpc);
                 match self.admit_ask(method == "ping", now_ms) {
                     Admit::Take => {}
-                    Admit::Refuse(why) => {
-                        self.limited(call, &why, now_ms);
-                        let text = wire::response(id, Err((SERVER_BUSY, why.as_str())));
+                    Admit::Refuse => {
+                        self.limited(call, now_ms);
+                        let text = wire::response(id, Err((SERVER_BUSY, REFUSED)));
                         self.post_message(text, None);
                         return true;
                     }
@@ -539,17 +539,9 @@ impl UpstreamClient {
         if w.count > rate.saturating_mul(2) {
             return Admit::Cut;
         }
-        if w.count > rate {
-            return Admit::Refuse(format!(
-                "the client takes at most {rate} requests per second from this server"
-            ));
-        }
         // a ping is answered at once: it waits for nothing
-        let max = self.config.max_asks;
-        if !ping && self.asks.len() >= max {
-            return Admit::Refuse(format!(
-                "the client has {max} requests of this server waiting for answers already"
-            ));
+        if w.count > rate || (!ping && self.asks.len() >= self.config.max_asks) {
+            return Admit::Refuse;
         }
         Admit::Take
     }
@@ -578,13 +570,16 @@ impl UpstreamClient {
     }
 
     /// Says once per second that requests of the server were refused.
-    fn limited(&mut self, call: Option<u64>, why: &str, now_ms: u64) {
+    fn limited(&mut self, call: Option<u64>, now_ms: u64) {
+        let (rate, max) = (self.config.max_asks_per_second, self.config.max_asks);
         let w = self.asks_window.at(now_ms);
         if w.told {
             return;
         }
         w.told = true;
-        let message = format!("refused requests of the upstream: {why}");
+        let message = format!(
+            "refused requests of the upstream past {rate} a second or {max} waiting for answers"
+        );
         self.outputs
             .push_back(ClientOutput::Limited { call, message });
     }
@@ -598,19 +593,17 @@ impl UpstreamClient {
     fn cut(&mut self, from: Option<(u64, Role)>, call: Option<u64>, now_ms: u64) {
         let twice = self.config.max_asks_per_second.saturating_mul(2);
         let what = format!("the upstream sent more than {twice} requests in a second");
+        let first = self.asks_window.at(now_ms).count == twice + 1;
+        if first || from.is_some() {
+            self.outputs.push_back(ClientOutput::Limited {
+                call,
+                message: what.clone(),
+            });
+        }
+        // over stdio the rest of the second's requests are dropped
         let Some((exchange, role)) = from else {
-            if self.asks_window.at(now_ms).count == twice + 1 {
-                let message = format!("{what}: the rest of that second's are dropped unanswered");
-                self.outputs.push_back(ClientOutput::Limited {
-                    call: None,
-                    message,
-                });
-            }
             return;
         };
-        let message = format!("{what}: its exchange was cut");
-        self.outputs
-            .push_back(ClientOutput::Limited { call, message });
         let failure = Failure::Limit(what);
         match call {
             // the call's exchange goes with it
