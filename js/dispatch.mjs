@@ -401,17 +401,12 @@ export class Session {
     }
   }
 
-  /** Ends every subscriptions/listen stream with its response. */
-  endSubscriptions() {
-    this.#change((e) => e.endSubscriptions());
-  }
-
   /**
-   * Ends the subscriptions/listen streams of one channel with their responses.
-   * @param {number} channel
+   * Ends every subscriptions/listen stream (or those of one channel) with its response.
+   * @param {number} [channel]
    */
-  endSubscriptionsOn(channel) {
-    this.#change((e) => e.endSubscriptionsOn(channel));
+  endSubscriptions(channel) {
+    this.#change((e) => e.endSubscriptions(channel));
   }
 
   /**

@@ -56,12 +56,8 @@ export { Upstream, connectUpstream, connectUpstreams } from './upstream.mjs';
  * @property {number} [maxConnections] open connections at once (default 256); past it, a connection that has not
  *   sent a whole request yet (or an idle one) makes room, else the new one is closed
  * @property {number} [maxConnectionsPerAddress] open connections per remote address (default 64)
- * @property {number} [streamKeepaliveMs] a keepalive comment on an event stream after this long without a write
- *   (default 25 s)
- * @property {number} [streamIdleMs] an event stream that carried no message this long is closed (default 10 minutes)
- * @property {number} [streamMaxMs] the longest an event stream stays open (default 1 hour)
- * @property {number} [maxStatelessStreams] 2026-07-28 subscriptions/listen streams without a session (default 32)
- * @property {number} [maxStatelessInflight] other 2026-07-28 requests in progress without a session (default 64)
+ * @property {number} [streamMaxMs] the longest an event stream (a session's GET stream, a subscriptions/listen
+ *   stream) stays open before the gateway ends it (default 30 minutes); keepalives every 25 s (or half of this)
  * @property {number} [maxAuthFailures] failed logins per remote address within authWindowMs before that
  *   address gets 429 (default 10)
  * @property {number} [authWindowMs] the window of maxAuthFailures, and how long a locked-out address waits
@@ -96,7 +92,7 @@ export { Upstream, connectUpstream, connectUpstreams } from './upstream.mjs';
  *   decided, tool calls and tool errors, and messages taken by handleMessage()
  */
 
-/** @typedef {Session & { streams: Map<ServerResponse, number> }} HttpSession */
+/** @typedef {Session & { streams: Set<ServerResponse> }} HttpSession */
 
 /** Each connection's number for the gate, on its socket. */
 const CONNECTION = Symbol('connection');
@@ -158,23 +154,18 @@ export class Gateway {
   /** the bind address (for listen()) and the endpoint's path (for the URL) */
   #host;
   #path;
-  /** the last channel given to a 2026-07-28 request (and number given to an event stream) */
+  /** the last channel given to a 2026-07-28 request */
   #channels = 0;
   /** the last number given to a connection */
   #connectionIds = 0;
   /** @type {Map<number, import('node:net').Socket>} open connections by number */
   #sockets = new Map();
-  /** @type {Map<number, { write: (text: string) => void, end: (reason: string) => void }>} event streams by number */
-  #streams = new Map();
-  /** @type {ReturnType<typeof setTimeout> | null} the gate's stream timer */
-  #streamTimer = null;
-  #streamAt = Infinity;
 
   /** @param {GatewayOptions} options */
   constructor(options) {
     const { source, host = '127.0.0.1', token, engine = {}, timeoutMs = 30_000, origins = [] } = options;
     const { path, maxBody, maxSessions, sessionIdleMs, maxStreams, maxInflight, headersTimeoutMs, requestTimeoutMs, maxConnections, maxAuthFailures, authWindowMs } = options;
-    const { maxConnectionsPerAddress, streamKeepaliveMs, streamIdleMs, streamMaxMs, maxStatelessStreams, maxStatelessInflight } = options;
+    const { maxConnectionsPerAddress, streamMaxMs } = options;
     this.#report = reporter(options);
     this.#host = host;
     this.#path = path ?? '/mcp';
@@ -196,11 +187,7 @@ export class Gateway {
         maxAuthFailures,
         authWindowMs,
         maxConnectionsPerAddress,
-        streamKeepaliveMs,
-        streamIdleMs,
         streamMaxMs,
-        maxStatelessStreams,
-        maxStatelessInflight,
       }),
     );
     this.#origins = [...origins];
@@ -239,14 +226,6 @@ export class Gateway {
      */
     this.handler = (req, res) => {
       if (this.#closed) return reject(res, CLOSED);
-      // the connection has a request in progress until its response closes
-      const connection = /** @type {any} */ (req.socket)?.[CONNECTION];
-      if (connection !== undefined) {
-        this.gate.connectionBusy(connection, Date.now());
-        res.once('close', () => {
-          if (!this.#closed) this.gate.connectionIdle(connection, Date.now());
-        });
-      }
       this.#handle(req, res).catch((e) => {
         const message = errorText(e);
         this.#report?.('error', `request failed: ${errorStack(e)}`, { type: 'request-error', remote: this.#remoteAddress(req) ?? null, message });
@@ -262,12 +241,10 @@ export class Gateway {
       if (this.#closed) return void socket.destroy();
       const id = ++this.#connectionIds;
       /** @type {any} */ (socket)[CONNECTION] = id;
-      const verdict = this.gate.connectionOpened(id, socket.remoteAddress ?? null, Date.now());
-      for (const other of verdict.close) this.#sockets.get(other)?.destroy();
-      if (!verdict.accept) {
-        this.gate.connectionClosed(id);
-        return void socket.destroy();
-      }
+      // the gate names the one to close to make room: another, or this one
+      const close = this.gate.connectionOpened(id, socket.remoteAddress ?? null);
+      if (close === id) return void socket.destroy();
+      if (close !== 0) this.#sockets.get(close)?.destroy();
       this.#sockets.set(id, socket);
       socket.once('close', () => {
         this.#sockets.delete(id);
@@ -488,7 +465,6 @@ export class Gateway {
     this.#closing ??= (async () => {
       this.#closed = true;
       clearInterval(this.#sweeper);
-      if (this.#streamTimer) clearTimeout(this.#streamTimer);
       this.#unfollow?.();
       for (const [id, s] of this.sessions) {
         this.sessions.delete(id);
@@ -540,50 +516,19 @@ export class Gateway {
   }
 
   /**
-   * An event stream opened (a session's GET stream, or a subscriptions/listen stream): the gate keeps its
-   * keepalives and its end; `end(reason)` closes it.
-   * @param {number} stream the stream's number
-   * @param {string | null} session its session, for a GET stream
+   * Keeps an event stream alive and ends it when it has lived as long as the gate lets one live (its
+   * limits' streamKeepaliveMs and streamMaxMs).
    * @param {ServerResponse} res
-   * @param {(reason: string) => void} end
+   * @param {() => void} end ends the stream
    */
-  #streamOpened(stream, session, res, end) {
-    this.#streams.set(stream, { write: (text) => void (res.writableEnded || res.destroyed || res.write(text)), end });
-    this.gate.streamStarted(stream, session, Date.now());
-    this.#armStreams();
-  }
-
-  /**
-   * An event stream closed.
-   * @param {number} stream
-   */
-  #streamEnded(stream) {
-    if (!this.#streams.delete(stream) || this.#closed) return;
-    this.gate.streamEnded(stream, Date.now());
-  }
-
-  /** Arms the one timer of the streams' keepalives and ends, for when the gate says the next is due. */
-  #armStreams() {
-    if (this.#closed) return;
-    const at = this.gate.pollTimeout();
-    if (at === undefined || at === this.#streamAt) return;
-    if (this.#streamTimer) clearTimeout(this.#streamTimer);
-    this.#streamAt = at;
-    this.#streamTimer = setTimeout(() => {
-      this.#streamTimer = null;
-      this.#streamAt = Infinity;
-      if (this.#closed) return;
-      for (const a of this.gate.handleTimeout(Date.now())) {
-        const stream = this.#streams.get(a.stream);
-        if (a.type === 'keepalive') stream?.write(': keepalive\n\n');
-        else {
-          this.#report?.('info', `closing event stream ${a.stream}: ${a.reason}`);
-          stream?.end(a.reason);
-        }
-      }
-      this.#armStreams();
-    }, Math.max(0, at - Date.now()));
-    this.#streamTimer.unref();
+  #keepAlive(res, end) {
+    const { streamKeepaliveMs, streamMaxMs } = this.limits;
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), streamKeepaliveMs).unref();
+    const lifetime = setTimeout(end, streamMaxMs).unref();
+    res.once('close', () => {
+      clearInterval(keepalive);
+      clearTimeout(lifetime);
+    });
   }
 
   /** Passes the gate's events on to the logger. */
@@ -621,10 +566,9 @@ export class Gateway {
       streaming = true;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.flushHeaders();
-      // a stream the gate keeps alive, and ends when it lived too long or carried nothing for too long
-      // (a subscriptions/listen stream with its response)
-      this.#streamOpened(channel, null, res, () => {
-        shared.endSubscriptionsOn(channel);
+      // a subscriptions/listen stream past its lifetime ends with its response
+      this.#keepAlive(res, () => {
+        shared.endSubscriptions(channel);
         if (!res.writableEnded) setTimeout(() => res.end(), 100).unref();
       });
     };
@@ -633,11 +577,9 @@ export class Gateway {
       if (res.writableEnded || res.destroyed) return;
       open();
       res.write(sseEvent(m));
-      if (!this.#closed) this.gate.streamMessage(channel, Date.now());
     };
     res.once('close', () => {
       shared.closeChannel(channel);
-      if (streaming) this.#streamEnded(channel);
       if (counted !== undefined && !this.#closed) this.gate.statelessEnded(channel);
     });
     const pending = shared.exchange(channel, body, sse || mayStream ? stream : undefined, headers).reply;
@@ -665,7 +607,7 @@ export class Gateway {
         notify: (m) => this.#push(session, m),
       })
     );
-    session.streams = new Map();
+    session.streams = new Set();
     return session;
   }
 
@@ -693,7 +635,9 @@ export class Gateway {
     // the headers as Node read them, in one string: they cross into wasm in one piece
     const raw = req.rawHeaders;
     const headers = Array.isArray(raw) ? raw.join('\n') : req.headers;
-    const verdict = gate.request(req.method ?? '', url, headers, Date.now(), this.#remoteAddress(req) ?? null);
+    // the connection has sent a whole request: it no longer gives way to new ones
+    const connection = /** @type {any} */ (req.socket)?.[CONNECTION];
+    const verdict = gate.request(req.method ?? '', url, headers, Date.now(), this.#remoteAddress(req) ?? null, connection);
     this.#closeSessions(verdict.close);
     this.#events();
     const session = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
@@ -761,13 +705,12 @@ export class Gateway {
   #openStream(sid, session, res) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.flushHeaders();
-    const stream = ++this.#channels;
-    session.streams.set(res, stream);
-    // the gate counted the stream for its session (request()); streamEnded counts it off
-    this.#streamOpened(stream, sid, res, () => res.end());
+    session.streams.add(res);
+    this.#keepAlive(res, () => res.end());
+    // the gate counted the stream for its session (request()); streamClosed counts it off
     res.once('close', () => {
       session.streams.delete(res);
-      this.#streamEnded(stream);
+      if (!this.#closed) this.gate.streamClosed(sid, Date.now());
     });
   }
 
@@ -777,10 +720,9 @@ export class Gateway {
    * @param {string} message
    */
   #push(session, message) {
-    for (const [res, stream] of session.streams) {
+    for (const res of session.streams) {
       if (res.writableEnded || res.destroyed) continue;
       res.write(sseEvent(message));
-      if (!this.#closed) this.gate.streamMessage(stream, Date.now());
       return;
     }
   }
@@ -861,7 +803,7 @@ async function answer(outcomes, res, exchange, sse, mayStream, headers) {
 
 /** @param {HttpSession} session */
 function endSession(session) {
-  for (const res of session.streams.keys()) res.end();
+  for (const res of session.streams) res.end();
   session.streams.clear();
   session.close();
 }

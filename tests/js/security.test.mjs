@@ -355,22 +355,33 @@ describe('bounded per client', () => {
     }
   });
 
-  test('connections past the limit are closed as they arrive', async () => {
+  test('past the connection limit the oldest silent connection gives way; with none, the new one is closed', async () => {
     const { gateway } = await demoGateway({ maxConnections: 4 });
     const sockets = [];
+    const open = async () => {
+      const s = tcpConnect(gateway.port, '127.0.0.1');
+      s.on('error', () => {});
+      s.gone = new Promise((resolve) => s.on('close', resolve));
+      await once(s, 'connect');
+      sockets.push(s);
+      return s;
+    };
     try {
-      for (let i = 0; i < 4; i++) {
-        const s = tcpConnect(gateway.port, '127.0.0.1');
-        s.on('error', () => {});
-        await once(s, 'connect');
-        sockets.push(s);
+      // four connections that send nothing: a fifth takes the place of the oldest
+      for (let i = 0; i < 4; i++) await open();
+      await open();
+      await sockets[0].gone;
+      // once every connection has sent a whole request (kept alive), a new one is closed as it arrives
+      for (const s of sockets.slice(1)) {
+        s.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${initializeBody.length}\r\n\r\n${initializeBody}`);
+        await once(s, 'data');
       }
-      await new Promise((r) => setTimeout(r, 50));
-      const extra = tcpConnect(gateway.port, '127.0.0.1');
-      extra.on('error', () => {});
-      await new Promise((resolve) => extra.on('close', resolve));
-      for (const s of sockets) s.destroy();
+      const extra = await open();
+      await extra.gone;
+      assert.equal(gateway.gate.stats.connectionsRefused, 1);
+      assert.equal(gateway.gate.stats.connectionsEvicted, 1);
     } finally {
+      for (const s of sockets) s.destroy();
       await gateway.close();
     }
   });

@@ -316,6 +316,8 @@ pub struct UpstreamClient {
     no_stream: bool,
     retry: Option<(u64, Retry)>,
     failures: u32,
+    /// Exchanges cut for carrying too many requests of the server.
+    cuts: u32,
     /// Stdio: the part of a line read so far.
     line: Vec<u8>,
     outputs: VecDeque<ClientOutput>,
@@ -358,6 +360,7 @@ impl UpstreamClient {
             no_stream: false,
             retry: None,
             failures: 0,
+            cuts: 0,
             line: Vec::new(),
             outputs: VecDeque::new(),
             asks_window: Window::default(),

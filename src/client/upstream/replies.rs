@@ -609,6 +609,7 @@ impl UpstreamClient {
             // the call's exchange goes with it
             Some(c) => self.end_call(c, failure, "the server sent too many requests", now_ms),
             None => {
+                self.cuts = self.cuts.saturating_add(1);
                 if self.exchanges.remove(&exchange).is_some() {
                     self.outputs.push_back(ClientOutput::Abort { exchange });
                 }
