@@ -7,7 +7,7 @@
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
-WASM_BINDGEN := $(shell sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' Cargo.toml)
+WASM_BINDGEN := $(shell sed -n 's/^wasm-bindgen = { version = "=\([^"]*\)".*/\1/p' Cargo.toml)
 # node_modules/.bin goes last: it holds the conformance suite's Node 22 (the
 # `node` devDependency), and everything else runs on the machine's Node.
 # js/build.mjs runs npm's binaryen wasm-opt by its path (Debian's older
@@ -46,7 +46,10 @@ build: tools
 test-rust:
 	cargo fmt --all -- --check
 	cargo clippy --all-targets -- -D warnings
-	cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy --all-targets --features full,web -- -D warnings
+	cargo clippy --all-targets --target wasm32-unknown-unknown --features full,web -- -D warnings
+	cargo clippy --lib --target wasm32-unknown-unknown --features js -- -D warnings
+	cargo clippy --lib --target wasm32-unknown-unknown --features web-module -- -D warnings
 	cargo test
 
 test-wasm:
@@ -72,6 +75,7 @@ test-js: chromium
 	node tests/bench/search.mjs --quick
 	node tests/bench/soak.mjs --quick
 	node tests/bench/html.mjs --quick
+	node tests/bench/conversation.mjs --quick
 
 # a short libFuzzer run of every fuzz target (5 s each) when nightly and
 # cargo-fuzz are here; fuzz/run.sh --runs 10000000 is the long run

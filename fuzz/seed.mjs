@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const shared = join(here, '../../shared/corpus');
-const targets = ['catalog', 'lint', 'calls', 'validate', 'search', 'engine', 'http', 'sse', 'lenient', 'rawjson', 'html', 'upstream', 'connections'];
+const targets = ['catalog', 'lint', 'calls', 'validate', 'search', 'entities', 'engine', 'http', 'sse', 'lenient', 'rawjson', 'html', 'conversation', 'upstream', 'connections'];
 const counts = {};
 
 function put(target, data) {
@@ -65,4 +65,7 @@ if (existsSync(shared)) {
 } else {
   console.warn(`${shared} not found: the corpora hold the committed seeds only`);
 }
+// the entity index: the evaluation's spoken references, in the target's own home
+const refs = JSON.parse(readFileSync(join(here, '../tests/search/home/references.json'), 'utf8')).references;
+refs.forEach((r) => put('entities', r.text));
 console.log(`corpora in fuzz/corpus/: ${targets.map((t) => `${t} ${readdirSync(join(here, 'corpus', t)).length}`).join(', ')}`);

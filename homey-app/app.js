@@ -9,7 +9,7 @@
 require('./lib/memory');
 
 const Homey = require('homey');
-const { toolFailure } = require('mcp-switchboard');
+const { toolFailure } = require('mcp-switchboard/full');
 
 const builtin = require('./lib/tools.json');
 const metadata = require('./lib/tools.metadata.json');

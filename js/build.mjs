@@ -17,7 +17,13 @@
 //   web.mjs web.cjs          mcp-switchboard/web: the web tools (Node), typed by tsc from its JSDoc
 //   web/                     the web tools' own module: mcp_switchboard_web_bg.wasm, lib/glue.mjs,
 //                            slim.* (its checked API) and wasm.cjs, wasm.mjs (loaded at once)
+//   chat.mjs                 runChat(): a Conversation run with the caller's fetch and callTool (re-exported by slim.mjs)
+//   full/                    mcp-switchboard/full: the package's API and the MCP machinery (Engine, HttpGate,
+//                            UpstreamClient), on a module of its own (mcp_switchboard_full_bg.wasm, lib/glue.mjs,
+//                            slim.*, index.*, browser.mjs, chat.mjs); the gateway runs on it
 //   cli.mjs + the gateway modules, examples/, README.md (js/README.npm.md), LICENSE
+//   playground/              the playground page, served by `mcp-switchboard playground` (js/build-playground.mjs);
+//                            the package ships it without its copy of the module (the CLI serves the package's)
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +33,7 @@ import { gzipSync } from 'node:zlib';
 
 import ts from 'typescript';
 
+import { buildPlayground } from './build-playground.mjs';
 import { INIT_TYPES, apiModule, exportNames, readSignatures } from './checked-api.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,7 +43,7 @@ const write = (file, text, mode) => writeFileSync(join(pkg, file), text, mode ? 
 
 const cargoToml = readFileSync(join(root, 'Cargo.toml'), 'utf8');
 const version = cargoToml.match(/^version = "([^"]+)"/m)[1];
-const wantBindgen = cargoToml.match(/^wasm-bindgen = "=([^"]+)"/m)[1];
+const wantBindgen = cargoToml.match(/^wasm-bindgen = \{ version = "=([^"]+)"/m)[1];
 let haveBindgen = '';
 try {
   haveBindgen = execFileSync('wasm-bindgen', ['--version'], { encoding: 'utf8' }).trim().split(' ')[1];
@@ -68,12 +75,14 @@ function compile(stem, features) {
   run('wasm-bindgen', ['--target', 'web', '--omit-default-module-path', '--no-demangle', '--out-dir', join(tmp, stem, 'web'), wasm]);
   run('wasm-bindgen', ['--target', 'nodejs', '--out-dir', join(tmp, stem, 'node'), wasm]);
 }
-compile('mcp_switchboard', '');
+compile('mcp_switchboard', 'js');
 compile('mcp_switchboard_web', 'web-module');
+compile('mcp_switchboard_full', 'full');
 
 rmSync(pkg, { recursive: true, force: true });
 mkdirSync(join(pkg, 'lib'), { recursive: true });
 mkdirSync(join(pkg, 'web/lib'), { recursive: true });
+mkdirSync(join(pkg, 'full/lib'), { recursive: true });
 const { build } = await import(pathToFileURL(esbuild).href);
 
 /**
@@ -83,7 +92,7 @@ const { build } = await import(pathToFileURL(esbuild).href);
  * slim.cjs), after checking that exports and declarations agree.
  * `probe(glue)` gives one of the module's objects.
  */
-async function checkedModule(stem, dir, { title, imports = [], probe }) {
+async function checkedModule(stem, dir, { title, imports = [], probe, beside }) {
   const wasmFile = join(pkg, dir, `${stem}_bg.wasm`);
   // only npm's binaryen (Debian's older wasm-opt emits modules that crash on load).
   // --low-memory-unused: rustc links the stack first (1 MB growing down from
@@ -134,6 +143,8 @@ async function checkedModule(stem, dir, { title, imports = [], probe }) {
   // the checked API (ESM), and the same with the glue as one CommonJS file
   const wasmPath = dir ? `mcp-switchboard/${dir}/${stem}_bg.wasm` : `mcp-switchboard/${stem}_bg.wasm`;
   writeFileSync(join(pkg, dir, 'slim.mjs'), apiModule(sig, { glue: './lib/glue.mjs', limit, wasmPath }));
+  // JS modules exported beside the checked API (each typed by tsc from its JSDoc)
+  for (const file of beside ?? []) besideModule(dir, file);
   await build({
     entryPoints: [join(pkg, dir, 'slim.mjs')],
     outfile: join(pkg, dir, 'slim.cjs'),
@@ -148,9 +159,58 @@ async function checkedModule(stem, dir, { title, imports = [], probe }) {
   return { sig, wasmFile };
 }
 
+/** tsc's options for declarations emitted from JSDoc, checked with --checkJs --strict first. */
+const JSDOC = {
+  allowJs: true,
+  checkJs: true,
+  strict: true,
+  declaration: true,
+  emitDeclarationOnly: true,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  skipLibCheck: true,
+};
+
+/**
+ * js/`file` into pkg/`dir` beside the checked API, re-exported by it: the
+ * module (importing the API's types from './slim.mjs'), its declarations
+ * emitted by tsc from its JSDoc (checked with --checkJs --strict first),
+ * and `export *` lines in slim.mjs and its declarations.
+ */
+function besideModule(dir, file) {
+  const out = join(pkg, dir, file);
+  writeFileSync(out, readFileSync(join(root, 'js', file), 'utf8').replaceAll("'../pkg/slim.mjs'", "'./slim.mjs'"));
+  // for Node and browsers alike: the DOM's fetch and AbortSignal, not Node's
+  const program = ts.createProgram([out], { ...JSDOC, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], types: [] });
+  const problems = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
+  if (problems.length > 0) {
+    const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
+    throw new Error(`js/${file}: its JSDoc types do not check:\n${ts.formatDiagnostics(problems, host)}`);
+  }
+  const dmts = out.replace(/\.mjs$/, '.d.mts');
+  const text = `// Generated by tsc from the JSDoc of js/${file}.\n${readFileSync(dmts, 'utf8')}`;
+  writeFileSync(dmts, text);
+  writeFileSync(dmts.replace(/\.d\.mts$/, '.d.cts'), text.replaceAll("'./slim.mjs'", "'./slim.cjs'"));
+  const stem = file.replace(/\.mjs$/, '');
+  for (const [api, ext] of [['slim.mjs', 'mjs'], ['slim.d.mts', 'mjs'], ['slim.d.cts', 'cjs']]) {
+    writeFileSync(join(pkg, dir, api), `${readFileSync(join(pkg, dir, api), 'utf8')}\nexport * from './${stem}.${ext}';\n`);
+  }
+}
+
+// the default module, with runChat() (a Conversation run with the caller's
+// fetch and callTool) beside it
 const { sig, wasmFile } = await checkedModule('mcp_switchboard', '', {
   title: 'mcp-switchboard: MCP tools for every LLM dialect.',
+  probe: (glue) => new glue.Validator('[]'),
+  beside: ['chat.mjs'],
+});
+// mcp-switchboard/full: the default module's exports and the MCP machinery
+// (the engine, the HTTP rules, the upstream client), and runChat()
+const full = await checkedModule('mcp_switchboard_full', 'full', {
+  title: 'mcp-switchboard/full: the package with the MCP engine, HTTP rules and upstream client.',
   probe: (glue) => new glue.SseParser(),
+  beside: ['chat.mjs'],
 });
 // the web tools' module: its types of catalogs, tools and results are the package's
 const web = await checkedModule('mcp_switchboard_web', 'web', {
@@ -195,41 +255,58 @@ module.exports = api;
 `;
 }
 
-const names = exportNames(sig);
-write(
-  'index.cjs',
-  nodeLoader({
-    about: 'the checked API with the WebAssembly module loaded at once.',
-    wasm: 'mcp_switchboard_bg.wasm',
-    spec: 'mcp-switchboard/mcp_switchboard_bg.wasm',
-    entry: 'mcp-switchboard',
-    otherwise: ', or use mcp-switchboard/slim with initSync(bytes)',
-  }),
-);
-write(
-  'index.mjs',
-  `// Node, import: the same module instance as require('mcp-switchboard').
+/**
+ * The entries of a module whose WebAssembly loads when it is imported: index.cjs (Node, at once),
+ * index.mjs (the same instance), browser.mjs (top-level await) and their declarations, in pkg/`dir`.
+ */
+function loadedEntries({ dir, wasm, entry, names, about, browser }) {
+  const at = (file) => (dir ? `${dir}/${file}` : file);
+  write(at('index.cjs'), nodeLoader({ about, wasm, spec: `${entry}/${wasm}`, entry, otherwise: `, or use ${entry}/slim with initSync(bytes)` }));
+  write(
+    at('index.mjs'),
+    `// Node, import: the same module instance as require('${entry}').
 import api from './index.cjs';
 
 export const { ${names.join(', ')} } = api;
 `,
-);
-write(
-  'browser.mjs',
-  `// Browsers, workers and bundlers: the checked API with the WebAssembly module
-// loaded by top-level await, from the file next to this one (bundlers that
-// understand new URL(..., import.meta.url), such as Vite and webpack 5, emit
-// it as an asset). Without top-level await, use mcp-switchboard/slim.
+  );
+  write(
+    at('browser.mjs'),
+    `${browser}
 import { init } from './slim.mjs';
 
-await init(new URL('./mcp_switchboard_bg.wasm', import.meta.url));
+await init(new URL('./${wasm}', import.meta.url));
 
 export * from './slim.mjs';
 `,
-);
-write('index.d.mts', "export * from './slim.mjs';\n");
-write('browser.d.mts', "export * from './slim.mjs';\n");
-write('index.d.cts', "export * from './slim.cjs';\n");
+  );
+  write(at('index.d.mts'), "export * from './slim.mjs';\n");
+  write(at('browser.d.mts'), "export * from './slim.mjs';\n");
+  write(at('index.d.cts'), "export * from './slim.cjs';\n");
+}
+
+const names = exportNames(sig);
+loadedEntries({
+  dir: '',
+  wasm: 'mcp_switchboard_bg.wasm',
+  entry: 'mcp-switchboard',
+  names: [...names, 'runChat'],
+  about: 'the checked API with the WebAssembly module loaded at once.',
+  browser: `// Browsers, workers and bundlers: the checked API with the WebAssembly module
+// loaded by top-level await, from the file next to this one (bundlers that
+// understand new URL(..., import.meta.url), such as Vite and webpack 5, emit
+// it as an asset). Without top-level await, use mcp-switchboard/slim.`,
+});
+// mcp-switchboard/full: its own module, loaded as the main entry's is
+loadedEntries({
+  dir: 'full',
+  wasm: 'mcp_switchboard_full_bg.wasm',
+  entry: 'mcp-switchboard/full',
+  names: [...exportNames(full.sig), 'runChat'],
+  about: 'the checked API with the MCP machinery, its WebAssembly module loaded at once.',
+  browser: `// Browsers, workers and bundlers: mcp-switchboard/full with its WebAssembly module
+// loaded by top-level await from the file next to this one.`,
+});
 
 // the web tools' module, loaded at once by whoever imports mcp-switchboard/web
 // (its entry, web.mjs and web.cjs, imports web/wasm.mjs or requires web/wasm.cjs)
@@ -261,6 +338,7 @@ const shell = [...library, 'demo-home.mjs', 'web.mjs'];
 for (const file of ['cli.mjs', ...shell]) {
   const text = readFileSync(join(root, 'js', file), 'utf8')
     .replaceAll("'../pkg/index.mjs'", "'./index.mjs'")
+    .replaceAll("'../pkg/full/index.mjs'", "'./full/index.mjs'")
     .replaceAll("'../pkg/web/wasm.mjs'", "'./web/wasm.mjs'");
   write(file, text, file === 'cli.mjs' ? 0o755 : undefined);
 }
@@ -271,20 +349,7 @@ for (const file of ['cli.mjs', ...shell]) {
 // the same modules bundled by esbuild, on the package's one CommonJS instance.
 // mcp-switchboard/web (web.mjs) the same way, on the web tools' module.
 {
-  const options = {
-    allowJs: true,
-    checkJs: true,
-    strict: true,
-    declaration: true,
-    emitDeclarationOnly: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    lib: ['lib.es2022.d.ts'],
-    types: ['node'],
-    typeRoots: [join(root, 'node_modules/@types')],
-    skipLibCheck: true,
-  };
+  const options = { ...JSDOC, lib: ['lib.es2022.d.ts'], types: ['node'], typeRoots: [join(root, 'node_modules/@types')] };
   const program = ts.createProgram(library.map((f) => join(pkg, f)), options);
   const emitted = program.emit();
   // web.mjs: its declarations from the JSDoc of its exports (its body is not checked)
@@ -312,12 +377,12 @@ for (const file of ['cli.mjs', ...shell]) {
     target: 'node18',
     keepNames: true,
     logLevel: 'warning',
-    banner: { js: "// mcp-switchboard/gateway as CommonJS (esbuild of gateway.mjs and the modules it imports); the package from require('./index.cjs')." },
+    banner: { js: "// mcp-switchboard/gateway as CommonJS (esbuild of gateway.mjs and the modules it imports); the package from require('./full/index.cjs')." },
     plugins: [
       {
         name: 'package-instance',
         setup(b) {
-          b.onResolve({ filter: /^\.\/index\.mjs$/ }, () => ({ path: './index.cjs', external: true }));
+          b.onResolve({ filter: /^\.\/full\/index\.mjs$/ }, () => ({ path: './full/index.cjs', external: true }));
         },
       },
     ],
@@ -345,6 +410,7 @@ for (const file of ['cli.mjs', ...shell]) {
 cpSync(join(root, 'js/examples'), join(pkg, 'examples'), { recursive: true });
 cpSync(join(root, 'js/README.npm.md'), join(pkg, 'README.md'));
 cpSync(join(root, 'LICENSE'), join(pkg, 'LICENSE'));
+await buildPlayground({ root, pkg });
 
 const types = (file) => ({ types: `./${file.replace(/\.(c|m)js$/, '.d.$1ts')}`, default: `./${file}` });
 const manifest = {
@@ -359,13 +425,20 @@ const manifest = {
   main: './index.cjs',
   types: './index.d.cts',
   // TypeScript's node10 resolution knows no exports map
-  typesVersions: { '*': { slim: ['./slim.d.cts'], gateway: ['./gateway.d.cts'], web: ['./web.d.cts'] } },
+  typesVersions: { '*': { slim: ['./slim.d.cts'], gateway: ['./gateway.d.cts'], web: ['./web.d.cts'], full: ['./full/index.d.cts'], 'full/slim': ['./full/slim.d.cts'] } },
   exports: {
     '.': {
       node: { import: types('index.mjs'), require: types('index.cjs') },
       default: types('browser.mjs'),
     },
     './slim': { import: types('slim.mjs'), require: types('slim.cjs') },
+    // the package with the MCP engine, HTTP rules and upstream client: a module of its own
+    './full': {
+      node: { import: types('full/index.mjs'), require: types('full/index.cjs') },
+      default: types('full/browser.mjs'),
+    },
+    './full/slim': { import: types('full/slim.mjs'), require: types('full/slim.cjs') },
+    './full/mcp_switchboard_full_bg.wasm': './full/mcp_switchboard_full_bg.wasm',
     // Node only (node:http)
     './gateway': { import: types('gateway.mjs'), require: types('gateway.cjs') },
     // Node only (node:http, node:dns); its own WebAssembly module, loaded when imported
@@ -375,14 +448,15 @@ const manifest = {
     './package.json': './package.json',
   },
   bin: { 'mcp-switchboard': 'cli.mjs' },
-  files: ['*.mjs', '*.cjs', '*.d.mts', '*.d.cts', 'lib/', 'mcp_switchboard_bg.wasm', 'web/', 'examples/'],
+  // the playground without its copy of the module (a name without a slash would match it too)
+  files: ['*.mjs', '*.cjs', '*.d.mts', '*.d.cts', 'lib/', '/mcp_switchboard_bg.wasm', 'web/', 'full/', 'examples/', 'playground/*.html', 'playground/*.css', 'playground/*.js', 'playground/catalogs/'],
   engines: { node: '>=18' },
-  sideEffects: ['./index.cjs', './index.mjs', './browser.mjs', './cli.mjs', './web.mjs', './web.cjs', './web/wasm.cjs', './web/wasm.mjs'],
+  sideEffects: ['./index.cjs', './index.mjs', './browser.mjs', './cli.mjs', './web.mjs', './web.cjs', './web/wasm.cjs', './web/wasm.mjs', './full/index.cjs', './full/index.mjs', './full/browser.mjs'],
   keywords: ['mcp', 'model-context-protocol', 'llm', 'gemini', 'openai', 'anthropic', 'tool-calling', 'json-schema', 'wasm'],
 };
 write('package.json', JSON.stringify(manifest, null, 2) + '\n');
 
-for (const [what, file] of [['wasm', wasmFile], ['web tools\' wasm', web.wasmFile]]) {
+for (const [what, file] of [['wasm', wasmFile], ['web tools\' wasm', web.wasmFile], ['full wasm', full.wasmFile]]) {
   const bytes = readFileSync(file);
   console.log(`pkg/ built: ${what} ${(bytes.length / 1024).toFixed(0)} KB, ${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(0)} KB gzipped`);
 }

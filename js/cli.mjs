@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // mcp-switchboard command line: reads files or stdin, calls the package,
 // prints JSON. Bad input gets one line on stderr and exit code 2.
-import { readFileSync } from 'node:fs';
+import { createReadStream, existsSync, promises as fsp, readFileSync, realpathSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, resolve as resolvePath, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as sb from '../pkg/index.mjs';
 
 const USAGE = `usage:
@@ -19,6 +22,11 @@ const USAGE = `usage:
         [--max-connections N] [--max-reply BYTES] [--stats SECONDS]
         [--web-tools [--web-allow-private] [--web-allow-hosts H,I] [--web-search-endpoint URL]
          [--web-search-key KEY] [--web-search-timeout SECONDS]]
+  mcp-switchboard chat --provider gemini|openai|openai-responses|anthropic|prompted --model NAME
+        [--base-url URL] [--api-key-env VAR] (--demo | --upstream URL | --catalog FILE --handlers MODULE)
+        [--upstream-token T] [--mode all|hybrid|meta|auto] [--stream] [--json] [--max-rounds N]
+        [--system TEXT] [--timeout SECONDS] MESSAGE
+  mcp-switchboard playground [--port N]
   mcp-switchboard dialects
   mcp-switchboard --version
 dialects: ${sb.dialects().join(', ')}
@@ -33,6 +41,15 @@ names; --upstream "COMMAND ARGS" starts one that speaks stdio (split at spaces).
 or NAME="COMMAND ARGS" once per server to front several: their tools and prompts are served as
 NAME__TOOL, their resources as NAME+URI; one that is down is served without tools and joins when it
 answers. --upstream-token NAME=T is that server's token, --upstream-token T everyone's.
+chat asks a model MESSAGE with the source's tools and runs its tool calls until it answers: the answer
+on stdout (as it arrives with --stream), or with --json {text, rounds, calls: [{name, arguments, isError}],
+usage}. The key comes from the environment only: --api-key-env VAR, by default GEMINI_API_KEY,
+OPENAI_API_KEY or ANTHROPIC_API_KEY (not needed with a --base-url of a local server). --base-url follows
+each vendor's SDK: OpenAI's includes /v1 (any OpenAI-compatible server: Ollama, LM Studio, llama.cpp,
+vLLM, OpenRouter), Anthropic's and Gemini's are the host's root. Exit 0 on an answer, 1 when a provider
+error or the round limit ended the turn, 2 on usage errors.
+playground serves the playground page (convert, tokens, calls, search, all in the browser) at
+http://127.0.0.1:N/ (default 8766) until SIGINT or SIGTERM.
 --web-tools adds web_fetch and web_search (category web) beside the source's tools; web_fetch refuses
 loopback and private addresses unless --web-allow-private (or the host is in --web-allow-hosts).`;
 
@@ -159,6 +176,77 @@ Object.assign(commands, {
     if (rest.length > 0) throw new UsageError('budget takes no positional arguments');
     print(sb.budget(readInput(flags.catalog), { to: flags.to }));
   },
+  async chat(argv) {
+    const { flags, rest } = parseArgs(argv, {
+      provider: 'value', model: 'value', 'base-url': 'value', 'api-key-env': 'value', demo: 'bool', upstream: 'list',
+      'upstream-token': 'list', catalog: 'value', handlers: 'value', mode: 'value', stream: 'bool', json: 'bool',
+      'max-rounds': 'value', system: 'value', timeout: 'value',
+    });
+    // the package with the MCP machinery the tools run on (the gateway's module)
+    const chat = await import('../pkg/full/index.mjs');
+    const provider = chat.providers().find((p) => p.name === flags.provider);
+    if (!provider) throw new UsageError(`chat needs --provider ${chat.providers().map((p) => p.name).join('|')}`);
+    if (!flags.model) throw new UsageError('chat needs --model NAME');
+    if (rest.length !== 1 || rest[0] === '') throw new UsageError('chat takes one MESSAGE (quote it)');
+    const chosen = ['demo', 'upstream', 'catalog'].filter((k) => flags[k] !== undefined);
+    if (chosen.length !== 1) throw new UsageError('chat needs exactly one tool source: --demo, --upstream URL or --catalog FILE --handlers MODULE');
+    if (flags.catalog && !flags.handlers) throw new UsageError('--catalog FILE goes with --handlers MODULE (the functions that run its tools)');
+    if (flags.handlers && !flags.catalog) throw new UsageError('--handlers goes with --catalog FILE');
+    if (flags.upstream && flags.upstream.length !== 1) throw new UsageError('chat takes one --upstream URL');
+    const maxRounds = flags['max-rounds'] === undefined ? undefined : Number(flags['max-rounds']);
+    if (maxRounds !== undefined && !(Number.isInteger(maxRounds) && maxRounds >= 1 && maxRounds <= 1000)) throw new UsageError('--max-rounds needs a whole number from 1 to 1000');
+    const timeout = flags.timeout === undefined ? 30 : Number(flags.timeout);
+    if (!(timeout > 0 && timeout <= 3600)) throw new UsageError('--timeout needs a number of seconds (0 to 3600)');
+    if (flags.mode !== undefined && !['all', 'hybrid', 'meta', 'auto'].includes(flags.mode)) throw new UsageError(`unknown mode ${JSON.stringify(flags.mode)}; choose all, hybrid, meta or auto`);
+    if (flags['base-url'] !== undefined && !/^https?:\/\/[^\s]+$/i.test(flags['base-url'])) throw new UsageError(`--base-url needs an http:// or https:// URL (got ${flags['base-url']})`);
+    // the key from the environment only, never from a flag's value
+    const keyVar = flags['api-key-env'] ?? provider.keyVariable;
+    const apiKey = process.env[keyVar] || undefined;
+    if (!apiKey && (flags['api-key-env'] !== undefined || flags['base-url'] === undefined)) {
+      throw new UsageError(`no API key: set ${keyVar} in the environment${flags['api-key-env'] ? '' : ' (or --api-key-env VAR)'}`);
+    }
+    const source = await toolSource(flags, timeout * 1000, undefined, () => {});
+    const conversation = new chat.Conversation(source.catalog, {
+      provider: provider.name,
+      model: flags.model,
+      apiKey,
+      baseUrl: flags['base-url'],
+      mode: flags.mode,
+      stream: !!flags.stream,
+      maxRounds,
+      system: flags.system,
+      toolTimeoutMs: timeout * 1000,
+    });
+    const unwatch = source.watch?.(() => conversation.setCatalog(source.catalog));
+    const streamed = flags.stream && !flags.json;
+    let done;
+    try {
+      done = await chat.runChat(conversation, rest[0], {
+        callTool: (name, args) => source.call(name, args, { signal: AbortSignal.timeout(timeout * 1000), kind: 'tool', source: null }),
+        onText: streamed ? (delta) => process.stdout.write(delta) : undefined,
+      });
+    } finally {
+      unwatch?.();
+      await source.close?.();
+      conversation.free();
+    }
+    if (flags.json) {
+      print({ text: done.text, rounds: done.rounds, calls: done.calls, usage: done.usage, reason: done.reason, ...(done.error ? { error: done.error } : {}) });
+    } else if (streamed) {
+      process.stdout.write('\n');
+    } else if (done.text) {
+      process.stdout.write(`${done.text}\n`);
+    }
+    if (done.reason === 'error') {
+      process.stderr.write(`mcp-switchboard: ${provider.name} failed: ${describe(done.error)}\n`);
+      process.exitCode = 1;
+    } else if (done.reason === 'max_rounds') {
+      process.stderr.write(`mcp-switchboard: stopped after ${done.rounds} model requests (--max-rounds) without an answer\n`);
+      process.exitCode = 1;
+    } else if (done.reason !== 'stop') {
+      process.stderr.write(`mcp-switchboard: the answer ended early: ${done.reason}${done.note ? ` (${done.note})` : ''}\n`);
+    }
+  },
   async serve(argv) {
     const { flags, rest } = parseArgs(argv, {
       port: 'value', host: 'value', token: 'value', upstream: 'list', 'upstream-token': 'list', mode: 'value',
@@ -244,6 +332,95 @@ Object.assign(commands, {
   },
 });
 
+Object.assign(commands, {
+  async playground(argv) {
+    const { flags, rest } = parseArgs(argv, { port: 'value' });
+    if (rest.length > 0) throw new UsageError(`playground takes no positional arguments (got ${rest[0]})`);
+    const port = intFlag(flags, 'port') ?? 8766;
+    if (port > 65535) throw new UsageError('--port needs a port number (0 to 65535)');
+    // beside this file in the package; in a checkout (where js/playground/ is its source), the one
+    // js/build.mjs built
+    const dir = [new URL('./playground/', import.meta.url), new URL('../pkg/playground/', import.meta.url)]
+      .map((u) => fileURLToPath(u))
+      .find((d) => existsSync(`${d}app.js`));
+    if (!dir) throw new UsageError('the playground is not built: run "node js/build.mjs" in the checkout');
+    // the package ships the playground without its copy of the module: the package's own is served
+    const module = fileURLToPath(new URL('./full/mcp_switchboard_full_bg.wasm', import.meta.url));
+    const server = createServer(staticFiles(realpathSync(dir), existsSync(module) ? { '/mcp_switchboard_full_bg.wasm': module } : {}));
+    await new Promise((resolve, reject) => {
+      server.once('error', (e) => reject(e.code === 'EADDRINUSE' || e.code === 'EACCES' ? new UsageError(`cannot listen on 127.0.0.1:${port}: ${e.code}`) : e));
+      server.listen(port, '127.0.0.1', resolve);
+    });
+    process.stderr.write(`mcp-switchboard: the playground at http://127.0.0.1:${server.address().port}/ (Ctrl+C stops)\n`);
+    await stopped();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  },
+});
+
+/** Content types of the files the playground has (anything else is served as bytes). */
+const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * A request handler serving the files under `root` (a real path) and nothing else: GET and HEAD only,
+ * index.html for a folder that has one, never a listing, nothing outside `root` (no `..`, no
+ * symbolic link leading out), and a content security policy that lets the page load only its own
+ * files (it may connect to any MCP server the visitor names). `beside` names files served for paths
+ * `root` does not have.
+ * @param {string} root
+ * @param {{ [path: string]: string }} [beside]
+ */
+function staticFiles(root, beside = {}) {
+  return async (req, res) => {
+    const refuse = (status, text) => {
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...(status === 405 ? { allow: 'GET, HEAD' } : {}) });
+      res.end(req.method === 'HEAD' ? undefined : `${text}\n`);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(405, 'method not allowed');
+    let name;
+    try {
+      name = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    } catch {
+      return refuse(400, 'bad path');
+    }
+    if (name.includes('\0') || name.split(/[\\/]/).includes('..')) return refuse(404, 'not found');
+    let file = resolvePath(root, `.${name}`);
+    let stat;
+    try {
+      if (!existsSync(file) && Object.hasOwn(beside, name)) file = beside[name];
+      else {
+        if ((await fsp.stat(file)).isDirectory()) file = join(file, 'index.html');
+        file = await fsp.realpath(file);
+        if (!file.startsWith(root + sep)) return refuse(404, 'not found');
+      }
+      stat = await fsp.stat(file);
+      if (!stat.isFile()) return refuse(404, 'not found');
+    } catch {
+      return refuse(404, 'not found');
+    }
+    res.writeHead(200, {
+      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-length': stat.size,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-cache',
+      'referrer-policy': 'no-referrer',
+      'content-security-policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src *; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    });
+    if (req.method === 'HEAD') return res.end();
+    createReadStream(file).on('error', () => res.destroy()).pipe(res);
+  };
+}
+
 /**
  * Resolves when serve is asked to stop: SIGINT, SIGTERM or SIGHUP, or, when
  * started by npm exec (npx), once npm is gone (it does not always pass its
@@ -302,6 +479,14 @@ function webOptions(flags, metadata) {
     searchApiKey: flags['web-search-key'] ?? process.env.MCP_SWITCHBOARD_WEB_SEARCH_KEY,
     searchTimeoutMs: seconds,
   };
+}
+
+/** A provider error in one line: its kind, status, message and wait. */
+function describe(error) {
+  if (!error) return 'unknown error';
+  const status = error.status ? ` ${error.status}` : '';
+  const wait = error.retryAfterMs != null ? ` (retry after ${Math.ceil(error.retryAfterMs / 1000)} s)` : '';
+  return `${error.kind}${status}: ${error.message}${wait}`;
 }
 
 /** The tool source serve was asked for. */

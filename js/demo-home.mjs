@@ -3,7 +3,7 @@
 // shaped like the Homey app's (examples/demo-home.tools-list.json).
 import { readFileSync } from 'node:fs';
 
-import { toolFailure, toolSuccess } from '../pkg/index.mjs';
+import { toolFailure, toolSuccess } from '../pkg/full/index.mjs';
 import { handlerSource } from './dispatch.mjs';
 
 /** The demo home's tools/list response (text). */

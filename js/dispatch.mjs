@@ -3,7 +3,7 @@
 // the reply that belongs to each incoming message. Shared by the HTTP
 // gateway, the stdio transport and one-shot message handling. Also the
 // shapes the gateway library shares: tool sources, loggers and events.
-import { Engine, asToolResultJson, readCatalog } from '../pkg/index.mjs';
+import { Engine, asToolResultJson, readCatalog } from '../pkg/full/index.mjs';
 
 /**
  * Where a session's tools come from: the catalog it serves and how to run one.
@@ -15,8 +15,8 @@ import { Engine, asToolResultJson, readCatalog } from '../pkg/index.mjs';
  * @property {string} [label] what the source is, for logs
  * @property {string} [name] what a timeout waited for (e.g. "upstream http://..."), named in its message
  * @property {() => Promise<void> | void} [close] releases the source (an upstream connection)
- * @property {import('../pkg/index.mjs').SurfaceInput} [surface] resources, templates and prompts served besides the tools
- * @property {import('../pkg/index.mjs').SourceInput[]} [sources] several sources served as one (instead of catalog
+ * @property {import('../pkg/full/index.mjs').SurfaceInput} [surface] resources, templates and prompts served besides the tools
+ * @property {import('../pkg/full/index.mjs').SourceInput[]} [sources] several sources served as one (instead of catalog
  *   and surface): names are prefixed with the source's name, and ctx.source names the source of each invocation
  * @property {(listener: () => void) => () => void} [watch] tells the listener whenever what the source serves
  *   changed (the gateway and the stdio server then serve it anew); returns a function that stops it
@@ -28,7 +28,7 @@ import { Engine, asToolResultJson, readCatalog } from '../pkg/index.mjs';
  *   CompleteResult (`name`: the prompt's name or the template as the source knows it)
  */
 
-/** @typedef {import('../pkg/index.mjs').CallToolResult} CallToolResult */
+/** @typedef {import('../pkg/full/index.mjs').CallToolResult} CallToolResult */
 
 /**
  * What a tool gets besides its arguments.
@@ -41,7 +41,7 @@ import { Engine, asToolResultJson, readCatalog } from '../pkg/index.mjs';
  * @property {string} [requestState] 2026-07-28: the state given with inputRequired() on the retry
  * @property {(progress: number, total?: number, message?: string) => boolean} [progress] reports progress
  *   (notifications/progress, when the client asked with a progressToken)
- * @property {(level: import('../pkg/index.mjs').LogLevel, data: unknown, logger?: string) => boolean} [log] sends
+ * @property {(level: import('../pkg/full/index.mjs').LogLevel, data: unknown, logger?: string) => boolean} [log] sends
  *   notifications/message if the client's level lets it through
  * @property {(method: string, params?: { [key: string]: unknown }) => Promise<unknown>} [ask] asks the client
  *   (sampling/createMessage, elicitation/create, roots/list; 2025 revisions)
@@ -58,10 +58,10 @@ import { Engine, asToolResultJson, readCatalog } from '../pkg/index.mjs';
 /**
  * Something that happened, for a host's log. The gate's events (sessions, refused requests, failed
  * logins) come from the package's HTTP rules; the rest from the shell.
- * @typedef {import('../pkg/index.mjs').GateEvent
+ * @typedef {import('../pkg/full/index.mjs').GateEvent
  *   | { type: "request-error"; remote: string | null; message: string }
  *   | { type: "tool-error"; tool: string; message: string }
- *   | { type: "catalog"; message: string; report: import('../pkg/index.mjs').ReportEntry[] }} GatewayEvent
+ *   | { type: "catalog"; message: string; report: import('../pkg/full/index.mjs').ReportEntry[] }} GatewayEvent
  */
 
 /**
@@ -105,7 +105,7 @@ export function reporter({ logger, onEvent, log }) {
  * A tool source made of host handler functions, optionally with resources, resource templates, prompts
  * and completions (the `surface`): reads, prompt renders and completions the engine asks for go to
  * `surface.read`, `surface.prompt` and `surface.complete`.
- * @param {import('../pkg/index.mjs').CatalogInput} catalog the tools the handlers implement (any catalog shape readCatalog takes)
+ * @param {import('../pkg/full/index.mjs').CatalogInput} catalog the tools the handlers implement (any catalog shape readCatalog takes)
  * @param {{ [name: string]: ToolHandler }} handlers tool name → function returning a CallToolResult or a plain value
  * @param {string} [label] what the source is, for logs
  * @param {SurfaceHandlers} [surface] resources, templates and prompts, and the functions serving them
@@ -175,7 +175,7 @@ function isInputRequired(v) {
 /**
  * Session options.
  * @typedef {object} SessionOptions
- * @property {import('../pkg/index.mjs').EngineOptions} [engine] the engine's options (mode, exposure, ...)
+ * @property {import('../pkg/full/index.mjs').EngineOptions} [engine] the engine's options (mode, exposure, ...)
  * @property {number} [timeoutMs] per-invocation timeout (default 30 s)
  * @property {(message: string) => void} [notify] where server messages that belong to no open request go (JSON text)
  * @property {((level: Level, message: string, event?: GatewayEvent) => void) | null} [report] from reporter()
@@ -208,7 +208,7 @@ class Context {
   #aborted = false;
 
   /**
-   * @param {import('../pkg/index.mjs').EngineOutput & { type: 'invoke' }} invocation
+   * @param {import('../pkg/full/index.mjs').EngineOutput & { type: 'invoke' }} invocation
    * @param {NonNullable<ToolContext['progress']>} progress
    * @param {NonNullable<ToolContext['log']>} log
    * @param {NonNullable<ToolContext['ask']>} ask
@@ -349,7 +349,7 @@ export class Session {
    * @param {number} channel
    * @param {string} message
    * @param {(message: string) => void} [stream]
-   * @param {import('../pkg/index.mjs').HttpHeaders} [headers] the HTTP request's headers, for a
+   * @param {import('../pkg/full/index.mjs').HttpHeaders} [headers] the HTTP request's headers, for a
    *   2026-07-28 POST (its Mcp-Param-* headers are checked against the arguments)
    * @returns {{owed: boolean, reply: Promise<{ message: string, status: number } | null>}}
    */
@@ -364,7 +364,7 @@ export class Session {
    * `maxBody`) and, unless that is to refuse it or to serve it as a 2026-07-28 message of its own, the
    * engine takes it on channel 0, with the body read once for both (then the action is "handled": its
    * reply comes from taken()).
-   * @param {import('../pkg/index.mjs').HttpHeaders} headers the request's
+   * @param {import('../pkg/full/index.mjs').HttpHeaders} headers the request's
    * @param {string} message the body
    * @param {number} maxBody the gate's limits.maxBody
    */
@@ -423,7 +423,7 @@ export class Session {
 
   /**
    * Replaces the catalog of this session (clients get list_changed).
-   * @param {import('../pkg/index.mjs').CatalogInput} catalog
+   * @param {import('../pkg/full/index.mjs').CatalogInput} catalog
    */
   setCatalog(catalog) {
     this.#change((e) => e.setCatalog(catalog));
@@ -449,7 +449,7 @@ export class Session {
 
   /**
    * Replaces the resources, templates and prompts (clients get list_changed).
-   * @param {import('../pkg/index.mjs').SurfaceInput} surface
+   * @param {import('../pkg/full/index.mjs').SurfaceInput} surface
    */
   setSurface(surface) {
     this.#change((e) => e.setSurface(surface));
@@ -465,7 +465,7 @@ export class Session {
 
   /**
    * Changes the disclosure mode (clients get list_changed when the list changes).
-   * @param {import('../pkg/index.mjs').Mode} mode
+   * @param {import('../pkg/full/index.mjs').Mode} mode
    */
   setMode(mode) {
     this.#change((e) => e.setMode(mode));
@@ -473,7 +473,7 @@ export class Session {
 
   /**
    * Changes which tools exist (clients get list_changed when the list changes).
-   * @param {import('../pkg/index.mjs').ExposureOptions} exposure
+   * @param {import('../pkg/full/index.mjs').ExposureOptions} exposure
    */
   setExposure(exposure) {
     this.#change((e) => e.setExposure(defined(exposure)));
@@ -511,7 +511,7 @@ export class Session {
    * Routes drained outputs by their channel and request. `current` is the
    * request just handled: the first output naming a request on its channel
    * that nobody waits for yet names it.
-   * @param {import('../pkg/index.mjs').EngineOutput[]} outputs
+   * @param {import('../pkg/full/index.mjs').EngineOutput[]} outputs
    * @param {Exchange | null} current
    */
   #dispatch(outputs, current) {
@@ -582,7 +582,7 @@ export class Session {
 
   /**
    * Runs one invocation on the source by its kind.
-   * @param {import('../pkg/index.mjs').EngineOutput & { type: 'invoke' }} invocation
+   * @param {import('../pkg/full/index.mjs').EngineOutput & { type: 'invoke' }} invocation
    * @param {string} key the request it answers
    */
   #invoke(invocation, key) {

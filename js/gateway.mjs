@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
-import { HttpGate, readCatalog } from '../pkg/index.mjs';
+import { HttpGate, readCatalog } from '../pkg/full/index.mjs';
 import { Session, defined, errorStack, errorText, reporter } from './dispatch.mjs';
 
 // the library's other parts, so that one import (mcp-switchboard/gateway) has them all
@@ -30,10 +30,10 @@ export { Upstream, connectUpstream, connectUpstreams } from './upstream.mjs';
  * @typedef {import('./stdio.mjs').StdioOptions} StdioOptions
  * @typedef {import('./stdio.mjs').StdioServer} StdioServer
  * @typedef {import('./upstream.mjs').UpstreamOptions} UpstreamOptions
- * @typedef {import('../pkg/index.mjs').EngineOptions} EngineOptions
- * @typedef {import('../pkg/index.mjs').ExposureOptions} ExposureOptions
- * @typedef {import('../pkg/index.mjs').Mode} Mode
- * @typedef {import('../pkg/index.mjs').GateStats} GateStats
+ * @typedef {import('../pkg/full/index.mjs').EngineOptions} EngineOptions
+ * @typedef {import('../pkg/full/index.mjs').ExposureOptions} ExposureOptions
+ * @typedef {import('../pkg/full/index.mjs').Mode} Mode
+ * @typedef {import('../pkg/full/index.mjs').GateStats} GateStats
  */
 
 /**
@@ -368,7 +368,7 @@ export class Gateway {
    * Replaces the catalog every session serves, keeping the source's call (e.g. flows added or removed);
    * clients with a GET stream get tools/list_changed. Tool names MCP does not allow are reported
    * (a "catalog" event), not refused.
-   * @param {import('../pkg/index.mjs').CatalogInput} catalog
+   * @param {import('../pkg/full/index.mjs').CatalogInput} catalog
    */
   updateCatalog(catalog) {
     this.#setCatalog(catalog);
@@ -377,7 +377,7 @@ export class Gateway {
 
   /**
    * The shared engine serves this catalog (the sessions do once they follow it).
-   * @param {import('../pkg/index.mjs').CatalogInput} catalog
+   * @param {import('../pkg/full/index.mjs').CatalogInput} catalog
    */
   #setCatalog(catalog) {
     const text = this.#reportCatalog(catalog);
@@ -388,7 +388,7 @@ export class Gateway {
 
   /**
    * The same as updateCatalog().
-   * @param {import('../pkg/index.mjs').CatalogInput} catalog
+   * @param {import('../pkg/full/index.mjs').CatalogInput} catalog
    */
   setCatalog(catalog) {
     this.updateCatalog(catalog);
@@ -494,7 +494,7 @@ export class Gateway {
 
   /**
    * Reads a catalog, reports tool names MCP does not allow, and gives its tools as JSON text.
-   * @param {import('../pkg/index.mjs').CatalogInput} catalog
+   * @param {import('../pkg/full/index.mjs').CatalogInput} catalog
    * @returns {string}
    */
   #reportCatalog(catalog) {
@@ -549,7 +549,7 @@ export class Gateway {
    * @param {boolean} expectsReply
    * @param {boolean} sse the client takes only an SSE stream
    * @param {boolean} mayStream the client takes an SSE stream
-   * @param {import('../pkg/index.mjs').HttpHeaders} headers the request's (Mcp-Param-* are checked by the engine)
+   * @param {import('../pkg/full/index.mjs').HttpHeaders} headers the request's (Mcp-Param-* are checked by the engine)
    * @param {number} [counted] the channel the gate counted this request on (checkMessage), released when it ends
    */
   async #stateless(res, body, expectsReply, sse, mayStream, headers, counted) {
@@ -728,7 +728,7 @@ export class Gateway {
   }
 }
 
-/** @typedef {import('../pkg/index.mjs').HttpOutcome} HttpOutcome */
+/** @typedef {import('../pkg/full/index.mjs').HttpOutcome} HttpOutcome */
 /** @typedef {{ [outcome in HttpOutcome]: { status: number; message: string } }} Outcomes */
 
 /** @type {HttpOutcome[]} */
@@ -736,13 +736,13 @@ const OUTCOMES = ['too-large', 'no-session', 'accepted', 'cancelled', 'ended'];
 
 /**
  * The answer to a request that arrives after close().
- * @type {import('../pkg/index.mjs').HttpAction}
+ * @type {import('../pkg/full/index.mjs').HttpAction}
  */
 const CLOSED = { action: 'reject', status: 503, headers: [['Connection', 'close']], message: 'the MCP gateway is closed' };
 
 /**
  * A log line and level for a gate event.
- * @param {import('../pkg/index.mjs').GateEvent} e
+ * @param {import('../pkg/full/index.mjs').GateEvent} e
  * @returns {[Level, string]}
  */
 function describe(e) {
@@ -814,7 +814,7 @@ function endSession(session) {
  * broke off. A body a framework has read already comes from `req.body`.
  * @param {IncomingMessage & { body?: unknown }} req
  * @param {ServerResponse} res
- * @param {(size: number) => import('../pkg/index.mjs').HttpAction | null} check the gate's size check
+ * @param {(size: number) => import('../pkg/full/index.mjs').HttpAction | null} check the gate's size check
  * @returns {Promise<string | null>}
  */
 function readBody(req, res, check) {
@@ -864,7 +864,7 @@ function readBody(req, res, check) {
  * With `Connection: close` among the headers the connection closes once
  * the answer is sent, and a body still on its way is never read.
  * @param {ServerResponse} res
- * @param {import('../pkg/index.mjs').HttpAction | import('../pkg/index.mjs').GateVerdict} decision
+ * @param {import('../pkg/full/index.mjs').HttpAction | import('../pkg/full/index.mjs').GateVerdict} decision
  */
 function reject(res, decision) {
   if (decision.action !== 'reject') throw new Error(`a rejection was expected, not ${decision.action}`);

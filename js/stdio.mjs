@@ -9,7 +9,7 @@ import { Session, reporter } from './dispatch.mjs';
  * stdio options.
  * @typedef {object} StdioOwnOptions
  * @property {import('./dispatch.mjs').ToolSource} source the tools
- * @property {import('../pkg/index.mjs').EngineOptions} [engine] the engine's options (mode, exposure, ...)
+ * @property {import('../pkg/full/index.mjs').EngineOptions} [engine] the engine's options (mode, exposure, ...)
  * @property {number} [timeoutMs] per-invocation timeout (default 30 s)
  * @property {NodeJS.ReadableStream} [input] default process.stdin
  * @property {NodeJS.WritableStream} [output] default process.stdout

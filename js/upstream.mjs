@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 
-import { UpstreamClient, version } from '../pkg/index.mjs';
+import { UpstreamClient, version } from '../pkg/full/index.mjs';
 import { defined, errorText, reporter } from './dispatch.mjs';
 
 /**
@@ -38,7 +38,7 @@ import { defined, errorText, reporter } from './dispatch.mjs';
 
 /** @typedef {import('./dispatch.mjs').ToolSource} ToolSource */
 /** @typedef {import('./dispatch.mjs').ToolContext} ToolContext */
-/** @typedef {import('../pkg/index.mjs').UpstreamOutput} UpstreamOutput */
+/** @typedef {import('../pkg/full/index.mjs').UpstreamOutput} UpstreamOutput */
 
 /**
  * A tool source that follows its upstreams: `watch(listener)` is told whenever what it serves changed
@@ -162,7 +162,7 @@ export class Upstream {
    * Sends a call (tools/call, resources/read, prompts/get, completion/complete) and resolves with its
    * result; rejects with a line naming the upstream. The context's signal cancels it; its progress and
    * questions are passed on to the context.
-   * @param {import('../pkg/index.mjs').UpstreamMethod} method
+   * @param {import('../pkg/full/index.mjs').UpstreamMethod} method
    * @param {{ [name: string]: unknown }} params
    * @param {ToolContext} [ctx]
    * @returns {Promise<any>}
@@ -235,7 +235,7 @@ export class Upstream {
   /**
    * This upstream as one source of an engine (`engine.setSources`).
    * @param {string} name
-   * @returns {import('../pkg/index.mjs').SourceInput}
+   * @returns {import('../pkg/full/index.mjs').SourceInput}
    */
   source(name) {
     return this.client.source(name);

@@ -145,6 +145,21 @@ pub(crate) fn outcome(result: &Value, call: &Call) -> Outcome {
         Value::Null => return Outcome::error("no result was given for this call".into()),
         other => other,
     };
+    if let Some(m) = result.as_object() {
+        if !is_call_tool_result(m) {
+            // not a CallToolResult: a JSON-RPC error object is an error,
+            // any other value the tool's output (as JSON text)
+            if let Some(message) = rpc_error_message(m) {
+                return Outcome::error(message);
+            }
+            return Outcome {
+                text: result.to_string(),
+                structured: None,
+                is_error: m.get("isError") == Some(&Value::Bool(true)),
+                images: Vec::new(),
+            };
+        }
+    }
     let Some(m) = result.as_object() else {
         // a bare value: take it as the output
         return Outcome {
@@ -214,6 +229,68 @@ pub(crate) fn outcome(result: &Value, call: &Call) -> Outcome {
         structured,
         is_error,
         images,
+    }
+}
+
+/// Whether an object is an MCP `CallToolResult`: a `content` array, or
+/// `structuredContent`.
+fn is_call_tool_result(m: &Map<String, Value>) -> bool {
+    m.get("content").is_some_and(Value::is_array) || m.contains_key("structuredContent")
+}
+
+/// The message of a JSON-RPC error object (`{code, message, data?}`).
+fn rpc_error_message(m: &Map<String, Value>) -> Option<String> {
+    let code = m.get("code").and_then(Value::as_i64)?;
+    let message = m.get("message").and_then(Value::as_str)?;
+    (m.len() <= 3
+        && m.keys()
+            .all(|k| matches!(k.as_str(), "code" | "message" | "data")))
+    .then(|| format!("the tool call failed: {message} (JSON-RPC {code})"))
+}
+
+/// Any value a host hands over for a call, as a `CallToolResult`: one
+/// already passes; a JSON-RPC response gives its result, or its error as
+/// an error result; a JSON-RPC error object and `null` are errors; any
+/// other value is the tool's output (`{success: true, ...}`).
+pub(crate) fn as_result(v: &Value) -> Value {
+    let error = |text: String| crate::results::tool_exception(&text);
+    match v {
+        Value::Null => error("the tool gave no result".into()),
+        Value::Object(m) => {
+            if let Some(e) = m.get("error").filter(|e| !e.is_null()) {
+                let message = e
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+                    .or_else(|| e.as_str().map(str::to_owned))
+                    .unwrap_or_else(|| "unknown error".into());
+                let code = e
+                    .get("code")
+                    .and_then(Value::as_i64)
+                    .map(|c| format!(" (JSON-RPC {c})"))
+                    .unwrap_or_default();
+                return error(format!("the tool call failed: {message}{code}"));
+            }
+            if let (Some(r), true) = (m.get("result"), m.contains_key("jsonrpc")) {
+                return as_result(r);
+            }
+            if m.get("content").is_some_and(Value::is_array) {
+                return v.clone();
+            }
+            if let Some(message) = rpc_error_message(m) {
+                return error(message);
+            }
+            if let Some(s) = m.get("structuredContent") {
+                let mut out = m.clone();
+                out.insert(
+                    "content".into(),
+                    json!([{"type": "text", "text": s.to_string()}]),
+                );
+                return Value::Object(out);
+            }
+            crate::results::tool_success(v.clone())
+        }
+        other => crate::results::tool_success(other.clone()),
     }
 }
 

@@ -10,8 +10,8 @@
 //! API.
 //!
 //! Targets: [`catalog`], [`lint`], [`calls`], [`validate`], [`search`],
-//! [`engine`], [`http`], [`sse`], [`lenient`], [`rawjson`], [`html`],
-//! [`upstream`], [`connections`]. A
+//! [`entities`], [`engine`], [`http`], [`sse`], [`lenient`], [`rawjson`],
+//! [`html`], [`conversation`], [`upstream`], [`connections`]. A
 //! new target is a function here, a file in `fuzz/fuzz_targets/`, a
 //! `[[bin]]` in `fuzz/Cargo.toml` and a seed folder, like the others.
 
@@ -22,22 +22,24 @@ use crate::catalog::Catalog;
 use crate::dialect::{convert, format_results, parse_calls, Conversion, Dialect, Options};
 use crate::engine::http::{self as gate, Gate, HttpDecision, HttpPolicy, HttpRequest};
 use crate::engine::{Engine, EngineConfig, Mode, Output};
-use crate::search::{SearchOptions, ToolIndex};
+use crate::search::{EntityIndex, EntityKind, ResolveOptions, SearchOptions, ToolIndex};
 
 /// The names of every target, as the folders under `fuzz/seeds/` and
 /// `fuzz/regressions/` and the files under `fuzz/fuzz_targets/` are named.
-pub const TARGETS: [&str; 13] = [
+pub const TARGETS: [&str; 15] = [
     "catalog",
     "lint",
     "calls",
     "validate",
     "search",
+    "entities",
     "engine",
     "http",
     "sse",
     "lenient",
     "rawjson",
     "html",
+    "conversation",
     "upstream",
     "connections",
 ];
@@ -50,17 +52,100 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "calls" => calls(data),
         "validate" => validate(data),
         "search" => search(data),
+        "entities" => entities(data),
         "engine" => engine(data),
         "http" => http(data),
         "sse" => sse(data),
         "lenient" => lenient(data),
         "rawjson" => rawjson(data),
         "html" => html(data),
+        "conversation" => conversation(data),
         "upstream" => upstream(data),
         "connections" => connections(data),
         _ => return false,
     }
     true
+}
+
+/// The conversation's response and stream readers, for every provider:
+/// the first byte picks the provider (low 3 bits), a stream or a whole
+/// body (bit 3), the status (bits 4-5: 200, 400, 429, 500); the rest is
+/// the body, fed in chunks split at each `0xFF` byte. Any calls it yields
+/// are answered with the same bytes as their result, and the next request
+/// must be JSON. Properties: nothing panics; every call names a catalog
+/// tool; a turn that ended is not busy; a request body is JSON.
+pub fn conversation(data: &[u8]) {
+    use crate::conversation::{Conversation, ConversationOptions, Output};
+    use crate::Provider;
+    let Some((&head, body)) = data.split_first() else {
+        return;
+    };
+    let provider = Provider::ALL[usize::from(head & 7) % Provider::ALL.len()];
+    let stream = head & 8 != 0;
+    let status = [200, 400, 429, 500][usize::from((head >> 4) & 3)];
+    let catalog = tools();
+    let options = ConversationOptions::new("m")
+        .with_stream(stream)
+        .with_max_retries(1)
+        .with_max_rounds(3)
+        .with_mode(if head & 64 != 0 {
+            crate::conversation::ToolMode::Hybrid
+        } else {
+            crate::conversation::ToolMode::All
+        });
+    let mut c = Conversation::new(provider, catalog.clone(), options);
+    if c.send("fuzz", 0).is_err() {
+        return;
+    }
+    let content_type = if stream {
+        "text/event-stream"
+    } else {
+        "application/json"
+    };
+    let mut now = 0u64;
+    // a few requests: the first, a retry, the rounds after calls
+    for _ in 0..4 {
+        let mut request = None;
+        let mut calls = Vec::new();
+        while let Some(out) = c.poll_output() {
+            match out {
+                Output::Request(r) => {
+                    assert!(
+                        serde_json::from_str::<Value>(&r.body).is_ok(),
+                        "a request body is not JSON"
+                    );
+                    request = Some(r.id);
+                }
+                Output::Call(call) => {
+                    assert!(catalog.get(&call.name).is_some(), "a call of {}", call.name);
+                    calls.push(call.id);
+                }
+                Output::Done(_) => assert!(!c.busy(), "done but busy"),
+                _ => {}
+            }
+        }
+        for id in calls {
+            let result: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+            c.complete_call(&id, &result, now);
+        }
+        if let Some(id) = request {
+            c.handle_response(
+                id,
+                status,
+                &[("content-type".into(), content_type.into())],
+                now,
+            );
+            for chunk in body.split(|&b| b == 0xFF) {
+                c.handle_body(id, chunk, now);
+            }
+            c.handle_end(id, now);
+        } else if let Some(at) = c.poll_timeout() {
+            now = at;
+            c.handle_timeout(now);
+        } else {
+            break;
+        }
+    }
 }
 
 /// A small catalog for the targets that need tools: a read-only one, a
@@ -418,6 +503,74 @@ fn unbuilt_index() -> ! {
 }
 
 /// The search target's checks of `query` in `index`, built from `catalog`.
+/// A small home for the entities target: zones with parents (and a
+/// cycle), devices with classes, a Flow and a mood, names in two
+/// languages, one name twice.
+pub const HOME: &str = r#"{
+ "zones": {"z0": {"name": "Huis"}, "z1": {"name": "Begane grond", "parent": "z0"},
+   "z2": {"name": "Woonkamer", "parent": "z1"}, "z3": {"name": "Study", "parent": "z4"},
+   "z4": {"name": "Boven", "parent": "z3"}},
+ "devices": [
+  {"id": "d1", "name": "Leeslamp", "zone": "z2", "class": "light"},
+  {"id": "d2", "name": "Leeslamp", "zone": "z3", "class": "light"},
+  {"id": "d3", "name": "Lamp naast de bank", "zone": "z2", "class": "socket", "virtualClass": "light"},
+  {"id": "d4", "name": "Rolluik", "zone": "z4", "class": "windowcoverings"}],
+ "flows": [{"id": "f1", "name": "Goedemorgen"}],
+ "moods": [{"id": "m1", "name": "Filmavond", "zone": "z2"}]
+}"#;
+
+/// The entity index: a home's JSON and a reference to resolve in it,
+/// split by the first `0xff` (without one, the input is a reference in
+/// [`HOME`]). A home that is not JSON or has the wrong shape is refused
+/// with an error, never a panic; every reference resolves to things of
+/// the home, best first, within the limit, of the kind asked for, with a
+/// note exactly when it is ambiguous.
+pub fn entities(data: &[u8]) {
+    let (home, text) = match data.iter().position(|&b| b == 0xff) {
+        Some(i) => (
+            data.get(..i).unwrap_or(&[]),
+            text(data.get(i + 1..).unwrap_or(&[])),
+        ),
+        None => (HOME.as_bytes(), text(data)),
+    };
+    let Ok(index) = EntityIndex::parse(home) else {
+        return;
+    };
+    let kinds = [
+        None,
+        Some(EntityKind::Zone),
+        Some(EntityKind::Device),
+        Some(EntityKind::Flow),
+        Some(EntityKind::Mood),
+    ];
+    let kind = kinds.get(text.len() % kinds.len()).copied().flatten();
+    let limit = text.len() % 6;
+    let mut opts = ResolveOptions::new().with_limit(limit);
+    opts.kind = kind;
+    let r = index.resolve(&text, &opts);
+    assert!(r.matches.len() <= limit, "more matches than the limit");
+    assert_eq!(
+        r.ambiguous,
+        r.note.is_some(),
+        "a note exactly when ambiguous"
+    );
+    for pair in r.matches.windows(2) {
+        assert!(pair[0].score >= pair[1].score, "matches out of order");
+    }
+    for m in &r.matches {
+        assert!(m.score.is_finite() && m.score > 0.0);
+        assert!(kind.is_none_or(|k| k == m.kind), "a match of another kind");
+    }
+    if let Some(id) = index.resolve_id(&text, kind) {
+        let again = index.resolve_id(&id, kind);
+        assert_eq!(
+            again.as_deref(),
+            Some(id.as_str()),
+            "an ID resolves to itself"
+        );
+    }
+}
+
 fn search_in(catalog: &Catalog, index: &ToolIndex, query: &str) {
     let limit = 1 + query.len() % 7;
     let found = index.search(query, &SearchOptions::new().with_limit(limit));

@@ -223,6 +223,7 @@
 mod call;
 mod catalog;
 pub mod client;
+pub mod conversation;
 pub mod dialect;
 pub mod engine;
 mod error;
@@ -232,6 +233,7 @@ mod lint;
 pub mod lower;
 mod names;
 mod pointer;
+mod provider;
 mod rawjson;
 mod report;
 mod results;
@@ -239,7 +241,7 @@ pub mod search;
 mod text;
 mod tokens;
 pub mod validate;
-#[cfg(target_arch = "wasm32")]
+#[cfg(feature = "js")]
 mod wasm;
 pub mod web;
 
@@ -263,10 +265,14 @@ pub use engine::{
 pub use error::{Error, ErrorKind};
 pub use lint::{lint, Finding, LintReport, Severity, ToolLint};
 pub use names::NameMap;
+pub use provider::Provider;
 pub use report::{Action, ReportEntry};
 pub use results::{
     tool_exception, tool_failure, tool_failure_json, tool_success, tool_success_json,
 };
-pub use search::{Hit, SearchOptions, SearchResults, ToolIndex};
+pub use search::{
+    EntityIndex, EntityKind, EntityMatch, Fallback, Hit, Resolution, ResolveOptions, SearchOptions,
+    SearchResults, ToolIndex,
+};
 pub use tokens::estimate_tokens;
 pub use validate::{validate, validate_arguments, ArgumentError, Coercion, Validation, Validator};

@@ -428,7 +428,7 @@ pub(crate) fn push_str(out: &mut String, s: &str) {
 /// without decoding UTF-8; text holding one character past ASCII takes
 /// two bytes a character.) Text already in ASCII is handed back as it is.
 #[cfg(any(
-    all(target_arch = "wasm32", not(feature = "web-module")),
+    all(feature = "js", not(feature = "web-module")),
     feature = "fuzzing",
     test
 ))]

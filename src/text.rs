@@ -56,9 +56,160 @@ pub(crate) fn base36(mut h: u64, n: usize) -> String {
     out
 }
 
+/// Where [`cut`] ends a text it shortens (always with `…`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cut {
+    /// `max` characters kept, then `…`: exactly the start of a value a
+    /// message quotes.
+    Keep,
+    /// `max` characters in all, `…` included: text written into a schema.
+    Fit,
+    /// `max` characters kept, white space before `…` left out: snippets.
+    Trim,
+    /// At the last white space past half of `max` characters when there is
+    /// one (else `max` characters), white space before `…` left out: short
+    /// descriptions.
+    Word,
+}
+
+/// `s` as it is when it has at most `max` characters, else cut where `how`
+/// says and ended with `…`.
+pub(crate) fn cut(s: &str, max: usize, how: Cut) -> String {
+    // a character past `max`: the text is longer than `max`
+    let Some((end, _)) = s.char_indices().nth(max) else {
+        return s.to_string();
+    };
+    let end = match how {
+        Cut::Fit => s
+            .char_indices()
+            .nth(max.saturating_sub(1))
+            .map_or(end, |(i, _)| i),
+        _ => end,
+    };
+    let mut head = s.get(..end).unwrap_or_default();
+    if how == Cut::Word {
+        if let Some(i) = head.rfind(char::is_whitespace).filter(|&i| i > max / 2) {
+            head = head.get(..i).unwrap_or(head);
+        }
+    }
+    if matches!(how, Cut::Trim | Cut::Word) {
+        head = head.trim_end();
+    }
+    let mut out = String::with_capacity(head.len() + 3);
+    out.push_str(head);
+    out.push('…');
+    out
+}
+
+/// Where [`first_sentence`] ends a text's first sentence (after white
+/// space at the start).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ends {
+    /// At a line break, or at `.`, `!` or `?` followed by white space and a
+    /// capital letter (so `e.g. this` does not end one): a summary that
+    /// search weighs apart from the rest.
+    Capital,
+    /// At a line break, or after the first `.` followed by a space (so
+    /// `Activate scene. 'On'/'Off'` ends after `scene.`, but so does
+    /// `e.g. this` after `e.g.`): a short line for people.
+    Period,
+}
+
+/// Splits a text into its first sentence, trimmed, and the rest; the whole
+/// text when no sentence end is found.
+pub(crate) fn first_sentence(text: &str, ends: Ends) -> (&str, &str) {
+    let text = text.trim();
+    let b = text.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'\n' {
+            return (
+                text.get(..i).unwrap_or(text).trim(),
+                text.get(i..).unwrap_or(""),
+            );
+        }
+        if !matches!(c, b'.' | b'!' | b'?') {
+            continue;
+        }
+        let rest = text.get(i + 1..).unwrap_or("");
+        let end = match ends {
+            Ends::Period => c == b'.' && rest.starts_with(' '),
+            Ends::Capital => {
+                let after = rest.trim_start();
+                let spaced = rest.len() != after.len();
+                rest.is_empty() || (spaced && after.chars().next().is_some_and(char::is_uppercase))
+            }
+        };
+        if end {
+            return (text.get(..=i).unwrap_or(text).trim(), rest);
+        }
+    }
+    (text, "")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cuts_where_asked() {
+        for how in [Cut::Keep, Cut::Fit, Cut::Trim, Cut::Word] {
+            assert_eq!(cut("short", 5, how), "short");
+            assert_eq!(cut("", 0, how), "");
+        }
+        assert_eq!(cut("abcdef", 4, Cut::Keep), "abcd…");
+        assert_eq!(cut("abcdef", 4, Cut::Fit), "abc…");
+        assert_eq!(cut("abcdef", 0, Cut::Fit), "…");
+        assert_eq!(cut("ab  cdef", 4, Cut::Keep), "ab  …");
+        assert_eq!(cut("ab  cdef", 4, Cut::Trim), "ab…");
+        assert_eq!(cut("one two three four", 12, Cut::Word), "one two…");
+        // no white space past half: cut at `max`
+        assert_eq!(cut("a bcdefghijkl", 6, Cut::Word), "a bcde…");
+        // characters, not bytes
+        assert_eq!(
+            cut(&"é".repeat(30), 10, Cut::Word),
+            format!("{}…", "é".repeat(10))
+        );
+        assert_eq!(
+            cut(&"é".repeat(30), 10, Cut::Fit),
+            format!("{}…", "é".repeat(9))
+        );
+    }
+
+    #[test]
+    fn first_sentence_ends_at_a_real_sentence_end() {
+        let first = |t| first_sentence(t, Ends::Capital);
+        assert_eq!(
+            first("Turns on a light. Use it often."),
+            ("Turns on a light.", " Use it often.")
+        );
+        assert_eq!(
+            first("Sets things (e.g. a lamp). More"),
+            ("Sets things (e.g. a lamp).", " More")
+        );
+        assert_eq!(first("TITLE - do it\n\nMore").0, "TITLE - do it");
+        assert_eq!(first("\n  Line one\nLine two").0, "Line one");
+        assert_eq!(first("no end"), ("no end", ""));
+        assert_eq!(first(""), ("", ""));
+        assert_eq!(first("Ünïcödé! Ça va."), ("Ünïcödé!", " Ça va."));
+        assert_eq!(first("Ünïcödé! ça va."), ("Ünïcödé! ça va.", ""));
+        assert_eq!(
+            first("Activate scene. 'On'/'Off'.").0,
+            "Activate scene. 'On'/'Off'."
+        );
+    }
+
+    #[test]
+    fn first_sentence_for_people_ends_at_a_period() {
+        let first = |t| first_sentence(t, Ends::Period).0;
+        assert_eq!(first("Get states. Then more."), "Get states.");
+        assert_eq!(first("Activate scene. 'On'/'Off'."), "Activate scene.");
+        assert_eq!(first("\n  Line one. \nLine two"), "Line one.");
+        assert_eq!(
+            first("Version 1.2 is out! Really."),
+            "Version 1.2 is out! Really."
+        );
+        assert_eq!(first("Ends here."), "Ends here.");
+    }
 
     #[test]
     fn splits_identifiers() {

@@ -472,3 +472,85 @@ fn given_ids_never_collide_with_the_models() {
         assert_eq!(turn.calls.len(), ids.len());
     }
 }
+
+#[test]
+fn another_apis_response_is_named_not_read_as_no_calls() {
+    let cat = homey();
+    let anthropic = json!({"id": "msg_1", "type": "message", "role": "assistant", "stop_reason": "tool_use",
+        "content": [{"type": "tool_use", "id": "t1", "name": "set_light", "input": {"deviceId": "a"}}]});
+    let chat = json!({"object": "chat.completion", "choices": [{"message": {"role": "assistant", "content": "hi"}}]});
+    let responses = json!({"object": "response", "output": [{"type": "function_call", "call_id": "c", "name": "x", "arguments": "{}"}]});
+    let gemini = json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "hi"}]}}]});
+    for (dialect, response, named) in [
+        (Dialect::OpenAi, &anthropic, "Anthropic"),
+        (Dialect::Anthropic, &chat, "Chat Completions"),
+        (Dialect::Gemini, &responses, "Responses"),
+        (Dialect::OpenAiResponses, &gemini, "Gemini"),
+        (Dialect::Anthropic, &gemini, "Gemini"),
+    ] {
+        let e = parse_calls(dialect, response, &names(&cat, dialect), Some(&cat))
+            .expect_err("another API's shape");
+        assert_eq!(e.kind(), mcp_switchboard::ErrorKind::Shape);
+        assert!(e.message().contains(named), "{dialect}: {}", e.message());
+    }
+    // its own shape still reads; gemini-json reads Gemini's
+    assert!(parse_calls(
+        Dialect::GeminiJson,
+        &gemini,
+        &names(&cat, Dialect::GeminiJson),
+        None
+    )
+    .is_ok());
+    assert_eq!(
+        parse_calls(
+            Dialect::Anthropic,
+            &anthropic,
+            &names(&cat, Dialect::Anthropic),
+            None
+        )
+        .map(|t| t.calls.len())
+        .ok(),
+        Some(1)
+    );
+    // prompted reads a Chat Completions response's text
+    let prompted = json!({"choices": [{"message": {"role": "assistant", "content": "{\"name\": \"set_light\", \"arguments\": {\"deviceId\": \"a\"}}"}}]});
+    let turn = parse_calls(
+        Dialect::Prompted,
+        &prompted,
+        &names(&cat, Dialect::Prompted),
+        Some(&cat),
+    )
+    .expect("prompted");
+    assert_eq!(turn.calls.len(), 1);
+}
+
+#[test]
+fn errors_and_plain_values_are_written_as_what_they_are() {
+    let cat = homey();
+    let message = json!({"role": "assistant", "content": [
+        {"type": "tool_use", "id": "a", "name": "set_light", "input": {"deviceId": "x"}},
+        {"type": "tool_use", "id": "b", "name": "set_light", "input": {"deviceId": "y"}},
+        {"type": "tool_use", "id": "c", "name": "set_light", "input": {"deviceId": "z"}}
+    ]});
+    let turn = parse_calls(
+        Dialect::Anthropic,
+        &message,
+        &names(&cat, Dialect::Anthropic),
+        None,
+    )
+    .expect("turn");
+    let items = format_results(
+        Dialect::Anthropic,
+        &turn,
+        &json!([{"code": -32000, "message": "device offline"}, {"on": true}, {"isError": true, "reason": "x"}]),
+    )
+    .expect("results");
+    let blocks = &items[0]["content"];
+    assert_eq!(blocks[0]["is_error"], true);
+    assert!(blocks[0]["content"][0]["text"]
+        .as_str()
+        .is_some_and(|t| t.contains("device offline")));
+    assert_eq!(blocks[1].get("is_error"), None);
+    assert_eq!(blocks[1]["content"][0]["text"], "{\"on\":true}");
+    assert_eq!(blocks[2]["is_error"], true);
+}

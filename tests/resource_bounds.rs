@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use mcp_switchboard::client::SseParser;
 use mcp_switchboard::{
-    convert, lint, parse_calls, validate_arguments, Catalog, Dialect, NameMap, Options,
+    convert, lint, parse_calls, validate_arguments, Catalog, Dialect, NameMap, Options, Validator,
 };
 use serde_json::{json, Map, Value};
 
@@ -346,5 +346,128 @@ fn ref_fan_out_expands_at_most_a_stated_multiple() {
                 text.len()
             );
         }
+    }
+}
+
+/// One shape of arguments for the validator: the schema, the arguments
+/// for `n`, and whether they are valid (after coercion).
+type Shape = fn(usize) -> (Value, Value, bool);
+
+/// `n` members `p0`, `p1`, … each with the schema `each(i)`, the object's
+/// schema holding `rest`, and arguments giving each member `arg(i)`.
+fn members(
+    n: usize,
+    each: impl Fn(usize) -> Value,
+    rest: Value,
+    arg: impl Fn(usize) -> Value,
+) -> (Value, Value) {
+    let props: Map<String, Value> = (0..n).map(|i| (format!("p{i}"), each(i))).collect();
+    let mut schema = json!({"type": "object", "properties": props});
+    if let (Some(s), Value::Object(rest)) = (schema.as_object_mut(), rest) {
+        s.extend(rest);
+    }
+    let args: Map<String, Value> = (0..n).map(|i| (format!("p{i}"), arg(i))).collect();
+    (schema, Value::Object(args))
+}
+
+/// An array member `a` whose items are one of `n` strings, and `n` items.
+fn items_in_enum(n: usize, prefix: &str) -> (Value, Value) {
+    let values: Vec<Value> = (0..n).map(|i| json!(format!("v{i}"))).collect();
+    let items: Vec<Value> = (0..n).map(|i| json!(format!("{prefix}{i}"))).collect();
+    let schema = json!({"type": "object",
+        "properties": {"a": {"type": "array", "items": {"enum": values}}}});
+    (schema, json!({"a": items}))
+}
+
+const SHAPES: [(&str, Shape); 8] = [
+    ("n properties", |n| {
+        let (s, a) = members(n, |_| json!({"type": "string"}), json!({}), |_| json!("x"));
+        (s, a, true)
+    }),
+    ("n properties, all required", |n| {
+        let names: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+        let (s, a) = members(
+            n,
+            |_| json!({"type": "string"}),
+            json!({ "required": names }),
+            |_| json!("x"),
+        );
+        (s, a, true)
+    }),
+    ("n items of an n-value enum", |n| {
+        let (s, a) = items_in_enum(n, "v");
+        (s, a, true)
+    }),
+    ("n items not in an n-value enum", |n| {
+        let (s, a) = items_in_enum(n, "w");
+        (s, a, false)
+    }),
+    (
+        "n items of an n-integer enum, as strings and whole floats",
+        |n| {
+            let values: Vec<Value> = (0..n).map(|i| json!(i)).collect();
+            let items: Vec<Value> = (0..n)
+                .map(|i| match i % 2 {
+                    0 => json!(i.to_string()),
+                    _ => json!(i as f64),
+                })
+                .collect();
+            let schema = json!({"type": "object",
+            "properties": {"a": {"type": "array", "items": {"enum": values}}}});
+            (schema, json!({ "a": items }), true)
+        },
+    ),
+    ("n properties, an enum each", |n| {
+        let (s, a) = members(
+            n,
+            |i| json!({"enum": (0..10).map(|j| format!("e{i}_{j}")).collect::<Vec<_>>()}),
+            json!({}),
+            |i| json!(format!("e{i}_9")),
+        );
+        (s, a, true)
+    }),
+    ("n unknown members of a closed object", |n| {
+        let (s, _) = members(
+            n,
+            |_| json!({"type": "string"}),
+            json!({"additionalProperties": false}),
+            |_| json!("x"),
+        );
+        let args: Map<String, Value> = (0..n).map(|i| (format!("q{i}"), json!("x"))).collect();
+        (s, Value::Object(args), false)
+    }),
+    ("n integers sent as strings", |n| {
+        let (s, a) = members(
+            n,
+            |_| json!({"type": "integer"}),
+            json!({}),
+            |i| json!(i.to_string()),
+        );
+        (s, a, true)
+    }),
+];
+
+#[test]
+fn the_validator_is_linear_in_properties_items_and_enums() {
+    // each shape both ways into a `Validator`: from the arguments' JSON
+    // text, read without a value tree (as the wasm `Validator` reads a JS
+    // object), and as a value
+    for (what, shape) in SHAPES {
+        assert_linear(&format!("{what}, from text"), 1_000, |n| {
+            let (schema, args, valid) = shape(n);
+            let mut v = Validator::new(catalog(&json!([{"name": "t", "inputSchema": schema}])));
+            let text = args.to_string();
+            for _ in 0..4 {
+                // "valid as is" only for valid arguments with nothing to coerce
+                let quick = v.valid_as_is("t", &text);
+                assert!(!quick || valid, "{what}");
+            }
+        });
+        assert_linear(&format!("{what}, as a value"), 1_000, |n| {
+            let (schema, args, valid) = shape(n);
+            let mut v = Validator::new(catalog(&json!([{"name": "t", "inputSchema": schema}])));
+            let got = v.validate("t", args).expect("the tool");
+            assert_eq!(got.is_valid(), valid, "{what}: {:?}", got.errors.first());
+        });
     }
 }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use mcp_switchboard::{Catalog, SearchOptions, ToolIndex};
+use mcp_switchboard::{Catalog, EntityIndex, SearchOptions, ToolIndex};
 use serde_json::{json, Value};
 
 fn index(file: &str) -> ToolIndex {
@@ -263,5 +263,109 @@ fn bad_queries_on_real_catalogs() {
             let again = index.search(q, &SearchOptions::default());
             assert_eq!(r, again);
         }
+    }
+}
+
+#[path = "search/entities_eval.rs"]
+mod entities_eval;
+
+#[test]
+fn needs_quantities_and_troubles_on_real_catalogs() {
+    let ha = index("home-assistant-2025.4.tools-list.json");
+    for (q, want) in [
+        ("I'm freezing", "HassClimateSetTemperature"),
+        ("ik zie niks in de gang", "HassLightSet"),
+        ("es ist viel zu hell im Wohnzimmer", "HassLightSet"),
+        ("zet de zonwering op 70 procent", "HassSetPosition"),
+        ("turn the tv down", "HassSetVolume"),
+        ("we're out of milk", "HassListAddItem"),
+    ] {
+        assert_eq!(first(&ha, q), want, "{q}");
+    }
+    let ha = index("home-assistant-2026.11.tools-list.json");
+    assert_eq!(
+        first(&ha, "een tandje zachter"),
+        "media_player__HassSetVolumeRelative"
+    );
+    let ha_mcp = index("ha-mcp-8.7.0.tools-list.json");
+    for (q, want) in [
+        (
+            "the hallway light keeps turning on by itself at night",
+            "ha_get_automation_traces",
+        ),
+        ("is the garage door still open", "ha_get_state"),
+        ("ist die Hintertür abgeschlossen?", "ha_get_state"),
+    ] {
+        assert_eq!(first(&ha_mcp, q), want, "{q}");
+    }
+}
+
+#[test]
+fn no_search_is_answered_with_nothing() {
+    for (file, bytes) in common::catalogs() {
+        let catalog = Catalog::parse(&bytes).unwrap();
+        let index = ToolIndex::build(&catalog, None).unwrap();
+        for q in ["qqqq", "zzxqw vvbnm", "🏠🔥💡", "the and of"] {
+            let r = index.search(q, &SearchOptions::default());
+            assert!(!r.hits.is_empty() && r.total > 0, "{file}: {q:?}");
+            assert_eq!(r.hits.iter().all(|h| h.guess), r.fallback.is_some());
+        }
+    }
+}
+
+#[test]
+fn search_tools_says_when_its_hits_are_guesses() {
+    use mcp_switchboard::{Disclosure, Engine, EngineConfig, Mode, Output, Reply};
+    let catalog = Catalog::parse(&common::corpus(
+        "homey-ai-chat-control-2.2.1.tools-list.json",
+    ))
+    .unwrap();
+    let mut config = EngineConfig::default();
+    let mut d = Disclosure::default();
+    d.mode = Mode::Meta;
+    config.disclosure = d;
+    let mut e = Engine::new(catalog, config);
+    let mut call = |id: u32, query: &str| -> Value {
+        for msg in [
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "search_tools", "arguments": {"query": query}}}),
+        ] {
+            e.handle(&msg.to_string());
+        }
+        let mut last = Value::Null;
+        while let Some(o) = e.poll_output() {
+            if let Output::Reply(Reply { message, .. }) = o {
+                last = serde_json::from_str(&message).unwrap();
+            }
+        }
+        last["result"]["structuredContent"].clone()
+    };
+    let guessed = call(1, "qqqq zzzz");
+    assert_eq!(guessed["fallback"], "act", "{guessed}");
+    assert!(guessed["note"].as_str().unwrap().contains("guesses"));
+    assert_eq!(guessed["hits"][0]["guess"], true);
+    let found = call(2, "thermostaat");
+    assert!(found.get("note").is_none() && found.get("fallback").is_none());
+    assert_eq!(found["hits"][0]["name"], "set_thermostat");
+}
+
+#[test]
+fn spoken_references_find_the_home_s_things() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for (set, floor) in [("references", 0.95), ("references-heldout", 0.85)] {
+        let (home, references) = entities_eval::load(&root, set);
+        let index = EntityIndex::build(&home).unwrap();
+        let r = entities_eval::run(&index, &references);
+        assert!(
+            r.accuracy() >= floor,
+            "{set}: {:.3} {:#?}",
+            r.accuracy(),
+            r.misses
+        );
+        assert_eq!(
+            r.ambiguous_said, r.ambiguous_total,
+            "{set}: {:#?}",
+            r.misses
+        );
     }
 }

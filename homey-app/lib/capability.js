@@ -5,7 +5,7 @@
 // device. Homey's capability objects carry type, min, max, step and enum
 // values; this only restates them.
 
-const { validateArguments } = require('mcp-switchboard');
+const { validateArguments } = require('mcp-switchboard/full');
 
 /** The JSON Schema of a value `cap` (an entry of device.capabilitiesObj) accepts. */
 function capabilitySchema(cap) {

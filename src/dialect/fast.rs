@@ -24,13 +24,24 @@
 //! not sure of (a document of another shape, a tool the catalog reader
 //! would report on, a name given twice, strict mode, dialects whose items
 //! depend on each other) makes it step aside for the general path.
+//!
+//! A schema node is read member by member ([`Plain::member`]) and finished
+//! by its kind, each step naming the lowering rules whose shapes it
+//! writes; the text of a rule's rewrite lives in the rule's file, beside
+//! its general form. Every rule file also says, with examples, which of
+//! its shapes this path writes and which it leaves to the general path
+//! (its `FAST_PATH`); a test holds every rule file to having one and every
+//! example to what it says, so a new rule cannot be skipped here unseen.
 
 use super::{
     declare_one, finish_stream, item, names_kept, output_dropped, report_renamed, separate,
     Dialect, Options,
 };
 use crate::catalog::{mcp_name_problem, Limits, Tool};
-use crate::lower::{any_of_siblings, json_text_maps, type_array, untyped, words, Nulls};
+use crate::lower::{
+    any_of_siblings, enum_strings, json_text_maps, nullable, one_of, type_array, untyped, words,
+    Nulls,
+};
 use crate::names::NameMap;
 use crate::pointer;
 use crate::rawjson::{self, string_end, value_end, ws};
@@ -124,8 +135,8 @@ impl Note {
     /// The report's action and detail.
     fn said(&self, keyword: &str) -> (Action, String) {
         match self {
-            Note::NullBranch => (Action::Rewritten, NULL_BRANCH.to_string()),
-            Note::OneOf => (Action::Rewritten, ONE_OF_AS_ANY_OF.to_string()),
+            Note::NullBranch => (Action::Rewritten, nullable::NULL_BRANCH.to_string()),
+            Note::OneOf => (Action::Rewritten, one_of::AS_ANY_OF.to_string()),
             Note::Dropped => (Action::Dropped, crate::lower::drop_reason(keyword)),
             Note::AnyValue => (Action::Narrowed, untyped::ANY_VALUE.to_string()),
             Note::AsText => (Action::Rewritten, json_text_maps::AS_TEXT.to_string()),
@@ -134,16 +145,6 @@ impl Note {
         }
     }
 }
-
-/// Gemini's "any value": the scalars and a list of them, or null.
-const ANY_VALUE: &str = r#""anyOf":[{"type":"STRING"},{"type":"NUMBER"},{"type":"BOOLEAN"},{"type":"ARRAY","items":{"anyOf":[{"type":"STRING"},{"type":"NUMBER"},{"type":"BOOLEAN"}]}}],"nullable":true"#;
-
-/// What the report says of `oneOf` written as `anyOf`.
-const ONE_OF_AS_ANY_OF: &str =
-    "oneOf written as anyOf (the dialect has no oneOf; every branch is kept)";
-
-/// What the report says of a null branch written as `nullable`.
-const NULL_BRANCH: &str = "the null branch of anyOf is written as nullable";
 
 /// Index tokens of union branches in report pointers.
 const INDEX: [&str; 8] = ["0", "1", "2", "3", "4", "5", "6", "7"];
@@ -633,339 +634,389 @@ impl<'t> Plain<'t> {
     }
 
     /// Writes the plain schema at `i` as the dialect has it and returns
-    /// where it ends; `None` when it is not plain.
+    /// where it ends; `None` when it is not plain. The members are read
+    /// and written one by one ([`Plain::member`]); what the lowering rules
+    /// rewrite is finished at the end of the node, by the kind of node: a
+    /// union ([`Plain::union_node`]), an untyped value or a type array
+    /// ([`Plain::untyped`]), or a typed node ([`Plain::typed`]).
     fn node(&mut self, i: usize, depth: usize, out: &mut String) -> Option<usize> {
         self.nodes += 1;
         let value_slot = std::mem::take(&mut self.value_slot);
         if depth > MAX_DEPTH || self.nodes > MAX_NODES {
             return None;
         }
-        let text = self.text;
-        let b = text.as_bytes();
+        let b = self.text.as_bytes();
         if !matches!(b.get(i), Some(b'{')) {
             return None;
         }
         push_ascii(out, "{");
+        let mut n = NodeRead {
+            seen: 0,
+            ty: None,
+            types: Vec::new(),
+            props: self.names.len(),
+            required: self.listed.len(),
+            default: None,
+            drops: [None, None],
+            later: None,
+            union: None,
+            type_at: (0, 0, 0),
+            properties_at: (0, 0),
+            description_at: (0, 0, 0, 0),
+            value_slot,
+            depth,
+        };
         let mut j = ws(b, i + 1);
-        let mut seen = 0u32;
-        let mut ty: Option<&str> = None;
-        let (props, required) = (self.names.len(), self.listed.len());
-        let mut default: Option<u8> = None;
-        // keywords the dialect does not take, reported once the node's
-        // children are, as the general walk does
-        let mut drops: [Option<&'static str>; 2] = [None, None];
-        // Gemini's anyOf written from a oneOf, for the end of the node
-        let mut later: Option<String> = None;
-        // the union: its keyword, what was read, and where its report
-        // begins
-        let mut union: Option<(&'static str, UnionRead<'t>, usize)> = None;
-        // a type array's names
-        let mut types: Vec<&'t str> = Vec::new();
-        // where members were written in `out`, for the end of the node:
-        // the type (member start, value start, end), the properties
-        // (member start, end) and the description (value start, end, and
-        // the value's place in the text)
-        let mut type_at = (0, 0, 0);
-        let mut properties_at = (0, 0);
-        let mut description_at = (0, 0, 0, 0);
-        let empty = matches!(b.get(j), Some(b'}'));
-        loop {
-            if empty {
-                break;
-            }
-            let k = string_end(b, j).ok()?;
-            let key = b.get(j + 1..k - 1)?;
-            let place = key_place(key)?;
-            let bit = 1u32 << place;
-            if seen & bit != 0 {
-                return None;
-            }
-            seen |= bit;
-            j = ws(b, k);
-            if !matches!(b.get(j), Some(b':')) {
-                return None;
-            }
-            j = ws(b, j + 1);
-            let v = j;
-            let mut read_to = None;
-            if bit & (ADDITIONAL | SCHEMA) != 0 {
-                let e = value_end(b, v, 1).ok()?;
-                let fits = match bit {
-                    ADDITIONAL => b.get(v..e)? == b"false",
-                    _ => depth == 0 && matches!(b.get(v), Some(b'"')),
-                };
-                if !fits {
-                    return None;
-                }
-                if self.accepted & bit == 0 {
-                    let name = KEYS.get(place)?;
-                    *drops.iter_mut().find(|d| d.is_none())? = Some(name);
-                    read_to = Some(e);
-                }
-            } else if self.accepted & bit == 0 && bit != ONE_OF {
-                return None;
-            }
-            if bit == TYPE && matches!(b.get(v), Some(b'[')) {
-                let e = type_list(text, v, &mut types)?;
-                // written as anyOf at the end of the node
-                if self.nullable_keyword {
-                    read_to = Some(e);
-                }
-            }
-            if bit & (ANY_OF | ONE_OF) != 0 {
-                if seen & ANY_OF != 0 && seen & ONE_OF != 0 {
-                    return None;
-                }
-                // Gemini has no oneOf: written as anyOf after the node's
-                // own keywords, reported before its branches
-                let keyword = if bit == ANY_OF { "anyOf" } else { "oneOf" };
-                let (read, mark) = if bit == ONE_OF && self.accepted & ONE_OF == 0 {
-                    self.note("oneOf", Note::OneOf);
-                    let mark = self.dropped.len();
-                    let mut branches = String::new();
-                    let read = self.union(v, depth, "oneOf", &mut branches)?;
-                    later = Some(branches);
-                    (read, mark)
-                } else {
-                    let mark = self.dropped.len();
-                    (self.union(v, depth, keyword, out)?, mark)
-                };
-                read_to = Some(read.end);
-                union = Some((keyword, read, mark));
-            }
-            // a member dropped, or written at the end of the node
-            if let Some(e) = read_to {
-                match next_member(b, e)? {
-                    Member::More(next) => {
-                        j = next;
-                        continue;
-                    }
+        if !matches!(b.get(j), Some(b'}')) {
+            loop {
+                match self.member(&mut n, j, out)? {
+                    Member::More(next) => j = next,
                     Member::End(last) => {
                         j = last;
                         break;
                     }
                 }
             }
-            let member = out.len();
-            if !matches!(out.as_bytes().last(), Some(b'{')) {
-                push_ascii(out, ",");
-            }
-            out.push_str(text.get(k - key.len() - 2..k)?);
-            push_ascii(out, ":");
-            let value_at = out.len();
-            j = match bit {
-                TYPE if !types.is_empty() => {
-                    // kept as a list (compact, as serde_json writes it)
-                    push_ascii(out, "[");
-                    for (n, t) in types.iter().enumerate() {
-                        if n > 0 {
-                            push_ascii(out, ",");
-                        }
-                        push_ascii(out, "\"");
-                        out.push_str(t);
-                        push_ascii(out, "\"");
-                    }
-                    push_ascii(out, "]");
-                    value_end(b, v, 2).ok()?
-                }
-                TYPE => {
-                    let e = string_end(b, v).ok()?;
-                    let t = text.get(v + 1..e - 1)?;
-                    let name = type_name(t, self.upper_case_types)?;
-                    ty = Some(t);
-                    push_ascii(out, "\"");
-                    out.push_str(name);
-                    push_ascii(out, "\"");
-                    type_at = (member, value_at, out.len());
-                    e
-                }
-                DESCRIPTION | TITLE => {
-                    let e = string_end(b, v).ok()?;
-                    // a blank description is dropped and reported
-                    let blank = push_string(out, text.get(v..e)?, false)?;
-                    if blank && bit == DESCRIPTION {
-                        return None;
-                    }
-                    if bit == DESCRIPTION {
-                        description_at = (value_at, out.len(), v, e);
-                    }
-                    e
-                }
-                ADDITIONAL => {
-                    out.push_str("false");
-                    value_end(b, v, 1).ok()?
-                }
-                PROPERTIES => {
-                    self.path.push("properties");
-                    let e = self.properties(v, depth, out);
-                    self.path.pop();
-                    properties_at = (member, out.len());
-                    e?
-                }
-                REQUIRED => strings(text, v, true, &mut self.listed, out)?,
-                ENUM => {
-                    let mark = self.listed.len();
-                    let e = strings(text, v, false, &mut self.listed, out);
-                    self.listed.truncate(mark);
-                    e?
-                }
-                ITEMS => {
-                    self.path.push("items");
-                    self.value_slot = true;
-                    let e = self.node(v, depth + 1, out);
-                    self.path.pop();
-                    e?
-                }
-                DEFAULT => {
-                    let e = value_end(b, v, 1).ok()?;
-                    let raw = text.get(v..e)?;
-                    default = b.get(v).copied();
-                    match default {
-                        Some(b'"') => {
-                            push_string(out, raw, false)?;
-                        }
-                        Some(b't' | b'f' | b'n') => out.push_str(raw),
-                        _ if plain_integer(raw.as_bytes(), false) => out.push_str(raw),
-                        _ => return None,
-                    }
-                    e
-                }
-                _ => {
-                    let e = value_end(b, v, 1).ok()?;
-                    let raw = b.get(v..e)?;
-                    if !plain_integer(raw, bit & NUMBER_BOUNDS == 0) {
-                        return None;
-                    }
-                    out.push_str(text.get(v..e)?);
-                    e
-                }
-            };
-            match next_member(b, j)? {
-                Member::More(next) => j = next,
-                Member::End(last) => {
-                    j = last;
-                    break;
-                }
-            }
         }
-        if let Some((keyword, read, mark)) = union {
-            if !types.is_empty() {
+        if n.union.is_some() {
+            return self.union_node(n, j, out);
+        }
+        match n.ty {
+            None => self.untyped(n, j, out),
+            Some(ty) => self.typed(n, ty, j, out),
+        }
+    }
+
+    /// Reads the member at `j` and writes it, or sets it aside for the end
+    /// of the node; returns what follows it.
+    fn member(&mut self, n: &mut NodeRead<'t>, j: usize, out: &mut String) -> Option<Member> {
+        let text = self.text;
+        let b = text.as_bytes();
+        let k = string_end(b, j).ok()?;
+        let key = b.get(j + 1..k - 1)?;
+        let place = key_place(key)?;
+        let bit = 1u32 << place;
+        if n.seen & bit != 0 {
+            return None;
+        }
+        n.seen |= bit;
+        let colon = ws(b, k);
+        if !matches!(b.get(colon), Some(b':')) {
+            return None;
+        }
+        let v = ws(b, colon + 1);
+        if let Some(e) = self.set_aside(n, bit, place, v, out)? {
+            return next_member(b, e);
+        }
+        let member = out.len();
+        comma(out);
+        out.push_str(text.get(k - key.len() - 2..k)?);
+        push_ascii(out, ":");
+        let value_at = out.len();
+        let e = match bit {
+            TYPE => self.type_value(n, v, member, value_at, out)?,
+            DESCRIPTION | TITLE => self.text_value(n, bit, v, value_at, out)?,
+            ADDITIONAL | PROPERTIES | REQUIRED => self.object_value(n, bit, v, member, out)?,
+            ITEMS => {
+                self.path.push("items");
+                self.value_slot = true;
+                let e = self.node(v, n.depth + 1, out);
+                self.path.pop();
+                e?
+            }
+            _ => self.scalar_value(n, bit, v, out)?,
+        };
+        next_member(b, e)
+    }
+
+    /// A member not written in place, for the keyword allowlist
+    /// (`lower::keywords`: `additionalProperties: false` and `$schema`
+    /// dropped where the dialect does not take them, any other keyword it
+    /// does not take refused), a type array the dialect writes as `anyOf`
+    /// (`lower::type_array`, at the end of the node) and a union
+    /// ([`Plain::union`]; Gemini's `anyOf` from a `oneOf` at the end of
+    /// the node, `lower::one_of`). `Some(Some(end))`: set aside, the value
+    /// ending at `end`; `Some(None)`: to be written in place.
+    fn set_aside(
+        &mut self,
+        n: &mut NodeRead<'t>,
+        bit: u32,
+        place: usize,
+        v: usize,
+        out: &mut String,
+    ) -> Option<Option<usize>> {
+        let text = self.text;
+        let b = text.as_bytes();
+        let mut read_to = None;
+        if bit & (ADDITIONAL | SCHEMA) != 0 {
+            let e = value_end(b, v, 1).ok()?;
+            let fits = match bit {
+                ADDITIONAL => b.get(v..e)? == b"false",
+                _ => n.depth == 0 && matches!(b.get(v), Some(b'"')),
+            };
+            if !fits {
                 return None;
             }
-            if let Some(t) = ty {
-                // a type beside the union: the type of each branch
-                if read.same != Some(t) || read.null {
-                    return None;
-                }
-                if self.require_type {
-                    let (start, _, end) = type_at;
-                    remove_member(out, start, end);
-                    self.note_at(mark, keyword, Note::TypeMoved(keyword));
-                }
+            if self.accepted & bit == 0 {
+                let name = KEYS.get(place)?;
+                *n.drops.iter_mut().find(|d| d.is_none())? = Some(name);
+                read_to = Some(e);
             }
-            if let Some(branches) = later {
-                if !matches!(out.as_bytes().last(), Some(b'{')) {
+        } else if self.accepted & bit == 0 && bit != ONE_OF {
+            return None;
+        }
+        if bit == TYPE && matches!(b.get(v), Some(b'[')) {
+            let e = type_list(text, v, &mut n.types)?;
+            // written as anyOf at the end of the node
+            if self.nullable_keyword {
+                read_to = Some(e);
+            }
+        }
+        if bit & (ANY_OF | ONE_OF) != 0 {
+            if n.seen & ANY_OF != 0 && n.seen & ONE_OF != 0 {
+                return None;
+            }
+            // Gemini has no oneOf: written as anyOf after the node's own
+            // keywords, reported before its branches
+            let keyword = if bit == ANY_OF { "anyOf" } else { "oneOf" };
+            let (read, mark) = if bit == ONE_OF && self.accepted & ONE_OF == 0 {
+                self.note("oneOf", Note::OneOf);
+                let mark = self.dropped.len();
+                let mut branches = String::new();
+                let read = self.union(v, n.depth, "oneOf", &mut branches)?;
+                n.later = Some(branches);
+                (read, mark)
+            } else {
+                let mark = self.dropped.len();
+                (self.union(v, n.depth, keyword, out)?, mark)
+            };
+            read_to = Some(read.end);
+            n.union = Some((keyword, read, mark));
+        }
+        Some(read_to)
+    }
+
+    /// Writes `type`: a type array kept as a list (compact, as serde_json
+    /// writes it), or one type's name as the dialect spells it.
+    fn type_value(
+        &mut self,
+        n: &mut NodeRead<'t>,
+        v: usize,
+        member: usize,
+        value_at: usize,
+        out: &mut String,
+    ) -> Option<usize> {
+        let text = self.text;
+        let b = text.as_bytes();
+        if !n.types.is_empty() {
+            push_ascii(out, "[");
+            for (i, t) in n.types.iter().enumerate() {
+                if i > 0 {
                     push_ascii(out, ",");
                 }
-                out.push_str(&branches);
+                push_ascii(out, "\"");
+                out.push_str(t);
+                push_ascii(out, "\"");
             }
-            // a null branch among several, written as nullable, is
-            // reported before the branches
-            let null = read.null && read.scalar.is_none();
-            if null && self.nullable_keyword {
-                self.note_at(mark, "anyOf", Note::NullBranch);
-            }
-            return self.union_end(seen & !TYPE, &read, default, depth, j, out);
+            push_ascii(out, "]");
+            return value_end(b, v, 2).ok();
         }
-        let rewrite = self.require_type && self.upper_case_types && self.nullable_keyword;
-        let Some(ty) = ty else {
-            // a type array of scalars, or an untyped value (a property's
-            // or items), with a description and a title at most
-            if seen & !(TYPE | DESCRIPTION | TITLE) != 0
-                || !value_slot
-                || (!types.is_empty() && self.unions > 0)
-            {
-                return None;
+        let e = string_end(b, v).ok()?;
+        let t = text.get(v + 1..e - 1)?;
+        let name = type_name(t, self.upper_case_types)?;
+        n.ty = Some(t);
+        push_ascii(out, "\"");
+        out.push_str(name);
+        push_ascii(out, "\"");
+        n.type_at = (member, value_at, out.len());
+        Some(e)
+    }
+
+    /// Writes `description` or `title` (a blank description is not plain:
+    /// the general path drops and reports it).
+    fn text_value(
+        &mut self,
+        n: &mut NodeRead<'t>,
+        bit: u32,
+        v: usize,
+        value_at: usize,
+        out: &mut String,
+    ) -> Option<usize> {
+        let e = string_end(self.text.as_bytes(), v).ok()?;
+        let blank = push_string(out, self.text.get(v..e)?, false)?;
+        if blank && bit == DESCRIPTION {
+            return None;
+        }
+        if bit == DESCRIPTION {
+            n.description_at = (value_at, out.len(), v, e);
+        }
+        Some(e)
+    }
+
+    /// Writes an object's `additionalProperties: false`, `properties` or
+    /// `required` (names each given once; `lower::required` rewrites any
+    /// other list, so it is not plain).
+    fn object_value(
+        &mut self,
+        n: &mut NodeRead<'t>,
+        bit: u32,
+        v: usize,
+        member: usize,
+        out: &mut String,
+    ) -> Option<usize> {
+        match bit {
+            ADDITIONAL => {
+                out.push_str("false");
+                value_end(self.text.as_bytes(), v, 1).ok()
             }
-            if self.require_type && !rewrite {
-                return None;
+            PROPERTIES => {
+                self.path.push("properties");
+                let e = self.properties(v, n.depth, out);
+                self.path.pop();
+                n.properties_at = (member, out.len());
+                e
             }
-            self.last_type = None;
-            if !types.is_empty() {
-                if self.nullable_keyword {
-                    if !rewrite {
-                        return None;
+            _ => strings(self.text, v, true, &mut self.listed, out),
+        }
+    }
+
+    /// Writes a string `enum` (`lower::enum_strings` rewrites any other),
+    /// a `default` of a plain value, or a bound given as an integer.
+    fn scalar_value(
+        &mut self,
+        n: &mut NodeRead<'t>,
+        bit: u32,
+        v: usize,
+        out: &mut String,
+    ) -> Option<usize> {
+        let text = self.text;
+        let b = text.as_bytes();
+        match bit {
+            ENUM => {
+                let mark = self.listed.len();
+                let e = strings(text, v, false, &mut self.listed, out);
+                self.listed.truncate(mark);
+                e
+            }
+            DEFAULT => {
+                let e = value_end(b, v, 1).ok()?;
+                let raw = text.get(v..e)?;
+                n.default = b.get(v).copied();
+                match n.default {
+                    Some(b'"') => {
+                        push_string(out, raw, false)?;
                     }
-                    comma(out);
-                    out.push_str("\"anyOf\":[");
-                    for (n, t) in types.iter().enumerate() {
-                        if n > 0 {
-                            push_ascii(out, ",");
-                        }
-                        out.push_str("{\"type\":\"");
-                        out.push_str(type_name(t, true)?);
-                        out.push_str("\"}");
-                    }
-                    push_ascii(out, "]");
-                    self.note("type", Note::TypeArray(types.join(", ")));
+                    Some(b't' | b'f' | b'n') => out.push_str(raw),
+                    _ if plain_integer(raw.as_bytes(), false) => out.push_str(raw),
+                    _ => return None,
                 }
-            } else if rewrite {
-                let (a, e, v, ve) = description_at;
-                if e > a {
-                    out.replace_range(a..e, &appended(text.get(v..ve)?, untyped::NO_OBJECTS)?);
+                Some(e)
+            }
+            _ => {
+                let e = value_end(b, v, 1).ok()?;
+                if !plain_integer(b.get(v..e)?, bit & NUMBER_BOUNDS == 0) {
+                    return None;
+                }
+                out.push_str(text.get(v..e)?);
+                Some(e)
+            }
+        }
+    }
+
+    /// Finishes a node holding `anyOf` or `oneOf` (`lower::one_of`,
+    /// `lower::nullable`, `lower::any_of_siblings`): a type beside the
+    /// union must be the type of each branch, and where every schema needs
+    /// a type it moves into them; Gemini's `anyOf` from a `oneOf` is
+    /// written after the node's own keywords; a null branch among several
+    /// is reported as `nullable` before the branches.
+    fn union_node(&mut self, n: NodeRead<'t>, j: usize, out: &mut String) -> Option<usize> {
+        let (keyword, read, mark) = n.union?;
+        if !n.types.is_empty() {
+            return None;
+        }
+        if let Some(t) = n.ty {
+            if read.same != Some(t) || read.null {
+                return None;
+            }
+            if self.require_type {
+                let (start, _, end) = n.type_at;
+                remove_member(out, start, end);
+                self.note_at(mark, keyword, Note::TypeMoved(keyword));
+            }
+        }
+        if let Some(branches) = n.later {
+            comma(out);
+            out.push_str(&branches);
+        }
+        let null = read.null && read.scalar.is_none();
+        if null && self.nullable_keyword {
+            self.note_at(mark, "anyOf", Note::NullBranch);
+        }
+        self.union_end(n.seen & !TYPE, &read, n.default, n.depth, j, out)
+    }
+
+    /// Finishes a node without one type, a property's or items' value with
+    /// a description and a title at most: a type array of scalars
+    /// (`lower::type_array`: Gemini's `anyOf` of one type each, written by
+    /// [`type_array::push_any_of`]) or an untyped value (`lower::untyped`:
+    /// Gemini's "any value", [`untyped::TYPED_ANY_VALUE`], and a sentence
+    /// in the description). The other dialects take both as they are.
+    fn untyped(&mut self, n: NodeRead<'t>, j: usize, out: &mut String) -> Option<usize> {
+        let rewrite = self.require_type && self.upper_case_types && self.nullable_keyword;
+        if n.seen & !(TYPE | DESCRIPTION | TITLE) != 0
+            || !n.value_slot
+            || (!n.types.is_empty() && self.unions > 0)
+        {
+            return None;
+        }
+        if self.require_type && !rewrite {
+            return None;
+        }
+        self.last_type = None;
+        if !n.types.is_empty() {
+            if self.nullable_keyword {
+                if !rewrite {
+                    return None;
                 }
                 comma(out);
-                out.push_str(ANY_VALUE);
-                if e == a {
-                    described(out, untyped::NO_OBJECTS);
-                }
-                self.note("type", Note::AnyValue);
+                let names: Option<Vec<&str>> = n.types.iter().map(|t| type_name(t, true)).collect();
+                type_array::push_any_of(out, &names?);
+                self.note("type", Note::TypeArray(n.types.join(", ")));
             }
-            push_ascii(out, "}");
-            return Some(j + 1);
-        };
+        } else if rewrite {
+            let (a, e, v, ve) = n.description_at;
+            if e > a {
+                out.replace_range(a..e, &appended(self.text.get(v..ve)?, untyped::NO_OBJECTS)?);
+            }
+            comma(out);
+            out.push_str(untyped::TYPED_ANY_VALUE);
+            if e == a {
+                described(out, untyped::NO_OBJECTS);
+            }
+            self.note("type", Note::AnyValue);
+        }
+        push_ascii(out, "}");
+        Some(j + 1)
+    }
+
+    /// Finishes a typed node: the keywords of its type only
+    /// (`lower::object_props`), an object with free keys
+    /// ([`Plain::free_keys`]), an object's properties and an array's items
+    /// present (`lower::array_items`), `required` naming declared
+    /// properties (`lower::required`), a `default` of the type, no capped
+    /// `minItems` (`lower::bounds`), Gemini's `format: "enum"`
+    /// ([`enum_strings::FORMAT_ENUM`]), the root's `properties` where the
+    /// dialect wants them, and the keywords dropped reported
+    /// (`lower::keywords`).
+    fn typed(&mut self, n: NodeRead<'t>, ty: &'t str, j: usize, out: &mut String) -> Option<usize> {
+        let (seen, depth) = (n.seen, n.depth);
         let allowed = allowed_for(ty)? | ANY;
         if seen & !allowed != 0 {
             return None;
         }
-        let declared = self.names.get(props..)?;
+        let declared = self.names.get(n.props..)?;
         if ty == "object" && depth > 0 && declared.is_empty() {
-            // an object with free keys
-            if !value_slot || seen & !(TYPE | DESCRIPTION | TITLE | PROPERTIES) != 0 {
-                return None;
-            }
-            self.last_type = Some(ty);
-            if self.maps_as_text {
-                if !rewrite || self.unions > 0 {
-                    return None;
-                }
-                // a string, without properties, the description saying
-                // so; changed from the last place in `out` to the first
-                let (a, e, v, ve) = description_at;
-                let sentence = json_text_maps::AS_TEXT_SENTENCE;
-                let mut edits = [
-                    (a, e, 0),
-                    (type_at.1, type_at.2, 1),
-                    (properties_at.0, properties_at.1, 2),
-                ];
-                edits.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
-                for (start, end, what) in edits {
-                    match what {
-                        0 if end > start => {
-                            out.replace_range(start..end, &appended(text.get(v..ve)?, sentence)?)
-                        }
-                        1 => out.replace_range(start..end, "\"STRING\""),
-                        2 if end > start => remove_member(out, start, end),
-                        _ => {}
-                    }
-                }
-                if e == a {
-                    described(out, sentence);
-                }
-                self.note("type", Note::AsText);
-            }
-            push_ascii(out, "}");
-            return Some(j + 1);
+            return self.free_keys(n, ty, j, out);
         }
         // only the root may leave its properties out (or empty)
         let needs = match ty {
@@ -976,13 +1027,13 @@ impl<'t> Plain<'t> {
         if seen & needs != needs
             || self
                 .listed
-                .get(required..)?
+                .get(n.required..)?
                 .iter()
                 .any(|r| !declared.contains(r))
         {
             return None;
         }
-        let default_fits = match (default, ty) {
+        let default_fits = match (n.default, ty) {
             (None, _) => true,
             (Some(b'"'), "string") => true,
             (Some(b't' | b'f'), "boolean") => true,
@@ -998,7 +1049,7 @@ impl<'t> Plain<'t> {
             return None;
         }
         if seen & ENUM != 0 && self.string_enums {
-            out.push_str(",\"format\":\"enum\"");
+            out.push_str(enum_strings::FORMAT_ENUM);
         }
         if depth == 0 {
             self.no_parameters = declared.is_empty();
@@ -1008,10 +1059,60 @@ impl<'t> Plain<'t> {
                 out.push_str("\"properties\":{}");
             }
         }
-        self.names.truncate(props);
-        self.listed.truncate(required);
-        for keyword in drops.into_iter().flatten() {
+        self.names.truncate(n.props);
+        self.listed.truncate(n.required);
+        for keyword in n.drops.into_iter().flatten() {
             self.note(keyword, Note::Dropped);
+        }
+        push_ascii(out, "}");
+        Some(j + 1)
+    }
+
+    /// Finishes an object with free keys (no declared properties), a
+    /// property's or items' value with a description and a title at most:
+    /// where objects must declare properties (`lower::json_text_maps`), a
+    /// string of JSON text, the description saying so
+    /// ([`json_text_maps::AS_TEXT_SENTENCE`]); elsewhere as it is.
+    fn free_keys(
+        &mut self,
+        n: NodeRead<'t>,
+        ty: &'t str,
+        j: usize,
+        out: &mut String,
+    ) -> Option<usize> {
+        let rewrite = self.require_type && self.upper_case_types && self.nullable_keyword;
+        if !n.value_slot || n.seen & !(TYPE | DESCRIPTION | TITLE | PROPERTIES) != 0 {
+            return None;
+        }
+        self.last_type = Some(ty);
+        if self.maps_as_text {
+            if !rewrite || self.unions > 0 {
+                return None;
+            }
+            // a string, without properties, the description saying so;
+            // changed from the last place in `out` to the first
+            let (a, e, v, ve) = n.description_at;
+            let sentence = json_text_maps::AS_TEXT_SENTENCE;
+            let mut edits = [
+                (a, e, 0),
+                (n.type_at.1, n.type_at.2, 1),
+                (n.properties_at.0, n.properties_at.1, 2),
+            ];
+            edits.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+            for (start, end, what) in edits {
+                match what {
+                    0 if end > start => {
+                        out.replace_range(start..end, &appended(self.text.get(v..ve)?, sentence)?)
+                    }
+                    1 => out.replace_range(start..end, "\"STRING\""),
+                    2 if end > start => remove_member(out, start, end),
+                    _ => {}
+                }
+            }
+            if e == a {
+                described(out, sentence);
+            }
+            self.note("type", Note::AsText);
         }
         push_ascii(out, "}");
         Some(j + 1)
@@ -1229,7 +1330,7 @@ impl<'t> Plain<'t> {
             return None;
         }
         if keys & ENUM != 0 && self.string_enums {
-            out.push_str(",\"format\":\"enum\"");
+            out.push_str(enum_strings::FORMAT_ENUM);
         }
         if self.nullable_keyword {
             out.push_str(",\"nullable\":true");
@@ -1284,6 +1385,40 @@ impl<'t> Plain<'t> {
         push_ascii(out, "}");
         Some(j + 1)
     }
+}
+
+/// What [`Plain::node`] has read of one schema node, and where it wrote
+/// the parts the end of the node may change.
+struct NodeRead<'t> {
+    /// The keywords read, as [`KEYS`] bits.
+    seen: u32,
+    /// The type, when one name.
+    ty: Option<&'t str>,
+    /// A type array's names.
+    types: Vec<&'t str>,
+    /// Where the node's property names begin in [`Plain::names`], and its
+    /// `required` strings in [`Plain::listed`].
+    props: usize,
+    required: usize,
+    /// The first byte of the `default`.
+    default: Option<u8>,
+    /// Keywords the dialect does not take, reported once the node's
+    /// children are, as the general walk does.
+    drops: [Option<&'static str>; 2],
+    /// Gemini's `anyOf` written from a `oneOf`, for the end of the node.
+    later: Option<String>,
+    /// The union: its keyword, what was read, and where its report begins.
+    union: Option<(&'static str, UnionRead<'t>, usize)>,
+    /// Where members were written in `out`: the type (member start, value
+    /// start, end), the properties (member start, end) and the
+    /// description (value start, end, and the value's place in the text).
+    type_at: (usize, usize, usize),
+    properties_at: (usize, usize),
+    description_at: (usize, usize, usize, usize),
+    /// The node is a property's value or an array's items, where an
+    /// untyped value or an object with free keys may stand.
+    value_slot: bool,
+    depth: usize,
 }
 
 /// What [`Plain::union`] read.
@@ -1483,6 +1618,64 @@ mod tests {
                 ["a", "b", "c", "d", "e", "h", "i", "j", "k", "l"],
                 "{dialect}"
             );
+        }
+    }
+
+    /// Every lowering rule (a file of `src/lower` whose manual begins
+    /// "Rule:") says what this path does with the shapes it rewrites, and
+    /// its examples hold: a schema `written` here comes out as the general
+    /// path writes it, in every dialect this path serves; a `refused` one
+    /// is left to the general path in each.
+    #[test]
+    fn every_lowering_rule_has_a_fast_path_entry() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/lower");
+        let mut rules = Vec::new();
+        for entry in std::fs::read_dir(dir).expect("src/lower") {
+            let path = entry.expect("an entry").path();
+            let text = std::fs::read_to_string(&path).expect("a rule file");
+            if text.starts_with("//! Rule:") {
+                let stem = path.file_stem().and_then(|s| s.to_str()).expect("a name");
+                rules.push(stem.to_string());
+            }
+        }
+        assert!(rules.len() >= 20, "{rules:?}");
+        let listed = crate::lower::FAST_PATHS;
+        for rule in &rules {
+            assert!(
+                listed.iter().any(|(name, _)| name == rule),
+                "src/lower/{rule}.rs is a lowering rule without a fast-path entry: \
+                 declare its FAST_PATH (written here or refused) and list it in \
+                 lower::FAST_PATHS"
+            );
+        }
+        for (name, fast) in listed {
+            assert!(rules.iter().any(|r| r == name), "{name} is not a rule file");
+            assert!(
+                !(fast.written.is_empty() && fast.refused.is_empty()),
+                "{name}: no example"
+            );
+            let options = Options::strict(fast.strict);
+            let examples = fast.written.iter().map(|e| (e, true));
+            for (schema, written) in examples.chain(fast.refused.iter().map(|e| (e, false))) {
+                let text = format!(
+                    r#"{{"tools":[{{"name":"t","description":"T.","inputSchema":{schema}}}]}}"#
+                );
+                let catalog = crate::Catalog::parse(text.as_bytes()).expect("an example catalog");
+                for dialect in [
+                    Dialect::Gemini,
+                    Dialect::OpenAi,
+                    Dialect::OpenAiResponses,
+                    Dialect::Anthropic,
+                ] {
+                    let fast_out = convert(&text, dialect, &options);
+                    let here = fast_out.is_some() && plain_tools(&text, dialect) == ["t"];
+                    assert_eq!(here, written, "{name} {dialect}: {schema}");
+                    if let Some(out) = fast_out {
+                        let general = super::super::convert_json(&catalog, dialect, &options);
+                        assert_eq!(out, general, "{name} {dialect}: {schema}");
+                    }
+                }
+            }
         }
     }
 

@@ -783,6 +783,18 @@ pub fn parse_calls(
     names: &NameMap,
     catalog: Option<&Catalog>,
 ) -> Result<ModelTurn, Error> {
+    if let Some((found, what)) = shape_of(response) {
+        if found.family() != dialect.family() && dialect != Dialect::Prompted {
+            return Err(Error::new(
+                crate::error::ErrorKind::Shape,
+                "",
+                format!(
+                    "this is {what}, not a {dialect} response: read it as {:?}",
+                    found.as_str()
+                ),
+            ));
+        }
+    }
     let mut calls = CallBuilder::new(names, catalog);
     let (text, assistant) = match dialect {
         Dialect::Gemini | Dialect::GeminiJson => gemini::read_calls(response, &mut calls)?,
@@ -797,6 +809,80 @@ pub fn parse_calls(
         text,
         assistant,
     })
+}
+
+impl Dialect {
+    /// The API a dialect's responses come from (both Gemini dialects read
+    /// the same responses).
+    fn family(self) -> Dialect {
+        match self {
+            Dialect::GeminiJson => Dialect::Gemini,
+            d => d,
+        }
+    }
+}
+
+/// The API a model response plainly comes from, by the fields only that
+/// API writes, with its description; `None` when nothing says.
+fn shape_of(response: &Value) -> Option<(Dialect, &'static str)> {
+    const GEMINI: (Dialect, &str) = (Dialect::Gemini, "a Gemini response");
+    const CHAT: (Dialect, &str) = (Dialect::OpenAi, "an OpenAI Chat Completions response");
+    const RESPONSES: (Dialect, &str) =
+        (Dialect::OpenAiResponses, "an OpenAI Responses API response");
+    const ANTHROPIC: (Dialect, &str) = (Dialect::Anthropic, "an Anthropic Messages response");
+    const VSCODE: (Dialect, &str) = (Dialect::VsCode, "a VS Code chat response");
+    let item_shape = |v: &Value| -> Option<(Dialect, &'static str)> {
+        match v.get("type").and_then(Value::as_str) {
+            Some("function_call" | "function_call_output" | "reasoning") => return Some(RESPONSES),
+            Some("tool_use" | "thinking" | "redacted_thinking" | "tool_result") => {
+                return Some(ANTHROPIC)
+            }
+            Some("function") if v.get("function").is_some() => return Some(CHAT),
+            _ => {}
+        }
+        if v.get("functionCall").is_some() || v.get("functionResponse").is_some() {
+            return Some(GEMINI);
+        }
+        if v.get("callId").is_some() {
+            return Some(VSCODE);
+        }
+        None
+    };
+    match response {
+        Value::Object(m) => {
+            let field = |k: &str| m.get(k).and_then(Value::as_str);
+            if m.contains_key("candidates")
+                || m.contains_key("toolCall")
+                || m.contains_key("usageMetadata")
+            {
+                return Some(GEMINI);
+            }
+            if m.contains_key("choices")
+                || field("object") == Some("chat.completion")
+                || m.get("tool_calls").is_some_and(Value::is_array)
+            {
+                return Some(CHAT);
+            }
+            if field("object") == Some("response") || m.get("output").is_some_and(Value::is_array) {
+                return Some(RESPONSES);
+            }
+            if field("type") == Some("message") && m.contains_key("stop_reason")
+                || m.contains_key("stop_reason")
+            {
+                return Some(ANTHROPIC);
+            }
+            if field("role") == Some("model") {
+                return Some(GEMINI);
+            }
+            let blocks = m
+                .get("content")
+                .or_else(|| m.get("parts"))
+                .and_then(Value::as_array);
+            blocks.and_then(|b| b.iter().find_map(item_shape))
+        }
+        Value::Array(items) => items.iter().find_map(item_shape),
+        _ => None,
+    }
 }
 
 /// Writes the results of a turn's calls as `dialect`'s conversation items,

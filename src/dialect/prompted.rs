@@ -118,6 +118,8 @@ pub(crate) fn read_calls(
     response: &Value,
     calls: &mut CallBuilder<'_>,
 ) -> Result<(String, Vec<Value>), Error> {
+    // a whole Chat Completions response: its first message
+    let response = response.pointer("/choices/0/message").unwrap_or(response);
     let text = match response {
         Value::String(s) => s.clone(),
         Value::Object(m) => match m.get("content").or_else(|| m.get("text")) {

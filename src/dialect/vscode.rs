@@ -39,13 +39,8 @@ pub(crate) fn runtime(d: &Declared<'_>) -> Value {
 
 /// The first sentence (or line) of a description, for people.
 fn first_sentence(text: &str) -> String {
-    let line = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
-    let end = line.find(". ").map(|i| i + 1).unwrap_or(line.len());
-    words::shorten(line.get(..end).unwrap_or(line), 200)
+    let (first, _) = crate::text::first_sentence(text, crate::text::Ends::Period);
+    words::shorten(first, 200)
 }
 
 /// Reads the `LanguageModelToolCallPart`s (`{callId, name, input}`) of a VS

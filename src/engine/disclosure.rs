@@ -323,7 +323,8 @@ impl View {
                     .take(200)
                     .map(|c| if c.is_alphanumeric() { c } else { ' ' })
                     .collect();
-                i.search(&words, &SearchOptions::new().with_limit(3))
+                let opts = SearchOptions::new().with_limit(3).with_fallback(false);
+                i.search(&words, &opts)
                     .hits
                     .into_iter()
                     .map(|h| h.name)
@@ -358,6 +359,9 @@ impl Meta {
                     None => return error("the tool index is not available"),
                 };
                 let mut structured = serde_json::to_value(&found).unwrap_or(Value::Null);
+                if found.fallback.is_some() {
+                    structured["note"] = json!("Nothing matched the query: these tools are guesses. Read their descriptions, or search again in other words.");
+                }
                 if let Some(Value::Array(hits)) = structured.get_mut("hits") {
                     for h in hits.iter_mut() {
                         let name = h

@@ -803,7 +803,7 @@ fn body_decision(kind: &crate::engine::wire::Incoming, has_session: bool) -> Bod
 #[path = "http_modern.rs"]
 mod modern;
 #[cfg_attr(
-    any(not(target_arch = "wasm32"), feature = "web-module"),
+    any(not(feature = "full"), feature = "web-module"),
     allow(unused_imports)
 )]
 pub(crate) use modern::check_message_read;

@@ -147,7 +147,7 @@ use serde_json::{json, Map, Value};
 use crate::catalog::{Catalog, Tool};
 use crate::error::{Error, ErrorKind};
 
-mod disclosure;
+pub(crate) mod disclosure;
 pub(crate) mod era;
 pub mod http;
 mod serve;
@@ -759,10 +759,7 @@ impl Engine {
 
     /// [`Engine::handle_on`] for a message the HTTP rules have read already
     /// ([`http::check_message_read`]), so that a body is read once.
-    #[cfg_attr(
-        any(not(target_arch = "wasm32"), feature = "web-module"),
-        allow(dead_code)
-    )]
+    #[cfg_attr(any(not(feature = "full"), feature = "web-module"), allow(dead_code))]
     pub(crate) fn handle_read(&mut self, channel: u64, incoming: wire::Incoming) -> bool {
         self.param_headers = None;
         self.handle_incoming(channel, incoming)

@@ -193,6 +193,16 @@ fn merge_required(map: &mut Map<String, Value>, add: Value) {
     }
 }
 
+/// On the conversion's fast path (`dialect::fast`): `allOf` is not a plain keyword: the tool takes the general path.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[],
+    refused: &[
+        r#"{"type":"object","properties":{"x":{"allOf":[{"type":"string"},{"maxLength":3}]}}}"#,
+    ],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

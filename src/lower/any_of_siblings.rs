@@ -340,6 +340,18 @@ pub(super) fn after_children(
     );
 }
 
+/// On the conversion's fast path (`dialect::fast`): a type beside a union of branches of that type is written, and moved into them where every schema needs a type ([`Plain::union_node`](crate::dialect::fast)); any other keyword beside a union is refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[
+        r#"{"type":"object","properties":{"x":{"type":"object","oneOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"string"}}}]}}}"#,
+    ],
+    refused: &[
+        r#"{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"integer"}],"minimum":1}}}"#,
+    ],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

@@ -92,6 +92,14 @@ fn tuple_to_items(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     );
 }
 
+/// On the conversion's fast path (`dialect::fast`): an array without `items` is refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[],
+    refused: &[r#"{"type":"object","properties":{"x":{"type":"array"}}}"#],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

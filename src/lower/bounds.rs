@@ -115,6 +115,14 @@ fn int_value(x: f64) -> Value {
     }
 }
 
+/// On the conversion's fast path (`dialect::fast`): exclusive bounds are not plain keywords, and a `minItems` the dialect caps is refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[],
+    refused: &[r#"{"type":"object","properties":{"x":{"type":"integer","exclusiveMinimum":0}}}"#],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

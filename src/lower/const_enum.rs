@@ -40,6 +40,14 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     );
 }
 
+/// On the conversion's fast path (`dialect::fast`): `const` is not a plain keyword.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[],
+    refused: &[r#"{"type":"object","properties":{"x":{"const":"a"}}}"#],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

@@ -274,6 +274,14 @@ fn capitalise(s: &str) -> String {
     }
 }
 
+/// On the conversion's fast path (`dialect::fast`): the keywords this rule says in words (`pattern`, `multipleOf`, ...) are not plain keywords, and a plain one the dialect does not take is refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[],
+    refused: &[r#"{"type":"object","properties":{"x":{"type":"string","pattern":"^a"}}}"#],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

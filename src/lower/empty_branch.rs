@@ -137,6 +137,14 @@ pub(super) fn collapse(_cx: &mut Cx<'_>, node: &mut Node<'_>, _at: &At<'_>) {
     }
 }
 
+/// On the conversion's fast path (`dialect::fast`): a union branch must be a typed plain schema: `{}` and `true` are refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[],
+    refused: &[r#"{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{}]}}}"#],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

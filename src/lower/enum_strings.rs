@@ -11,6 +11,11 @@ use super::untyped::type_of;
 use super::{At, Cx, Node};
 use crate::report::Action;
 
+/// This rule's fast form for an enum of strings (`dialect::fast`): the
+/// member the `format` inserted below comes out as, written at the end of
+/// the node.
+pub(crate) const FORMAT_ENUM: &str = ",\"format\":\"enum\"";
+
 pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     if !cx.target.string_enums {
         return;
@@ -84,6 +89,14 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
         format!("enum values written as strings with format \"enum\" (type {declared} kept); calls are converted back to the original values"),
     );
 }
+
+/// On the conversion's fast path (`dialect::fast`): an enum of strings is written, with [`FORMAT_ENUM`] where the dialect wants it; any other enum is refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[r#"{"type":"object","properties":{"x":{"type":"string","enum":["a","b"]}}}"#],
+    refused: &[r#"{"type":"object","properties":{"x":{"type":"integer","enum":[1,2]}}}"#],
+    strict: false,
+};
 
 #[cfg(test)]
 mod tests {

@@ -39,6 +39,14 @@ pub(super) fn apply(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     );
 }
 
+/// On the conversion's fast path (`dialect::fast`): `format` is not a plain keyword.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[],
+    refused: &[r#"{"type":"object","properties":{"x":{"type":"string","format":"date-time"}}}"#],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

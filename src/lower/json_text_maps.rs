@@ -166,6 +166,14 @@ fn shape(node: &Node<'_>) -> String {
     out.join(" ")
 }
 
+/// On the conversion's fast path (`dialect::fast`): an object with free keys as a property's value or items is written, as a string of JSON text where objects must declare properties (`Plain::free_keys` in `dialect::fast`, with [`AS_TEXT_SENTENCE`]).
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[r#"{"type":"object","properties":{"x":{"type":"object","description":"Free."}}}"#],
+    refused: &[],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

@@ -388,6 +388,16 @@ pub(super) fn finish(cx: &mut Cx<'_>, node: Node<'_>, at: &At<'_>) -> Map<String
     obj.into_map()
 }
 
+/// On the conversion's fast path (`dialect::fast`): the plain keywords the dialect takes are written; `additionalProperties: false` and the root's `$schema` are dropped and reported as here where it does not take them (`Plain::set_aside`); any other keyword is refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[
+        r#"{"type":"object","properties":{"x":{"type":"string"}},"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}"#,
+    ],
+    refused: &[r#"{"type":"object","properties":{"x":{"type":"string","examples":["a"]}}}"#],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

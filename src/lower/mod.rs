@@ -31,13 +31,13 @@ mod bounds;
 mod const_enum;
 mod describe;
 mod empty_branch;
-mod enum_strings;
+pub(crate) mod enum_strings;
 mod formats;
 pub(crate) mod json_text_maps;
 mod keywords;
-mod nullable;
+pub(crate) mod nullable;
 mod object_props;
-mod one_of;
+pub(crate) mod one_of;
 mod refs;
 mod required;
 pub(crate) mod strict;
@@ -807,6 +807,46 @@ fn children(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>, depth: usize) {
         unused_defs::lower_used(cx, node, at, depth);
     }
 }
+
+/// What the conversion's fast path (`dialect::fast`, which writes plain
+/// schemas straight from a catalog's text) does with the shapes a rule
+/// rewrites, by examples (each a tool's input schema): `written` there
+/// exactly as the rule writes them, or `refused`, so that the tool takes
+/// the general path. Every rule file declares its own (`FAST_PATH`, with
+/// where its fast form lives); the fast path's tests hold every rule file
+/// to having one in [`FAST_PATHS`] and every example to what it says.
+#[cfg(test)]
+pub(crate) struct FastPath {
+    pub(crate) written: &'static [&'static str],
+    pub(crate) refused: &'static [&'static str],
+    /// The examples are converted in strict mode.
+    pub(crate) strict: bool,
+}
+
+/// Each rule file's [`FastPath`], by its name.
+#[cfg(test)]
+pub(crate) const FAST_PATHS: &[(&str, FastPath)] = &[
+    ("all_of", all_of::FAST_PATH),
+    ("any_of_siblings", any_of_siblings::FAST_PATH),
+    ("array_items", array_items::FAST_PATH),
+    ("bounds", bounds::FAST_PATH),
+    ("const_enum", const_enum::FAST_PATH),
+    ("describe", describe::FAST_PATH),
+    ("empty_branch", empty_branch::FAST_PATH),
+    ("enum_strings", enum_strings::FAST_PATH),
+    ("formats", formats::FAST_PATH),
+    ("json_text_maps", json_text_maps::FAST_PATH),
+    ("keywords", keywords::FAST_PATH),
+    ("nullable", nullable::FAST_PATH),
+    ("object_props", object_props::FAST_PATH),
+    ("one_of", one_of::FAST_PATH),
+    ("refs", refs::FAST_PATH),
+    ("required", required::FAST_PATH),
+    ("strict", strict::FAST_PATH),
+    ("type_array", type_array::FAST_PATH),
+    ("untyped", untyped::FAST_PATH),
+    ("unused_defs", unused_defs::FAST_PATH),
+];
 
 /// Test helpers shared by the rule files.
 #[cfg(test)]

@@ -29,6 +29,11 @@ fn is_null_schema(v: &Value) -> bool {
     (only_null_type || null_const) && meta_only
 }
 
+/// What the report says of a null branch written as `nullable` (here and
+/// on the fast path, `dialect::fast`, which writes `"nullable":true` at
+/// the end of the node, where [`render`] puts it).
+pub(crate) const NULL_BRANCH: &str = "the null branch of anyOf is written as nullable";
+
 pub(super) fn absorb(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     let openapi = cx.target.nulls == Nulls::Nullable;
     if let Some(Value::Array(branches)) = node.map.get(kw!("anyOf")) {
@@ -40,12 +45,7 @@ pub(super) fn absorb(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
             }
             node.nullable = true;
             if openapi {
-                cx.note(
-                    at,
-                    "anyOf",
-                    Action::Rewritten,
-                    "the null branch of anyOf is written as nullable",
-                );
+                cx.note(at, "anyOf", Action::Rewritten, NULL_BRANCH);
             }
         } else if left == 0 {
             node.map.shift_remove(kw!("anyOf"));
@@ -133,6 +133,20 @@ pub(crate) fn render(map: &mut Map<String, Value>, style: Nulls) {
         }
     }
 }
+
+/// On the conversion's fast path (`dialect::fast`): a `{"type": "null"}` branch of `anyOf` is written in the dialect's style, reported with [`NULL_BRANCH`]; `nullable` and `null` among enum values are refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[
+        r#"{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"null"}]}}}"#,
+        r#"{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]}}}"#,
+    ],
+    refused: &[
+        r#"{"type":"object","properties":{"x":{"type":"string","nullable":true}}}"#,
+        r#"{"type":"object","properties":{"x":{"enum":["a",null]}}}"#,
+    ],
+    strict: false,
+};
 
 #[cfg(test)]
 mod tests {

@@ -368,6 +368,16 @@ fn root_shape(cx: &mut Cx<'_>, root: &mut Obj<'_>) {
     }
 }
 
+/// On the conversion's fast path (`dialect::fast`): keywords of another type than the node's are refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[],
+    refused: &[
+        r#"{"type":"object","properties":{"x":{"type":"string","properties":{"a":{"type":"string"}}}}}"#,
+    ],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

@@ -5,6 +5,12 @@
 use super::{At, Cx, Node};
 use crate::report::Action;
 
+/// What the report says of `oneOf` written as `anyOf` (here and on the
+/// fast path, `dialect::fast`, which writes Gemini's `anyOf` after the
+/// node's own keywords, as this rule's comes out).
+pub(crate) const AS_ANY_OF: &str =
+    "oneOf written as anyOf (the dialect has no oneOf; every branch is kept)";
+
 pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     if cx.allows(kw!("oneOf")) || !node.map.contains_key(kw!("oneOf")) {
         return;
@@ -46,13 +52,18 @@ pub(super) fn rewrite(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     }
     node.map.insert_cow(kw!("anyOf"), one_of);
     node.any_of_from = Some("oneOf");
-    cx.note(
-        at,
-        "oneOf",
-        Action::Rewritten,
-        "oneOf written as anyOf (the dialect has no oneOf; every branch is kept)",
-    );
+    cx.note(at, "oneOf", Action::Rewritten, AS_ANY_OF);
 }
+
+/// On the conversion's fast path (`dialect::fast`): `oneOf` of plain branches is written, as `anyOf` after the node's own keywords where the dialect has no `oneOf`, reported with [`AS_ANY_OF`].
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[
+        r#"{"type":"object","properties":{"x":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}"#,
+    ],
+    refused: &[],
+    strict: false,
+};
 
 #[cfg(test)]
 mod tests {

@@ -160,6 +160,16 @@ fn cut<'a>(node: &mut Node<'a>, target: &'a Value) {
     }
 }
 
+/// On the conversion's fast path (`dialect::fast`): `$ref` and `$defs` are not plain keywords.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[],
+    refused: &[
+        r##"{"type":"object","properties":{"x":{"$ref":"#/$defs/y"}},"$defs":{"y":{"type":"string"}}}"##,
+    ],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

@@ -121,6 +121,17 @@ pub(super) fn forget(map: &mut Obj<'_>, name: &str) {
     }
 }
 
+/// On the conversion's fast path (`dialect::fast`): a `required` list of declared names, each once, is written as it is; any other is refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[],
+    refused: &[
+        r#"{"type":"object","properties":{"x":{"type":"string"}},"required":["x","y"]}"#,
+        r#"{"type":"object","properties":{"x":{"type":"string"}},"required":["x","x"]}"#,
+    ],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

@@ -250,6 +250,14 @@ pub(crate) fn over_limits(schema: &Value) -> Option<String> {
     None
 }
 
+/// On the conversion's fast path (`dialect::fast`): strict mode is refused for the whole catalog.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[],
+    refused: &[r#"{"type":"object","properties":{"x":{"type":"string"}}}"#],
+    strict: true,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

@@ -121,11 +121,36 @@ pub(super) fn split(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
     }
 }
 
+/// This rule's fast form (`dialect::fast`, Gemini): the `anyOf` member
+/// written straight into the schema's text, one branch per type, `names`
+/// spelt as the dialect spells types, as the branches above come out.
+pub(crate) fn push_any_of(out: &mut String, names: &[&str]) {
+    out.push_str("\"anyOf\":[");
+    for (i, name) in names.iter().enumerate() {
+        out.push_str(if i > 0 {
+            ",{\"type\":\""
+        } else {
+            "{\"type\":\""
+        });
+        out.push_str(name);
+        out.push_str("\"}");
+    }
+    out.push(']');
+}
+
 /// What the report says of a type array (`list`, the names joined by
 /// ", ") written as `anyOf`.
 pub(crate) fn as_any_of(list: &str) -> String {
     format!("type array {list} written as anyOf with one branch per type")
 }
+
+/// On the conversion's fast path (`dialect::fast`): a type array of scalars is written, as [`push_any_of`] writes it where the dialect says `anyOf`; one with `null` is refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[r#"{"type":"object","properties":{"x":{"type":["string","number"]}}}"#],
+    refused: &[r#"{"type":"object","properties":{"x":{"type":["string","null"]}}}"#],
+    strict: false,
+};
 
 #[cfg(test)]
 mod tests {

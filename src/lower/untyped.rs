@@ -118,6 +118,11 @@ pub(super) fn infer(cx: &mut Cx<'_>, node: &mut Node<'_>, at: &At<'_>) {
 /// What the report says of an untyped value offered as any typed value.
 pub(crate) const ANY_VALUE: &str = "no type given and the dialect requires one: offered as a string, a number, a boolean, null or a list of those; objects cannot be sent";
 
+/// This rule's fast form (`dialect::fast`, Gemini: types in capitals,
+/// null as `nullable`): the members [`any_value_branches`] and the node's
+/// nullability come out as, written straight into the schema's text.
+pub(crate) const TYPED_ANY_VALUE: &str = r#""anyOf":[{"type":"STRING"},{"type":"NUMBER"},{"type":"BOOLEAN"},{"type":"ARRAY","items":{"anyOf":[{"type":"STRING"},{"type":"NUMBER"},{"type":"BOOLEAN"}]}}],"nullable":true"#;
+
 /// The sentence added where "any value" lost its objects.
 pub(crate) const NO_OBJECTS: &str = "Objects cannot be sent here.";
 
@@ -134,6 +139,16 @@ pub(super) fn any_value_branches(arrays: bool) -> Vec<Value> {
     }
     out
 }
+
+/// On the conversion's fast path (`dialect::fast`): an untyped property value or items is written, as [`TYPED_ANY_VALUE`] with [`NO_OBJECTS`] where every schema needs a type; an untyped value elsewhere is refused.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[r#"{"type":"object","properties":{"x":{"description":"Any value."}}}"#],
+    refused: &[
+        r#"{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"description":"Any."}]}}}"#,
+    ],
+    strict: false,
+};
 
 #[cfg(test)]
 mod tests {
@@ -213,6 +228,19 @@ mod tests {
         let schema = json!({"type": "object", "properties": {"foo": {"not": {"type": "null"}}}});
         let (out, _) = run(&typed(), schema);
         assert!(out["properties"]["foo"]["anyOf"].is_array());
+    }
+
+    /// The fast path writes what the general rule makes for Gemini.
+    #[test]
+    fn the_fast_form_is_the_general_one() {
+        let catalog = crate::Catalog::parse(
+            br#"[{"name": "t", "description": "T.", "inputSchema": {"type": "object",
+                "properties": {"v": {"description": "Any."}}}}]"#,
+        )
+        .unwrap();
+        let out = crate::convert(&catalog, crate::Dialect::Gemini, &crate::Options::default());
+        let text = out.to_json_string();
+        assert!(text.contains(TYPED_ANY_VALUE), "{text}");
     }
 
     #[test]

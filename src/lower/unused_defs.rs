@@ -113,6 +113,16 @@ fn definition(reference: &str) -> Option<(String, String)> {
     Some((which, t.next()?))
 }
 
+/// On the conversion's fast path (`dialect::fast`): `$defs` is not a plain keyword.
+#[cfg(test)]
+pub(super) const FAST_PATH: super::FastPath = super::FastPath {
+    written: &[],
+    refused: &[
+        r#"{"type":"object","properties":{"x":{"type":"string"}},"$defs":{"y":{"type":"string"}}}"#,
+    ],
+    strict: false,
+};
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{permissive, run};

@@ -14,12 +14,7 @@ pub(crate) fn quote(v: &Value) -> String {
 
 /// Cuts `s` to at most `max` characters, ending in `…` when cut.
 pub(crate) fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
+    crate::text::cut(s, max, crate::text::Cut::Fit)
 }
 
 /// A number as people write it (`5`, `0.5`).

@@ -31,6 +31,26 @@ pub(crate) const CHANGE: u8 = 2;
 pub(crate) const CREATE: u8 = 4;
 /// Deletes something (delete, remove).
 pub(crate) const DELETE: u8 = 8;
+/// Gives something seen (a camera's image, a snapshot, a screenshot): not
+/// an act, a kind of answer, by the tool's name.
+pub(crate) const MEDIA: u8 = 16;
+
+/// Whether a word of a tool's name says it gives something seen.
+pub(crate) fn media_word(word: &str) -> bool {
+    matches!(
+        word,
+        "image"
+            | "images"
+            | "camera"
+            | "photo"
+            | "picture"
+            | "video"
+            | "stream"
+            | "screenshot"
+            | "thumbnail"
+            | "recording"
+    )
+}
 
 /// The act of a verb's category (see [`verb_category`]).
 pub(crate) fn act_of_category(category: &str) -> u8 {
@@ -120,9 +140,12 @@ past: yesterday overnight ago last past gisteren gisteravond vannacht afgelopen 
     geleden gestern letzte letzten letzter vergangene vergangenen vorgestern hier
 why: why waarom warum wieso weshalb pourquoi
 subject: er es sich iets etwas iemand jemand irgendjemand ergens irgendwo overal uberall
-make: make maak maken mach mache machen fais
+make: make maak maken mach mache machen fais set zet stel stell setze setz put
 article: a an new een nieuwe nieuw ein eine einen neue neuen neues un une nouveau nouvelle
 give: give geef geven gib gebe geben donne
+keeps: keeps constantly repeatedly itself randomly steeds telkens vanzelf voortdurend continu
+    standig dauernd andauernd immerzu selbst allein
+step: bit little notch tad touch beetje beetjes tandje ietsje stukje bisschen wenig peu
 noun-next: any some no there er es geen kein keine keinen for op nach voor fur des du which what
     welke welk wat welche welcher welches welchen quel quelle quels quelles
 ";
@@ -164,6 +187,14 @@ const NOUN_NEXT: u16 = 2048;
 /// een label`, `gib der Lampe einen Namen`), sets something on the thing.
 const GIVE: u16 = 4096;
 
+/// Says that something keeps happening (`keeps turning on`, `steeds
+/// vanzelf aan`, `ständig von selbst`): a question why, about what went
+/// wrong.
+const KEEPS: u16 = 8192;
+/// A small step (`a bit`, `een tandje`, `ein bisschen`): more or less of
+/// something, relative to what it is.
+const STEP: u16 = 16384;
+
 /// The roles of a folded word (0 for none).
 fn role(word: &str) -> u16 {
     static ROLE: OnceLock<(Strings, Vec<u16>)> = OnceLock::new();
@@ -188,6 +219,8 @@ fn role(word: &str) -> u16 {
                         "article" => ARTICLE,
                         "noun-next" => NOUN_NEXT,
                         "give" => GIVE,
+                        "keeps" => KEEPS,
+                        "step" => STEP,
                         _ => 0,
                     };
                     rest
@@ -230,6 +263,17 @@ pub(crate) fn noun_next(word: &str) -> bool {
 /// something on a thing it is no word to search for.
 pub(crate) fn give(word: &str) -> bool {
     is(word, GIVE)
+}
+
+/// Whether the word is `make` (`maak`, `mach`): `make it warm` commands
+/// what `it's warm` only says.
+pub(crate) fn makes(word: &str) -> bool {
+    is(word, MAKE)
+}
+
+/// Whether the word asks for a small step (`a bit`, `een tandje`).
+pub(crate) fn step(word: &str) -> bool {
+    is(word, STEP)
 }
 
 /// Whether the word is a form of `to be` that opens a question (`are`,
@@ -374,12 +418,24 @@ pub(crate) fn query_act(
             continue;
         }
         if is(w, FILLER) {
+            // `ik heb het koud`, `ich habe Hunger`: a subject, then its verb
+            subject_first |= matches!(w, "i" | "ik" | "ich" | "we" | "wij" | "wir");
             continue;
         }
         start = Some(i);
         break;
     }
     let past = words.iter().any(|w| is(w, PAST));
+    // something that keeps happening asks why (`the light keeps turning
+    // on by itself`, `de verwarming slaat telkens af`)
+    if words.iter().any(|w| is(w, KEEPS)) {
+        return QueryAct {
+            act: READ,
+            question: true,
+            past,
+            why: true,
+        };
+    }
     let why = words.iter().any(|w| is(w, WHY));
     let Some(start) = start else {
         return QueryAct {

@@ -17,6 +17,7 @@ use crate::catalog::Catalog;
 use crate::catalog::Tool;
 use crate::error::{Error, ErrorKind};
 use crate::pointer;
+use crate::text::{cut, first_sentence, Cut, Ends};
 
 /// The fields a tool's words come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -509,46 +510,6 @@ impl Builder<'_> {
     }
 }
 
-/// Splits a description into its first sentence and the rest. A sentence
-/// ends at a line break, or at `.`, `!` or `?` followed by white space and
-/// a capital letter (so `e.g. this` does not end one).
-pub(crate) fn first_sentence(text: &str) -> (&str, &str) {
-    let text = text.trim();
-    let b = text.as_bytes();
-    for (i, &c) in b.iter().enumerate() {
-        if c == b'\n' {
-            return (
-                text.get(..i).unwrap_or(text).trim(),
-                text.get(i..).unwrap_or(""),
-            );
-        }
-        if matches!(c, b'.' | b'!' | b'?') {
-            let rest = text.get(i + 1..).unwrap_or("");
-            let after = rest.trim_start();
-            let spaced = rest.len() != after.len();
-            if rest.is_empty() || (spaced && after.chars().next().is_some_and(char::is_uppercase)) {
-                return (text.get(..=i).unwrap_or(text).trim(), rest);
-            }
-        }
-    }
-    (text, "")
-}
-
-/// Cuts `s` to at most `max` chars, at a word boundary when there is one,
-/// with `…` when cut.
-fn shorten(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_string();
-    }
-    let cut: String = s.chars().take(max).collect();
-    let at_word = cut
-        .rfind(char::is_whitespace)
-        .filter(|&i| i > max / 2)
-        .and_then(|i| cut.get(..i))
-        .unwrap_or(&cut);
-    format!("{}…", at_word.trim_end())
-}
-
 /// The category of a tool without curated metadata: `query` when it is
 /// read-only (by `readOnlyHint` or by the first verb of its name), else
 /// `create`, `update`, `delete` or `control` by that verb, then by the
@@ -705,11 +666,16 @@ fn is_identifier_like(name: &str) -> bool {
                 .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase()))
 }
 
-/// Tool numbers in name order: a merge sort, a few hundred bytes of wasm
-/// where a standard sort costs kilobytes for each comparison function.
+/// Tool numbers in name order.
 fn name_order(docs: &[Doc]) -> Vec<u32> {
-    let n = docs.len();
     let name = |i: u32| docs.get(i as usize).map_or("", |d| d.name.as_str());
+    order_by(docs.len(), &|a, b| name(a) <= name(b))
+}
+
+/// The numbers `0..n` in the order `le` (less or equal) says: a merge
+/// sort, stable, a few hundred bytes of wasm where a standard sort costs
+/// kilobytes for each comparison function.
+pub(crate) fn order_by(n: usize, le: &dyn Fn(u32, u32) -> bool) -> Vec<u32> {
     let mut from: Vec<u32> = (0..u32::try_from(n).unwrap_or(u32::MAX)).collect();
     let mut to = vec![0u32; n];
     let mut width = 1;
@@ -722,7 +688,7 @@ fn name_order(docs: &[Doc]) -> Vec<u32> {
             for slot in to.get_mut(lo..hi).unwrap_or(&mut []) {
                 let (a, b) = (from.get(i).copied(), from.get(j).copied());
                 let left = match (a, b) {
-                    (Some(a), Some(b)) if i < mid && j < hi => name(a) <= name(b),
+                    (Some(a), Some(b)) if i < mid && j < hi => le(a, b),
                     _ => i < mid,
                 };
                 if left {
@@ -835,7 +801,9 @@ fn read_with(tools: Vec<ToolText<'_>>, meta: Option<&Value>, memo: Memo) -> Resu
             b.add(Field::Title, t);
         }
         let description = tool.description.as_deref();
-        let (summary, body) = description.map(first_sentence).unwrap_or(("", ""));
+        let (summary, body) = description
+            .map(|d| first_sentence(d, Ends::Capital))
+            .unwrap_or(("", ""));
         b.add_prose(Field::Summary, summary, &names, name);
         b.add_prose(Field::Body, body, &names, name);
         if let Some(d) = &m.description {
@@ -877,9 +845,9 @@ fn read_with(tools: Vec<ToolText<'_>>, meta: Option<&Value>, memo: Memo) -> Resu
         }
         b.end_doc();
         let short = match &m.description {
-            Some(d) => shorten(d, MAX_SHORT_DESCRIPTION),
-            None if !summary.is_empty() => shorten(summary, MAX_SHORT_DESCRIPTION),
-            None => shorten(title.unwrap_or(""), MAX_SHORT_DESCRIPTION),
+            Some(d) => cut(d, MAX_SHORT_DESCRIPTION, Cut::Word),
+            None if !summary.is_empty() => cut(summary, MAX_SHORT_DESCRIPTION, Cut::Word),
+            None => cut(title.unwrap_or(""), MAX_SHORT_DESCRIPTION, Cut::Word),
         };
         b.name_key(&mut buf);
         key_ids.push(keys.insert(&buf).0);
@@ -894,7 +862,11 @@ fn read_with(tools: Vec<ToolText<'_>>, meta: Option<&Value>, memo: Memo) -> Resu
             description: short,
             category: categories.insert(category).0,
         });
-        acts_of.push(acts);
+        let media = b
+            .name_words
+            .iter()
+            .any(|&w| act::media_word(b.words.get(w)));
+        acts_of.push(acts | if media { act::MEDIA } else { 0 });
     }
     b.memo = Memo::new(0);
     b.run = Vec::new();
@@ -1073,30 +1045,6 @@ mod tests {
 
     fn tool(v: Value) -> Tool {
         Tool::from_value(v, "").unwrap().0
-    }
-
-    #[test]
-    fn first_sentence_ends_at_a_real_sentence_end() {
-        assert_eq!(
-            first_sentence("Turns on a light. Use it often."),
-            ("Turns on a light.", " Use it often.")
-        );
-        assert_eq!(
-            first_sentence("Sets things (e.g. a lamp). More"),
-            ("Sets things (e.g. a lamp).", " More")
-        );
-        assert_eq!(first_sentence("TITLE - do it\n\nMore").0, "TITLE - do it");
-        assert_eq!(first_sentence("no end"), ("no end", ""));
-        assert_eq!(first_sentence(""), ("", ""));
-        assert_eq!(first_sentence("Ünïcödé! Ça va."), ("Ünïcödé!", " Ça va."));
-        assert_eq!(first_sentence("Ünïcödé! ça va."), ("Ünïcödé! ça va.", ""));
-    }
-
-    #[test]
-    fn shortens_at_word_boundaries() {
-        assert_eq!(shorten("short", 10), "short");
-        assert_eq!(shorten("one two three four", 12), "one two…");
-        assert_eq!(shorten(&"é".repeat(30), 10), format!("{}…", "é".repeat(10)));
     }
 
     #[test]

@@ -19,16 +19,18 @@
 
 use std::sync::OnceLock;
 
-use super::act::{act_of_category, verb_category};
+use super::act::{act_of_category, verb_category, CHANGE, READ};
 use super::analyze::{letter_mask, Lang, Stemmers, Strings, STOPWORDS};
 
 /// The lexicon, one row a line: `expansion = English words / Dutch words /
 /// German words / French words` (`-` or nothing for none); `#` starts a
-/// comment. Text rather than a
-/// table of string slices: in the wasm module it is a third of the size.
+/// comment. An expansion followed by `[quantity]` is a thing in the home
+/// and what a number said of it sets (`[position]`; `[]` for none). Text
+/// rather than a table of string slices: in the wasm module it is a third
+/// of the size.
 const ROWS: &str = r"
 # lights
-light|lamp = lamp lamps bulb bulbs lighting luminaire / licht lichten lichtje lamp lampje lampen verlichting peer peertje spotje / licht lichter lampe leuchte beleuchtung gluhbirne birne strahler / lumiere lumieres lampe lampes eclairage ampoule ampoules plafonnier lampadaire
+light|lamp [brightness] = lamp lamps bulb bulbs lighting luminaire / licht lichten lichtje lamp lampje lampen verlichting peer peertje spotje / licht lichter lampe leuchte beleuchtung gluhbirne birne strahler / lumiere lumieres lampe lampes eclairage ampoule ampoules plafonnier lampadaire
 brightness|dim = brightness bright brighter dim dimmer dimming dimmed intensity dark darker / helderheid helder feller felheid intensiteit dimmen dimniveau dim gedimd donker donkerder / helligkeit hell heller intensitat dimmen gedimmt dunkel dunkler / luminosite lumineux tamiser tamise intensite
 color|colour = color colour colors red green blue yellow orange purple pink white cyan magenta violet turquoise / kleur kleuren rood groen blauw geel oranje paars roze wit turkoois / farbe farben rot grun blau gelb lila rosa weiss turkis / couleur couleurs rouge vert verte bleu bleue jaune violette rose blanc blanche
 # switching
@@ -36,6 +38,8 @@ on = - / aan / -
 # lights burning are on (exact words: `brand` is English)
 =on = - / brandt branden / brennt brennen / -
 off = - / uit / -
+# Homey's capability of switching
+on off = onoff / - / -
 turn|switch = switch / schakel schakelen / schalte schalten schalt schaltet
 toggle = toggle flip / omschakelen wissel wisselen / umschalten wechseln / basculer bascule inverser
 activate|enable|turn on = activate enable engage illuminate / activeer activeren inschakelen / aktiviere aktivieren einschalten / allume allumer allumez allumes allumee allumees active activer
@@ -44,15 +48,15 @@ deactivate|disable|turn off = deactivate disable disengage / deactiveer deactive
 # unlocked by switching it off or opening it (`HassTurnOn` locks a lock)
 open = open opened opening / openen open opendoen / offne offnen offnet oeffnen aufmachen offen geoffnet / ouvre ouvrir ouvrez ouvert ouverte ouvertes
 close|shut = close shut closed / sluit sluiten dicht dichtdoen / schliesse schliessen schliess zumachen geschlossen / ferme fermer fermez fermee fermees
-lock|close*0.5|on*0.5 = lock locked / slot sloten vergrendel vergrendelen vergrendeld afsluiten / schloss verriegeln verriegle verriegelt verschlossen abschliessen zuschliessen zusperren / verrouille verrouiller verrouillee
+lock|close*0.5|on*0.5 [] = lock locked / slot sloten vergrendel vergrendelen vergrendeld afsluiten / schloss verriegeln verriegle verriegelt verschlossen abschliessen zuschliessen zusperren / verrouille verrouiller verrouillee
 unlock|open*0.5|off*0.5 = unlock unlocked / ontgrendel ontgrendelen / entriegeln entriegle aufschliessen aufsperren / deverrouille deverrouiller
-curtain|blind|shade|shutter|cover|awning = curtain curtains blind blinds shade shades shutter shutters drape drapes awning cover covers louvre louver / gordijn gordijnen rolluik rolluiken jaloezie jaloezieen zonwering zonnescherm screen screens vitrage luifel markies lamellen / vorhang vorhange rollo rollos rollladen rolladen rollladen jalousie jalousien markise abdeckung abdeckungen raffstore gardine gardinen beschattung beschattungen store / volet volets store stores rideau rideaux persienne persiennes
-door = door doors frontdoor backdoor / deur deuren voordeur achterdeur / tur turen haustur
+curtain|blind|shade|shutter|cover|awning [position] = curtain curtains blind blinds shade shades shutter shutters drape drapes awning cover covers louvre louver / gordijn gordijnen rolluik rolluiken jaloezie jaloezieen zonwering zonnescherm screen screens vitrage luifel markies lamellen / vorhang vorhange rollo rollos rollladen rolladen rollladen jalousie jalousien markise abdeckung abdeckungen raffstore gardine gardinen beschattung beschattungen store / volet volets store stores rideau rideaux persienne persiennes
+door [] = door doors frontdoor backdoor / deur deuren voordeur achterdeur / tur turen haustur
 # (exact words: `port` is English)
-=door = - / - / - / porte portes
-gate = gate / poort hek / tor gartentor / portail
-window = window windows / raam ramen venster / fenster / fenetre fenetres
-valve|tap|water = valve tap faucet / kraan klep ventiel hoofdkraan / ventil hahn hauptventil wasserhahn / robinet vanne
+=door [] = - / - / - / porte portes
+gate [] = gate / poort hek / tor gartentor / portail
+window [] = window windows / raam ramen venster / fenster / fenetre fenetres
+valve|tap|water [] = valve tap faucet / kraan klep ventiel hoofdkraan / ventil hahn hauptventil wasserhahn / robinet vanne
 up|raise = up raise higher / hoger / hoher
 down|lower = down lower / lager / niedriger
 # up and down said of covers: open and close them
@@ -60,34 +64,34 @@ up|raise|open = - / omhoog boven / hoch rauf herauf oben / remonte remonter
 down|lower|close = - / omlaag neer beneden / runter herunter unten / descends descendre
 increase|raise|up = increase raise boost / verhoog verhogen verhoging / erhohe erhohen steigere steigern / augmente augmenter monte monter
 decrease|lower|reduce|down = decrease reduce lower / verlaag verlagen verminder verminderen / verringere verringern senke senken reduziere reduzieren / baisse baisser diminue diminuer reduis reduire
-position = position minimum maximum lowest highest / positie stand stelling laagste hoogste / position stellung niedrigste hochste / minimum maximum
+position = position minimum maximum lowest highest halfway quarters / positie stand stelling laagste hoogste halverwege helft / position stellung niedrigste hochste halfte / minimum maximum moitie
 percent|percentage = percent percentage level / procent percentage niveau / prozent stufe niveau / pourcent pourcentage
 # climate
 temperature = temperature temp degree degrees celsius fahrenheit / temperatuur graden graad / temperatur grad / temperature degre degres
 warm|heat|temperature = warm warmer hot heat / warm warmer warmte / warm warmer heiss / chaud chaude
 cold|cool|temperature = cold colder cool cooler / koud kouder koel koeler / kalt kalter kuhl kuhler / froid froide frais fraiche
-thermostat|climate|heating|heater = thermostat thermostats heating heater climate hvac radiator boiler / thermostaat thermostaten verwarming verwarmen kachel cv radiator ketel / thermostat heizung heizungen heizen heizkorper klima therme / chauffage radiateur chaudiere
-airco|air|conditioning|cooling|climate = aircon airco ac / airco airconditioning koeling / klimaanlage kuhlung / climatisation clim climatiseur
+thermostat|climate|heating|heater [temperature] = thermostat thermostats heating heater climate hvac radiator boiler / thermostaat thermostaten verwarming verwarmen kachel cv radiator ketel / thermostat heizung heizungen heizen heizkorper klima therme / chauffage radiateur chaudiere
+airco|air|conditioning|cooling|climate [] = aircon airco ac / airco airconditioning koeling / klimaanlage kuhlung / climatisation clim climatiseur
 humidity = humidity humid / vochtigheid luchtvochtigheid vocht / feuchtigkeit luftfeuchtigkeit feuchte / humidite humide
-fan = fan fans ventilator / ventilator ventilatoren ventilatie / ventilator ventilatoren lufter luftung / ventilateur ventilation
+fan [speed] = fan fans ventilator / ventilator ventilatoren ventilatie / ventilator ventilatoren lufter luftung / ventilateur ventilation
 # devices and places
-outlet|socket|plug = outlet socket plug plugs / stekker stopcontact contactdoos wandcontactdoos / steckdose steckdosen stecker zwischenstecker / prise prises
-switch = - / schakelaar / schalter
-speaker = speaker speakers loudspeaker / luidspreker speaker / lautsprecher / enceinte enceintes
-tv|television = tv television telly / televisie tv teevee / fernseher fernsehen fernseh / tele television
-media|music|song|track = music song songs track tracks tune playlist album podcast / muziek liedje liedjes lied nummer nummers afspeellijst plaat film filmpje serie / musik lied lieder song titel stuck sendung wiedergabeliste film / musique chanson chansons morceau titre film
+outlet|socket|plug [] = outlet socket plug plugs / stekker stopcontact contactdoos wandcontactdoos / steckdose steckdosen stecker zwischenstecker / prise prises
+switch [] = - / schakelaar / schalter
+speaker [volume] = speaker speakers loudspeaker soundbar / luidspreker speaker / lautsprecher / enceinte enceintes
+tv|television [volume] = tv television telly / televisie tv teevee / fernseher fernsehen fernseh / tele television
+media|music|song|track [volume] = music song songs track tracks tune playlist album podcast radio / muziek liedje liedjes lied nummer nummers afspeellijst plaat film filmpje serie / musik lied lieder song titel stuck sendung wiedergabeliste film / musique chanson chansons morceau titre film
 volume|sound = volume sound loudness noise / volume geluid geluidsniveau herrie lawaai / lautstarke ton larm / volume son bruit
 volume|louder|up = louder / harder luider / lauter
 volume|quieter|down = quieter softer / zachter stiller / leiser
 mute = mute silence / dempen demp stil / stumm stummschalten stummschalte / muet sourdine
-device|entity*0.7 = device devices appliance appliances machine machines phone computer dishwasher dryer kettle fridge freezer oven / apparaat apparaten toestel machine telefoon vaatwasser wasmachine droger waterkoker koffiezetter koelkast vriezer oven / gerat gerate maschine telefon handy spulmaschine waschmaschine trockner wasserkocher kaffeemaschine kuhlschrank backofen / appareil appareils machine telephone bouilloire cafetiere frigo four
+device|entity*0.7 [] = device devices appliance appliances machine machines phone computer dishwasher dryer kettle fridge freezer oven / apparaat apparaten toestel machine telefoon vaatwasser wasmachine droger waterkoker koffiezetter koelkast vriezer oven / gerat gerate maschine telefon handy spulmaschine waschmaschine trockner wasserkocher kaffeemaschine kuhlschrank backofen / appareil appareils machine telephone bouilloire cafetiere frigo four
 entity|device*0.7 = entity entities / entiteit entiteiten / entitat entitaten / entite entites
-sensor = sensor sensors detector detect detected detects vibration / sensor sensoren melder detecteren gedetecteerd detecteert waargenomen waarnemen registreert geregistreerd trilling trillingen / sensor sensoren fuhler melder erkannt erkennt registriert vibration erschutterung / capteur capteurs detecteur detecte
+sensor [] = sensor sensors detector detect detected detects vibration / sensor sensoren melder detecteren gedetecteerd detecteert waargenomen waarnemen registreert geregistreerd trilling trillingen / sensor sensoren fuhler melder erkannt erkennt registriert vibration erschutterung / capteur capteurs detecteur detecte
 sensor*0.8|alarm*0.6 = smoke gas leak / rook rookmelder gas lekkage / rauch rauchmelder leck / fumee gaz fuite
 state|status = state status connected disconnected online offline / status toestand verbonden / status zustand verbunden getrennt / etat statut connecte deconnecte
 current|state|status = current present moment / huidige actuele momentele moment / aktuelle aktuell aktuellen derzeitige momentan moment / actuel actuelle actuellement
-battery = battery batteries / batterij batterijen accu / batterie akku / batterie batteries pile piles
-motion|presence = motion movement presence anyone anybody someone somebody people person / beweging aanwezigheid iemand mensen personen persoon / bewegung anwesenheit jemand irgendjemand personen person leute / mouvement presence quelqu personne personnes
+battery [] = battery batteries / batterij batterijen accu / batterie akku / batterie batteries pile piles
+motion|presence [] = motion movement presence anyone anybody someone somebody people person / beweging aanwezigheid iemand mensen personen persoon / bewegung anwesenheit jemand irgendjemand personen person leute / mouvement presence quelqu personne personnes
 energy|power|consumption = energy power consumption electricity / energie stroom verbruik stroomverbruik vermogen elektriciteit / energie strom verbrauch stromverbrauch leistung / energie electricite consommation puissance
 # a room, an area (Home Assistant's, `ruimte`, `Bereich` in its Dutch and
 # German) and a zone (Homey's rooms; Home Assistant's places on a map)
@@ -96,12 +100,12 @@ area|room|zone*0.8 = area areas / ruimte ruimtes / bereich bereiche / -
 zone|room*0.8|area*0.8 = zone zones / zone zones / zone zonen / zone
 floor = floor storey story / verdieping etage / etage stockwerk geschoss / etage
 home|house|base*0.5 = home house / huis woning thuis / haus wohnung zuhause / maison domicile
-garage = garage / garage garagedeur / garage garagentor / garage
+garage [] = garage / garage garagedeur / garage garagentor / garage
 camera = camera cam webcam / camera / kamera / camera
 alarm|security = alarm siren burglar / alarm alarmsysteem sirene / alarm alarmanlage sirene / alarme sirene
-doorbell = doorbell bell / deurbel bel / klingel turklingel / sonnette
-robot|vacuum*0.8 = robot / robot / roboter / robot
-vacuum|clean = vacuum hoover vacuuming roomba roborock deebot ecovacs neato dreame / stofzuiger stofzuigen stofzuig zuigen robotstofzuiger / staubsauger staubsaugen saugen sauge saugroboter / aspirateur aspirer
+doorbell [] = doorbell bell / deurbel bel / klingel turklingel / sonnette
+robot|vacuum*0.8 [] = robot / robot / roboter / robot
+vacuum|clean [] = vacuum hoover vacuuming roomba roborock deebot ecovacs neato dreame / stofzuiger stofzuigen stofzuig zuigen robotstofzuiger / staubsauger staubsaugen saugen sauge saugroboter / aspirateur aspirer
 clean|vacuum = clean cleaning mop / schoonmaken poetsen dweilen reinigen / putzen reinigen reinige wischen / nettoie nettoyer nettoyage menage
 base|dock|station = base dock station charger / basis basisstation laadstation oplaadstation / basis basisstation ladestation / base station chargeur
 # rooms: known words keep compounds from splitting wrongly
@@ -110,13 +114,20 @@ bedroom = bedroom / slaapkamer / schlafzimmer / chambre
 =livingroom|lounge = lounge livingroom living / woonkamer huiskamer zitkamer / wohnzimmer / salon sejour
 kitchen = kitchen / keuken / kuche / cuisine
 bathroom = bathroom / badkamer / badezimmer bad / bain
-hallway|hall = hallway hall corridor / gang hal overloop / flur diele / couloir entree
+hallway|hall = hallway hall corridor landing / gang hal overloop / flur diele / couloir entree
 garden|yard = garden yard / tuin / garten / jardin
-office|study = office study / kantoor werkkamer studeerkamer / buro arbeitszimmer / bureau
+office|study = office study desk / kantoor werkkamer studeerkamer / buro arbeitszimmer schreibtisch / bureau
+# furniture: where a thing stands (`the lamp beside the couch`)
+couch|sofa = couch sofa settee / bank bankstel / - / canape
+table = table / tafel eettafel / tisch esstisch / -
+chair = chair armchair / stoel fauteuil / stuhl sessel / chaise
+cupboard|cabinet = cupboard cabinet closet wardrobe / kast kledingkast / schrank kleiderschrank / armoire placard
+mood|scene*0.8 = mood moods atmosphere / sfeer sferen stemming / stimmung stimmungen / ambiance
+cosy|cozy = cosy cozy snug / gezellig knus / gemutlich / -
 attic = attic / zolder / dachboden / grenier
 basement|cellar = basement cellar / kelder / keller / cave
 toilet = toilet wc / toilet wc / toilette wc / toilettes
-diningroom = - / eetkamer / esszimmer
+diningroom = diningroom dining / eetkamer / esszimmer
 mode|on*0.4 = mode modes / modus / modus / mode
 nursery|kids = nursery / kinderkamer / kinderzimmer
 terrace|balcony|porch = terrace balcony porch patio / terras balkon veranda / terrasse balkon veranda / terrasse balcon
@@ -139,14 +150,15 @@ complete|done|finish|check = complete done finish finished completed tick / afvi
 remove|delete = remove delete erase drop / verwijder verwijderen wis wissen schrap / entferne entfernen losche loschen streiche streichen / supprime supprimer efface effacer enleve enlever retire retirer
 cancel|stop = cancel abort / annuleer annuleren afbreken / abbrechen breche storniere beende beenden / annule annuler
 timer|countdown = timer timers countdown minute minutes seconds / timer timers kookwekker aftellen minuut minuten seconde seconden / timer kurzzeitwecker eieruhr countdown minute minuten sekunde sekunden / minuteur minuteurs minuterie secondes
-alarm|clock = wake alarmclock / wekker / wecker / reveil
+alarm|clock = wake awake wakeup alarmclock / wekker wakker wekken / wecker aufstehen aufwachen wecken / reveil
 time|clock = time clock / tijd hoelaat uur klok / uhrzeit zeit uhr spat / heure heures
 date|day = date day today / datum dag vandaag / datum heute wochentag / date jour aujourd
 weather|forecast = weather forecast rain raining / weer weerbericht weersverwachting regen regent regenen / wetter wettervorhersage vorhersage regen regnet regnen / meteo pluie pleut
 calendar|event|appointment = calendar event events appointment meeting agenda schedule planned / agenda kalender afspraak afspraken evenement gepland / kalender termin termine veranstaltung geplant / agenda calendrier evenement reunion
-broadcast|announce|message|notify = broadcast announce announcement message / omroepen omroep aankondigen bericht mededeling / durchsage ansage nachricht verkunde verkunden ankundigen durchsagen / annonce annoncer
+broadcast|announce|message|notify|speak*0.8|say*0.8 = broadcast announce announcement message / omroepen omroep aankondigen bericht mededeling / durchsage ansage nachricht verkunde verkunden ankundigen durchsagen / annonce annoncer
+speak|say|announce*0.8 = say speak aloud / zeg zeggen spreek spreken uitspreken / sag sage sagen sprich sprechen / dis dire parle parler
 notification|notify|alert = notification notifications notify alert alerts / melding meldingen notificatie notificaties / benachrichtigung mitteilung meldung / notification notifications alerte
-night|sleep = night sleep goodnight bedtime / nacht slapen welterusten / nacht schlafen / nuit dormir
+night|sleep = night sleep goodnight bedtime bed / nacht slapen welterusten / nacht schlafen bett / nuit dormir
 morning|wake = morning / ochtend morgen / morgen fruh / matin
 # automation and apps
 automation|flow|routine|scene*0.6|script*0.6 = automation automations flow flows routine / automatisering automatiseringen routine / automatisierung automation ablauf routine / automatisation routine
@@ -189,6 +201,9 @@ service|action = service services / dienst diensten / dienst dienste / service s
 # the history of values and the log of messages: near, not the same
 history|historical|insight|log*0.6 = history historical trend trends insight insights / geschiedenis historie verloop inzicht inzichten / verlauf geschichte historie statistik / historique
 log|logbook|history*0.6 = log logs logbook logfile logfiles / logboek logbestand logbestanden / protokoll protokolle logbuch logdatei logdateien / journal journaux
+crash|error*0.6|health*0.6 = crash crashes crashed crashing / crash crasht crashen vastgelopen / absturz absturze absturzt abgesturzt / plantage plante
+network|connection|diagnostic|drop*0.8|radio*0.6|zigbee*0.6|mesh*0.6 = unavailable unreachable unresponsive dropout dropouts / onbereikbaar onbeschikbaar / unerreichbar erreichbar nichterreichbar / injoignable
+name|rename*0.6 = name names / naam namen benaming / namen bezeichnung / nom
 trace|debug = trace traces tracing debug debugging troubleshoot diagnose / traceren tracering spoor sporen debuggen foutopsporing / ablaufverfolgung debuggen fehlersuche / debogage diagnostic
 get|list|show = show display get fetch retrieve view / toon tonen geef bekijk bekijken / zeige zeigen zeig gib anzeigen hole holen / affiche afficher montre montrer donne
 check|inspect = check verify inspect / controleer controleren / prufe prufen kontrolliere kontrollieren / verifie verifier
@@ -196,6 +211,22 @@ health = health healthy / gezondheid / gesundheit / sante
 overview|summary = overview summary / overzicht samenvatting / ubersicht zusammenfassung / apercu
 search|find = search find lookup locate / zoek zoeken vind vinden / suche suchen finde finden / cherche chercher trouve trouver recherche
 set|change|adjust = set put change adjust modify configure / zet zetten stel stellen instellen verander veranderen wijzig wijzigen aanpassen draai draaien / setze setzen setz stelle stellen stell einstellen andere andern verstelle verstellen dreh drehe drehen / mets mettre regle regler change changer modifie modifier
+# the web and a browser
+website|url|page*0.8|link*0.6 = website websites site sites webpage webpages homepage / webpagina webpaginas pagina paginas webadres / webseite webseiten internetseite seite seiten / site
+navigate|visit|browse|open*0.5 = navigate visit browse surf / bezoek bezoeken navigeer navigeren surfen / besuche besuchen navigiere navigieren surfe surfen / visite visiter naviguer
+web|internet = internet web / - / - / -
+screenshot|capture|image*0.6 = screenshot screenshots screengrab printscreen / schermafbeelding schermafdruk schermopname / bildschirmfoto bildschirmaufnahme / capture
+tab = tab tabs / tabblad tabbladen / registerkarte reiter / onglet onglets
+select|choose|option*0.6 = choose pick / kies kiezen selecteer selecteren / wahle wahlen auswahlen / choisis choisir
+dropdown|option|select*0.6 = dropdown combobox picklist / keuzelijst keuzemenu uitklapmenu / auswahlliste / -
+wait = wait waiting / wacht wachten / warte warten / attends attendre
+press|key = press / druk drukken / druck drucke drucken / appuie appuyer
+key|keyboard = key keys keyboard enter escape esc backspace / toets toetsen toetsenbord / taste tasten tastatur eingabetaste / touche clavier
+click = click / klik klikken / klick klicke klicken / clique cliquer
+type|enter|fill*0.6 = - / typ typen intypen / tippe tippen eintippen / tape taper
+upload = upload uploads / uploaden / hochladen / televerser
+javascript|script*0.6|evaluate*0.6|code = javascript js / - / - / -
+size|resize|width*0.5|height*0.5 = size resize smaller bigger larger / grootte formaat / grosse grosser / taille
 # software (GitHub and other developer catalogs)
 pull request = pr prs mr / - / -
 repository|repo = repo repos repository repositories project / repository opslagplaats / repository / depot
@@ -207,7 +238,8 @@ merge = merge / samenvoegen mergen / zusammenfuhren mergen / fusionne fusionner
 file|content = file files content contents / bestand bestanden inhoud / datei dateien inhalt / fichier fichiers
 directory|folder|tree = directory folder tree / map mappen folder / ordner verzeichnis
 create|new|add = create new / aanmaken nieuw nieuwe creeer creeren / erstelle erstellen neu neue anlegen / cree creer nouveau nouvelle
-update|edit|change = update edit rename / bewerk bewerken bijwerken hernoem hernoemen / bearbeite bearbeiten umbenennen / edite editer renomme renommer
+update|edit|change = update edit / bewerk bewerken bijwerken / bearbeite bearbeiten / edite editer
+rename|name|update*0.6 = rename renamed / hernoem hernoemen hernoemd / umbenennen benenne umbenannt / renomme renommer
 read|get = read / lees lezen / lies lesen / lis lire
 user|me|profile|account = user users profile account whoami / gebruiker profiel account / benutzer profil konto / utilisateur profil compte
 release|version = release releases version / versie uitgave / version veroffentlichung / version
@@ -245,6 +277,8 @@ toe: wijs wijz = assign|move
 af: vink haal hal streep strep = complete|done|finish|check
 door: streep strep haal hal = complete|done|finish|check
 af: sluit = lock|close*0.5|on*0.5
+slot: doe zet draai = lock|close*0.5|on*0.5
+slot: haal hal = unlock|open*0.5|off*0.5
 af: zet = turn off
 af: spel speel = play|resume
 af: breek brek = cancel|stop
@@ -257,6 +291,9 @@ omlaag: doe zet draai trek = down|lower|close
 op: ruim zuig = clean|vacuum
 op: trek haal hal = up|raise|open
 uit: voer = trigger|run|execute|activate|start
+vast: loop lop = crash|error*0.6|health*0.6
+weg: val vall = network|connection|diagnostic|drop*0.8
+in: vul typ = type|enter|fill*0.6
 # German
 an: schalt mach knips dreh stell = turn on
 ein: schalt knips mach = turn on
@@ -290,6 +327,10 @@ an: leg = create|new|add
 an: zeig = get|list|show
 weg: mach werf wirf nimm nehm schmeiss tu = remove|delete
 aus: fuhr = trigger|run|execute|activate|start
+ab: sturz = crash|error*0.6|health*0.6
+aus: fall = network|connection|diagnostic|drop*0.8
+ein: geb gib tipp trag = type|enter|fill*0.6
+hoch: lad = upload
 # English phrasal verbs whose words alone say little
 on: switch power flip = turn on
 off: switch power flip shut = turn off
@@ -298,6 +339,37 @@ back: go skip jump = previous|back|replay
 up: light power fire = turn on
 out: light = turn off
 up: look = search|find
+up: turn crank = increase|raise|up
+down: turn = decrease|lower|reduce|down
+";
+
+/// Needs said as a feeling or an observation, and what answers them, one a
+/// line: `act expansion = English / Dutch / German / French` words (`act`:
+/// `change` or `read`). Read in statements only (`I'm cold`, `het is hier
+/// te donker`, `mir ist zu laut`), never in questions or commands, and
+/// never by the index: `cold` in a question asks about the temperature, in
+/// a statement for the heating. Words are matched as they are written
+/// (inflections listed): `leiser` commands what `zu leise` asks the
+/// opposite of.
+const NEEDS: &str = r"
+# cold: heat up; hot: cool down
+change heat|heating|heater|thermostat|climate temperature|warm*0.5 = cold chilly freezing frozen icy / koud kil ijskoud steenkoud / kalt eiskalt frostig friere frieren / froid glacial
+change cool|cooling|airco|fan|thermostat|climate temperature = hot warm boiling sweltering sweating / warm heet bloedheet / warm heiss schwitze / chaud
+# dark, nothing to see: light on; too bright, the sun in the eyes: dim, close the covers
+change light|lamp on = dark pitch gloomy see / donker duister schemerig zie zien / dunkel finster duster seh sehe sehen / sombre vois voir
+change dim|brightness light|curtain*0.7|blind*0.7|shade*0.7|cover*0.7 = bright glaring blinding dazzling / fel verblindend / hell grell blendet / eblouissant
+change curtain|blind|shade|shutter|cover|awning close|down|position*0.6 = sun sunlight sunshine / zon zonlicht / sonne sonnenlicht / soleil
+# stuffy: air the room
+change fan|ventilation|window*0.6 on|open*0.6 = stuffy stale muggy airless / benauwd bedompt muf broeierig / stickig muffig / etouffant
+# too loud: volume down; not heard: volume up
+change volume|sound down|lower|decrease|quieter = loud noisy blasting deafening / hard luid lawaaierig / laut nervt / bruyant
+change volume|sound up|raise|increase|louder = hear quiet faint / hoor horen versta verstaan zacht / hore horen verstehe verstehen leise / entends entendre
+# dirty floors: vacuum
+change vacuum|clean = dirty dusty crumbs messy filthy / vies vuil smerig kruimels / dreckig schmutzig staubig krumel / sale
+# out of something: on the shopping list
+change shopping|list|todo add = out_of / is_op zijn_op / ausgegangen ist_alle sind_alle / -
+# slow: the system's health
+read health|performance|memory|system network*0.6 = slow sluggish laggy / traag langzaam sloom / langsam trage / lent
 ";
 
 /// A weight written `0.6` (digits, one optional point), without the
@@ -339,6 +411,23 @@ fn list_words(list: &'static str) -> impl Iterator<Item = &'static str> {
     list.split_whitespace().filter(|w| *w != "-")
 }
 
+/// The rows of [`NEEDS`]: act, expansion, then English, Dutch, German and
+/// French words.
+fn need_rows() -> impl Iterator<Item = (u8, &'static str, [&'static str; 4])> {
+    NEEDS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let (head, rest) = l.split_once(" = ")?;
+            let (act, exp) = head.split_once(' ')?;
+            let act = if act == "read" { READ } else { CHANGE };
+            let mut lists = rest.split(" / ");
+            let (en, nl, de) = (lists.next()?, lists.next()?, lists.next()?);
+            Some((act, exp, [en, nl, de, lists.next().unwrap_or("-")]))
+        })
+}
+
 /// The rows of [`SEPARABLE`]: particle, roots, expansion.
 fn separables() -> impl Iterator<Item = (&'static str, Vec<&'static str>, &'static str)> {
     SEPARABLE
@@ -365,30 +454,52 @@ pub(crate) struct Expansion {
     pub(crate) act: u8,
     /// What the expansion says, for reading pairs of words together
     /// ([`SOUND`], [`ON`], [`OFF`], [`START`]).
-    pub(crate) senses: u8,
+    pub(crate) senses: u16,
+    /// The English stem of the quantity a thing is set by (`[position]`
+    /// in the row: a cover is set to a percentage by its position, a
+    /// light by its brightness, a speaker by its volume); empty for a
+    /// thing in the home set by nothing in particular (`[]`: a door).
+    pub(crate) quantity: Option<String>,
 }
 
 /// The sound (volume) of something: with [`OFF`] it is muted.
-pub(crate) const SOUND: u8 = 1;
+pub(crate) const SOUND: u16 = 1;
 /// Switched on.
-pub(crate) const ON: u8 = 2;
+pub(crate) const ON: u16 = 2;
 /// Switched off.
-pub(crate) const OFF: u8 = 4;
+pub(crate) const OFF: u16 = 4;
 /// Started: with `again` (`opnieuw`, `neu`) it is restarted.
-pub(crate) const START: u8 = 8;
+pub(crate) const START: u16 = 8;
 /// Set (`zet`, `setze`, `mets`): with a [`LIST`], put on the list, added.
-pub(crate) const SET: u8 = 32;
+pub(crate) const SET: u16 = 32;
 /// A list: what is set on it is added.
-pub(crate) const LIST: u8 = 64;
+pub(crate) const LIST: u16 = 64;
 /// A place (a room, an area, the house): where something is, never the
 /// thing a command is about.
-pub(crate) const PLACE: u8 = 16;
+pub(crate) const PLACE: u16 = 16;
+/// Says how much: a percentage, a position, degrees, more or less of
+/// something (a thing's quantity goes with it: see
+/// [`Expansion::quantity`]).
+pub(crate) const AMOUNT: u16 = 128;
+/// A thing in the home (a light, a door, a speaker, a sensor): a question
+/// about it asks about a device's state.
+pub(crate) const THING: u16 = 256;
+/// Something seen (a camera, a picture, a snapshot): a question that says
+/// it asks for one.
+pub(crate) const VISUAL: u16 = 512;
+/// What goes wrong (a crash, a device out of reach): a question why that
+/// says it is about that, more than about traces and logs.
+pub(crate) const TROUBLE: u16 = 1024;
 
 impl Expansion {
     fn parse(exp: &str, stemmers: &Stemmers) -> Expansion {
         let (replace, exp) = match exp.strip_prefix('=') {
             Some(rest) => (true, rest),
             None => (false, exp),
+        };
+        let (exp, quantity) = match exp.split_once(" [") {
+            Some((e, q)) => (e, Some(stemmers.stem(Lang::En, q.trim_end_matches(']')))),
+            None => (exp, None),
         };
         let groups = exp
             .split(' ')
@@ -418,14 +529,23 @@ impl Expansion {
                 "room" | "area" | "home" | "floor" | "bedroom" | "livingroom" | "kitchen"
                 | "bathroom" | "hallway" | "garden" | "office" | "attic" | "basement"
                 | "toilet" | "diningroom" | "nursery" | "terrace" => PLACE,
+                "percent" | "position" | "increase" | "decrease" | "louder" | "quieter"
+                | "temperature" => AMOUNT,
+                "camera" | "photo" | "screenshot" => VISUAL,
+                "crash" | "network" => TROUBLE,
                 _ => 0,
             };
+        }
+        // a thing in the home: a row with a quantity, if only `[]`
+        if quantity.is_some() {
+            senses |= THING;
         }
         Expansion {
             replace,
             groups,
             act,
             senses,
+            quantity,
         }
     }
 }
@@ -441,6 +561,13 @@ pub(crate) struct Lexicon {
     stems: [(Strings, Vec<u32>); 4],
     expansions: Vec<Expansion>,
     separable: Vec<(&'static str, Vec<&'static str>, u32)>,
+    /// The words of needs ([`NEEDS`]), each with its expansion.
+    needs: Strings,
+    need_exp: Vec<u32>,
+    /// The words of the home's names with a finer meaning (see
+    /// `entities::WORDS`), each with it.
+    home: Strings,
+    home_meaning: Vec<&'static str>,
     /// The first letter of each row's particle, for a quick test.
     firsts: Vec<u8>,
     /// [`STOPWORDS`], hashed.
@@ -512,6 +639,19 @@ impl Lexicon {
         let separable: Vec<_> = separables()
             .map(|(p, roots, exp)| (p, roots, intern(exp)))
             .collect();
+        let mut needs = Strings::default();
+        let mut need_exp = Vec::new();
+        for (act, exp, lists) in need_rows() {
+            let mut e = Expansion::parse(exp, &stemmers);
+            e.act = act;
+            let id = u32::try_from(expansions.len()).unwrap_or(u32::MAX);
+            expansions.push(e);
+            for w in lists.into_iter().flat_map(list_words) {
+                if needs.insert(w).1 {
+                    need_exp.push(id);
+                }
+            }
+        }
         let firsts = separable
             .iter()
             .map(|(p, _, _)| p.bytes().next().unwrap_or(0))
@@ -523,13 +663,29 @@ impl Lexicon {
                 starts.insert(first_chars(k, 4));
             }
         }
+        let mut home = Strings::default();
+        let mut home_meaning = Vec::new();
+        for (meaning, list) in super::entities::WORDS
+            .lines()
+            .filter_map(|l| l.split_once(": "))
+        {
+            for x in list.split(' ') {
+                if home.insert(x).1 {
+                    home_meaning.push(meaning);
+                }
+            }
+        }
         Lexicon {
+            home,
+            home_meaning,
             surface,
             surface_exp,
             keys,
             stems,
             expansions,
             separable,
+            needs,
+            need_exp,
             firsts,
             stopwords: {
                 let mut set = Strings::default();
@@ -667,6 +823,24 @@ impl Lexicon {
     /// [`super::analyze::is_stopword`] by hash rather than by binary search.
     pub(crate) fn is_stopword(&self, word: &str) -> bool {
         self.stopwords.contains(word)
+    }
+
+    /// The need a folded word says in a statement (`cold`, `donker`,
+    /// `laut`: see [`NEEDS`]), with the act that answers it.
+    pub(crate) fn need(&self, word: &str) -> Option<&Expansion> {
+        let id = self.needs.find(word)?;
+        self.need_exp
+            .get(id as usize)
+            .and_then(|&e| self.expansion(e))
+    }
+
+    /// The finer meaning of a word of the home's names (`voordeur`:
+    /// `frontdoor`), when it has one.
+    pub(crate) fn home_word(&self, w: &str) -> Option<&'static str> {
+        self.home
+            .find(w)
+            .and_then(|i| self.home_meaning.get(i as usize))
+            .copied()
     }
 
     /// Whether the folded word is a lexicon word (for compound splitting).

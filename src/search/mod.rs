@@ -1,8 +1,11 @@
 //! Ranked tool search without an embedding model: [`ToolIndex`] says
-//! what it reads, how it ranks and what a query can ask.
+//! what it reads, how it ranks and what a query can ask; [`EntityIndex`]
+//! finds the home's own things by the names people say, with the same
+//! analysis.
 
 mod act;
 mod analyze;
+mod entities;
 mod index;
 mod lexicon;
 mod memo;
@@ -10,6 +13,8 @@ mod rank;
 mod scan;
 
 use serde::Serialize;
+
+pub use entities::{EntityIndex, EntityKind, EntityMatch, Resolution, ResolveOptions};
 
 use analyze::Strings;
 
@@ -115,6 +120,32 @@ const OWN_STRINGS_PAST: usize = 4 << 20;
 /// indefinite article makes it the thing (`a new zone`). A tool that
 /// manages something (`ha_manage_updates`) does every act on it.
 ///
+/// ## Needs, quantities, troubles
+///
+/// A statement that neither asks nor commands says a need (`I'm cold`,
+/// `ik zie niks in de gang`, `die Musik ist zu laut`, `de melk is op`):
+/// what answers it is searched for, from a table of needs in English,
+/// Dutch and German that the index never reads (cold: heat up; dark or
+/// nothing to see: light on; too bright or the sun in the eyes: dim,
+/// close the covers; stuffy: air the room; too loud: volume down; not
+/// heard: volume up; dirty: vacuum; out of something: the shopping list;
+/// slow: the system's health). A quantity (a number, `%`, `procent`,
+/// degrees, a step such as `a bit` or `een tandje`, more or less) brings
+/// what the thing it is said of is set by: a cover's position, a light's
+/// brightness, a speaker's volume, a fan's speed; a number to reach (`to
+/// 20%`) asks to set a value rather than to step. Something that keeps
+/// happening (`keeps turning on by itself`, `steeds vanzelf`, `ständig`)
+/// asks why, and a question why brings traces, logs, the history and the
+/// automations (less when it says what goes wrong: a crash, a device out
+/// of reach). A question about the present state of a thing in the home
+/// implies a device's state and a capability's value, and a tool whose
+/// name says it gives something seen (a camera's image, a screenshot)
+/// weighs less in it unless something seen is asked for. A command whose
+/// things no tool that writes has a word for (`lock the front door` where
+/// a tool sets any device's capabilities) is read as a device's
+/// capability. A web address (`example.com`, `nu.nl`, `https://…`) is a
+/// page to go to.
+///
 /// A word after a determiner, a quantifier, `there` (`er`, `es`) or
 /// `which`, or right after a question's opening `are` (`zijn`, `sind`), is
 /// a noun even if it could be a verb (`zijn er updates?`). A query that
@@ -187,6 +218,34 @@ const OWN_STRINGS_PAST: usize = 4 << 20;
 /// (`set`, `turn`, `toggle` are `control`) or of the description;
 /// `control` for tools annotated as writing; `other` when nothing tells.
 ///
+/// ## Never an empty answer
+///
+/// A search that matches nothing answers with guesses, said to be
+/// guesses ([`SearchResults::fallback`], and [`Hit::guess`] on each hit):
+/// the tools whose words are spelled most like the query's (letter
+/// trigrams, for words cut short, run together or mistyped past what typo
+/// correction fixes), weighed by how they fit the act asked for
+/// ([`Fallback::Spelling`]); else the tools that do what the query asks,
+/// or every tool when it does not say ([`Fallback::Act`]). Only an empty
+/// catalog or category answers with nothing, or a search with
+/// [`SearchOptions::with_fallback`] off.
+///
+/// ```
+/// use mcp_switchboard::{Catalog, Fallback, SearchOptions, ToolIndex};
+///
+/// let catalog = Catalog::parse(br#"[
+///   {"name": "set_thermostat", "description": "Set the target temperature."},
+///   {"name": "get_states", "description": "Current device states.", "annotations": {"readOnlyHint": true}}
+/// ]"#)?;
+/// let index = ToolIndex::build(&catalog, None)?;
+/// let r = index.search("qqthermoszz", &SearchOptions::new());
+/// assert_eq!(r.fallback, Some(Fallback::Spelling));
+/// assert!(r.hits[0].guess && r.hits[0].name == "set_thermostat");
+/// // a need said as a feeling
+/// assert_eq!(index.search("I'm freezing", &SearchOptions::new()).hits[0].name, "set_thermostat");
+/// # Ok::<(), mcp_switchboard::Error>(())
+/// ```
+///
 /// ## Bad input
 ///
 /// Queries are read up to their first 64 words (each cut at 40 chars);
@@ -240,6 +299,9 @@ pub struct SearchOptions {
     pub limit: usize,
     /// Only tools of this category (compared ignoring case).
     pub category: Option<String>,
+    /// When nothing matches, answer with guesses (default `true`; see
+    /// [`SearchResults::fallback`]).
+    pub fallback: bool,
 }
 
 impl Default for SearchOptions {
@@ -247,6 +309,7 @@ impl Default for SearchOptions {
         SearchOptions {
             limit: 5,
             category: None,
+            fallback: true,
         }
     }
 }
@@ -268,6 +331,12 @@ impl SearchOptions {
         self.category = Some(category.into());
         self
     }
+
+    /// Whether a search that matches nothing answers with guesses.
+    pub fn with_fallback(mut self, fallback: bool) -> Self {
+        self.fallback = fallback;
+        self
+    }
 }
 
 /// The outcome of a search: the best hits and how many tools matched.
@@ -275,10 +344,30 @@ impl SearchOptions {
 #[non_exhaustive]
 pub struct SearchResults {
     /// Tools that matched (after the category filter), of which `hits`
-    /// holds the first `limit`.
+    /// holds the first `limit`; in a fallback, the tools guessed.
     pub total: usize,
     /// The best matches, best first.
     pub hits: Vec<Hit>,
+    /// How the hits were guessed when nothing matched the query (absent
+    /// from the JSON when they matched): the answer is never empty unless
+    /// the catalog or the category is (or [`SearchOptions::fallback`] is
+    /// off), and a model reading it knows the hits are guesses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<Fallback>,
+}
+
+/// How the hits of a search that matched nothing were guessed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Fallback {
+    /// The tools whose words are spelled most like the query's (letter
+    /// trigrams: words cut short, run together or mistyped past what typo
+    /// correction fixes), weighed by how they fit the act asked for.
+    Spelling,
+    /// The tools that do what the query asks (read, change, create,
+    /// delete), or every tool when it does not say.
+    Act,
 }
 
 /// One search hit.
@@ -295,6 +384,14 @@ pub struct Hit {
     /// A short description: the curated one, else the first sentence of
     /// the tool's description (at most 200 chars).
     pub description: String,
+    /// A guess of a fallback, not a match (see [`SearchResults::fallback`];
+    /// absent from the JSON when `false`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub guess: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl ToolIndex {

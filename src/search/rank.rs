@@ -3,13 +3,17 @@
 //! adds its best alternative's BM25F score to every tool it matches.
 
 use super::act::{self, QueryAct};
+use super::analyze::MAX_WORD_CHARS;
 use super::analyze::{
     desc, edit_distance, fold, guess_lang, halves, is_determiner, is_number, is_stopword, key,
     letter_mask, split_compound, undesc, words, Lang, Stemmers,
 };
 use super::index::name_key;
-use super::lexicon::{is_again, Expansion, Lexicon, LIST, OFF, ON, PLACE, SET, SOUND, START};
-use super::{Hit, SearchOptions, SearchResults, ToolIndex};
+use super::lexicon::{
+    is_again, Expansion, Lexicon, AMOUNT, LIST, OFF, ON, PLACE, SET, SOUND, START, THING, TROUBLE,
+    VISUAL,
+};
+use super::{Fallback, Hit, SearchOptions, SearchResults, ToolIndex};
 
 /// Words of a query read, at most.
 const MAX_QUERY_WORDS: usize = 64;
@@ -45,8 +49,37 @@ const WHY_WEIGHT: f32 = 0.8;
 const PLACE_WEIGHT: f32 = 0.6;
 /// Weight of `device` for a word nobody knows in a command or a question.
 const UNKNOWN_WEIGHT: f32 = 0.5;
+/// Weight of `capability` for a thing no tool that writes has a word for.
+const CAPABILITY_WEIGHT: f32 = 0.4;
 /// Weight of what a question about the past implies: the history.
 const PAST_WEIGHT: f32 = 0.6;
+/// Share of the implications of a question why that stays when the query
+/// says what goes wrong (a crash, a device out of reach).
+const TROUBLE_WHY: f32 = 0.25;
+/// Weight of `value` in a question about the present (`how loud is the
+/// speaker`: a capability's value).
+const VALUE_WEIGHT: f32 = 0.5;
+/// Weight of `capability` in `what can X do`.
+const CAN_WEIGHT: f32 = 0.8;
+/// Factor of a tool that gives something seen (a camera's image) in a
+/// question about the state that does not ask for anything seen.
+const MEDIA_IN_STATE: f32 = 0.3;
+/// Weight of the logs and the history in a question why.
+const WHY_LOG_WEIGHT: f32 = 0.5;
+/// Weight of the automations in a question why (`which flow turns it on`).
+const WHY_AUTOMATION_WEIGHT: f32 = 0.4;
+/// Weight of `device` beside a need (`I'm cold`): a catalog with one tool
+/// for every device answers it too.
+const NEED_DEVICE_WEIGHT: f32 = 0.3;
+/// Weight of the quantity a thing is set by, when a query says how much
+/// (`blinds to 30%`: the position).
+const QUANTITY_WEIGHT: f32 = 0.8;
+/// Weight of `set` in a query that names a value to reach (`to 20%`).
+const TARGET_WEIGHT: f32 = 0.6;
+/// Weight of `step` in a query that asks for a small step.
+const STEP_WEIGHT: f32 = 0.6;
+/// Weight of going somewhere, for a web address in a query.
+const ADDRESS_VERB_WEIGHT: f32 = 0.7;
 /// Score added to a tool that reads, for a query that reads, when the
 /// query's object is what the tool's name is about (the last word of
 /// `ha_manage_updates`, `list_flows`, `get_installed_apps`).
@@ -159,6 +192,18 @@ impl Query<'_> {
             }
         }
         exp.is_some()
+    }
+
+    /// Adds the groups of an expansion read whole (a separable verb, a
+    /// need).
+    fn push_expansion(&mut self, exp: &Expansion) {
+        let mut group = Group::new();
+        let mut extra = Vec::new();
+        self.expand(exp, 1.0, &mut group, &mut extra);
+        self.push(group);
+        for e in extra {
+            self.push(e);
+        }
     }
 
     fn expand(&self, exp: &Expansion, weight: f32, group: &mut Group, extra: &mut Vec<Group>) {
@@ -370,6 +415,9 @@ struct Analysis {
     /// The term groups of the things the query is about (not its verbs,
     /// places or particles).
     objects: Vec<Group>,
+    /// Whether the query says it wants something seen (a camera, a
+    /// picture).
+    visual: bool,
 }
 
 /// Joins two neighbouring words that the index or the lexicon knows as
@@ -394,10 +442,63 @@ fn join_words(index: &ToolIndex, lex: &Lexicon, words: &mut Vec<String>) {
     }
 }
 
+/// Top-level domains an address in a query may end with (`nu.nl`,
+/// `example.com`); other dotted words are names (`light.kitchen`).
+const TLDS: [&str; 40] = [
+    "ai", "app", "at", "au", "be", "biz", "br", "ca", "ch", "cn", "co", "com", "cz", "de", "dev",
+    "dk", "edu", "es", "eu", "fi", "fr", "gov", "info", "io", "it", "jp", "me", "net", "nl", "no",
+    "nz", "org", "pl", "ru", "se", "shop", "tv", "uk", "us", "xyz",
+];
+
+/// Whether a piece of a query between white space is a web address: with
+/// a scheme or `www.`, or a host name ending in a known top-level domain.
+fn is_address(piece: &str) -> bool {
+    let p = piece.trim_matches(|c: char| !c.is_alphanumeric() && c != '/');
+    let lower = p.to_ascii_lowercase();
+    if ["http://", "https://", "www."]
+        .iter()
+        .any(|s| lower.starts_with(s) && lower.len() > s.len() + 2)
+    {
+        return true;
+    }
+    let host = lower.split('/').next().unwrap_or("");
+    let labels: Vec<&str> = host.split('.').collect();
+    labels.len() >= 2
+        && labels
+            .iter()
+            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        && labels.first().is_some_and(|l| l.len() >= 2)
+        && labels.last().is_some_and(|t| TLDS.contains(t))
+}
+
+/// The query without its web addresses, and whether it had any.
+fn without_addresses(query: &str) -> (std::borrow::Cow<'_, str>, bool) {
+    if !query.contains('.') {
+        return (query.into(), false);
+    }
+    let mut found = false;
+    let mut out = String::with_capacity(query.len());
+    for piece in query.split_whitespace() {
+        if is_address(piece) {
+            found = true;
+        } else {
+            out.push_str(piece);
+        }
+        out.push(' ');
+    }
+    if found {
+        (out.into(), true)
+    } else {
+        (query.into(), false)
+    }
+}
+
 /// Reads a query into term groups and its act.
 fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     let lex = Lexicon::get();
-    let mut words = words(query, MAX_QUERY_WORDS);
+    // a web address is a page to go to, not words to look for
+    let (text, address) = without_addresses(query);
+    let mut words = words(&text, MAX_QUERY_WORDS);
     join_words(index, lex, &mut words);
     let lang = guess_lang(&words);
     let mut q = Query {
@@ -482,11 +583,44 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     let known = |w: &str| {
         lex.knows(w) || index.terms.contains(&q.stemmers.stem(Lang::En, w)) || is_stopword(w)
     };
-    let act = act::query_act(&words, lang, question_mark, command, &verb, &known);
+    let mut act = act::query_act(&words, lang, question_mark, command, &verb, &known);
+    // a need said as a feeling or an observation, in a statement that
+    // neither asks nor commands (`I'm cold`, `het is hier te donker`,
+    // `die Musik ist zu laut`, `de melk is op`): what answers it
+    let mut needs: Vec<&Expansion> = Vec::new();
+    if !act.question && act.act == 0 && !words.iter().any(|w| act::makes(w)) {
+        for i in 0..n {
+            let Some(w) = reading[i].filter(|_| !consumed[i]) else {
+                continue;
+            };
+            // a verb first with its object is a command (`warm the room`)
+            let next = next_of(i);
+            if i == 0 && next.is_some_and(|x| is_determiner(x) || lex.is_english_particle(x)) {
+                continue;
+            }
+            // two words that end the query or say `out of` (`is op`,
+            // `ist alle`, `out of milk`)
+            let pair = next
+                .filter(|x| *x == "of" || i + 2 == n)
+                .and_then(|x| lex.need(&format!("{w}_{x}")));
+            if let Some(e) = pair {
+                for c in consumed.iter_mut().skip(i).take(2) {
+                    *c = true;
+                }
+                needs.push(e);
+            } else if let Some(e) = lex.need(w) {
+                consumed[i] = true;
+                needs.push(e);
+            }
+        }
+        if let Some(e) = needs.first() {
+            act.act = e.act;
+        }
+    }
     // English `on` and `off` switch something when they follow a verb or end
     // the query (`turn off the sound`, `sound off`), not in `on the TV`
     let switched = |i: usize| i + 1 == n || i.checked_sub(1).is_some_and(|p| verb(&words[p]) != 0);
-    let senses_of = |i: usize| -> u8 {
+    let senses_of = |i: usize| -> u16 {
         match reading[i] {
             Some("on") if switched(i) || reading[i] != Some(words[i].as_str()) => ON,
             Some("off") if switched(i) || reading[i] != Some(words[i].as_str()) => OFF,
@@ -498,7 +632,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
             None => 0,
         }
     };
-    let senses: Vec<u8> = (0..n)
+    let senses: Vec<u16> = (0..n)
         .map(|i| if consumed[i] { 0 } else { senses_of(i) })
         .collect();
     // words read together: the sound switched off is muted, on unmuted;
@@ -507,7 +641,7 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     let mut dropped_pairs = vec![false; pairs.len()];
     let mut combined: Vec<&str> = Vec::new();
     let has_term = |w: &str| index.terms.contains(&q.stemmers.stem(Lang::En, w));
-    let mut combine = |with: u8, first: &dyn Fn(usize) -> bool, word: &'static str| {
+    let mut combine = |with: u16, first: &dyn Fn(usize) -> bool, word: &'static str| {
         let Some(a) = (0..n).find(|&i| first(i)) else {
             return;
         };
@@ -541,19 +675,24 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
     }
     for (k, &(_, _, exp)) in pairs.iter().enumerate() {
         if !dropped_pairs[k] {
-            let mut group = Group::new();
-            let mut extra = Vec::new();
-            q.expand(exp, 1.0, &mut group, &mut extra);
-            q.push(group);
-            for e in extra {
-                q.push(e);
-            }
+            q.push_expansion(exp);
         }
     }
-    let mut searchable = !pairs.is_empty();
+    let mut searchable = !pairs.is_empty() || !needs.is_empty() || address;
     for w in combined {
         q.add_word(w);
         searchable = true;
+    }
+    for e in &needs {
+        q.push_expansion(e);
+    }
+    if !needs.is_empty() {
+        // a catalog with one tool for every device answers needs too
+        q.add_implied("device", NEED_DEVICE_WEIGHT);
+    }
+    if address {
+        q.add_implied("website", 1.0);
+        q.add_implied("navigate", ADDRESS_VERB_WEIGHT);
     }
     let commands = act.act != 0 && act.act != act::READ;
     let (mut unknown, mut object) = (false, false);
@@ -643,24 +782,111 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
         object |= matched && !particle && verb == 0 && !lex.is_english_particle(w);
         searchable = true;
     }
+    // a quantity (a number, a percentage, degrees, a step, more or less)
+    // said of a thing sets what the thing is set by: a cover's position,
+    // a light's brightness, a speaker's volume, a fan's speed
+    let step = words.iter().any(|w| act::step(w));
+    let amount = step
+        || query.contains('%')
+        || words.iter().any(|w| is_number(w))
+        || (0..n).any(|i| {
+            !consumed[i]
+                && reads[i]
+                    .as_ref()
+                    .and_then(|r| r.exp)
+                    .is_some_and(|e| e.senses & AMOUNT != 0)
+        })
+        || pairs.iter().any(|&(_, _, e)| e.senses & AMOUNT != 0);
+    if amount {
+        let mut said: Vec<&str> = Vec::new();
+        for i in 0..n {
+            let quantity = reads[i]
+                .as_ref()
+                .and_then(|r| r.exp)
+                .filter(|e| !consumed[i] && e.senses & PLACE == 0)
+                .and_then(|e| e.quantity.as_deref());
+            if let Some(qty) = quantity.filter(|q| !q.is_empty() && !said.contains(q)) {
+                said.push(qty);
+            }
+        }
+        for qty in said {
+            if let Some(t) = index.terms.find(qty) {
+                q.push(vec![(t, QUANTITY_WEIGHT)]);
+            }
+        }
+        // a number to reach (`to 20 percent`, `op 70`, `auf 50`) is a
+        // value to set, however the query says it gets there
+        let target = words.windows(2).any(|w| {
+            matches!(
+                w[0].as_str(),
+                "to" | "op" | "auf" | "naar" | "tot" | "at" | "on" | "zu"
+            ) && is_number(&w[1])
+        });
+        if target {
+            q.add_implied("set", TARGET_WEIGHT);
+        } else if step {
+            if let Some(t) = index.terms.find("step") {
+                q.push(vec![(t, STEP_WEIGHT)]);
+            }
+        }
+    }
     // a name nobody knows, the only object of a command or a question
     // about the home, is most likely a device's (`zet de koffiezetter aan`)
-    if unknown && !object && (act.question || act.act == act::CHANGE) {
+    // and a thing no tool that writes has a word for (`lock the front
+    // door` where only a tool for any device's capabilities locks) is
+    // changed as a device's capability
+    let uncovered = act.act == act::CHANGE
+        && !objects.is_empty()
+        && !objects
+            .iter()
+            .any(|g| g.iter().any(|&(t, _)| writes(index, t)));
+    let device = (unknown && !object && (act.question || act.act == act::CHANGE)) || uncovered;
+    if device {
         q.add_implied("device", UNKNOWN_WEIGHT);
     }
+    if uncovered {
+        q.add_implied("capability", CAPABILITY_WEIGHT);
+    }
+    let sense = |s: u16| {
+        (0..n).any(|i| {
+            !consumed[i]
+                && reads[i]
+                    .as_ref()
+                    .and_then(|r| r.exp)
+                    .is_some_and(|e| e.senses & s != 0)
+        }) || pairs.iter().any(|&(_, _, e)| e.senses & s != 0)
+    };
     // what a question implies: the current state, or the history
     if act.past && act.act == act::READ {
         q.add_implied("history", PAST_WEIGHT);
     }
     if act.why {
-        q.add_implied("debug", WHY_WEIGHT);
-    } else if act.question {
+        // what went wrong: traces, logs, the history, the automations;
+        // less when the query says what (a crash, a device out of reach)
+        let x = if sense(TROUBLE) { TROUBLE_WHY } else { 1.0 };
+        q.add_implied("debug", WHY_WEIGHT * x);
+        q.add_implied("log", WHY_LOG_WEIGHT * x);
+        q.add_implied("history", WHY_LOG_WEIGHT * x);
+        q.add_implied("automation", WHY_AUTOMATION_WEIGHT * x);
+    }
+    // `what can X do`, `wat kan X`, `was kann X`: its capabilities, not
+    // its state
+    let can = words
+        .first()
+        .is_some_and(|w| matches!(w.as_str(), "what" | "wat" | "was"))
+        && words
+            .get(1)
+            .is_some_and(|w| matches!(w.as_str(), "can" | "kan" | "kann"));
+    if can {
+        q.add_implied("capability", CAN_WEIGHT);
+    } else if act.question && !act.why {
         let now: &[(&[&str], f32)] = if act.past {
             &[(&["state", "status"], STATE_WEIGHT)]
         } else {
             &[
                 (&["state", "status"], STATE_WEIGHT),
                 (&["current"], CURRENT_WEIGHT),
+                (&["value"], VALUE_WEIGHT),
             ]
         };
         for &(alts, weight) in now {
@@ -671,19 +897,53 @@ fn analyze(index: &ToolIndex, query: &str) -> Analysis {
                 .collect();
             q.push(group);
         }
+        // about a thing in the home: a device's state
+        if !act.past && !device && sense(THING) {
+            q.add_implied("device", UNKNOWN_WEIGHT);
+        }
     }
     Analysis {
         groups: q.groups,
         searchable,
         act,
         objects,
+        visual: sense(VISUAL),
     }
+}
+
+/// Whether a tool that changes things has the term.
+fn writes(index: &ToolIndex, term: u32) -> bool {
+    let Some((docs, _, _)) = postings(index, term as usize) else {
+        return false;
+    };
+    docs.iter().any(|&d| {
+        index
+            .acts
+            .get(d as usize)
+            .is_some_and(|&a| a & (act::CHANGE | act::CREATE) != 0)
+    })
+}
+
+/// The tools of term `t`, with the term's impact in each and its idf.
+fn postings(index: &ToolIndex, t: usize) -> Option<(&[u32], &[f32], f32)> {
+    let (&lo, &hi, &idf) = (
+        index.offsets.get(t)?,
+        index.offsets.get(t + 1)?,
+        index.idf.get(t)?,
+    );
+    let range = lo as usize..hi as usize;
+    Some((
+        index.post_doc.get(range.clone())?,
+        index.post_impact.get(range)?,
+        idf,
+    ))
 }
 
 /// How well a tool's acts fit a query's: a command is rarely answered by a
 /// tool that only reads, a question rarely by one that only writes.
 fn act_fit(query: QueryAct, tool: u8) -> f32 {
     use act::{CHANGE, CREATE, DELETE, READ};
+    let tool = tool & (READ | CHANGE | CREATE | DELETE);
     if query.act == 0 || tool == 0 {
         return 1.0;
     }
@@ -731,6 +991,7 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
         searchable,
         act,
         objects,
+        visual,
     } = analyze(index, query);
     let n = index.docs.len();
     let mut scores = vec![0f32; n];
@@ -738,19 +999,7 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
     let mut touched: Vec<usize> = Vec::new();
     for g in &groups {
         for &(t, w) in g {
-            let t = t as usize;
-            let (Some(&lo), Some(&hi), Some(&idf)) = (
-                index.offsets.get(t),
-                index.offsets.get(t + 1),
-                index.idf.get(t),
-            ) else {
-                continue;
-            };
-            let range = lo as usize..hi as usize;
-            let (Some(docs), Some(impacts)) = (
-                index.post_doc.get(range.clone()),
-                index.post_impact.get(range),
-            ) else {
+            let Some((docs, impacts, idf)) = postings(index, t as usize) else {
                 continue;
             };
             for (&d, &impact) in docs.iter().zip(impacts) {
@@ -777,9 +1026,14 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
     name_bonus(index, &groups, &mut scores);
     if act.act != 0 {
         head_bonus(index, &objects, act.act, &mut scores);
+        // a question about the state is not answered with a picture
+        let media = act.question && !act.past && !act.why && !visual;
         for (s, &acts) in scores.iter_mut().zip(&index.acts) {
             if *s > 0.0 {
                 *s *= act_fit(act, acts);
+                if media && acts & act::MEDIA != 0 {
+                    *s *= MEDIA_IN_STATE;
+                }
             }
         }
     }
@@ -812,6 +1066,11 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
             *s = if *s > top { *s } else { top } + 1.0;
         }
     }
+    // nothing matched: the best guesses, said to be guesses
+    let mut fallback = None;
+    if found.is_empty() && opts.fallback {
+        fallback = guess(index, query, act, &mut scores, &mut found, &in_category);
+    }
     // best score first, then name order
     let mut keys: Vec<u64> = found
         .iter()
@@ -839,10 +1098,130 @@ pub(crate) fn search(index: &ToolIndex, query: &str, opts: &SearchOptions) -> Se
                 score: (f64::from(scores[d]) * 10_000.0).round() / 10_000.0,
                 category: index.categories.get(doc.category).to_string(),
                 description: doc.description.clone(),
+                guess: fallback.is_some(),
             })
         })
         .collect();
-    SearchResults { total, hits }
+    SearchResults {
+        total,
+        hits,
+        fallback,
+    }
+}
+
+/// Similarity of spelling at which a query word and an index term count
+/// as alike in a fallback (the Dice coefficient of their letter trigrams).
+const ALIKE: f32 = 0.4;
+
+/// Letter trigrams of `^word$`, hashed, sorted and without repeats, into
+/// `out` (cleared first; `u64`s, sorted by the search's one sort routine).
+fn trigrams(word: &str, out: &mut Vec<u64>) {
+    out.clear();
+    let chars: Vec<char> = std::iter::once('^')
+        .chain(word.chars().take(MAX_WORD_CHARS))
+        .chain(std::iter::once('$'))
+        .collect();
+    for w in chars.windows(3) {
+        let h = w.iter().fold(0u64, |h, &c| {
+            h.wrapping_mul(0x0100_0000_01b3) ^ u64::from(c)
+        });
+        out.push(h);
+    }
+    out.sort_unstable();
+    out.dedup();
+}
+
+/// The Dice coefficient of two sorted trigram sets.
+fn dice(a: &[u64], b: &[u64]) -> f32 {
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let (mut i, mut j, mut shared) = (0, 0, 0usize);
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        match x.cmp(y) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    2.0 * shared as f32 / (a.len() + b.len()) as f32
+}
+
+/// Guesses for a query nothing matched, into `scores` and `found` (tools
+/// in the category only): the tools whose words are spelled most like the
+/// query's (letter trigrams: words cut, run together or mistyped past what
+/// typo search corrects), weighed by how their acts fit the query's; else
+/// the tools that do what the query asks (read, change, create, delete);
+/// else every tool. `None` when the category has no tool.
+fn guess(
+    index: &ToolIndex,
+    query: &str,
+    act: QueryAct,
+    scores: &mut [f32],
+    found: &mut Vec<usize>,
+    in_category: &dyn Fn(usize) -> bool,
+) -> Option<Fallback> {
+    let mut qgrams: Vec<Vec<u64>> = Vec::new();
+    for w in words(query, MAX_QUERY_WORDS) {
+        if w.chars().count() >= 3 && !is_stopword(&w) && !is_number(&w) && qgrams.len() < 8 {
+            let mut g = Vec::new();
+            trigrams(&w, &mut g);
+            qgrams.push(g);
+        }
+    }
+    let mut tgrams = Vec::new();
+    let mut best = vec![0f32; scores.len()];
+    for q in &qgrams {
+        for (t, term) in index.terms.iter().enumerate() {
+            if term.len() < 3 {
+                continue;
+            }
+            trigrams(term, &mut tgrams);
+            let alike = dice(q, &tgrams);
+            if alike < ALIKE {
+                continue;
+            }
+            let Some((docs, impacts, idf)) = postings(index, t) else {
+                continue;
+            };
+            for (&d, &impact) in docs.iter().zip(impacts) {
+                if let Some(b) = best.get_mut(d as usize) {
+                    *b = b.max(alike * idf * impact);
+                }
+            }
+        }
+        for (s, b) in scores.iter_mut().zip(best.iter_mut()) {
+            *s += *b;
+            *b = 0.0;
+        }
+    }
+    for (d, (s, &acts)) in scores.iter_mut().zip(&index.acts).enumerate() {
+        if *s > 0.0 && in_category(d) {
+            *s *= act_fit(act, acts);
+            found.push(d);
+        }
+    }
+    if !found.is_empty() {
+        return Some(Fallback::Spelling);
+    }
+    // the act alone: the tools that do it, else any
+    for pass in [true, false] {
+        for (d, (s, &acts)) in scores.iter_mut().zip(&index.acts).enumerate() {
+            let fit = act_fit(act, acts);
+            if in_category(d) && (!pass || (act.act != 0 && fit >= 1.0)) {
+                *s = if pass { fit } else { 0.0 };
+                found.push(d);
+            }
+        }
+        if !found.is_empty() {
+            return Some(Fallback::Act);
+        }
+    }
+    None
 }
 
 /// Adds to each matching tool the share of its name the query names
@@ -910,7 +1289,7 @@ fn head_bonus(index: &ToolIndex, objects: &[Group], query_act: u8, scores: &mut 
         let wanted = if query_act == act::READ {
             act::READ
         } else {
-            !act::READ
+            act::CHANGE | act::CREATE | act::DELETE
         };
         let Some(head) = head.filter(|_| *score > 0.0 && acts & wanted != 0) else {
             continue;

@@ -110,8 +110,145 @@ fn typos_are_corrected_within_bounds() {
     assert_eq!(top(&i, "thermostst"), "set_thermostat");
     assert_eq!(top(&i, "ligth on"), "set_light");
     assert_eq!(top(&i, "verwarmnig"), "set_thermostat");
-    // too far from anything: nothing
-    assert_eq!(i.search("qwertyuiop", &SearchOptions::default()).total, 0);
+    // too far from anything: nothing matches, and without a fallback
+    // nothing is answered
+    let off = SearchOptions::default().with_fallback(false);
+    let r = i.search("qwertyuiop", &off);
+    assert_eq!((r.total, r.fallback), (0, None));
+}
+
+#[test]
+fn nothing_matched_is_answered_with_guesses_said_to_be_guesses() {
+    let i = index();
+    let opts = SearchOptions::default();
+    // no word is close enough for typo search, but the letters are
+    let r = i.search("qqthermoszz", &opts);
+    assert_eq!(r.fallback, Some(Fallback::Spelling), "{r:?}");
+    assert_eq!(r.hits[0].name, "set_thermostat");
+    assert!(r.hits.iter().all(|h| h.guess));
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["fallback"], "spelling");
+    assert_eq!(json["hits"][0]["guess"], true);
+    // nothing alike at all: the tools that do what the query asks
+    let r = i.search("please archive it", &opts);
+    assert_eq!(r.fallback, Some(Fallback::Act));
+    assert_eq!(
+        names(&r),
+        [
+            "control_device",
+            "set_light",
+            "set_thermostat",
+            "toggle_device"
+        ]
+    );
+    // a question about something nobody knows still asks for the state
+    let r = i.search("what is qqqq zzzz?", &opts);
+    assert_eq!((r.fallback, r.hits[0].name.as_str()), (None, "get_states"));
+    let r = i.search("qqqq zzzz xxxx", &opts);
+    assert_eq!((r.fallback, r.total), (Some(Fallback::Act), 7));
+    // a match is no guess, and says nothing of a fallback
+    let r = i.search("thermostat", &opts);
+    assert!(r.fallback.is_none() && !r.hits[0].guess);
+    let json = serde_json::to_value(&r).unwrap();
+    assert!(json.get("fallback").is_none() && json["hits"][0].get("guess").is_none());
+    // within a category
+    let r = i.search("qqqq", &opts.clone().with_category("query"));
+    assert!(r.hits.iter().all(|h| h.category == "query") && r.total > 0);
+    let r = i.search("qqqq", &opts.with_category("nope"));
+    assert_eq!((r.total, r.fallback), (0, None));
+}
+
+#[test]
+fn needs_said_as_feelings_ask_for_what_answers_them() {
+    let i = index();
+    all_first(
+        &i,
+        &[
+            "I'm freezing",
+            "ik heb het koud",
+            "mir ist kalt",
+            "it's a bit chilly in here",
+        ],
+        "set_thermostat",
+    );
+    all_first(
+        &i,
+        &[
+            "it's too dark in the hallway",
+            "ik zie niks",
+            "es ist dunkel hier",
+        ],
+        "set_light",
+    );
+    // the same word in a question asks about the state
+    assert_eq!(top(&i, "is it cold in the bedroom?"), "get_states");
+    // and a command with it says what to do
+    assert_eq!(top(&i, "make the light warm"), "set_light");
+}
+
+#[test]
+fn a_quantity_sets_what_its_thing_is_set_by() {
+    let i = indexed(json!([
+        {"name": "set_position", "description": "Sets the position of a device."},
+        {"name": "set_fan_speed", "description": "Sets a fan's speed by percentage."},
+        {"name": "set_volume", "description": "Sets the volume of a media player."},
+        {"name": "turn_off", "description": "Turns off or closes a device."}
+    ]));
+    all_first(
+        &i,
+        &[
+            "zet de zonwering op 70 procent",
+            "blinds to 30%",
+            "Rollladen auf 50 Prozent",
+        ],
+        "set_position",
+    );
+    all_first(
+        &i,
+        &["turn the tv down", "turn down the music a bit"],
+        "set_volume",
+    );
+    assert_eq!(top(&i, "close the blinds"), "turn_off");
+}
+
+#[test]
+fn what_keeps_happening_asks_why() {
+    let i = indexed(json!([
+        {"name": "set_light", "description": "Turns a light on or off."},
+        {"name": "get_traces", "description": "Execution traces of automations, to debug them.",
+         "annotations": {"readOnlyHint": true}},
+        {"name": "get_logs", "description": "The system log.", "annotations": {"readOnlyHint": true}}
+    ]));
+    for q in [
+        "the hallway light keeps turning on by itself",
+        "waarom gaat de lamp steeds vanzelf aan",
+        "das Licht geht ständig von selbst an",
+    ] {
+        let r = i.search(q, &SearchOptions::default());
+        assert_ne!(r.hits[0].name, "set_light", "{q}");
+    }
+    assert_eq!(top(&i, "turn on the light"), "set_light");
+}
+
+#[test]
+fn a_web_address_is_a_page_to_go_to() {
+    let i = indexed(json!([
+        {"name": "browser_navigate", "description": "Navigate to a URL",
+         "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}},
+        {"name": "browser_tabs", "description": "List, create, close, or select a tab."},
+        {"name": "com_philips_hue", "description": "Hue lights."}
+    ]));
+    all_first(
+        &i,
+        &[
+            "open example.com",
+            "ga naar nu.nl",
+            "https://www.example.org/a?b=c",
+        ],
+        "browser_navigate",
+    );
+    // a dotted name that is no address stays words
+    assert_eq!(top(&i, "light.kitchen hue"), "com_philips_hue");
 }
 
 #[test]

@@ -12,7 +12,7 @@ use serde_json::{Number, Value};
 use super::eval::{type_matches, Evaluator, MAX_DEPTH};
 use super::keywords::Keywords;
 use super::refs::addr;
-use super::value::{cmp_numbers, deep_clone, dismantle, json_eq, Path};
+use super::value::{deep_clone, dismantle, Path};
 use super::Coercion;
 
 /// Alternatives (`anyOf` / `oneOf` branches) tried on a copy of the value,
@@ -196,11 +196,7 @@ impl<'e, 's> Coercer<'e, 's> {
             _ => false,
         };
         if let Value::String(text) = &*v {
-            let enum_len = k.enumeration.map_or(0, <[Value]>::len);
-            if !self.ev.charge_items(enum_len) {
-                return;
-            }
-            if let Some(declared) = enum_value(k, text) {
+            if let Some(declared) = enum_value(self.ev, k, text) {
                 let from = std::mem::replace(v, declared.clone());
                 self.record(
                     path,
@@ -297,12 +293,9 @@ impl<'e, 's> Coercer<'e, 's> {
             Some(Value::Array(ts)) => {
                 ts.iter().any(|t| t == "integer") && !ts.iter().any(|t| t == "number")
             }
-            None => match k.enumeration {
-                Some(vals) if !vals.is_empty() => vals
-                    .iter()
-                    .all(|x| x.as_i64().is_some() || x.as_u64().is_some()),
-                _ => false,
-            },
+            None => k
+                .enumeration
+                .is_some_and(|vals| self.ev.enum_of_integers(vals)),
             _ => false,
         };
         if !wanted {
@@ -447,39 +440,29 @@ fn has_float(v: &Value) -> bool {
 
 /// The declared non-string `enum` (or `const`) value that `text` spells:
 /// `"2"` for `2`, `"true"` / `"TRUE"` for `true`, `"[1,2]"` for `[1, 2]`.
-fn enum_value(k: &Keywords<'_>, text: &str) -> Option<Value> {
-    let values: &[Value] = match (k.enumeration, k.constant) {
+/// A text spells one value at most (a boolean, `null`, a number, or an
+/// array or object in JSON), looked up as any value is (a long enum
+/// through its table, not value by value).
+fn enum_value<'s>(ev: &mut Evaluator<'s>, k: &Keywords<'s>, text: &str) -> Option<Value> {
+    let values: &'s [Value] = match (k.enumeration, k.constant) {
         (Some(vals), _) => vals,
         (None, Some(c)) => std::slice::from_ref(c),
         _ => return None,
     };
     let t = text.trim();
-    let number = parse_number(t);
-    let mut parsed: Option<Option<Value>> = None;
-    for e in values {
-        let hit = match e {
-            Value::String(_) => false,
-            Value::Bool(b) => t.eq_ignore_ascii_case(if *b { "true" } else { "false" }),
-            Value::Null => t.eq_ignore_ascii_case("null"),
-            Value::Number(n) => number
-                .as_ref()
-                .is_some_and(|x| cmp_numbers(x, n) == Some(std::cmp::Ordering::Equal)),
-            Value::Array(_) | Value::Object(_) => {
-                let p = parsed.get_or_insert_with(|| {
-                    if t.starts_with(['[', '{']) {
-                        serde_json::from_str::<Value>(t).ok()
-                    } else {
-                        None
-                    }
-                });
-                p.as_ref().is_some_and(|p| json_eq(p, e))
-            }
-        };
-        if hit {
-            return Some(deep_clone(e));
-        }
-    }
-    None
+    let spelt = if t.eq_ignore_ascii_case("true") || t.eq_ignore_ascii_case("false") {
+        Value::Bool(t.len() == 4)
+    } else if t.eq_ignore_ascii_case("null") {
+        Value::Null
+    } else if let Some(n) = parse_number(t) {
+        Value::Number(n)
+    } else if t.starts_with(['[', '{']) {
+        serde_json::from_str::<Value>(t).ok()?
+    } else {
+        return None;
+    };
+    let place = ev.enum_place(values, &spelt)?;
+    values.get(place).map(deep_clone)
 }
 
 /// A JSON number written in a string (`"21"`, `" 21.5 "`, `"1e3"`).

@@ -73,8 +73,11 @@ impl Validator {
     /// an unknown tool, invalid arguments, or arguments or a schema beyond
     /// the quick check (a keyword other than `type`, `enum` of strings,
     /// `properties`, `required`, `additionalProperties` as a boolean and
-    /// `items` as one schema; a number with a fraction or an exponent; a
+    /// `items` as one schema; an object schema with more than 64 declared
+    /// or required members; a number with a fraction or an exponent; a
     /// string with an escape); [`validate`](Self::validate) then answers.
+    /// Either way the time is linear in the members, items and enum
+    /// values.
     ///
     /// ```
     /// use mcp_switchboard::{Catalog, Validator};
@@ -101,10 +104,7 @@ impl Validator {
     /// or other words are wanted: the edits of the text that give the
     /// arguments [`validate`](Self::validate) would give, with exactly its
     /// coercions and errors; `None` means "not known".
-    #[cfg_attr(
-        not(all(target_arch = "wasm32", not(feature = "web-module"))),
-        allow(dead_code)
-    )]
+    #[cfg_attr(any(not(feature = "js"), feature = "web-module"), allow(dead_code))]
     pub(crate) fn quick(&mut self, tool: &str, arguments: &str) -> Option<super::fast::Quick> {
         self.tools
             .get_mut(tool)?

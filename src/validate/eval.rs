@@ -13,7 +13,9 @@ use serde_json::{Map, Value};
 
 use super::keywords::Keywords;
 use super::refs::{addr, Index};
-use super::value::{cmp_numbers, count_limit, is_integer, is_multiple, json_eq, json_hash, Path};
+use super::value::{
+    cmp_numbers, count_limit, is_integer, is_multiple, json_eq, json_hash, str_hash, Path,
+};
 use super::{format, regex, words, ArgumentError};
 
 /// Nested schema evaluations followed before giving up on a branch.
@@ -41,6 +43,19 @@ const REGEX_PAIRS_PER_STEP: u64 = 512;
 /// Enums longer than this are looked up through a hash table built once
 /// per schema (not compared value by value for every instance).
 const ENUM_SCAN: usize = 8;
+
+/// Whether `x` is an integer that fits 64 bits.
+fn is_integer_value(x: &Value) -> bool {
+    x.as_i64().is_some() || x.as_u64().is_some()
+}
+
+/// A long enum read once: the places of its values by their hash, and
+/// whether every value is an integer, or a string.
+struct EnumTable {
+    places: HashMap<u64, Vec<usize>>,
+    integers: bool,
+    strings: bool,
+}
 
 /// Where problems go.
 pub(crate) struct Sink {
@@ -119,9 +134,9 @@ pub(crate) struct Evaluator<'s> {
     /// (with the base it was described under): described once, not on
     /// every failure.
     wanted: HashMap<usize, (Rc<str>, Rc<str>)>,
-    /// Long enums met so far, by address: value hash → positions. (A list:
-    /// a schema has few long enums, and each look-up is charged.)
-    enums: Vec<(usize, HashMap<u64, Vec<usize>>)>,
+    /// Long enums met so far, by address (a schema may have one on each
+    /// of thousands of members).
+    enums: HashMap<usize, EnumTable>,
     /// `(schema, instance)` pairs entered through a reference and not yet
     /// left: meeting one again is a loop.
     active: Vec<(usize, usize)>,
@@ -153,7 +168,7 @@ impl<'s> Evaluator<'s> {
             keywords: HashMap::new(),
             refs: HashMap::new(),
             wanted: HashMap::new(),
-            enums: Vec::new(),
+            enums: HashMap::new(),
             active: Vec::new(),
             steps: 0,
             budget: BASE_BUDGET,
@@ -164,7 +179,13 @@ impl<'s> Evaluator<'s> {
 
     /// A fresh step budget for one pass over `v`.
     pub(crate) fn reset_budget(&mut self, v: &Value) {
-        self.budget = BASE_BUDGET.saturating_add(count_values(v).saturating_mul(BUDGET_PER_VALUE));
+        self.reset_budget_to(count_values(v));
+    }
+
+    /// A fresh step budget for one pass over `values` JSON values (or
+    /// fewer).
+    pub(crate) fn reset_budget_to(&mut self, values: u64) {
+        self.budget = BASE_BUDGET.saturating_add(values.saturating_mul(BUDGET_PER_VALUE));
         self.steps = 0;
         self.exhausted = false;
         self.reported_exhausted = false;
@@ -206,7 +227,7 @@ impl<'s> Evaluator<'s> {
     }
 
     /// The problems of `v` against `s`, reported at `path`.
-    fn errors_of(
+    pub(crate) fn errors_of(
         &mut self,
         s: &'s Value,
         base: &Rc<str>,
@@ -337,30 +358,79 @@ impl<'s> Evaluator<'s> {
     /// Whether `v` is one of `values`: a hash lookup for long enums (the
     /// table is built once per enum, its cost charged once).
     fn in_enum(&mut self, values: &'s [Value], v: &Value) -> bool {
+        self.enum_place(values, v).is_some()
+    }
+
+    /// The place in `values` of the first value equal to `v`.
+    pub(crate) fn enum_place(&mut self, values: &'s [Value], v: &Value) -> Option<usize> {
+        self.enum_find(values, || json_hash(v), |e| json_eq(e, v))
+    }
+
+    /// Whether the string `t` is one of `values` (no value made of it).
+    pub(crate) fn in_enum_str(&mut self, values: &'s [Value], t: &str) -> bool {
+        self.enum_find(values, || str_hash(t), |e| e.as_str() == Some(t))
+            .is_some()
+    }
+
+    /// Whether `values` is not empty and every value is an integer (of a
+    /// long enum, found once).
+    pub(crate) fn enum_of_integers(&mut self, values: &'s [Value]) -> bool {
+        match self.enum_table(values) {
+            Some(table) => table.integers,
+            None => !values.is_empty() && values.iter().all(is_integer_value),
+        }
+    }
+
+    /// Whether every value of `values` is a string (of a long enum, found
+    /// once).
+    pub(crate) fn enum_of_strings(&mut self, values: &'s [Value]) -> bool {
+        match self.enum_table(values) {
+            Some(table) => table.strings,
+            None => values.iter().all(Value::is_string),
+        }
+    }
+
+    /// The first place in `values` whose value is `same`, the value's hash
+    /// being `hash()`: compared one by one in a short enum, looked up in
+    /// the table of a long one.
+    fn enum_find(
+        &mut self,
+        values: &'s [Value],
+        hash: impl FnOnce() -> u64,
+        same: impl Fn(&Value) -> bool,
+    ) -> Option<usize> {
+        let Some(table) = self.enum_table(values) else {
+            return values.iter().position(same);
+        };
+        table
+            .places
+            .get(&hash())?
+            .iter()
+            .copied()
+            .find(|&i| values.get(i).is_some_and(&same))
+    }
+
+    /// The table of a long enum (built the first time, its cost charged
+    /// then); `None` for a short one.
+    fn enum_table(&mut self, values: &'s [Value]) -> Option<&EnumTable> {
         if values.len() <= ENUM_SCAN {
-            return values.iter().any(|e| json_eq(e, v));
+            return None;
         }
         let key = values.as_ptr() as usize;
-        self.charge_items(self.enums.len());
-        let found = self.enums.iter().position(|(k, _)| *k == key);
-        let at = match found {
-            Some(i) => i,
-            None => {
-                self.charge_items(values.len());
-                let mut table: HashMap<u64, Vec<usize>> = HashMap::new();
-                for (i, e) in values.iter().enumerate() {
-                    table.entry(json_hash(e)).or_default().push(i);
-                }
-                self.enums.push((key, table));
-                self.enums.len() - 1
+        if !self.enums.contains_key(&key) {
+            self.charge_items(values.len());
+            let mut places: HashMap<u64, Vec<usize>> = HashMap::new();
+            for (i, e) in values.iter().enumerate() {
+                places.entry(json_hash(e)).or_default().push(i);
             }
-        };
-        let Some(bucket) = self.enums.get(at).and_then(|(_, t)| t.get(&json_hash(v))) else {
-            return false;
-        };
-        bucket
-            .iter()
-            .any(|&i| values.get(i).is_some_and(|e| json_eq(e, v)))
+            let table = EnumTable {
+                places,
+                integers: values.iter().all(is_integer_value),
+                strings: values.iter().all(Value::is_string),
+            };
+            self.enums.insert(key, table);
+        }
+        self.enums.get(&key)
     }
 
     pub(crate) fn eval(

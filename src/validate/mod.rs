@@ -35,7 +35,7 @@ pub use compiled::Validator;
 use eval::Evaluator;
 #[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use fast::validation as quick_validation;
-#[cfg(all(target_arch = "wasm32", not(feature = "web-module")))]
+#[cfg(all(feature = "js", not(feature = "web-module")))]
 pub(crate) use fast::{splice, Quick};
 
 /// One problem with call arguments, for people and models.

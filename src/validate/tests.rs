@@ -225,6 +225,53 @@ fn stringified_enum_values_map_back_to_the_declared_value() {
 }
 
 #[test]
+fn long_enums_coerce_as_short_ones_do() {
+    // past eight values an enum is looked up through a table: the same
+    // values found, the first of equal ones, the same integer rule
+    let pad = |values: Value, long: bool| {
+        let mut values = values.as_array().cloned().unwrap_or_default();
+        if long {
+            values.extend((0..10).map(|i| json!(format!("pad{i}"))));
+        }
+        Value::Array(values)
+    };
+    for long in [false, true] {
+        let s = tool(json!({
+            "level": {"enum": pad(json!([1, 2, 2.0, 3]), long)},
+            "flag": {"enum": pad(json!([true, false]), long)},
+            "maybe": {"enum": pad(json!([null, "x"]), long)},
+            "obj": {"enum": pad(json!([{"a": [1, 2]}]), long)},
+            "name": {"enum": pad(json!(["on", "off"]), long)}
+        }));
+        let v = coerce(
+            s.clone(),
+            json!({"level": "2.0", "flag": "FALSE", "maybe": "null",
+                   "obj": "{\"a\": [1, 2.0]}", "name": "on"}),
+        );
+        assert!(v.is_valid(), "{long}: {}", v.message());
+        assert_eq!(
+            v.arguments,
+            json!({"level": 2, "flag": false, "maybe": null, "obj": {"a": [1, 2]}, "name": "on"}),
+            "{long}"
+        );
+        assert_eq!(v.coercions.len(), 4, "{long}");
+        let v = coerce(s, json!({"level": "4", "name": "dim", "flag": "yes"}));
+        assert!(v.coercions.is_empty(), "{long}");
+        assert_eq!(v.errors.len(), 3, "{long}: {}", v.message());
+        // 80.0 becomes 80 where every value is an integer
+        let integers: Vec<Value> = (0..if long { 20 } else { 5 }).map(|i| json!(i)).collect();
+        let mut mixed = integers.clone();
+        mixed.push(json!("x"));
+        let v = coerce(
+            tool(json!({"i": {"enum": integers}, "m": {"enum": mixed}})),
+            json!({"i": 4.0, "m": 4.0}),
+        );
+        assert!(v.is_valid(), "{long}: {}", v.message());
+        assert_eq!(v.arguments, json!({"i": 4, "m": 4.0}), "{long}");
+    }
+}
+
+#[test]
 fn null_for_an_optional_property_removes_it() {
     // OpenAI strict mode: optional properties are nullable, null means absent
     let s = json!({"type": "object", "properties": {

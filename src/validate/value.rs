@@ -90,6 +90,25 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
     true
 }
 
+/// One hash of a tag, a number, a text and earlier hashes (one function,
+/// not one per shape of input: the module stays small).
+fn one(tag: u8, n: u64, text: &str, parts: &[u64]) -> u64 {
+    let mut h = foldhash::fast::FixedState::with_seed(0).build_hasher();
+    h.write_u8(tag);
+    h.write_u64(n);
+    h.write_usize(text.len());
+    h.write(text.as_bytes());
+    for p in parts {
+        h.write_u64(*p);
+    }
+    h.finish()
+}
+
+/// [`json_hash`] of the string `s`, without making a value of it.
+pub(crate) fn str_hash(s: &str) -> u64 {
+    one(3, 0, s, &[])
+}
+
 /// A hash consistent with [`json_eq`]: equal values hash equally (numbers
 /// by value, objects whatever their key order). Iterative: any depth is
 /// fine, and every level counts, so unequal deep values rarely collide.
@@ -98,19 +117,6 @@ pub(crate) fn json_hash(v: &Value) -> u64 {
         Enter(&'a Value),
         Array(usize),
         Object(Vec<&'a str>),
-    }
-    /// One hash of a tag, a number, a text and earlier hashes (one
-    /// function, not one per shape of input: the module stays small).
-    fn one(tag: u8, n: u64, text: &str, parts: &[u64]) -> u64 {
-        let mut h = foldhash::fast::FixedState::with_seed(0).build_hasher();
-        h.write_u8(tag);
-        h.write_u64(n);
-        h.write_usize(text.len());
-        h.write(text.as_bytes());
-        for p in parts {
-            h.write_u64(*p);
-        }
-        h.finish()
     }
     let mut steps = vec![Step::Enter(v)];
     let mut done: Vec<u64> = Vec::new();
@@ -125,7 +131,7 @@ pub(crate) fn json_hash(v: &Value) -> u64 {
                     let f = if f == 0.0 { 0.0 } else { f };
                     done.push(one(2, f.to_bits(), "", &[]));
                 }
-                Value::String(s) => done.push(one(3, 0, s, &[])),
+                Value::String(s) => done.push(str_hash(s)),
                 Value::Array(a) => {
                     steps.push(Step::Array(a.len()));
                     steps.extend(a.iter().rev().map(Step::Enter));
@@ -306,10 +312,7 @@ const COMPACT_DEPTH: usize = 4;
 pub(crate) fn compact(v: &Value) -> String {
     let mut out = String::new();
     write_compact(v, COMPACT_DEPTH, &mut out);
-    match out.char_indices().nth(COMPACT_CHARS) {
-        None => out,
-        Some((i, _)) => format!("{}…", out.get(..i).unwrap_or_default()),
-    }
+    crate::text::cut(&out, COMPACT_CHARS, crate::text::Cut::Keep)
 }
 
 fn write_compact(v: &Value, depth: usize, out: &mut String) {

@@ -591,10 +591,7 @@ fn list(items: impl Iterator<Item = String>, total: usize, max: usize) -> String
 }
 
 fn cut(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        None => s.to_string(),
-        Some((i, _)) => format!("{}…", s.get(..i).unwrap_or_default()),
-    }
+    crate::text::cut(s, max, crate::text::Cut::Keep)
 }
 
 fn plural(n: u64) -> &'static str {

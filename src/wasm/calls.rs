@@ -3,6 +3,7 @@
 use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::{
     js_error, json_error, read_catalog, read_dialect, read_text, read_value, stringify, to_js,
@@ -30,8 +31,8 @@ export type ToolSuccess = { content: TextContent[]; structuredContent: { success
 export type ToolFailure = { content: TextContent[]; structuredContent: { success: false; error: string; [field: string]: unknown }; isError: true };
 /** toolException(): the message as text, with isError. */
 export type ToolException = { content: TextContent[]; isError: true };
-/** One call's outcome for formatResults(): its CallToolResult, the JSON-RPC response holding it (or an error), or null for a call that carries its own error; any other value is taken as the tool's output. */
-export type ToolOutcome = CallToolResult | { jsonrpc: "2.0"; id: string | number | null; result: CallToolResult } | { jsonrpc: "2.0"; id: string | number | null; error: { code: number; message: string; data?: unknown } } | object | null;
+/** One call's outcome for formatResults(): its CallToolResult, the JSON-RPC response holding it (or an error, or the error object alone), an Error the tool threw (an error result), or null for a call that carries its own error; any other value is taken as the tool's output. */
+export type ToolOutcome = CallToolResult | { jsonrpc: "2.0"; id: string | number | null; result: CallToolResult } | { jsonrpc: "2.0"; id: string | number | null; error: { code: number; message: string; data?: unknown } } | Error | object | null | undefined;
 /** One change made to arguments before validation. */
 export interface Coercion {
   pointer: string;
@@ -65,12 +66,13 @@ export interface ModelTurn<D extends DialectName = DialectName, A = AssistantIte
   text: string;
   assistant: A[];
 }
-/** A conversion's name map (dialect name → MCP name), or the conversion itself. */
+/** A conversion's name map (dialect name → MCP name), or the conversion itself (which carries its catalog: calls are then validated without passing it again). */
 export type NamesInput = { [dialectName: string]: string } | { names: { [dialectName: string]: string } };
 /**
  * Reads the tool calls of a model response in the dialect's own shape (JSON text or a parsed value; for
- * "prompted", the model's text). With `catalog`, arguments are coerced and validated against the tools'
- * original schemas.
+ * "prompted", the model's text). Arguments are coerced and validated against the tools' original schemas: those
+ * of `catalog`, else of the catalog the conversion passed as `names` was made from. A response in another API's
+ * shape is an error that names it.
  */
 export function parseCalls<D extends DialectName, R extends string | object>(dialect: D, response: R, names: NamesInput, catalog?: CatalogInput): ModelTurn<D, AssistantItem<D, R>>;
 /** `D`, not inferred from where it is used (so a turn of another dialect is an error, not a union). */
@@ -94,14 +96,22 @@ pub fn parse_calls_js(
         (Dialect::Prompted, Some(text)) => Value::String(text),
         _ => read_value(&response, "the response")?,
     };
+    // a conversion carries its catalog (convert() put it there)
+    let carried = if names.is_object() {
+        js_sys::Reflect::get(&names, &super::catalog_key()).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    };
     let names = read_value(&names, "names")?;
     let names = names.get("names").unwrap_or(&names);
     let names = NameMap::from_json(names)
         .ok_or_else(|| usage("names must map dialect names to MCP names"))?;
-    let catalog = if catalog.is_undefined() || catalog.is_null() {
-        None
-    } else {
+    let catalog = if !catalog.is_undefined() && !catalog.is_null() {
         Some(read_catalog(&catalog)?)
+    } else if !carried.is_undefined() && !carried.is_null() {
+        Some(read_catalog(&carried)?)
+    } else {
+        None
     };
     let turn =
         parse_calls(dialect, &response, &names, catalog.as_ref()).map_err(|e| js_error(&e))?;
@@ -137,9 +147,45 @@ pub fn format_results_js(
     }
     let turn: ModelTurn = serde_json::from_value(turn)
         .map_err(|e| usage(&format!("the turn is not a parseCalls result: {e}")))?;
-    let results = read_value(&results, "results")?;
+    let results = read_value(&errors_as_results(&results), "results")?;
     let items = format_results(dialect, &turn, &results).map_err(|e| js_error(&e))?;
     to_js(&serde_json::json!({"assistant": turn.assistant, "results": items}))
+}
+
+/// The results with every thrown `Error` (which JSON has no form for)
+/// written as the error result the model reads, and `undefined` as null.
+fn errors_as_results(results: &JsValue) -> JsValue {
+    let map = |v: JsValue| -> JsValue {
+        match v.dyn_ref::<js_sys::Error>() {
+            Some(e) => {
+                let message: String = e.message().into();
+                let text = if message.is_empty() {
+                    String::from(e.name())
+                } else {
+                    message
+                };
+                to_js(&serde_json::json!({"content": [{"type": "text", "text": text}], "isError": true}))
+                    .unwrap_or(JsValue::NULL)
+            }
+            None if v.is_undefined() => JsValue::NULL,
+            None => v,
+        }
+    };
+    if js_sys::Array::is_array(results) {
+        let a: &js_sys::Array = results.unchecked_ref();
+        return a.iter().map(map).collect::<js_sys::Array>().into();
+    }
+    if let Some(obj) = results.dyn_ref::<js_sys::Object>() {
+        if results.dyn_ref::<js_sys::Error>().is_none() {
+            let out = js_sys::Object::new();
+            for entry in js_sys::Object::entries(obj).iter() {
+                let pair: &js_sys::Array = entry.unchecked_ref();
+                let _ = js_sys::Reflect::set(&out, &pair.get(0), &map(pair.get(1)));
+            }
+            return out.into();
+        }
+    }
+    results.clone()
 }
 
 /// A successful CallToolResult: `{success: true, ...data}` (JSON text, or

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::{js_error, read_catalog, read_catalog_text, read_dialect, string_bytes, usage};
 use crate::rawjson;
@@ -107,7 +108,15 @@ pub fn convert_js(catalog: JsValue, options: Ts<ConvertOptions>) -> Result<JsVal
             crate::Catalog::parse(&bytes).map(|c| convert_catalog_json(&c, dialect, &options))
         }
     };
-    js_sys::JSON::parse(&text.map_err(|e| js_error(&e))?)
+    let out = js_sys::JSON::parse(&text.map_err(|e| js_error(&e))?)?;
+    // the conversion carries its catalog, so that parseCalls validates
+    // against the tools' real schemas without being given it again
+    if let Some(obj) = out.dyn_ref::<js_sys::Object>() {
+        let descriptor = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&descriptor, &"value".into(), &catalog);
+        js_sys::Object::define_property(obj, &super::catalog_key(), &descriptor);
+    }
+    Ok(out)
 }
 
 /// Converts a catalog given as JSON text and returns JSON text: the fast

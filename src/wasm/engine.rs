@@ -9,8 +9,6 @@ use super::{js_error, read_catalog, read_dialect, read_text, read_value, usage};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
-/** Progressive disclosure: every tool, core tools plus the meta-tools, the meta-tools alone, or hybrid when the list would take too much of the context. */
-export type Mode = "all" | "hybrid" | "meta" | "auto";
 /** What the engine wants done: send a reply or a notification, run a tool and report it with complete() or fail(), or stop running one. */
 /** What the engine wants done: send a reply (on `channel`, answering request `to`, with HTTP `status`) or a notification (on the stream of request `to`, or session-wide when `to` is null), do an invocation (a tool call, resource read, prompt render or completion, by `kind`) and report it with complete() or fail(), stop one, send a request to the client (2025 revisions) or take the client's answer to one. */
 export type EngineOutput =

@@ -13,6 +13,10 @@
 //! decisions it is built from) and `web` (the web tools' state machines,
 //! HTML conversion, the tool definitions).
 //!
+//! The conversation (`conversation`, feature `chat`) is compiled into a
+//! module of its own too, beside every other area (the npm package's
+//! `mcp-switchboard/chat`).
+//!
 //! The web tools are a module of their own: `web` is compiled with the
 //! feature `web` (beside the other areas), and the feature `web-module`
 //! builds a module with the web tools alone (the npm package's
@@ -57,13 +61,15 @@ use crate::{Catalog, Error, ErrorKind, Limits};
 mod calls;
 #[cfg(not(feature = "web-module"))]
 mod catalog;
-#[cfg(not(feature = "web-module"))]
+#[cfg(all(feature = "full", not(feature = "web-module")))]
 mod client;
 #[cfg(not(feature = "web-module"))]
+mod conversation;
+#[cfg(all(feature = "full", not(feature = "web-module")))]
 mod engine;
-#[cfg(not(feature = "web-module"))]
+#[cfg(all(feature = "full", not(feature = "web-module")))]
 mod http;
-#[cfg(not(feature = "web-module"))]
+#[cfg(all(feature = "full", not(feature = "web-module")))]
 mod http_modern;
 #[cfg(not(feature = "web-module"))]
 mod search;
@@ -81,6 +87,8 @@ export interface SwitchboardError extends Error {
 }
 /** Any JSON Schema, as an object. */
 export type JsonSchema = { [keyword: string]: unknown };
+/** Progressive disclosure: every tool, core tools plus the meta-tools, the meta-tools alone, or hybrid when the list would take too much of the context. */
+export type Mode = "all" | "hybrid" | "meta" | "auto";
 "#;
 
 /// Turns a crate error into a thrown JS `Error` with `code` and `pointer`.
@@ -333,7 +341,7 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 /// A JS object frozen with the objects and arrays it holds one level
 /// down: an answer made once and handed out many times, which no caller
 /// can change under the next.
-#[cfg(not(feature = "web-module"))]
+#[cfg(all(feature = "full", not(feature = "web-module")))]
 pub(crate) fn frozen(value: JsValue) -> JsValue {
     if let Some(object) = value.dyn_ref::<js_sys::Object>() {
         for inner in js_sys::Object::values(object).iter() {
@@ -355,6 +363,13 @@ pub(crate) fn millis(ms: f64) -> u64 {
     } else {
         0
     }
+}
+
+/// The key under which a conversion carries its catalog (not enumerable:
+/// `JSON.stringify` and spreading leave it out).
+#[cfg(not(feature = "web-module"))]
+pub(crate) fn catalog_key() -> JsValue {
+    js_sys::Symbol::for_("mcp-switchboard.catalog").into()
 }
 
 /// The package version.

@@ -1,4 +1,5 @@
-//! The tool search index and the token budget per disclosure mode.
+//! The tool search index, the token budget per disclosure mode, and the
+//! index of a home's own things by name.
 
 use serde::Deserialize;
 use tsify::{Ts, Tsify};
@@ -12,10 +13,31 @@ const TYPES: &'static str = r#"
 export interface SearchMetadata {
   tools: { [toolName: string]: { category?: string; tags?: string | string[]; description?: string; keywords?: string | string[] } };
 }
-/** One search hit. */
-export interface Hit { name: string; score: number; category: string; description: string }
-/** search() results: the total number of matches and the top hits. */
-export interface SearchResults { total: number; hits: Hit[] }
+/** One search hit; `guess` when nothing matched and it is a fallback's guess. */
+export interface Hit { name: string; score: number; category: string; description: string; guess?: true }
+/** search() results: the total number of matches and the top hits; `fallback` says how the hits were guessed when nothing matched. */
+export interface SearchResults { total: number; hits: Hit[]; fallback?: "spelling" | "act" }
+/** A home's zones, devices, Flows and moods, each list an array or an object keyed by ID. */
+export interface HomeInput {
+  zones?: HomeZone[] | { [id: string]: HomeZone };
+  devices?: HomeDevice[] | { [id: string]: HomeDevice };
+  flows?: HomeFlow[] | { [id: string]: HomeFlow };
+  moods?: HomeMood[] | { [id: string]: HomeMood };
+}
+/** A zone and the zone it is in (by ID). */
+export interface HomeZone { id?: string; name: string; parent?: string | null }
+/** A device, its zone (by ID) and class (`virtualClass` wins when set). */
+export interface HomeDevice { id?: string; name: string; zone?: string | null; zoneId?: string | null; class?: string | null; virtualClass?: string | null }
+/** A Flow. */
+export interface HomeFlow { id?: string; name: string }
+/** A mood and its zone (by ID). */
+export interface HomeMood { id?: string; name: string; zone?: string | null; zoneId?: string | null }
+/** What a thing of the home is. */
+export type EntityKind = "zone" | "device" | "flow" | "mood";
+/** One thing a reference may mean, with why. */
+export interface EntityMatch { id: string; name: string; kind: EntityKind; zone?: string; zoneId?: string; class?: string; score: number; why: string[] }
+/** resolve() result: the things a reference may mean, best first; `ambiguous` and `note` when it does not say which. */
+export interface Resolution { matches: EntityMatch[]; ambiguous: boolean; note?: string }
 /** budget() result: estimated tokens of the tool list per disclosure mode. */
 export interface Budget { dialect: DialectName | "mcp"; all: number; hybrid: number; meta: number; core: string[] }
 "#;
@@ -28,6 +50,8 @@ pub struct SearchOptions {
     limit: Option<usize>,
     /// Only tools of this category.
     category: Option<String>,
+    /// When nothing matches, answer with guesses (default true).
+    fallback: Option<bool>,
 }
 
 /// Options for `budget`.
@@ -83,6 +107,9 @@ impl JsToolIndex {
         if let Some(c) = o.category {
             opts = opts.with_category(c);
         }
+        if let Some(f) = o.fallback {
+            opts = opts.with_fallback(f);
+        }
         to_js(&self.inner.search(query, &opts))
     }
 
@@ -113,4 +140,63 @@ pub fn budget_js(
         ..crate::Disclosure::default()
     };
     to_js(&crate::budget(&catalog, dialect, &d))
+}
+
+/// Options for `EntityIndex.resolve`.
+#[derive(Deserialize, Default, Tsify)]
+#[serde(default, deny_unknown_fields)]
+pub struct ResolveOptions {
+    /// Only things of this kind.
+    #[tsify(type = "EntityKind")]
+    kind: Option<String>,
+    /// The most matches returned (default 5).
+    limit: Option<usize>,
+}
+
+/// The home's zones, devices, Flows and moods by the names people say.
+#[wasm_bindgen(js_name = EntityIndex)]
+pub struct JsEntityIndex {
+    inner: crate::EntityIndex,
+}
+
+#[wasm_bindgen(js_class = EntityIndex)]
+impl JsEntityIndex {
+    /// Indexes a home: its JSON text or a plain value.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "HomeInput | string")] home: JsValue,
+    ) -> Result<JsEntityIndex, JsValue> {
+        let value = read_value(&home, "the home")?;
+        let inner = crate::EntityIndex::build(&value).map_err(|e| js_error(&e))?;
+        Ok(JsEntityIndex { inner })
+    }
+
+    /// The things a reference may mean, best first, with why; says when it is ambiguous.
+    #[wasm_bindgen(unchecked_return_type = "Resolution")]
+    pub fn resolve(
+        &self,
+        text: &str,
+        options: Option<Ts<ResolveOptions>>,
+    ) -> Result<JsValue, JsValue> {
+        let o: ResolveOptions = super::options(options, "resolve options")?;
+        let mut opts = crate::ResolveOptions::new();
+        if let Some(k) = o.kind {
+            let kind = crate::EntityKind::parse(&k).ok_or_else(|| {
+                super::usage(&format!(
+                    "bad resolve options: kind must be zone, device, flow or mood, not {k:?}"
+                ))
+            })?;
+            opts = opts.with_kind(kind);
+        }
+        if let Some(l) = o.limit {
+            opts = opts.with_limit(l);
+        }
+        to_js(&self.inner.resolve(text, &opts))
+    }
+
+    /// Number of things indexed.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> usize {
+        self.inner.len()
+    }
 }

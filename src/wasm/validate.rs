@@ -181,7 +181,7 @@ fn quick_text(text: &str, q: &crate::validate::Quick) -> String {
         out.push_str(",\"from\":");
         out.push_str(e.sent(text));
         out.push_str(",\"to\":");
-        out.push_str(e.replacement(text));
+        e.push_result(text, &mut out);
         out.push_str(",\"reason\":");
         push_json_str(&mut out, e.reason);
         out.push('}');
@@ -364,8 +364,6 @@ impl JsValidator {
         let Some(tool) = place.and_then(|i| self.names.get(i as usize)) else {
             return Err(unknown());
         };
-        // text the caller wrote may say the same values differently
-        // (`-0`, spaces): only JSON.stringify's goes out unread
         let (text, sent) = if args.is_undefined() {
             ("{}".to_string(), None)
         } else if args.is_string() {
@@ -378,16 +376,19 @@ impl JsValidator {
         };
         // valid as sent, or once strings are read as the numbers and
         // booleans they hold (read from the text, no value tree): the
-        // result joined around JSON.stringify's text, or written around
-        // the edited text
-        if let Some(sent) = &sent {
-            match self.inner.quick(tool, &text) {
-                Some(q) if q.edits.is_empty() => {
-                    return self.joined(sent, &q.errors);
-                }
-                Some(q) => return js_sys::JSON::parse(&quick_text(&text, &q)),
-                None => {}
+        // result joined around JSON.stringify's text (or the caller's text
+        // as read here, which a quick answer holds only as JSON.parse reads
+        // it: no `-0`, fraction, exponent or escape), or written around the
+        // edited text
+        match self.inner.quick(tool, &text) {
+            Some(q) if q.edits.is_empty() => {
+                return match &sent {
+                    Some(sent) => self.joined(sent, &q.errors),
+                    None => self.joined(&JsValue::from_str(&text), &q.errors),
+                };
             }
+            Some(q) => return js_sys::JSON::parse(&quick_text(&text, &q)),
+            None => {}
         }
         let value: Value = serde_json::from_str(&text)
             .map_err(|e| json_error(&Error::json(&e), "the arguments"))?;

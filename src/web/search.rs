@@ -457,13 +457,9 @@ fn collapse(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// At most `n` characters, with `…` when cut.
+/// White space collapsed, at most `n` characters, with `…` when cut.
 fn cut(s: &str, n: usize) -> String {
-    let s = collapse(s);
-    match s.char_indices().nth(n) {
-        Some((i, _)) => format!("{}…", s.get(..i).unwrap_or("").trim_end()),
-        None => s,
-    }
+    crate::text::cut(&collapse(s), n, crate::text::Cut::Trim)
 }
 
 fn known(v: Option<&str>) -> Option<String> {

@@ -392,7 +392,7 @@ function pct(sorted, p) {
 
 /** The engine alone: handle + drain + complete + drain per tools/call. */
 async function engineOverhead(calls) {
-  const { Engine, toolSuccess } = await import(join(root, 'pkg/index.mjs'));
+  const { Engine, toolSuccess } = await import(join(root, 'pkg/full/index.mjs'));
   const { demoCatalog } = await import(join(root, 'js/demo-home.mjs'));
   const engine = new Engine(demoCatalog, {});
   engine.handle(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } } }));

@@ -2,7 +2,11 @@
 // Tool-search latency through the wasm package, side by side with
 // MiniSearch (default settings) on the same documents: index build time,
 // memory, and p50/p99 query time over 1,000 and 10,000 tools (the GitHub
-// catalog repeated with renamed tools). Run: node tests/bench/search.mjs [--quick]
+// catalog repeated with renamed tools). Then the entity index: resolving
+// the spoken references of tests/search/home/ in a home of 1,000 things
+// (the evaluation's home, its rooms copied), beside MiniSearch over the
+// same names with fuzzy and prefix matching on.
+// Run: node tests/bench/search.mjs [--quick]
 // Memory is measured in a fresh child process per engine and size.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -123,4 +127,60 @@ if (process.argv[2] === '--memory') {
   for (const r of rows) {
     console.log(`| ${r.name} | ${r.n.toLocaleString('en-US')} | ${r.build.toFixed(1)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.memory / 1048576).toFixed(1)} | ${r.queries} |`);
   }
+}
+
+/** The evaluation's home grown to at least `n` things: its rooms (the
+ * zones without zones inside) copied with their devices and moods, each
+ * copy's zone names numbered. */
+export function homeOf(n) {
+  const home = JSON.parse(readFileSync(join(root, 'tests/search/home/home.json'), 'utf8'));
+  const parents = new Set(home.zones.map((z) => z.parent).filter(Boolean));
+  const rooms = home.zones.filter((z) => !parents.has(z.id));
+  const out = { zones: [...home.zones], devices: [...home.devices], flows: [...home.flows], moods: [...home.moods] };
+  const size = () => out.zones.length + out.devices.length + out.flows.length + out.moods.length;
+  for (let copy = 2; size() < n; copy++) {
+    for (const room of rooms) {
+      if (size() >= n) break;
+      const id = `${room.id}-${copy}`;
+      out.zones.push({ ...room, id, name: `${room.name} ${copy}` });
+      for (const d of home.devices.filter((x) => x.zone === room.id)) out.devices.push({ ...d, id: `${d.id}-${copy}`, zone: id });
+      for (const m of home.moods.filter((x) => x.zone === room.id)) out.moods.push({ ...m, id: `${m.id}-${copy}`, zone: id });
+    }
+  }
+  return out;
+}
+
+if (process.argv[2] !== '--memory') {
+  const home = homeOf(1000);
+  const things = home.zones.length + home.devices.length + home.flows.length + home.moods.length;
+  const refs = JSON.parse(readFileSync(join(root, 'tests/search/home/references.json'), 'utf8')).references.map((r) => r.text);
+  const zoneName = Object.fromEntries(home.zones.map((z) => [z.id, z.name]));
+  const named = [...home.zones, ...home.devices, ...home.flows, ...home.moods].map((t, id) => ({ id, name: t.name, zone: zoneName[t.zone ?? t.parent] ?? '' }));
+  const timed = (build, resolve) => {
+    const t0 = performance.now();
+    const index = build();
+    const buildMs = performance.now() - t0;
+    for (let w = 0; w < 3; w++) for (const q of refs) resolve(index, q);
+    const lat = [];
+    for (let r = 0; r < (quick ? 3 : 30); r++) {
+      for (const q of refs) {
+        const t1 = performance.now();
+        resolve(index, q);
+        lat.push((performance.now() - t1) * 1000);
+      }
+    }
+    lat.sort((a, b) => a - b);
+    return { build: buildMs, p50: percentile(lat, 50), p99: percentile(lat, 99), n: lat.length };
+  };
+  const ours = timed(() => new sb.EntityIndex(home), (i, q) => i.resolve(q, { limit: 5 }));
+  const mini = timed(() => {
+    const ms = new MiniSearch({ fields: ['name', 'zone'], searchOptions: { fuzzy: 0.2, prefix: true, boost: { name: 2 } } });
+    ms.addAll(named);
+    return ms;
+  }, (i, q) => i.search(q).slice(0, 5));
+  console.log(`\nEntity resolution, ${refs.length} spoken references (tests/search/home/references.json) in a home of ${things.toLocaleString('en-US')} things, top 5.\n`);
+  console.log('| engine | build ms | resolve p50 µs | resolve p99 µs | references timed |');
+  console.log('|---|---:|---:|---:|---:|');
+  console.log(`| mcp-switchboard EntityIndex (wasm) | ${ours.build.toFixed(1)} | ${ours.p50.toFixed(1)} | ${ours.p99.toFixed(1)} | ${ours.n} |`);
+  console.log(`| MiniSearch 7.2 (names and zones, fuzzy 0.2, prefix) | ${mini.build.toFixed(1)} | ${mini.p50.toFixed(1)} | ${mini.p99.toFixed(1)} | ${mini.n} |`);
 }

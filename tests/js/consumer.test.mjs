@@ -78,7 +78,7 @@ test('Node 18 and 22 import and require the package', async () => {
 
 test('every export called with wrong argument types throws a typed error, and the module keeps working', async () => {
   // the package's module, and the web tools' (mcp-switchboard/web)
-  for (const [entry, dir] of [['mcp-switchboard', ''], ['mcp-switchboard/web', 'web']]) {
+  for (const [entry, dir] of [['mcp-switchboard', ''], ['mcp-switchboard/web', 'web'], ['mcp-switchboard/full', 'full']]) {
     const installed = join(project, 'node_modules/mcp-switchboard', dir);
     const sig = readSignatures(join(installed, 'slim.d.mts'));
     const limit = Number(readFileSync(join(installed, 'slim.mjs'), 'utf8').match(/const LIMIT = (\d+);/)[1]);
@@ -174,10 +174,10 @@ test('the command line through npm exec: --version, validate with inline JSON, s
 });
 
 test('@arethetypeswrong/cli and publint find no problems', async () => {
-  const attw = await run(process.execPath, [join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarball, '--exclude-entrypoints', './mcp_switchboard_bg.wasm', './web/mcp_switchboard_web_bg.wasm', '--format', 'json'], { maxBuffer: 16 * 1024 * 1024 }).catch((e) => e);
+  const attw = await run(process.execPath, [join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarball, '--exclude-entrypoints', './mcp_switchboard_bg.wasm', './web/mcp_switchboard_web_bg.wasm', './full/mcp_switchboard_full_bg.wasm', '--format', 'json'], { maxBuffer: 16 * 1024 * 1024 }).catch((e) => e);
   const report = JSON.parse(attw.stdout);
   assert.deepEqual([report.problems, report.analysis.problems], [{}, []], JSON.stringify(report.problems));
-  assert.deepEqual(Object.keys(report.analysis.entrypoints), ['.', './slim', './gateway', './web', './package.json']);
+  assert.deepEqual(Object.keys(report.analysis.entrypoints), ['.', './slim', './full', './full/slim', './gateway', './web', './package.json']);
   assert.equal(attw.code ?? 0, 0);
   const publint = await run(process.execPath, [join(root, 'node_modules/publint/src/cli.js'), '--strict', tarball]).catch((e) => assert.fail(`${e.stdout}${e.stderr}`));
   assert.match(publint.stdout, /All good!/);
@@ -246,7 +246,7 @@ test('bundles: esbuild, Vite and webpack in Chromium, esbuild for Node', { timeo
       await tab.goto(`${url}/${name}/`);
       await tab.waitForSelector('body[data-result]', { state: 'attached', timeout: 20_000 }).catch(() => assert.fail(`${name}: ${errors.join('; ')}`));
       const result = JSON.parse(await tab.getAttribute('body', 'data-result'));
-      assert.deepEqual(result, { tools: 2, hit: 'set_light', reply: '{"jsonrpc":"2.0","id":1,"result":{}}', wrong: Array(4).fill('TypeError usage') }, name);
+      assert.deepEqual(result, { tools: 2, hit: 'set_light', reply: '{"on":true}', wrong: Array(4).fill('TypeError usage') }, name);
       assert.deepEqual(errors, [], name);
       await tab.close();
     }

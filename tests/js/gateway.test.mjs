@@ -359,7 +359,7 @@ test('a session: 202-style answers for notifications, and ctx.signal aborted for
 
 test("a handlerSource's values reach the client as asToolResultJson shapes them, and a value with no JSON form is the tool's error", async () => {
   const { Session } = await import('../../js/dispatch.mjs');
-  const { asToolResult } = await import('../../pkg/index.mjs');
+  const { asToolResult } = await import('../../pkg/full/index.mjs');
   const cyclic = /** @type {any} */ ({ a: 1 });
   cyclic.self = cyclic;
   const values = {

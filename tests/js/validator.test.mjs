@@ -143,5 +143,9 @@ test('nested strings for numbers and booleans, words and edge cases agree', () =
     { n: 1, s: '\u2028' },
   ]) {
     assert.equal(JSON.stringify(validator.validate('t', args)), JSON.stringify(sb.validateArguments(tool, args)), JSON.stringify(args));
+    // as text too, spaced out, and with a lone surrogate in a string
+    for (const text of [JSON.stringify(args, null, 1), JSON.stringify(args).replace(/}$/, ',"x":"\ud800"}')]) {
+      assert.equal(JSON.stringify(validator.validate('t', text)), JSON.stringify(sb.validateArguments(tool, text)), text);
+    }
   }
 });

@@ -18,7 +18,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 
 import { handlerSource } from '../../js/dispatch.mjs';
 import { webFetch, webSearch, webTools, withWebTools } from '../../js/web.mjs';
-import { Engine } from '../../pkg/index.mjs';
+import { Engine } from '../../pkg/full/index.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = (name) => readFileSync(join(root, 'tests/fixtures/html', name));

@@ -12,6 +12,8 @@
 //! search_eval dump OUT.tsv               every query's top 10 with scores (diff two builds)
 //! search_eval memory                     heap bytes of parse, build peak and index at 1,000 and 10,000 tools
 //! search_eval query CATALOG "a query"      that query's top 10 with scores (CATALOG: an alias such as ha-mcp)
+//! search_eval entities [--failures]      the entity index on the home's labelled references
+//! search_eval resolve "a reference"       what a reference resolves to in that home
 //! FAIL_K=1 search_eval report DIR --failures   misses at rank 1 instead of 3
 //! ```
 //!
@@ -26,21 +28,42 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use mcp_switchboard::{Catalog, SearchOptions, ToolIndex};
+use mcp_switchboard::{Catalog, EntityIndex, ResolveOptions, SearchOptions, ToolIndex};
+
+#[path = "entities_eval.rs"]
+mod entities_eval;
 use serde_json::{json, Value};
 
-const CATALOGS: [&str; 6] = [
+const CATALOGS: [&str; 10] = [
     "home-assistant-2025.4.tools-list.json",
     "home-assistant-2026.11.tools-list.json",
     "homey-ai-chat-control-2.2.1.tools-list.json",
     "homey-mcp-server-verdier.tools-list.json",
     "github-mcp-server.tools-list.json",
     "ha-mcp-8.7.0.tools-list.json",
+    "domoticz-mcp.tools-list.json",
+    // the project's own catalogs (tests/search/catalogs/)
+    "homey-app.tools-list.json",
+    "homey-fastmcp.tools-list.json",
+    "browser.tools-list.json",
 ];
+/// The catalogs the latency benchmark's 1,000 tools are made from (the
+/// first six: the figures in BENCHMARKS.md stay comparable).
+const BENCH_CATALOGS: usize = 6;
+/// The catalogs written or exported for this evaluation, in
+/// `tests/search/catalogs/` rather than the corpus.
+const OWN_CATALOGS: [&str; 3] = [
+    "homey-app.tools-list.json",
+    "homey-fastmcp.tools-list.json",
+    "browser.tools-list.json",
+];
+/// The Homey app's search metadata, indexed with its catalog as the app
+/// does (exported from homey-app/lib/tools.metadata.json).
+const HOMEY_APP_META: &str = "homey-app.metadata.json";
 /// The short names query sets use for the catalogs (`homey-pd`: the Homey
 /// catalog with the categories of its progressive-disclosure plan as
 /// curated metadata).
-const ALIASES: [(&str, &str); 7] = [
+const ALIASES: [(&str, &str); 11] = [
     ("ha-2025.4", "home-assistant-2025.4.tools-list.json"),
     ("ha-2026.11", "home-assistant-2026.11.tools-list.json"),
     ("homey", "homey-ai-chat-control-2.2.1.tools-list.json"),
@@ -48,12 +71,16 @@ const ALIASES: [(&str, &str); 7] = [
     ("verdier", "homey-mcp-server-verdier.tools-list.json"),
     ("github", "github-mcp-server.tools-list.json"),
     ("ha-mcp", "ha-mcp-8.7.0.tools-list.json"),
+    ("domoticz", "domoticz-mcp.tools-list.json"),
+    ("homey-app", "homey-app.tools-list.json"),
+    ("homey-fastmcp", "homey-fastmcp.tools-list.json"),
+    ("browser", "browser.tools-list.json"),
 ];
 /// The progressive-disclosure plan whose categories `homey-pd` uses.
 const PD_PLAN: &str = "homey-ai-chat-control.progressive-disclosure.json";
 /// The query sets written for this project: the short queries (one catalog
 /// per file) and the sets with a catalog per query.
-const OWN_QUERIES: [&str; 12] = [
+const OWN_QUERIES: [&str; 21] = [
     "home-assistant-queries.json",
     "homey-queries.json",
     "github-queries.json",
@@ -66,6 +93,30 @@ const OWN_QUERIES: [&str; 12] = [
     "admin-requests.json",
     "room-questions.json",
     "admin-phrasings.json",
+    "needs.json",
+    "quantities.json",
+    "locks.json",
+    "state-or-media.json",
+    "troubleshooting.json",
+    "renames-typos.json",
+    "terse-catalogs.json",
+    "browser-queries.json",
+    "homey-app-queries.json",
+];
+/// The needs set: the query sets written together, blind, over ten
+/// catalogs (indirect needs, quantities, locks, state questions beside
+/// media tools, troubleshooting, renames and admin typos, terse catalogs,
+/// a browser, the Homey app), summed up on their own.
+const NEEDS_SET: [&str; 9] = [
+    "indirect needs",
+    "quantities and steps",
+    "locks",
+    "state or media",
+    "troubleshooting",
+    "renames and admin typos",
+    "terse catalogs",
+    "browser",
+    "Homey app",
 ];
 /// Home Assistant intents that no catalog has as a tool but whose
 /// sentences the catalogs answer with another tool: questions about the
@@ -117,8 +168,10 @@ struct Query {
     id: String,
     dataset: String,
     catalog: &'static str,
-    /// Indexed with the progressive-disclosure categories as metadata.
-    pd: bool,
+    /// Indexed with curated metadata: the alias whose metadata
+    /// (`homey-pd`: the progressive-disclosure categories; `homey-app`:
+    /// the app's own).
+    meta: Option<&'static str>,
     /// The category filter, if any.
     category: Option<String>,
     lang: String,
@@ -160,11 +213,34 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// Where a catalog's file is: the project's own in `tests/search/catalogs/`,
+/// the others in the corpus.
+fn catalog_path(name: &str) -> PathBuf {
+    if OWN_CATALOGS.contains(&name) {
+        root().join("tests/search/catalogs").join(name)
+    } else {
+        corpus().join(name)
+    }
+}
+
+/// The alias of a catalog indexed with curated metadata, if `alias` is one.
+fn meta_alias(alias: &str) -> Option<&'static str> {
+    ["homey-pd", "homey-app"].into_iter().find(|a| *a == alias)
+}
+
+/// The curated metadata of an alias indexed with it.
+fn meta_of(alias: &str) -> Value {
+    match alias {
+        "homey-pd" => pd_meta(),
+        _ => read_json(&root().join("tests/search/catalogs").join(HOMEY_APP_META)),
+    }
+}
+
 fn load_catalogs() -> BTreeMap<&'static str, Catalog> {
     CATALOGS
         .iter()
         .map(|&c| {
-            let bytes = std::fs::read(corpus().join(c)).expect("catalog");
+            let bytes = std::fs::read(catalog_path(c)).expect("catalog");
             (c, Catalog::parse(&bytes).expect("catalog parses"))
         })
         .collect()
@@ -217,7 +293,7 @@ fn load_queries(catalogs: &BTreeMap<&'static str, Catalog>) -> Vec<Query> {
                     id: String::new(),
                     dataset: set.into(),
                     catalog,
-                    pd: false,
+                    meta: None,
                     category: None,
                     lang: lang.into(),
                     text: text.into(),
@@ -270,7 +346,7 @@ fn load_queries(catalogs: &BTreeMap<&'static str, Catalog>) -> Vec<Query> {
                 id: String::new(),
                 dataset: dataset.into(),
                 catalog,
-                pd: alias == Some("homey-pd"),
+                meta: alias.and_then(meta_alias),
                 category: q["category"].as_str().map(String::from),
                 lang: q["lang"].as_str().expect("lang").into(),
                 split: split_of(&text),
@@ -285,7 +361,7 @@ fn load_queries(catalogs: &BTreeMap<&'static str, Catalog>) -> Vec<Query> {
                 id: String::new(),
                 dataset: "exact names / all catalogs".into(),
                 catalog,
-                pd: false,
+                meta: None,
                 category: None,
                 lang: "-".into(),
                 text: t.name().into(),
@@ -461,15 +537,15 @@ fn macro_metrics(items: &[(&Query, usize)]) -> Metrics {
 /// progressive-disclosure categories.
 struct Indexes {
     plain: BTreeMap<&'static str, ToolIndex>,
-    pd: ToolIndex,
+    /// By alias: the catalogs indexed with curated metadata.
+    with_meta: BTreeMap<&'static str, ToolIndex>,
 }
 
 impl Indexes {
     fn of(&self, q: &Query) -> &ToolIndex {
-        if q.pd {
-            &self.pd
-        } else {
-            &self.plain[q.catalog]
+        match q.meta {
+            Some(alias) => &self.with_meta[alias],
+            None => &self.plain[q.catalog],
         }
     }
 
@@ -505,9 +581,15 @@ fn indexed(catalogs: &BTreeMap<&'static str, Catalog>) -> (Vec<Query>, Indexes) 
         .iter()
         .map(|(&c, cat)| (c, ToolIndex::build(cat, None).expect("index")))
         .collect();
-    let homey = &catalogs[ALIASES[3].1];
-    let pd = ToolIndex::build(homey, Some(&pd_meta())).expect("index");
-    (queries, Indexes { plain, pd })
+    let with_meta = ["homey-pd", "homey-app"]
+        .into_iter()
+        .map(|alias| {
+            let catalog = ALIASES.iter().find(|(a, _)| *a == alias).expect("alias").1;
+            let index = ToolIndex::build(&catalogs[catalog], Some(&meta_of(alias))).expect("index");
+            (alias, index)
+        })
+        .collect();
+    (queries, Indexes { plain, with_meta })
 }
 
 fn report(dir: &Path, failures: bool) {
@@ -636,6 +718,8 @@ fn report(dir: &Path, failures: bool) {
                 "B": {"r1": b.r1, "r3": b.r3, "r5": b.r5, "mrr": b.mrr, "queries": b.queries, "tools": b.tools}}));
         }
     }
+    let empty = ours_empty(&queries, &systems["ours"]);
+    out.push_str(&summary_tables(&queries, &all_ranks["ours"], empty));
     println!("{out}");
     std::fs::create_dir_all(dir).expect("mkdir");
     std::fs::write(dir.join("report.md"), &out).expect("write report");
@@ -673,12 +757,106 @@ fn report(dir: &Path, failures: bool) {
     }
 }
 
+/// How many queries ours answered with no hit at all.
+fn ours_empty(queries: &[Query], ours: &HashMap<String, Vec<String>>) -> usize {
+    queries
+        .iter()
+        .filter(|q| ours.get(&q.id).is_none_or(Vec::is_empty))
+        .count()
+}
+
+/// The short name of a catalog file (its first alias).
+fn alias_of(catalog: &str) -> &'static str {
+    ALIASES
+        .iter()
+        .find(|(_, c)| *c == catalog)
+        .map_or("?", |(a, _)| a)
+}
+
+/// The summary tables of ours: the needs set by language, by data set and
+/// by catalog and language; every set written for the project by language
+/// and by catalog and language; the queries answered with nothing.
+fn summary_tables(queries: &[Query], ranks: &[usize], empty: usize) -> String {
+    let f = |x: f64| format!("{x:.3}");
+    let langs = ["en", "nl", "de"];
+    let mut out = String::new();
+    // one row: R@1 and R@3 of halves A and B over the queries `keep` takes
+    let row = |out: &mut String, label: &str, keep: &dyn Fn(&Query) -> bool| {
+        let pick = |split: char| -> Vec<(&Query, usize)> {
+            queries
+                .iter()
+                .zip(ranks)
+                .filter(|(q, _)| q.split == split && keep(q))
+                .map(|(q, &r)| (q, r))
+                .collect()
+        };
+        let (a, b) = (macro_metrics(&pick('A')), macro_metrics(&pick('B')));
+        if a.queries + b.queries == 0 {
+            return;
+        }
+        out.push_str(&format!(
+            "| {label} | {}/{} | {} | {} | {} | {} |\n",
+            a.queries,
+            b.queries,
+            f(a.r1),
+            f(a.r3),
+            f(b.r1),
+            f(b.r3)
+        ));
+    };
+    let head =
+        "| group | queries A/B | R@1 A | R@3 A | R@1 B | R@3 B |\n|---|---|---|---|---|---|\n";
+    let needs = |q: &Query| NEEDS_SET.contains(&q.dataset.as_str());
+    // the sets written for the project (not Home Assistant's own sentences
+    // nor the exact names)
+    let own = |q: &Query| !q.dataset.starts_with("HA ") && !q.dataset.starts_with("exact names");
+    let mut catalogs: Vec<&str> = Vec::new();
+    for q in queries {
+        let a = alias_of(q.catalog);
+        if !catalogs.contains(&a) {
+            catalogs.push(a);
+        }
+    }
+    for (title, keep) in [
+        ("The needs set", &needs as &dyn Fn(&Query) -> bool),
+        ("Every set written for the project", &own),
+    ] {
+        out.push_str(&format!(
+            "\n### {title}: ours, macro-averaged per tool\n\n{head}"
+        ));
+        for lang in langs {
+            row(&mut out, lang, &|q| keep(q) && q.lang == lang);
+        }
+        if title == "The needs set" {
+            for d in NEEDS_SET {
+                row(&mut out, d, &|q| q.dataset == d);
+            }
+        }
+        for c in &catalogs {
+            for lang in langs {
+                row(&mut out, &format!("{c} / {lang}"), &|q| {
+                    keep(q) && q.lang == lang && alias_of(q.catalog) == *c
+                });
+            }
+        }
+    }
+    out.push_str(&format!(
+        "\nQueries answered with no hit (ours, every set): {empty} of {}.\n",
+        queries.len()
+    ));
+    out
+}
+
 /// Build time and query latency on a synthetic catalog of 1,000 tools made
 /// from the real ones (names and one description word varied).
 fn bench() {
     let catalogs = load_catalogs();
     let mut tools = Vec::new();
-    let base: Vec<&mcp_switchboard::Tool> = catalogs.values().flat_map(|c| c.tools()).collect();
+    let base: Vec<&mcp_switchboard::Tool> = catalogs
+        .iter()
+        .filter(|(name, _)| CATALOGS[..BENCH_CATALOGS].contains(name))
+        .flat_map(|(_, c)| c.tools())
+        .collect();
     let words = [
         "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
     ];
@@ -782,7 +960,7 @@ fn query(alias: &str, text: &str) {
         id: String::new(),
         dataset: String::new(),
         catalog,
-        pd: alias == "homey-pd",
+        meta: meta_alias(alias),
         category: None,
         lang: String::new(),
         text: text.into(),
@@ -879,9 +1057,116 @@ fn memory() {
     }
 }
 
+/// The entity index on the home's labelled references (the tuned set and
+/// the held-out one): right first, ambiguity said, build and resolve
+/// times. `--failures` lists the tuned set's misses only.
+fn entities(failures: bool) {
+    for set in ["references", "references-heldout"] {
+        let (mut home, references) = entities_eval::load(&root(), set);
+        // ENTITIES_N=1000: the home grown as tests/bench/search.mjs grows it
+        if let Some(n) = std::env::var("ENTITIES_N")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            home = grown(&home, n);
+        }
+        let t = Instant::now();
+        let index = EntityIndex::build(&home).expect("home");
+        let build = t.elapsed().as_secs_f64() * 1e3;
+        let r = entities_eval::run(&index, &references);
+        println!(
+            "{set}: {} things; {} references to one thing: right first {} ({:.3}), said to be ambiguous {}; {} to several: said to be ambiguous {}; build {build:.2} ms",
+            index.len(),
+            r.total,
+            r.right,
+            r.accuracy(),
+            r.wrongly_ambiguous,
+            r.ambiguous_total,
+            r.ambiguous_said
+        );
+        let rounds = std::env::var("ENTITIES_ROUNDS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(20);
+        let mut times = Vec::new();
+        for _ in 0..rounds {
+            for reference in &references {
+                let t = Instant::now();
+                let _ =
+                    std::hint::black_box(index.resolve(&reference.text, &ResolveOptions::new()));
+                times.push(t.elapsed().as_secs_f64() * 1e6);
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "  resolve p50 {:.1} µs, p95 {:.1} µs (native)",
+            times[times.len() / 2],
+            times[times.len() * 95 / 100]
+        );
+        if failures && set == "references" {
+            for m in &r.misses {
+                println!("  {m}");
+            }
+        }
+    }
+}
+
+/// The home grown to at least `n` things: its rooms (zones without zones
+/// inside) copied with their devices and moods, each copy's names numbered
+/// (as `homeOf` in tests/bench/search.mjs).
+fn grown(home: &Value, n: usize) -> Value {
+    let list = |k: &str| home[k].as_array().cloned().unwrap_or_default();
+    let (zones, devices, moods) = (list("zones"), list("devices"), list("moods"));
+    let parents: Vec<&Value> = zones.iter().map(|z| &z["parent"]).collect();
+    let rooms: Vec<&Value> = zones
+        .iter()
+        .filter(|z| !parents.contains(&&z["id"]))
+        .collect();
+    let mut out = home.clone();
+    let size = |o: &Value| {
+        ["zones", "devices", "flows", "moods"]
+            .iter()
+            .map(|k| o[*k].as_array().map_or(0, Vec::len))
+            .sum::<usize>()
+    };
+    let mut copy = 2;
+    while size(&out) < n {
+        for room in &rooms {
+            if size(&out) >= n {
+                break;
+            }
+            let id = format!("{}-{copy}", room["id"].as_str().unwrap_or(""));
+            let mut z = (*room).clone();
+            z["id"] = json!(id);
+            z["name"] = json!(format!("{} {copy}", room["name"].as_str().unwrap_or("")));
+            out["zones"].as_array_mut().expect("zones").push(z);
+            for (key, items) in [("devices", &devices), ("moods", &moods)] {
+                for d in items.iter().filter(|d| d["zone"] == room["id"]) {
+                    let mut d = d.clone();
+                    d["id"] = json!(format!("{}-{copy}", d["id"].as_str().unwrap_or("")));
+                    d["zone"] = json!(id);
+                    out[key].as_array_mut().expect("list").push(d);
+                }
+            }
+        }
+        copy += 1;
+    }
+    out
+}
+
+/// What a reference resolves to in the evaluation's home.
+fn resolve(text: &str) {
+    let (home, _) = entities_eval::load(&root(), "references");
+    let index = EntityIndex::build(&home).expect("home");
+    let r = index.resolve(text, &ResolveOptions::new());
+    println!("{}", serde_json::to_string_pretty(&r).expect("json"));
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        Some("entities") => entities(args.iter().any(|a| a == "--failures")),
+        Some("resolve") => resolve(args.get(1).map_or("", String::as_str)),
         Some("emit") => emit(Path::new(
             args.get(1)
                 .map_or("target/search-eval/tasks.json", String::as_str),
@@ -902,7 +1187,7 @@ fn main() {
         ),
         _ => {
             eprintln!(
-                "usage: search_eval emit TASKS.json | report DIR [--failures] | bench | dump OUT.tsv | memory | query CATALOG TEXT"
+                "usage: search_eval emit TASKS.json | report DIR [--failures] | bench | dump OUT.tsv | memory | query CATALOG TEXT | entities [--failures] | resolve TEXT"
             );
             std::process::exit(2);
         }

@@ -2,7 +2,7 @@
 
 // The hub's alarms (wake-up alarms).
 
-const { toolFailure } = require('mcp-switchboard');
+const { toolFailure } = require('mcp-switchboard/full');
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 

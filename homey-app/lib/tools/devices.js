@@ -3,7 +3,7 @@
 // Zones, devices and their capabilities: reading and setting through the
 // Web API.
 
-const { toolFailure } = require('mcp-switchboard');
+const { toolFailure } = require('mcp-switchboard/full');
 const { checkValue } = require('../capability');
 const { ProtectedError } = require('../guard');
 const { hoursSince, time, zonePath } = require('./common');

@@ -17,7 +17,7 @@
 // or touch a hidden one is refused as when it is started (lib/guard.js).
 
 const { randomUUID } = require('crypto');
-const { toolFailure, validateArguments } = require('mcp-switchboard');
+const { toolFailure, validateArguments } = require('mcp-switchboard/full');
 
 const { checkFlow, splitCardId } = require('../guard');
 const { NotFoundError } = require('../homey-io');

@@ -3,7 +3,7 @@
 // Flows: the overview, starting any Flow (needs a scope apps lack), and the
 // AI tool Flows (started through the app's own trigger card).
 
-const { toolFailure, validateArguments } = require('mcp-switchboard');
+const { toolFailure, validateArguments } = require('mcp-switchboard/full');
 const { lookup } = require('./common');
 const { checkFlow, flowCards, splitCardId } = require('../guard');
 

@@ -2,7 +2,7 @@
 
 // Insights: the history logs and their values.
 
-const { toolFailure } = require('mcp-switchboard');
+const { toolFailure } = require('mcp-switchboard/full');
 const { time } = require('./common');
 
 const MAX_POINTS = 200;

@@ -5,7 +5,7 @@
 // Logic manager's state (homey.system.readonly). Setting one needs
 // homey.logic.
 
-const { toolFailure, validateValue } = require('mcp-switchboard');
+const { toolFailure, validateValue } = require('mcp-switchboard/full');
 const { missingScope } = require('../homey-io');
 const { lookup } = require('./common');
 

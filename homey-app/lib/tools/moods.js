@@ -3,7 +3,7 @@
 // Moods (light scenes): reading them works with the app's token; activating
 // one needs the homey.mood.set scope.
 
-const { toolFailure } = require('mcp-switchboard');
+const { toolFailure } = require('mcp-switchboard/full');
 const { lookup } = require('./common');
 const { checkMood } = require('../guard');
 

@@ -6,8 +6,10 @@
 // Usage: node wrong-types.mjs SIGNATURES.json esm|cjs [ENTRY]
 // SIGNATURES.json is what js/checked-api.mjs reads from the declarations
 // ({functions, classes, limit}) of ENTRY's module: mcp-switchboard (the
-// default) or mcp-switchboard/web (the web tools' module, of which the
-// entry exports what it declares); every declared export needs a sample
+// default), mcp-switchboard/full (the same with the engine, the HTTP gate and
+// the upstream client) or
+// mcp-switchboard/web (the web tools' module, of which the entry exports
+// what it declares); every declared export needs a sample
 // below.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -29,7 +31,7 @@ const conversion = main.convert(catalog, { to: 'openai' });
 const response = { choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'set_light', arguments: '{"on": true}' } }] } }] };
 const turn = main.parseCalls('openai', response, conversion, catalog);
 // what shows that the module still works
-const works = entry === 'mcp-switchboard' ? () => JSON.stringify(sb.convert(catalog, { to: 'gemini' })) : () => JSON.stringify(sb.convertHtml('<h1>Hi</h1>'));
+const works = entry === 'mcp-switchboard/web' ? () => JSON.stringify(sb.convertHtml('<h1>Hi</h1>')) : () => JSON.stringify(sb.convert(catalog, { to: 'gemini' }));
 const baseline = works();
 
 /** Valid arguments for every export. */
@@ -75,6 +77,8 @@ const SAMPLES = {
   'Engine.ask': () => [1, 'roots/list', {}],
   'Engine.inputRequired': () => [1, { a: { method: 'roots/list' } }, 'state'],
   'Engine.setExposure': () => [{ readOnly: true }],
+  'new EntityIndex': () => [{ zones: [{ id: 'z1', name: 'Kitchen' }], devices: [{ id: 'd1', name: 'Ceiling light', zone: 'z1', class: 'light' }] }],
+  'EntityIndex.resolve': () => ['kitchen light', { limit: 2 }],
   'new ToolIndex': () => [catalog, { tools: {} }],
   'ToolIndex.search': () => ['light', { limit: 2 }],
   'ToolIndex.suggest': () => ['set_ligth', 1],
@@ -126,6 +130,21 @@ const SAMPLES = {
   'UpstreamClient.pollOutput': () => [],
   'UpstreamClient.items': () => ['tools'],
   'UpstreamClient.source': () => ['hub'],
+  providers: () => [],
+  'new Conversation': () => [catalog, { provider: 'openai', model: 'm', apiKey: 'k' }],
+  'Conversation.send': () => ['hi', 1000],
+  'Conversation.poll': () => [],
+  'Conversation.pollTimeout': () => [],
+  'Conversation.handleTimeout': () => [1000],
+  'Conversation.response': () => [1, 200, [['content-type', 'application/json']], 1000],
+  'Conversation.body': () => [1, new Uint8Array([123, 125]), 1000],
+  'Conversation.end': () => [1, 1000],
+  'Conversation.failure': () => [1, 'ECONNRESET', 1000],
+  'Conversation.complete': () => ['c1', { content: [] }, 1000],
+  'Conversation.fail': () => ['c1', 'boom', 1000],
+  'Conversation.setCatalog': () => [catalog],
+  'Conversation.history': () => [],
+  'Conversation.tools': () => [],
   convertHtml: () => ['<h1>Hi</h1>', { format: 'text' }],
   webToolDefinitions: () => [{ search: false }],
   webToolsMetadata: () => [],
@@ -247,12 +266,13 @@ for (const c of classes) {
 
 // an object whose JSON passes the limit is refused before it is copied
 const tooLarge = { tools: [{ name: 'x', description: huge }] };
-if (sb === main) assert.throws(() => sb.convert(tooLarge, { to: 'gemini' }), (e) => e.code === 'limit');
+const web = entry === 'mcp-switchboard/web';
+if (!web) assert.throws(() => sb.convert(tooLarge, { to: 'gemini' }), (e) => e.code === 'limit');
 else assert.throws(() => sb.mergeWebTools(tooLarge), (e) => e.code === 'limit');
 // cyclic and BigInt-holding values cannot be JSON
 const cyclic = {};
 cyclic.self = cyclic;
-assert.throws(() => (sb === main ? sb.lint(cyclic) : sb.mergeWebTools(cyclic)), (e) => e.code === 'usage');
+assert.throws(() => (!web ? sb.lint(cyclic) : sb.mergeWebTools(cyclic)), (e) => e.code === 'usage');
 assert.throws(() => main.toolSuccess({ n: 1n }), (e) => e.code === 'usage');
 
 assert.deepEqual(failures, [], failures.join('\n'));

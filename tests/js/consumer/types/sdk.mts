@@ -30,7 +30,7 @@ import {
   type DialectName,
   type EngineOutput,
   type SwitchboardError,
-} from 'mcp-switchboard';
+} from 'mcp-switchboard/full';
 
 declare const listed: ListToolsResult;
 declare const mcpResult: McpCallToolResult;

@@ -1,5 +1,5 @@
-// What a bundled page does with the package: convert, search, run the
-// engine, and call exports with arguments of the wrong type (each must be a
+// What a bundled page does with the package: convert, search, validate a
+// call, and call exports with arguments of the wrong type (each must be a
 // TypeError with code "usage", and the module must go on working).
 // Returns a summary the browser test compares.
 const catalog = JSON.stringify([
@@ -17,16 +17,15 @@ export function run(sb) {
       wrong.push(e instanceof TypeError ? `TypeError ${e.code}` : `${e.constructor.name} ${e.code}`);
     }
   };
-  const engine = new sb.Engine(catalog);
-  attempt(() => engine.handle({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+  const validator = new sb.Validator(catalog);
+  attempt(() => validator.validate(42, {}));
   attempt(() => sb.convertJson({ tools: [] }, 'gemini', false));
   attempt(() => new sb.ToolIndex(catalog).search(42));
   attempt(() => sb.toolException(new Error('x')));
-  engine.handle('{"jsonrpc": "2.0", "id": 1, "method": "ping"}');
   return {
     tools: sb.convert(catalog, { to: 'gemini' }).tools[0].functionDeclarations.length,
     hit: new sb.ToolIndex(catalog).search('zet het licht aan', { limit: 1 }).hits[0].name,
-    reply: engine.drain()[0].message,
+    reply: JSON.stringify(validator.validate('set_light', { on: 'true' }).arguments),
     wrong,
   };
 }
