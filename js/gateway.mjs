@@ -34,6 +34,7 @@ export { Upstream, connectUpstream, connectUpstreams } from './upstream.mjs';
  * @typedef {import('../pkg/full/index.mjs').ExposureOptions} ExposureOptions
  * @typedef {import('../pkg/full/index.mjs').Mode} Mode
  * @typedef {import('../pkg/full/index.mjs').GateStats} GateStats
+ * @typedef {import('../pkg/full/index.mjs').Lockout} Lockout
  */
 
 /**
@@ -88,6 +89,7 @@ export { Upstream, connectUpstream, connectUpstreams } from './upstream.mjs';
  * @property {Mode} mode the disclosure mode
  * @property {boolean} token whether requests must carry a bearer token
  * @property {string[]} origins browser origins allowed besides localhost ones
+ * @property {Lockout[]} lockedOut remote addresses the gate refuses for their failed logins, and until when
  * @property {GateStats & { calls: number; toolErrors: number; messages: number }} counts what the gate
  *   decided, tool calls and tool errors, and messages taken by handleMessage()
  */
@@ -452,6 +454,7 @@ export class Gateway {
       mode: engine.mode,
       token: this.gate.hasToken,
       origins: [...this.#origins],
+      lockedOut: this.gate.lockouts(Date.now()),
       counts: { ...this.gate.stats, ...this.#counts },
     };
   }

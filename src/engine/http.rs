@@ -893,6 +893,19 @@ pub struct ConnectionVerdict {
     pub close: Option<u64>,
 }
 
+/// A remote address the [`Gate`] refuses for its failed logins, and until
+/// when ([`Gate::lockouts`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Lockout {
+    /// The remote address, as the host passed it to [`Gate::request_from`].
+    pub remote: String,
+    /// Refused until then (milliseconds on the gate's clock).
+    pub until_ms: u64,
+    /// Seconds from the time asked until it may try again (at least 1).
+    pub retry_after_s: u64,
+}
+
 /// Something the [`Gate`] did that a host may log, drained with
 /// [`Gate::poll_event`]. Events name the remote address when the host
 /// passed it ([`Gate::request_from`]).
@@ -1111,6 +1124,53 @@ impl Gate {
             self.events.pop_front();
         }
         self.events.push_back(e);
+    }
+
+    /// The addresses locked out for their failed logins at `now_ms`, and
+    /// until when, soonest free first (then by address). At most the
+    /// addresses the gate remembers (4,096); an address whose lock-out is
+    /// over is not listed, though its record may stay until the gate
+    /// forgets it.
+    ///
+    /// ```
+    /// use mcp_switchboard::http::{Gate, HttpPolicy, HttpRequest};
+    ///
+    /// let policy = HttpPolicy::for_host("0.0.0.0", Some("t0k".into()))
+    ///     .unwrap()
+    ///     .with_auth_limit(2, 60_000);
+    /// let mut gate = Gate::new(policy);
+    /// let bad = HttpRequest {
+    ///     method: "POST".into(),
+    ///     path: "/mcp".into(),
+    ///     headers: vec![("Authorization".into(), "Bearer wrong".into())],
+    ///     ..HttpRequest::default()
+    /// };
+    /// for t in [1_000, 2_000] {
+    ///     let _ = gate.request_from(&bad, Some("192.168.1.9"), t);
+    /// }
+    /// let locked = gate.lockouts(3_000);
+    /// assert_eq!(locked.len(), 1);
+    /// assert_eq!((locked[0].remote.as_str(), locked[0].until_ms), ("192.168.1.9", 62_000));
+    /// assert_eq!(locked[0].retry_after_s, 59);
+    /// // the lock-out ends with its window
+    /// assert!(gate.lockouts(62_000).is_empty());
+    /// ```
+    #[must_use]
+    pub fn lockouts(&self, now_ms: u64) -> Vec<Lockout> {
+        let mut out: Vec<Lockout> = self
+            .logins
+            .iter()
+            .filter_map(|(remote, f)| {
+                let until = f.locked_until.filter(|u| now_ms < *u)?;
+                Some(Lockout {
+                    remote: remote.clone(),
+                    until_ms: until,
+                    retry_after_s: (until - now_ms).div_ceil(1000).max(1),
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| (a.until_ms, &a.remote).cmp(&(b.until_ms, &b.remote)));
+        out
     }
 
     /// Seconds until `remote` may try again, when it is locked out.
@@ -2355,6 +2415,18 @@ mod tests {
             200
         );
         assert_eq!(status(g.request(&right, 10_007).decision), 200);
+        // the host reads who is locked out, and until when
+        let _ = g.request_from(&wrong, Some("c"), 10_007);
+        assert_eq!(
+            g.lockouts(10_007),
+            vec![Lockout {
+                remote: "a".into(),
+                until_ms: 20_005,
+                retry_after_s: 10
+            }]
+        );
+        assert_eq!(g.lockouts(20_004)[0].retry_after_s, 1);
+        assert!(g.lockouts(20_005).is_empty());
         // the lock-out lasts a window from the last failure
         assert_eq!(
             status(g.request_from(&right, Some("a"), 20_004).decision),
@@ -2376,7 +2448,7 @@ mod tests {
                 stats.auth_failures,
                 stats.login_limited
             ),
-            (12, 8, 6, 2)
+            (13, 9, 7, 2)
         );
         let ev = events(&mut g);
         assert_eq!(

@@ -19,6 +19,12 @@ export type GateEvent =
   | { type: "refused"; remote: string | null; status: number; message: string };
 /** A request's headers: an object of lower-case name → value (Node's `req.headers`), or raw header lines, names and values in turn (Node's `req.rawHeaders.join("\n")`, which crosses into wasm in one piece; repeats read as `req.headers` reads them). */
 export type HttpHeaders = { [name: string]: string | string[] | undefined } | string;
+/** A remote address refused for its failed logins (HttpGate.lockouts): until when (milliseconds on the clock the gate is given) and the seconds left. */
+export interface Lockout {
+  remote: string;
+  until: number;
+  retryAfterS: number;
+}
 /** What the gate decided since it was made (HttpGate.stats). */
 export interface GateStats {
   requests: number;
@@ -661,6 +667,23 @@ impl JsHttpGate {
             t.number(k, v);
         }
         t.close('}');
+        js_sys::JSON::parse(&t.0)
+    }
+
+    /// The remote addresses refused for their failed logins at `nowMs`,
+    /// and until when, soonest free first (the gate keeps the failed-login
+    /// table; a host shows this list rather than keeping its own).
+    #[wasm_bindgen(unchecked_return_type = "Lockout[]")]
+    pub fn lockouts(&self, now_ms: f64) -> Result<JsValue, JsValue> {
+        let mut t = Fields::new('[');
+        for l in self.gate.lockouts(millis(now_ms)) {
+            t.open('{');
+            t.text("remote", &l.remote);
+            t.number("until", l.until_ms);
+            t.number("retryAfterS", l.retry_after_s);
+            t.close('}');
+        }
+        t.close(']');
         js_sys::JSON::parse(&t.0)
     }
 

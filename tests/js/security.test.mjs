@@ -156,6 +156,28 @@ describe('HTTP security', () => {
     await client.close();
   });
 
+  test('failed logins lock their address out; status() lists it and until when, from the gate', async () => {
+    const { gateway } = await demoGateway({ token: 's3cret-token', maxAuthFailures: 2, authWindowMs: 60_000 });
+    try {
+      assert.deepEqual(gateway.status().lockedOut, []);
+      const wrong = { headers: { ...jsonHeaders, authorization: 'Bearer nope' }, body: initializeBody };
+      assert.equal((await raw(gateway.url, wrong)).status, 401);
+      assert.deepEqual(gateway.status().lockedOut, []);
+      const before = Date.now();
+      assert.equal((await raw(gateway.url, wrong)).status, 401);
+      const right = await raw(gateway.url, { headers: { ...jsonHeaders, authorization: 'Bearer s3cret-token' }, body: initializeBody });
+      assert.equal(right.status, 429);
+      const [one, ...rest] = gateway.status().lockedOut;
+      assert.deepEqual(rest, []);
+      assert.match(one.remote, /127\.0\.0\.1$/);
+      assert.ok(one.until >= before + 60_000 && one.until <= Date.now() + 60_000, `${one.until}`);
+      assert.ok(one.retryAfterS > 55 && one.retryAfterS <= 60, `${one.retryAfterS}`);
+      assert.equal(right.headers['retry-after'], String(one.retryAfterS));
+    } finally {
+      await gateway.close();
+    }
+  });
+
   test('an oversized body is refused with 413, declared or streamed', async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(100 * 1024) } });
     const declared = await raw(gw.url, { headers: jsonHeaders, body: big });
