@@ -643,10 +643,14 @@ export class Gateway {
     const verdict = gate.request(req.method ?? '', url, headers, Date.now(), this.#remoteAddress(req) ?? null, connection);
     this.#closeSessions(verdict.close);
     this.#events();
+    // CORS for an allowed origin: on whatever answers this request
+    for (const [name, value] of verdict.cors) res.setHeader(name, value);
     const session = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
     switch (verdict.action) {
       case 'reject':
         return reject(res, verdict);
+      case 'options':
+        return finish(res, { status: verdict.status, message: '' }, Object.fromEntries(verdict.headers));
       case 'stream':
         if (typeof sid === 'string' && session) this.#openStream(sid, session, res);
         else finish(res, this.#outcomes.ended);

@@ -771,6 +771,27 @@ pub fn http(data: &[u8]) {
             "host {host:?} was let through"
         );
     }
+    // CORS only for the listed origin, named as the request wrote it
+    let mut cors = gate::cors_headers(&req, &policy);
+    if let HttpDecision::Options { headers, .. } = &decision {
+        cors.extend(headers.iter().cloned());
+    }
+    for (k, v) in &cors {
+        assert!(
+            v.bytes().all(|b| b == b' ' || b.is_ascii_graphic()),
+            "header {k}: {v:?}"
+        );
+        if k.eq_ignore_ascii_case("access-control-allow-origin") {
+            let origin = req.header("origin").unwrap_or_default();
+            assert_eq!(v, origin, "CORS for another origin");
+            assert!(
+                origin
+                    .trim_end_matches('/')
+                    .eq_ignore_ascii_case("https://app.example"),
+                "CORS for the unlisted origin {origin:?}"
+            );
+        }
+    }
     let _ = gate::check_body(&text(ops), req.session_known, &policy);
     gate_ops(policy, ops);
 }

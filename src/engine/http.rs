@@ -452,6 +452,16 @@ pub enum HttpDecision {
     OpenStream,
     /// End the session and answer 204.
     EndSession,
+    /// Answer an `OPTIONS` request with this status and headers and no
+    /// body: a CORS preflight from an origin the policy lists gets the
+    /// `Access-Control-*` headers ([`cors_headers`]), any other `OPTIONS`
+    /// only `Allow` (so a browser refuses the cross-origin request).
+    Options {
+        /// HTTP status (204).
+        status: u16,
+        /// The headers of the answer.
+        headers: Vec<(String, String)>,
+    },
 }
 
 fn reject(status: u16, message: impl Into<String>) -> HttpDecision {
@@ -474,7 +484,7 @@ fn reject_closing(status: u16, message: impl Into<String>) -> HttpDecision {
 
 /// The headers [`check_request`] reads, by their lower-case names: a host
 /// need pass only these.
-pub const HEADERS_READ: [&str; 11] = [
+pub const HEADERS_READ: [&str; 13] = [
     "origin",
     "host",
     "authorization",
@@ -486,7 +496,130 @@ pub const HEADERS_READ: [&str; 11] = [
     "mcp-method",
     "mcp-name",
     "content-encoding",
+    "access-control-request-method",
+    "access-control-request-headers",
 ];
+
+/// The methods the endpoint answers, as `Allow` and
+/// `Access-Control-Allow-Methods` name them.
+const METHODS: &str = "GET, POST, DELETE";
+
+/// The request headers a page of an allowed origin may send, besides any
+/// `Mcp-Param-*` it asks for (the 2026-07-28 parameter headers, named by
+/// the tool's schema).
+const CORS_REQUEST_HEADERS: [&str; 7] = [
+    "Mcp-Session-Id",
+    "Mcp-Protocol-Version",
+    "Authorization",
+    "Content-Type",
+    "Last-Event-ID",
+    "Mcp-Method",
+    "Mcp-Name",
+];
+
+/// How long a browser may keep a preflight's answer, in seconds (short, so
+/// that a changed origin list takes effect soon).
+const CORS_MAX_AGE_S: u32 = 600;
+
+/// Whether `origin` gets CORS headers: it is listed in
+/// [`HttpPolicy::origins`] (or the list holds `*`) and is an `http(s)`
+/// origin written in visible ASCII. Loopback origins the gate lets through
+/// without a listing, and the opaque origin `null`, get none.
+fn cors_origin(origin: &str, policy: &HttpPolicy) -> bool {
+    let listed = policy.origins.iter().any(|o| {
+        o == "*"
+            || o.trim_end_matches('/')
+                .eq_ignore_ascii_case(origin.trim_end_matches('/'))
+    });
+    listed && origin.bytes().all(|b| b.is_ascii_graphic()) && origin_host(origin).is_some()
+}
+
+/// The CORS headers for any answer to `req` (not a preflight): for a
+/// request whose `Origin` the policy lists, `Access-Control-Allow-Origin`
+/// (that origin), `Access-Control-Expose-Headers: Mcp-Session-Id` and
+/// `Vary: Origin`; nothing for any other request. [`Gate::request`] gives
+/// them in [`Verdict::cors`]; a host that uses [`check_request`] alone
+/// adds these to its answer.
+///
+/// ```
+/// use mcp_switchboard::http::{cors_headers, HttpPolicy, HttpRequest};
+///
+/// let policy = HttpPolicy::for_host("127.0.0.1", None)?.with_origins(vec!["https://app.example".into()]);
+/// let from = |origin: &str| HttpRequest {
+///     method: "POST".into(),
+///     path: "/mcp".into(),
+///     headers: vec![("Origin".into(), origin.into())],
+///     ..HttpRequest::default()
+/// };
+/// let cors = cors_headers(&from("https://app.example"), &policy);
+/// assert!(cors.contains(&("Access-Control-Allow-Origin".into(), "https://app.example".into())));
+/// assert!(cors.contains(&("Access-Control-Expose-Headers".into(), "Mcp-Session-Id".into())));
+/// // an origin the policy does not list gets none (the gate refuses it)
+/// assert!(cors_headers(&from("https://evil.example"), &policy).is_empty());
+/// # Ok::<(), mcp_switchboard::Error>(())
+/// ```
+#[must_use]
+pub fn cors_headers(req: &HttpRequest, policy: &HttpPolicy) -> Vec<(String, String)> {
+    match rule_header(req, "origin") {
+        Some(origin) if cors_origin(origin, policy) => vec![
+            ("Access-Control-Allow-Origin".into(), origin.into()),
+            (
+                "Access-Control-Expose-Headers".into(),
+                "Mcp-Session-Id".into(),
+            ),
+            ("Vary".into(), "Origin".into()),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+/// The answer to an `OPTIONS` request whose origin and host passed: a
+/// preflight from a listed origin gets the methods and headers it may use
+/// (the fixed ones, and each `Mcp-Param-*` it asks for); anything else
+/// only `Allow`.
+fn options(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
+    let allow = ("Allow".to_string(), format!("{METHODS}, OPTIONS"));
+    let asked = rule_header(req, "access-control-request-method");
+    let origin = rule_header(req, "origin").filter(|o| cors_origin(o, policy));
+    let (Some(origin), Some(_)) = (origin, asked) else {
+        return HttpDecision::Options {
+            status: 204,
+            headers: vec![allow],
+        };
+    };
+    let mut names: Vec<String> = CORS_REQUEST_HEADERS.iter().map(|h| h.to_string()).collect();
+    let params = rule_header(req, "access-control-request-headers")
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|h| {
+            h.len() > "mcp-param-".len()
+                && h.len() <= 128
+                && h.get(..10)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("mcp-param-"))
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        });
+    for h in params.take(64) {
+        if !names.iter().any(|n| n.eq_ignore_ascii_case(h)) {
+            names.push(h.to_string());
+        }
+    }
+    HttpDecision::Options {
+        status: 204,
+        headers: vec![
+            ("Access-Control-Allow-Origin".into(), origin.into()),
+            ("Access-Control-Allow-Methods".into(), METHODS.into()),
+            ("Access-Control-Allow-Headers".into(), names.join(", ")),
+            ("Access-Control-Max-Age".into(), CORS_MAX_AGE_S.to_string()),
+            (
+                "Vary".into(),
+                "Origin, Access-Control-Request-Headers".into(),
+            ),
+            allow,
+        ],
+    }
+}
 
 /// A header the rules read: one of [`HEADERS_READ`], which hosts are told
 /// to pass (checked in debug builds, so a rule cannot read another).
@@ -569,6 +702,10 @@ fn check_headers(req: &HttpRequest, session_known: bool, policy: &HttpPolicy) ->
                 return reject(403, format!("host {host} is not allowed: this gateway only answers requests addressed to localhost"));
             }
         }
+    }
+    // a preflight carries no credentials: it is answered before the token
+    if req.method == "OPTIONS" {
+        return options(req, policy);
     }
     if let Some(token) = &policy.token {
         let given = rule_header(req, "authorization").and_then(bearer);
@@ -672,7 +809,7 @@ fn check_headers(req: &HttpRequest, session_known: bool, policy: &HttpPolicy) ->
         }
         _ => HttpDecision::Reject {
             status: 405,
-            headers: vec![("Allow".into(), "GET, POST, DELETE".into())],
+            headers: vec![("Allow".into(), format!("{METHODS}, OPTIONS"))],
             message: format!("method {} is not allowed", req.method),
         },
     }
@@ -828,6 +965,9 @@ pub struct Verdict {
     pub decision: HttpDecision,
     /// Sessions to close, by id.
     pub close: Vec<String>,
+    /// Headers to add to whatever answers this request: CORS for an
+    /// origin the policy lists ([`cors_headers`]), else none.
+    pub cors: Vec<(String, String)>,
 }
 
 /// The transport rules with a session table: [`HttpPolicy`] plus which
@@ -1318,9 +1458,13 @@ impl Gate {
                     ),
                 },
                 close: Vec::new(),
+                cors: cors_headers(req, &self.policy),
             };
         }
-        let verdict = self.decide(req, now_ms);
+        let mut verdict = self.decide(req, now_ms);
+        if !matches!(verdict.decision, HttpDecision::Options { .. }) {
+            verdict.cors = cors_headers(req, &self.policy);
+        }
         if let HttpDecision::Reject {
             status, message, ..
         } = &verdict.decision
@@ -1389,10 +1533,14 @@ impl Gate {
                     self.event(GateEvent::SessionEnded { id: id.clone() });
                     close.push(id.clone());
                 }
-                HttpDecision::Reject { .. } => {}
+                HttpDecision::Reject { .. } | HttpDecision::Options { .. } => {}
             }
         }
-        Verdict { decision, close }
+        Verdict {
+            decision,
+            close,
+            cors: Vec::new(),
+        }
     }
 
     /// Makes room for a new session `id` (an id the host made up, e.g. a
@@ -2352,6 +2500,133 @@ mod tests {
         g.finished("nope", 9);
         g.stream_closed("nope", 9);
         assert!(g.is_empty());
+    }
+
+    fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+        headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn cors_only_for_listed_origins() {
+        let p = HttpPolicy::for_host("0.0.0.0", Some("t0k".into()))
+            .unwrap()
+            .with_origins(vec!["https://app.example/".into()]);
+        let mut g = Gate::new(p.clone());
+        let preflight = |origin: &str, asked: &str| {
+            req(
+                "OPTIONS",
+                &[
+                    ("origin", origin),
+                    ("access-control-request-method", "POST"),
+                    ("access-control-request-headers", asked),
+                ],
+                false,
+            )
+        };
+        // a preflight from a listed origin, without the token: the methods,
+        // the fixed headers and each Mcp-Param-* asked for
+        let v = g.request(
+            &preflight(
+                "https://APP.example",
+                "content-type, authorization, mcp-param-zone, x-other, mcp-param-a\r\nb",
+            ),
+            0,
+        );
+        let HttpDecision::Options {
+            status: code,
+            headers,
+        } = v.decision
+        else {
+            panic!("{:?}", v.decision)
+        };
+        assert_eq!(code, 204);
+        assert_eq!(
+            header(&headers, "access-control-allow-origin"),
+            Some("https://APP.example")
+        );
+        assert_eq!(
+            header(&headers, "access-control-allow-methods"),
+            Some("GET, POST, DELETE")
+        );
+        let allowed = header(&headers, "access-control-allow-headers").unwrap_or("");
+        for h in [
+            "Mcp-Session-Id",
+            "Mcp-Protocol-Version",
+            "Authorization",
+            "Content-Type",
+            "Last-Event-ID",
+            "Mcp-Method",
+            "Mcp-Name",
+            "mcp-param-zone",
+        ] {
+            assert!(allowed.split(", ").any(|a| a == h), "{h} in {allowed}");
+        }
+        assert!(!allowed.contains("x-other") && !allowed.contains("a\r"));
+        assert!(header(&headers, "vary").is_some_and(|v| v.contains("Origin")));
+        assert!(v.cors.is_empty());
+        // a loopback origin passes the gate but gets no CORS; a foreign one is refused
+        for origin in ["http://localhost:5173", "http://[::1]:3000"] {
+            let d = check_request(&preflight(origin, ""), &p);
+            let HttpDecision::Options { headers, .. } = d else {
+                panic!("{d:?}")
+            };
+            assert_eq!(header(&headers, "access-control-allow-origin"), None);
+            assert_eq!(
+                header(&headers, "allow"),
+                Some("GET, POST, DELETE, OPTIONS")
+            );
+        }
+        assert_eq!(
+            status(check_request(&preflight("https://evil.example", ""), &p)),
+            403
+        );
+        // every answer to a listed origin carries the CORS headers, a refusal too
+        let from = |origin: &str, token: &str| {
+            let auth = format!("Bearer {token}");
+            req(
+                "POST",
+                &[
+                    ("content-type", "application/json"),
+                    ("origin", origin),
+                    ("authorization", &auth),
+                ],
+                false,
+            )
+        };
+        for token in ["t0k", "wrong"] {
+            let v = g.request(&from("https://app.example", token), 1);
+            assert_eq!(
+                header(&v.cors, "access-control-allow-origin"),
+                Some("https://app.example")
+            );
+            assert_eq!(
+                header(&v.cors, "access-control-expose-headers"),
+                Some("Mcp-Session-Id")
+            );
+            assert_eq!(header(&v.cors, "vary"), Some("Origin"));
+        }
+        assert!(g
+            .request(&from("http://127.0.0.1:8080", "t0k"), 2)
+            .cors
+            .is_empty());
+        assert!(g.request(&bearer_post("t0k"), 3).cors.is_empty());
+        let refused = g.request(&from("https://evil.example", "t0k"), 4);
+        assert_eq!((status(refused.decision), refused.cors.len()), (403, 0));
+        // `*` lists every http(s) origin, never the opaque `null`
+        g.set_origins(vec!["*".into()]);
+        let any = g.request(&from("https://any.example", "t0k"), 5);
+        assert_eq!(
+            header(&any.cors, "access-control-allow-origin"),
+            Some("https://any.example")
+        );
+        assert!(g.request(&from("null", "t0k"), 6).cors.is_empty());
+        // the origin list changes take effect at once
+        g.set_origins(Vec::new());
+        let gone = g.request(&preflight("https://app.example", ""), 7);
+        assert_eq!(status(gone.decision), 403);
     }
 
     fn bearer_post(token: &str) -> HttpRequest {

@@ -135,6 +135,14 @@ pub enum HttpAction {
     Stream,
     /// End the session and answer 204.
     End,
+    /// Answer an OPTIONS request (a CORS preflight) with this status and
+    /// headers, and no body.
+    Options {
+        /// HTTP status.
+        status: u16,
+        /// The answer's headers.
+        headers: Vec<(String, String)>,
+    },
 }
 
 impl From<HttpDecision> for HttpAction {
@@ -160,12 +168,14 @@ impl From<HttpDecision> for HttpAction {
             },
             HttpDecision::OpenStream => HttpAction::Stream,
             HttpDecision::EndSession => HttpAction::End,
+            HttpDecision::Options { status, headers } => HttpAction::Options { status, headers },
         }
     }
 }
 
 /// `HttpGate.request()`: an [`HttpAction`] with `close`, the sessions to
-/// close now (expired or ended).
+/// close now (expired or ended), and `cors`, headers to set on whatever
+/// answers the request (CORS for an allowed origin; most often none).
 #[derive(Serialize, Tsify)]
 #[serde(tag = "action", rename_all = "lowercase")]
 pub enum GateVerdict {
@@ -179,6 +189,8 @@ pub enum GateVerdict {
         message: String,
         /// Sessions to close now.
         close: Vec<String>,
+        /// Headers to set on the answer.
+        cors: Vec<(String, String)>,
     },
     /// Read the body, at most `maxBody` bytes, then `checkBody` it.
     Read {
@@ -192,22 +204,40 @@ pub enum GateVerdict {
         stream: bool,
         /// Sessions to close now.
         close: Vec<String>,
+        /// Headers to set on the answer.
+        cors: Vec<(String, String)>,
     },
     /// Open an SSE stream for server notifications.
     Stream {
         /// Sessions to close now.
         close: Vec<String>,
+        /// Headers to set on the answer.
+        cors: Vec<(String, String)>,
     },
     /// End the session and answer 204.
     End {
         /// Sessions to close now.
         close: Vec<String>,
+        /// Headers to set on the answer.
+        cors: Vec<(String, String)>,
+    },
+    /// Answer an OPTIONS request (a CORS preflight) with this status and
+    /// headers, and no body.
+    Options {
+        /// HTTP status.
+        status: u16,
+        /// The answer's headers.
+        headers: Vec<(String, String)>,
+        /// Sessions to close now.
+        close: Vec<String>,
+        /// Headers to set on the answer (none: `headers` has them).
+        cors: Vec<(String, String)>,
     },
 }
 
 impl GateVerdict {
-    /// `d` with the sessions to close.
-    fn new(d: HttpDecision, close: Vec<String>) -> Self {
+    /// `d` with the sessions to close and the headers to add.
+    fn new(d: HttpDecision, close: Vec<String>, cors: Vec<(String, String)>) -> Self {
         match d {
             HttpDecision::Reject {
                 status,
@@ -218,6 +248,7 @@ impl GateVerdict {
                 headers,
                 message,
                 close,
+                cors,
             },
             HttpDecision::ReadBody {
                 max_body,
@@ -228,9 +259,16 @@ impl GateVerdict {
                 sse,
                 stream,
                 close,
+                cors,
             },
-            HttpDecision::OpenStream => GateVerdict::Stream { close },
-            HttpDecision::EndSession => GateVerdict::End { close },
+            HttpDecision::OpenStream => GateVerdict::Stream { close, cors },
+            HttpDecision::EndSession => GateVerdict::End { close, cors },
+            HttpDecision::Options { status, headers } => GateVerdict::Options {
+                status,
+                headers,
+                close,
+                cors,
+            },
         }
     }
 }
@@ -544,8 +582,8 @@ impl JsHttpGate {
                 max_body,
                 sse,
                 stream,
-            } if verdict.close.is_empty() => (max_body, sse, stream),
-            decision => return to_js(&GateVerdict::new(decision, verdict.close)),
+            } if verdict.close.is_empty() && verdict.cors.is_empty() => (max_body, sse, stream),
+            decision => return to_js(&GateVerdict::new(decision, verdict.close, verdict.cors)),
         };
         if let Some((.., cached)) = self
             .read_verdicts
@@ -560,6 +598,7 @@ impl JsHttpGate {
             sse,
             stream,
             close: Vec::new(),
+            cors: Vec::new(),
         })?);
         self.read_verdicts
             .push((max_body, sse, stream, made.clone()));

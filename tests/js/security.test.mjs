@@ -178,6 +178,62 @@ describe('HTTP security', () => {
     }
   });
 
+  test('CORS for the allowed origins only: preflight without the token, headers on every answer, Mcp-Session-Id exposed', async () => {
+    const app = 'https://app.example';
+    const { gateway } = await demoGateway({ token: 's3cret-token', origins: [app] });
+    try {
+      const preflight = (origin, asked = 'content-type, authorization, mcp-param-zone') =>
+        raw(gateway.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': asked } });
+      const ok = await preflight(app);
+      assert.equal(ok.status, 204);
+      assert.equal(ok.body, '');
+      assert.equal(ok.headers['access-control-allow-origin'], app);
+      assert.equal(ok.headers['access-control-allow-methods'], 'GET, POST, DELETE');
+      const allowed = ok.headers['access-control-allow-headers'].toLowerCase().split(', ');
+      for (const h of ['mcp-session-id', 'mcp-protocol-version', 'authorization', 'content-type', 'last-event-id', 'mcp-param-zone']) assert.ok(allowed.includes(h), `${h}: ${allowed}`);
+      assert.match(ok.headers.vary, /\bOrigin\b/);
+      // a loopback origin passes the gate but is not listed: no CORS; a foreign one is refused
+      const loopback = await preflight(`http://localhost:${gateway.port + 1}`);
+      assert.equal(loopback.status, 204);
+      assert.equal(loopback.headers['access-control-allow-origin'], undefined);
+      const evil = await preflight('https://evil.example');
+      assert.equal(evil.status, 403);
+      assert.equal(evil.headers['access-control-allow-origin'], undefined);
+
+      // the session opens with the token; the page may read its id
+      const post = (origin, authorization, body, more = {}) =>
+        raw(gateway.url, { headers: { ...jsonHeaders, ...(origin ? { origin } : {}), authorization, ...more }, body });
+      const opened = await post(app, 'Bearer s3cret-token', initializeBody);
+      assert.equal(opened.status, 200);
+      assert.equal(opened.headers['access-control-allow-origin'], app);
+      assert.equal(opened.headers['access-control-expose-headers'], 'Mcp-Session-Id');
+      assert.equal(opened.headers.vary, 'Origin');
+      const sid = opened.headers['mcp-session-id'];
+      // a reply in the session, a refusal (401) and the end of the session carry them too
+      const listed = await post(app, 'Bearer s3cret-token', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { 'mcp-session-id': sid });
+      assert.equal(listed.status, 200);
+      assert.equal(listed.headers['access-control-allow-origin'], app);
+      const refused = await post(app, 'Bearer nope', initializeBody);
+      assert.equal(refused.status, 401);
+      assert.equal(refused.headers['access-control-allow-origin'], app);
+      const ended = await raw(gateway.url, { method: 'DELETE', headers: { origin: app, authorization: 'Bearer s3cret-token', 'mcp-session-id': sid } });
+      assert.equal(ended.status, 204);
+      assert.equal(ended.headers['access-control-allow-origin'], app);
+      // no Origin, or an unlisted one, gets none
+      const plain = await post(undefined, 'Bearer s3cret-token', initializeBody);
+      assert.equal(plain.status, 200);
+      assert.equal(plain.headers['access-control-allow-origin'], undefined);
+      const foreign = await post('https://evil.example', 'Bearer s3cret-token', initializeBody);
+      assert.equal(foreign.status, 403);
+      assert.equal(foreign.headers['access-control-allow-origin'], undefined);
+      // the origins change at once
+      gateway.setOrigins([]);
+      assert.equal((await preflight(app)).status, 403);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   test('an oversized body is refused with 413, declared or streamed', async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(100 * 1024) } });
     const declared = await raw(gw.url, { headers: jsonHeaders, body: big });
