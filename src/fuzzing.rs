@@ -1389,10 +1389,10 @@ fn html_fetch(knobs: u8, page: &[u8]) {
         &json!({"url": "https://example.com/", "format": format}),
         crate::web::FetchOptions::new().with_max_bytes(1 + page.len() / 2),
     );
-    fetch.start();
-    fetch.resolved(&[std::net::IpAddr::from([93, 184, 215, 14])]);
+    let _ = fetch.start();
+    let _ = fetch.resolved(&[std::net::IpAddr::from([93, 184, 215, 14])]);
     let ct = [("Content-Type".to_string(), "text/html".to_string())];
-    fetch.response(200, if knobs & 2 == 0 { &ct[..] } else { &[] });
+    let _ = fetch.response(200, if knobs & 2 == 0 { &ct[..] } else { &[] });
     let mut last = fetch.body(page);
     if matches!(last, crate::web::FetchAction::Read) {
         last = fetch.end();
@@ -1516,7 +1516,7 @@ mod tests {
         let outputs = |mut e: Engine, rest: &[u8]| {
             let mut out = Vec::new();
             for line in text(rest).split('\n') {
-                e.handle(line);
+                let _owed = e.handle(line);
                 while let Some(o) = e.poll_output() {
                     out.push(o);
                 }

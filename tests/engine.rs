@@ -25,7 +25,7 @@ fn config(mode: Mode) -> EngineConfig {
 
 /// Sends a message; returns the replies and notifications as JSON, and the invocations.
 fn send(e: &mut Engine, msg: Value) -> (Vec<Value>, Vec<mcp_switchboard::Invocation>) {
-    e.handle(&msg.to_string());
+    let _ = e.handle(&msg.to_string());
     drain(e)
 }
 
@@ -90,7 +90,7 @@ fn wire_errors_have_the_right_codes_and_ids() {
         ("{\"id\":8,\"method\":\"ping\"}", json!(8), -32600),
     ];
     for (msg, id, code) in cases {
-        e.handle(msg);
+        let _ = e.handle(msg);
         let (r, _) = drain(&mut e);
         assert_eq!(r.len(), 1, "{msg}");
         assert_eq!(r[0]["id"], id, "{msg}");
@@ -424,7 +424,8 @@ fn cancellation_drops_the_invocation() {
         &mut e,
         json!({"jsonrpc": "2.0", "id": 42, "method": "tools/call", "params": {"name": "get_states"}}),
     );
-    e.handle(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 42, "reason": "user"}}).to_string());
+    // a notification is owed no reply
+    assert!(!e.handle(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 42, "reason": "user"}}).to_string()));
     let mut cancelled = Vec::new();
     while let Some(o) = e.poll_output() {
         if let Output::Cancel(id) = o {
@@ -703,7 +704,7 @@ fn subscriptions_end_per_channel() {
     let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                       "io.modelcontextprotocol/clientCapabilities": {}});
     for channel in [1, 2] {
-        e.handle_on(
+        let _ = e.handle_on(
             channel,
             &json!({"jsonrpc": "2.0", "id": channel, "method": "subscriptions/listen",
                 "params": {"notifications": {"toolsListChanged": true}, "_meta": meta}})

@@ -333,7 +333,10 @@ impl Server for Modern {
             } => {}
             other => panic!("the client sent what a 2026-07-28 server refuses: {other:?}"),
         }
-        self.engine.handle_on(req.exchange, &body);
+        assert!(
+            self.engine.handle_on(req.exchange, &body),
+            "the gate said a reply is owed"
+        );
         let mut notes = Vec::new();
         while let Some(o) = self.engine.poll_output() {
             match o {

@@ -423,6 +423,7 @@ impl HttpRequest {
 /// What to do with a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
+#[must_use]
 pub enum HttpDecision {
     /// Answer with this status, headers and plain-text message. A
     /// `Connection: close` header among them means: close the connection
@@ -868,6 +869,7 @@ pub fn outcome_status(outcome: Outcome, policy: &HttpPolicy) -> (u16, String) {
 /// What a POST body is, for the transport.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
+#[must_use]
 pub enum BodyDecision {
     /// Too big.
     TooLarge,
@@ -960,6 +962,7 @@ struct Entry {
 /// (expired, ended or evicted ones): stop their work and forget them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
+#[must_use = "answer the request as decided and close the sessions named"]
 pub struct Verdict {
     /// What to do with the request.
     pub decision: HttpDecision,
@@ -1245,6 +1248,7 @@ impl Gate {
     }
 
     /// The next event, oldest first.
+    #[must_use]
     pub fn poll_event(&mut self) -> Option<GateEvent> {
         self.events.pop_front()
     }
@@ -1625,6 +1629,7 @@ impl Gate {
     }
 
     /// Removes the sessions that have expired by `now_ms` and names them.
+    #[must_use = "the sessions named must be closed"]
     pub fn sweep(&mut self, now_ms: u64) -> Vec<String> {
         let gone: Vec<String> = self
             .sessions
@@ -2437,14 +2442,23 @@ mod tests {
             g.finished(id, i as u64);
         }
         // "a" used last; "b" is the oldest idle one
-        g.request(&in_session("POST", "a"), 10);
+        assert!(matches!(
+            g.request(&in_session("POST", "a"), 10).decision,
+            HttpDecision::ReadBody { .. }
+        ));
         g.finished("a", 11);
         assert_eq!(g.open_session("d", 12), Ok(vec!["b".to_string()]));
         assert_eq!(g.len(), 3);
         // a session that only holds a stream gives way when no idle one is
         // left (streams alone never keep new clients out)
-        g.request(&in_session("POST", "a"), 13);
-        g.request(&in_session("GET", "c"), 13);
+        assert!(matches!(
+            g.request(&in_session("POST", "a"), 13).decision,
+            HttpDecision::ReadBody { .. }
+        ));
+        assert_eq!(
+            g.request(&in_session("GET", "c"), 13).decision,
+            HttpDecision::OpenStream
+        );
         assert_eq!(g.open_session("e", 14), Ok(vec!["c".to_string()]));
         // sessions with requests in progress are never evicted: with all
         // busy, 503
@@ -2738,7 +2752,7 @@ mod tests {
             retry_after_s: 10
         }));
         // a sweep forgets records whose window is over
-        g.sweep(40_000);
+        assert!(g.sweep(40_000).is_empty());
         assert!(g.logins.is_empty());
     }
 
@@ -2750,7 +2764,8 @@ mod tests {
         let mut g = Gate::new(p);
         let wrong = bearer_post("wrong");
         for i in 0..MAX_TRACKED_ADDRESSES + 10 {
-            g.request_from(&wrong, Some(&format!("10.0.{}.{}", i / 256, i % 256)), 1);
+            let v = g.request_from(&wrong, Some(&format!("10.0.{}.{}", i / 256, i % 256)), 1);
+            assert_eq!(status(v.decision), 401);
         }
         assert_eq!(g.logins.len(), MAX_TRACKED_ADDRESSES);
         assert_eq!(g.events.len(), MAX_EVENTS);
@@ -2802,10 +2817,13 @@ mod tests {
         g.finished("a", 0);
         g.open_session("b", 1).unwrap();
         g.finished("b", 1);
-        g.request(&in_session("DELETE", "b"), 2);
+        assert_eq!(
+            g.request(&in_session("DELETE", "b"), 2).decision,
+            HttpDecision::EndSession
+        );
         g.open_session("c", 3).unwrap();
         g.finished("c", 3);
-        g.sweep(200);
+        assert_eq!(g.sweep(200), vec!["c".to_string()]);
         let ev = events(&mut g);
         let id = |s: &str| s.to_string();
         assert_eq!(

@@ -606,6 +606,7 @@ impl Engine {
     }
 
     /// The next output, if any.
+    #[must_use]
     pub fn poll_output(&mut self) -> Option<Output> {
         self.outputs.pop_front()
     }
@@ -702,6 +703,7 @@ impl Engine {
 
     /// Takes one incoming message on channel 0 (stdio, or one session's
     /// messages): [`Engine::handle_on`].
+    #[must_use = "false means no reply is owed: answer the transport at once (HTTP 202)"]
     pub fn handle(&mut self, message: &str) -> bool {
         self.handle_on(0, message)
     }
@@ -719,6 +721,7 @@ impl Engine {
     /// Streamable HTTP at 2026-07-28, where every POST stands alone, give
     /// each POST its own channel and call [`Engine::close_channel`] when
     /// its response stream closes (that is the request's cancellation).
+    #[must_use = "false means no reply is owed: answer the transport at once (HTTP 202)"]
     pub fn handle_on(&mut self, channel: u64, message: &str) -> bool {
         self.param_headers = None;
         self.handle_message(channel, message)
@@ -731,6 +734,7 @@ impl Engine {
     /// when the headers do not mirror its arguments
     /// ([`crate::http::check_param_headers`]). `Mcp-Method` and `Mcp-Name`
     /// are checked before, by [`crate::http::check_message`].
+    #[must_use = "false means no reply is owed: answer the transport at once (HTTP 202)"]
     pub fn handle_http(
         &mut self,
         channel: u64,

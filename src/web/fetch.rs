@@ -275,6 +275,7 @@ impl FetchArguments {
 /// What the shell does next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
+#[must_use = "the shell does what the action says next"]
 pub enum FetchAction {
     /// Look up every address of `host` (A and AAAA) and report them with
     /// [`WebFetch::resolved`], or the failure with
