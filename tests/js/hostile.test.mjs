@@ -72,9 +72,12 @@ describe('a hostile upstream over HTTP', () => {
 
   test('progress notifications past the rate are dropped; the call still answers', async () => {
     const seen = [];
+    const started = performance.now();
     const r = await client.callTool({ name: 'chatter', arguments: {} }, undefined, { onprogress: (p) => seen.push(p) });
     assert.equal(text(r), 'chatter over');
-    assert.ok(seen.length <= 200, `${seen.length} progress notifications`);
+    // 200 a second pass (a loaded machine may read the 20,000 over more than one second)
+    const seconds = Math.ceil((performance.now() - started) / 1000);
+    assert.ok(seen.length <= 200 * seconds && seen.length < 20_000 / 4, `${seen.length} progress notifications in ${seconds} s`);
   });
 
   test('a message with id null is never the answer of a call', async () => {

@@ -341,7 +341,7 @@ test('the answers the gateway asks for on every request are made once and frozen
   const gate = new full.HttpGate('127.0.0.1');
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const first = gate.request('POST', '/mcp', headers, 1, null);
-  assert.deepEqual({ ...first, close: [...first.close] }, { action: 'read', maxBody: gate.limits.maxBody, sse: false, stream: true, close: [] });
+  assert.deepEqual({ ...first, close: [...first.close], cors: [...first.cors] }, { action: 'read', maxBody: gate.limits.maxBody, sse: false, stream: true, close: [], cors: [] });
   // the same verdict again is the same object, which no caller can change under the next
   assert.equal(gate.request('POST', '/mcp', headers, 2, null), first);
   assert.ok(Object.isFrozen(first) && Object.isFrozen(first.close));
