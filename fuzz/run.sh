@@ -34,7 +34,7 @@ else
   shift || true
 fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(catalog lint calls validate search entities engine http sse lenient rawjson html conversation)
+[ ${#targets[@]} -gt 0 ] || targets=(catalog lint calls validate search entities engine http sse lenient rawjson html conversation upstream connections)
 
 node seed.mjs
 mkdir -p artifacts

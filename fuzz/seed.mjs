@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const shared = join(here, '../../shared/corpus');
-const targets = ['catalog', 'lint', 'calls', 'validate', 'search', 'entities', 'engine', 'http', 'sse', 'lenient', 'rawjson', 'html', 'conversation'];
+const targets = ['catalog', 'lint', 'calls', 'validate', 'search', 'entities', 'engine', 'http', 'sse', 'lenient', 'rawjson', 'html', 'conversation', 'upstream', 'connections'];
 const counts = {};
 
 function put(target, data) {

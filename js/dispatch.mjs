@@ -180,6 +180,9 @@ function isInputRequired(v) {
  * @property {(message: string) => void} [notify] where server messages that belong to no open request go (JSON text)
  * @property {((level: Level, message: string, event?: GatewayEvent) => void) | null} [report] from reporter()
  * @property {{ calls: number; toolErrors: number }} [counts] counters to add this session's calls to
+ * @property {Engine} [base] an engine whose catalog, index, disclosure and compiled schemas this session shares
+ *   (`engine.fork()`): nothing is built for it, whatever the catalog's size; `engine` and the source's catalog
+ *   are then not read
  */
 
 /**
@@ -255,12 +258,15 @@ export class Session {
    * @param {ToolSource} source
    * @param {SessionOptions} [options]
    */
-  constructor(source, { engine = {}, timeoutMs = 30_000, notify = () => {}, report = null, counts } = {}) {
+  constructor(source, { engine = {}, timeoutMs = 30_000, notify = () => {}, report = null, counts, base } = {}) {
     /** the tools; may be replaced (the next invocation uses the new one) */
     this.source = source;
-    this.engine = new Engine(source.catalog, defined(engine));
-    if (source.sources) this.engine.setSources(source.sources, 'prefixed');
-    else if (source.surface) this.engine.setSurface(source.surface);
+    if (base) this.engine = base.fork();
+    else {
+      this.engine = new Engine(source.catalog, defined(engine));
+      if (source.sources) this.engine.setSources(source.sources, 'prefixed');
+      else if (source.surface) this.engine.setSurface(source.surface);
+    }
     this.timeoutMs = timeoutMs;
     this.notify = notify;
     this.report = report;
@@ -395,9 +401,24 @@ export class Session {
     }
   }
 
-  /** Ends every subscriptions/listen stream with its response. */
-  endSubscriptions() {
-    this.#change((e) => e.endSubscriptions());
+  /**
+   * Ends every subscriptions/listen stream (or those of one channel) with its response.
+   * @param {number} [channel]
+   */
+  endSubscriptions(channel) {
+    this.#change((e) => e.endSubscriptions(channel));
+  }
+
+  /**
+   * Serves what `other` serves from now on (its source, catalog, options, resources and prompts), sharing
+   * what it built: a change made once to `other` reaches this session without being made again; clients
+   * get list_changed for what changed.
+   * @param {Session} other
+   */
+  follow(other) {
+    if (other === this) return;
+    this.source = other.source;
+    this.#change((e) => e.follow(other.engine));
   }
 
   /**
@@ -591,23 +612,32 @@ export class Session {
     } catch (err) {
       running = Promise.reject(err);
     }
-    running.then(
-      (result) =>
-        this.#settle(id, (e) => {
-          if (isInputRequired(result)) e.inputRequired(id, result.requests, result.state);
-          else if (!values) e.complete(id, /** @type {any} */ (result));
-          else {
-            // a value with no result form failed the call, as a handler that threw
-            const failed = e.completeValue(id, result);
-            if (failed !== undefined) this.#toolError(tool, failed);
-          }
-        }),
-      (err) => {
-        const message = errorText(err);
-        if (this.pending.has(id)) this.#toolError(tool, message);
-        this.#settle(id, (e) => e.fail(id, message));
-      },
-    );
+    /** @param {unknown} err */
+    const failed = (err) => {
+      const message = errorText(err);
+      if (this.pending.has(id)) this.#toolError(tool, message);
+      this.#settle(id, (e) => e.fail(id, message));
+    };
+    running.then((result) => {
+      // any value a handler gives (a Proxy whose traps throw included) ends as a result or a tool error
+      let asks;
+      try {
+        asks = isInputRequired(result);
+      } catch (e) {
+        return failed(e);
+      }
+      this.#settle(id, (e) => {
+        if (asks) {
+          const r = /** @type {any} */ (result);
+          e.inputRequired(id, r.requests, r.state);
+        } else if (!values) e.complete(id, /** @type {any} */ (result));
+        else {
+          // a value with no result form failed the call, as a handler that threw
+          const failed = e.completeValue(id, result);
+          if (failed !== undefined) this.#toolError(tool, failed);
+        }
+      });
+    }, failed);
   }
 
   /**
@@ -695,8 +725,15 @@ export class Session {
       report(this.engine);
     } catch (e) {
       // complete() refuses a result that is not of its kind, but has
-      // already answered the client with an internal error
-      this.report?.('warn', `invocation ${id}: ${errorText(e)}`);
+      // already answered the client with an internal error; a value that
+      // could not even be read (a Proxy that throws) fails the call here
+      const message = errorText(e);
+      this.report?.('warn', `invocation ${id}: ${message}`);
+      try {
+        this.engine.fail(id, message);
+      } catch {
+        // answered already
+      }
     }
     this.#dispatch(this.engine.drain(), null);
   }
@@ -718,11 +755,40 @@ export function defined(o) {
 }
 
 /**
- * The message of anything thrown.
+ * The message of anything thrown, whatever it is: an Error's message, a string, other values as JSON or as
+ * text (null, undefined, a BigInt, a cyclic object, a Proxy whose traps throw); never throws.
  * @param {unknown} err
  * @returns {string}
  */
 export function errorText(err) {
-  if (err instanceof Error) return err.message || err.name;
-  return typeof err === 'string' ? err : JSON.stringify(err) ?? String(err);
+  try {
+    if (err instanceof Error) {
+      const m = err.message;
+      return typeof m === 'string' && m !== '' ? m : String(err.name || 'Error');
+    }
+    if (typeof err === 'string') return err;
+    const json = JSON.stringify(err);
+    if (typeof json === 'string') return json;
+  } catch {
+    // a cyclic object, a BigInt inside, a throwing getter or Proxy: as text below
+  }
+  try {
+    return String(err);
+  } catch {
+    return 'a value that cannot be shown';
+  }
+}
+
+/**
+ * The stack of anything thrown, or its message (never throws).
+ * @param {unknown} err
+ * @returns {string}
+ */
+export function errorStack(err) {
+  try {
+    if (err instanceof Error && typeof err.stack === 'string') return err.stack;
+  } catch {
+    // a Proxy: its message below
+  }
+  return errorText(err);
 }

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 
 import { HttpGate, readCatalog } from '../pkg/full/index.mjs';
-import { Session, defined, errorText, reporter } from './dispatch.mjs';
+import { Session, defined, errorStack, errorText, reporter } from './dispatch.mjs';
 
 // the library's other parts, so that one import (mcp-switchboard/gateway) has them all
 export { Session, handlerSource } from './dispatch.mjs';
@@ -34,6 +34,7 @@ export { Upstream, connectUpstream, connectUpstreams } from './upstream.mjs';
  * @typedef {import('../pkg/full/index.mjs').ExposureOptions} ExposureOptions
  * @typedef {import('../pkg/full/index.mjs').Mode} Mode
  * @typedef {import('../pkg/full/index.mjs').GateStats} GateStats
+ * @typedef {import('../pkg/full/index.mjs').Lockout} Lockout
  */
 
 /**
@@ -53,7 +54,11 @@ export { Upstream, connectUpstream, connectUpstreams } from './upstream.mjs';
  * @property {number} [maxInflight] requests in progress per session (default 16)
  * @property {number} [headersTimeoutMs] time for a request's headers (default 10 s)
  * @property {number} [requestTimeoutMs] time for a whole request (default 30 s)
- * @property {number} [maxConnections] open connections at once (default 256)
+ * @property {number} [maxConnections] open connections at once (default 256); past it, a connection that has not
+ *   sent a whole request yet (or an idle one) makes room, else the new one is closed
+ * @property {number} [maxConnectionsPerAddress] open connections per remote address (default 64)
+ * @property {number} [streamMaxMs] the longest an event stream (a session's GET stream, a subscriptions/listen
+ *   stream) stays open before the gateway ends it (default 30 minutes); keepalives every 25 s (or half of this)
  * @property {number} [maxAuthFailures] failed logins per remote address within authWindowMs before that
  *   address gets 429 (default 10)
  * @property {number} [authWindowMs] the window of maxAuthFailures, and how long a locked-out address waits
@@ -84,11 +89,15 @@ export { Upstream, connectUpstream, connectUpstreams } from './upstream.mjs';
  * @property {Mode} mode the disclosure mode
  * @property {boolean} token whether requests must carry a bearer token
  * @property {string[]} origins browser origins allowed besides localhost ones
+ * @property {Lockout[]} lockedOut remote addresses the gate refuses for their failed logins, and until when
  * @property {GateStats & { calls: number; toolErrors: number; messages: number }} counts what the gate
  *   decided, tool calls and tool errors, and messages taken by handleMessage()
  */
 
 /** @typedef {Session & { streams: Set<ServerResponse> }} HttpSession */
+
+/** Each connection's number for the gate, on its socket. */
+const CONNECTION = Symbol('connection');
 
 /**
  * An MCP gateway not yet listening: its request handler serves the
@@ -149,11 +158,16 @@ export class Gateway {
   #path;
   /** the last channel given to a 2026-07-28 request */
   #channels = 0;
+  /** the last number given to a connection */
+  #connectionIds = 0;
+  /** @type {Map<number, import('node:net').Socket>} open connections by number */
+  #sockets = new Map();
 
   /** @param {GatewayOptions} options */
   constructor(options) {
     const { source, host = '127.0.0.1', token, engine = {}, timeoutMs = 30_000, origins = [] } = options;
     const { path, maxBody, maxSessions, sessionIdleMs, maxStreams, maxInflight, headersTimeoutMs, requestTimeoutMs, maxConnections, maxAuthFailures, authWindowMs } = options;
+    const { maxConnectionsPerAddress, streamMaxMs } = options;
     this.#report = reporter(options);
     this.#host = host;
     this.#path = path ?? '/mcp';
@@ -161,7 +175,22 @@ export class Gateway {
     this.gate = new HttpGate(
       host,
       token ?? null,
-      defined({ origins, path, maxBody, maxSessions, sessionIdleMs, maxStreams, maxInflight, headersTimeoutMs, requestTimeoutMs, maxConnections, maxAuthFailures, authWindowMs }),
+      defined({
+        origins,
+        path,
+        maxBody,
+        maxSessions,
+        sessionIdleMs,
+        maxStreams,
+        maxInflight,
+        headersTimeoutMs,
+        requestTimeoutMs,
+        maxConnections,
+        maxAuthFailures,
+        authWindowMs,
+        maxConnectionsPerAddress,
+        streamMaxMs,
+      }),
     );
     this.#origins = [...origins];
     this.#source = source;
@@ -201,9 +230,27 @@ export class Gateway {
       if (this.#closed) return reject(res, CLOSED);
       this.#handle(req, res).catch((e) => {
         const message = errorText(e);
-        this.#report?.('error', `request failed: ${e?.stack ?? message}`, { type: 'request-error', remote: this.#remoteAddress(req) ?? null, message });
+        this.#report?.('error', `request failed: ${errorStack(e)}`, { type: 'request-error', remote: this.#remoteAddress(req) ?? null, message });
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
         res.end();
+      });
+    };
+    /**
+     * Counts a new connection with the gate: closes it, or others to make room, when the gate says so.
+     * @param {import('node:net').Socket} socket
+     */
+    this.connectionListener = (socket) => {
+      if (this.#closed) return void socket.destroy();
+      const id = ++this.#connectionIds;
+      /** @type {any} */ (socket)[CONNECTION] = id;
+      // the gate names the one to close to make room: another, or this one
+      const close = this.gate.connectionOpened(id, socket.remoteAddress ?? null);
+      if (close === id) return void socket.destroy();
+      if (close !== 0) this.#sockets.get(close)?.destroy();
+      this.#sockets.set(id, socket);
+      socket.once('close', () => {
+        this.#sockets.delete(id);
+        if (!this.#closed) this.gate.connectionClosed(id);
       });
     };
   }
@@ -235,7 +282,10 @@ export class Gateway {
       srv.headersTimeout = limits.headersTimeoutMs;
       srv.requestTimeout = limits.requestTimeoutMs;
     }
-    srv.maxConnections = limits.maxConnections;
+    // the gate counts connections (per address too) and decides which give way past the limits; the
+    // server's own cap is only a backstop far above them
+    srv.maxConnections = limits.maxConnections * 4;
+    srv.on('connection', this.connectionListener);
     srv.on('request', this.handler);
     this.#server = srv;
     this.#ownServer = own;
@@ -298,7 +348,12 @@ export class Gateway {
     this.#shared.setExposure(e);
     const { allow, deny, readOnly, noDestructive, ...rest } = this.#engine;
     this.#engine = { ...rest, ...e };
-    for (const s of this.sessions.values()) s.setExposure(e);
+    this.#spread();
+  }
+
+  /** Every session serves what the shared engine serves (changed once, there). */
+  #spread() {
+    for (const s of this.sessions.values()) s.follow(this.#shared);
   }
 
   /**
@@ -308,7 +363,7 @@ export class Gateway {
   setMode(mode) {
     this.#shared.setMode(mode);
     this.#engine = { ...this.#engine, mode };
-    for (const s of this.sessions.values()) s.setMode(mode);
+    this.#spread();
   }
 
   /**
@@ -318,14 +373,19 @@ export class Gateway {
    * @param {import('../pkg/full/index.mjs').CatalogInput} catalog
    */
   updateCatalog(catalog) {
+    this.#setCatalog(catalog);
+    this.#spread();
+  }
+
+  /**
+   * The shared engine serves this catalog (the sessions do once they follow it).
+   * @param {import('../pkg/full/index.mjs').CatalogInput} catalog
+   */
+  #setCatalog(catalog) {
     const text = this.#reportCatalog(catalog);
     this.#source = { ...this.#source, catalog: text };
     this.#shared.source = this.#source;
     this.#shared.setCatalog(text);
-    for (const s of this.sessions.values()) {
-      s.source = this.#source;
-      s.setCatalog(text);
-    }
   }
 
   /**
@@ -347,14 +407,13 @@ export class Gateway {
       // several sources: the engine merges them
       this.#source = source;
       this.#shared.setSource(source);
-      for (const s of this.sessions.values()) s.setSource(source);
+      this.#spread();
       return;
     }
     this.#source = source;
-    this.updateCatalog(source.catalog);
-    const surface = source.surface ?? {};
-    this.#shared.setSurface(surface);
-    for (const s of this.sessions.values()) s.setSurface(surface);
+    this.#setCatalog(source.catalog);
+    this.#shared.setSurface(source.surface ?? {});
+    this.#spread();
   }
 
   /** @type {ToolSource | null} the source whose changes are followed */
@@ -395,6 +454,7 @@ export class Gateway {
       mode: engine.mode,
       token: this.gate.hasToken,
       origins: [...this.#origins],
+      lockedOut: this.gate.lockouts(Date.now()),
       counts: { ...this.gate.stats, ...this.#counts },
     };
   }
@@ -421,6 +481,7 @@ export class Gateway {
       const srv = this.#server;
       if (srv) {
         srv.off('request', this.handler);
+        srv.off('connection', this.connectionListener);
         if (this.#ownServer) {
           await new Promise((resolve) => {
             srv.close(() => resolve(undefined));
@@ -458,11 +519,19 @@ export class Gateway {
   }
 
   /**
-   * A notification stream of session `id` closed.
-   * @param {string} id
+   * Keeps an event stream alive and ends it when it has lived as long as the gate lets one live (its
+   * limits' streamKeepaliveMs and streamMaxMs).
+   * @param {ServerResponse} res
+   * @param {() => void} end ends the stream
    */
-  #streamClosed(id) {
-    if (!this.#closed) this.gate.streamClosed(id, Date.now());
+  #keepAlive(res, end) {
+    const { streamKeepaliveMs, streamMaxMs } = this.limits;
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), streamKeepaliveMs).unref();
+    const lifetime = setTimeout(end, streamMaxMs).unref();
+    res.once('close', () => {
+      clearInterval(keepalive);
+      clearTimeout(lifetime);
+    });
   }
 
   /** Passes the gate's events on to the logger. */
@@ -484,10 +553,11 @@ export class Gateway {
    * @param {boolean} sse the client takes only an SSE stream
    * @param {boolean} mayStream the client takes an SSE stream
    * @param {import('../pkg/full/index.mjs').HttpHeaders} headers the request's (Mcp-Param-* are checked by the engine)
+   * @param {number} [counted] the channel the gate counted this request on (checkMessage), released when it ends
    */
-  async #stateless(res, body, expectsReply, sse, mayStream, headers) {
+  async #stateless(res, body, expectsReply, sse, mayStream, headers, counted) {
     const shared = this.#shared;
-    const channel = ++this.#channels;
+    const channel = counted ?? ++this.#channels;
     if (!expectsReply) {
       await shared.exchange(channel, body, undefined, headers).reply;
       shared.closeChannel(channel);
@@ -499,6 +569,11 @@ export class Gateway {
       streaming = true;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.flushHeaders();
+      // a subscriptions/listen stream past its lifetime ends with its response
+      this.#keepAlive(res, () => {
+        shared.endSubscriptions(channel);
+        if (!res.writableEnded) setTimeout(() => res.end(), 100).unref();
+      });
     };
     /** @param {string} m */
     const stream = (m) => {
@@ -506,7 +581,10 @@ export class Gateway {
       open();
       res.write(sseEvent(m));
     };
-    res.once('close', () => shared.closeChannel(channel));
+    res.once('close', () => {
+      shared.closeChannel(channel);
+      if (counted !== undefined && !this.#closed) this.gate.statelessEnded(channel);
+    });
     const pending = shared.exchange(channel, body, sse || mayStream ? stream : undefined, headers).reply;
     if (sse && !res.writableEnded) open();
     const reply = await pending;
@@ -524,10 +602,12 @@ export class Gateway {
     const session = /** @type {HttpSession} */ (
       new Session(this.#source, {
         engine: this.#engine,
+        // the shared engine's catalog, index, disclosure and compiled schemas: nothing is built per session
+        base: this.#shared.engine,
         timeoutMs: this.#timeoutMs,
         report: this.#report,
         counts: this.#counts,
-        notify: (m) => pushNotification(session, m),
+        notify: (m) => this.#push(session, m),
       })
     );
     session.streams = new Set();
@@ -558,15 +638,21 @@ export class Gateway {
     // the headers as Node read them, in one string: they cross into wasm in one piece
     const raw = req.rawHeaders;
     const headers = Array.isArray(raw) ? raw.join('\n') : req.headers;
-    const verdict = gate.request(req.method ?? '', url, headers, Date.now(), this.#remoteAddress(req) ?? null);
+    // the connection has sent a whole request: it no longer gives way to new ones
+    const connection = /** @type {any} */ (req.socket)?.[CONNECTION];
+    const verdict = gate.request(req.method ?? '', url, headers, Date.now(), this.#remoteAddress(req) ?? null, connection);
     this.#closeSessions(verdict.close);
     this.#events();
+    // CORS for an allowed origin: on whatever answers this request
+    for (const [name, value] of verdict.cors) res.setHeader(name, value);
     const session = typeof sid === 'string' ? this.sessions.get(sid) : undefined;
     switch (verdict.action) {
       case 'reject':
         return reject(res, verdict);
+      case 'options':
+        return finish(res, { status: verdict.status, message: '' }, Object.fromEntries(verdict.headers));
       case 'stream':
-        if (typeof sid === 'string' && session) openStream(() => this.#streamClosed(sid), session, req, res);
+        if (typeof sid === 'string' && session) this.#openStream(sid, session, res);
         else finish(res, this.#outcomes.ended);
         return;
       case 'end':
@@ -583,9 +669,11 @@ export class Gateway {
     // refused one gets its JSON-RPC error, the rest is 2025 traffic; in a
     // session the session's engine takes that in the same reading
     const live = session !== undefined && !session.closed ? session : undefined;
-    const message = live ? live.take(headers, body, this.limits.maxBody) : gate.checkMessage(headers, body, session !== undefined);
+    // a request without a session gets a channel now: the gate counts it against its limits
+    const channel = session === undefined ? ++this.#channels : undefined;
+    const message = live ? live.take(headers, body, this.limits.maxBody) : gate.checkMessage(headers, body, session !== undefined, channel);
     if (message.action === 'refuse') return sendJson(res, message.status, message.body);
-    if (message.action === 'stateless') return this.#stateless(res, body, message.expectsReply, verdict.sse, verdict.stream, headers);
+    if (message.action === 'stateless') return this.#stateless(res, body, message.expectsReply, verdict.sse, verdict.stream, headers, message.expectsReply ? channel : undefined);
     if (live && message.action === 'handled') {
       const { owed } = message;
       return answer(this.#outcomes, res, (stream) => live.taken(0, owed, stream), verdict.sse, verdict.stream, {});
@@ -609,17 +697,40 @@ export class Gateway {
         res.once('close', () => this.#finished(id));
         return answer(this.#outcomes, res, (stream) => fresh.exchange(0, body, stream), verdict.sse, verdict.stream, { 'mcp-session-id': id });
       }
-      case 'reply': {
-        // no session and not JSON-RPC: a throwaway engine writes the error reply
-        const once = this.#newSession();
-        try {
-          return await answer(this.#outcomes, res, (stream) => once.exchange(0, body, stream), verdict.sse, verdict.stream, {});
-        } finally {
-          once.close();
-        }
-      }
       default:
+        // without a session nothing else is owed a reply: no engine is made for it
         return finish(res, this.#outcomes.accepted);
+    }
+  }
+
+  /**
+   * Opens a notification stream on the session; the gate keeps it alive and ends it.
+   * @param {string} sid
+   * @param {HttpSession} session
+   * @param {ServerResponse} res
+   */
+  #openStream(sid, session, res) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.flushHeaders();
+    session.streams.add(res);
+    this.#keepAlive(res, () => res.end());
+    // the gate counted the stream for its session (request()); streamClosed counts it off
+    res.once('close', () => {
+      session.streams.delete(res);
+      if (!this.#closed) this.gate.streamClosed(sid, Date.now());
+    });
+  }
+
+  /**
+   * A server notification goes to one of the session's GET streams, if any is open.
+   * @param {HttpSession} session
+   * @param {string} message
+   */
+  #push(session, message) {
+    for (const res of session.streams) {
+      if (res.writableEnded || res.destroyed) continue;
+      res.write(sseEvent(message));
+      return;
     }
   }
 }
@@ -697,43 +808,9 @@ async function answer(outcomes, res, exchange, sse, mayStream, headers) {
   res.end(reply.message);
 }
 
-/**
- * Opens a notification stream on the session.
- * @param {() => void} closed called once when the stream closes
- * @param {HttpSession} session
- * @param {IncomingMessage} req
- * @param {ServerResponse} res
- */
-function openStream(closed, session, req, res) {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  res.flushHeaders();
-  session.streams.add(res);
-  const keepalive = setInterval(() => res.write(': keepalive\n\n'), 25_000).unref();
-  let open = true;
-  const drop = () => {
-    if (!open) return;
-    open = false;
-    clearInterval(keepalive);
-    session.streams.delete(res);
-    closed();
-  };
-  req.on('close', drop);
-  res.on('close', drop);
-}
-
-/**
- * A server notification goes to one of the session's GET streams, if any is open.
- * @param {HttpSession} session
- * @param {string} message
- */
-function pushNotification(session, message) {
-  const [stream] = session.streams;
-  if (stream) stream.write(sseEvent(message));
-}
-
 /** @param {HttpSession} session */
 function endSession(session) {
-  for (const s of session.streams) s.end();
+  for (const res of session.streams) res.end();
   session.streams.clear();
   session.close();
 }

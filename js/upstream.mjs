@@ -322,6 +322,9 @@ export class Upstream {
       case 'listFailed':
         this.#report?.('warn', `upstream ${this.url}: ${o.kind} could not be read: ${o.error.message}`);
         break;
+      case 'warning':
+        this.#report?.('warn', `upstream ${this.url}: ${o.message}`);
+        break;
     }
     for (const l of [...this.#listeners]) l(o);
   }

@@ -21,7 +21,9 @@ export { WebFetch, WebSearch, convertHtml, mergeWebTools, webToolDefinitions, we
  * @property {boolean} [fetch] offer web_fetch (default true)
  * @property {boolean} [search] offer web_search (default true)
  * @property {boolean} [allowPrivate] let web_fetch reach loopback, private and link-local addresses (default false)
- * @property {string[]} [allowHosts] hosts web_fetch may reach at local addresses even so ("homeassistant.local")
+ * @property {string[]} [allowHosts] hosts web_fetch may reach at local addresses even so, as host or host:port
+ *   ("homeassistant.local:8123"; without a port, 80 and 443 only), and only as the URL a call gives (never through a
+ *   redirect from another page)
  * @property {number} [timeoutMs] web_fetch's timeout when a call gives none (default 30000)
  * @property {number} [maxTimeoutMs] the largest timeout a call may ask for (default 120000)
  * @property {number} [maxBytes] bytes of a page read (default 5 MiB)
@@ -139,7 +141,7 @@ export async function webFetch(args, options = {}) {
             if (a.kind !== 'read') response.destroy();
             break;
           case 'read':
-            a = await read(f, response, signal);
+            a = await read(f, response, f.codings(), signal);
             break;
           case 'decode': {
             let text;
@@ -204,25 +206,50 @@ function request(a, signal) {
   });
 }
 
-/** The body stream, decoded from its Content-Encoding. */
-function decoded(response) {
-  const coding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
-  const unzip = { gzip: zlib.createGunzip, 'x-gzip': zlib.createGunzip, deflate: zlib.createInflate, br: zlib.createBrotliDecompress }[coding];
-  if (!unzip) return response;
-  const stream = unzip();
-  response.on('error', (e) => stream.destroy(e));
-  return response.pipe(stream);
+/** A decoder for each coding the package names. */
+const DECODERS = { gzip: zlib.createGunzip, deflate: zlib.createInflate, br: zlib.createBrotliDecompress };
+
+/**
+ * The body stream with its content codings undone, the last applied first (the package read them from
+ * Content-Encoding and refused any it does not name).
+ * @param {import('node:http').IncomingMessage} response
+ * @param {string[]} codings in the order they were applied
+ * @param {{ error?: Error, passed?: boolean }} broken gets the first decoder's error (`passed`: the response's own)
+ * @returns {NodeJS.ReadableStream & { destroy: (e?: Error) => void }}
+ */
+function decoded(response, codings, broken) {
+  /** @type {any} */
+  let stream = response;
+  for (const coding of [...codings].reverse()) {
+    const unzip = DECODERS[/** @type {keyof typeof DECODERS} */ (coding)]();
+    unzip.once('error', (/** @type {Error} */ e) => (broken.error ??= e));
+    const from = stream;
+    from.on('error', (/** @type {Error} */ e) => {
+      // the network's error passes through the decoders: not theirs
+      if (from === response) broken.passed = true;
+      unzip.destroy(e);
+    });
+    stream = from.pipe(unzip);
+  }
+  return stream;
 }
 
 /** Reads the body chunk by chunk until the machine has enough (or the body ends). */
-async function read(f, response, signal) {
-  const body = decoded(response);
+async function read(f, response, codings, signal) {
+  /** @type {{ error?: Error, passed?: boolean }} a decoder's failure: the body is not what its Content-Encoding says */
+  const broken = {};
+  const body = decoded(response, codings, broken);
   const ended = () => body.destroy();
   signal.addEventListener('abort', ended, { once: true });
   try {
-    for await (const chunk of body) {
-      const a = f.body(chunk);
-      if (a.kind !== 'read') return a;
+    try {
+      for await (const chunk of body) {
+        const a = f.body(chunk);
+        if (a.kind !== 'read') return a;
+      }
+    } catch (e) {
+      if (broken.error && !broken.passed && !signal.aborted) return f.codingFailed(broken.error.message);
+      throw e;
     }
     if (signal.aborted) throw signal.reason;
     // a body cut short by the server is an error, not a page

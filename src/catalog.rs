@@ -238,7 +238,8 @@ pub(crate) fn mcp_name_problem(name: &str) -> Option<String> {
     if bad.is_empty() {
         return None;
     }
-    let shown: Vec<String> = bad.iter().take(5).map(|c| format!("\"{c}\"")).collect();
+    // as Rust writes a character: control characters escaped, never raw
+    let shown: Vec<String> = bad.iter().take(5).map(|c| format!("{c:?}")).collect();
     Some(format!("the tool name has {}", shown.join(", ")))
 }
 
@@ -576,7 +577,7 @@ mod tests {
         assert_eq!(flagged.len(), 2);
         assert_eq!(flagged[0].0, "/0/name");
         assert!(
-            flagged[0].1.starts_with("the tool name has \" \", \"/\";"),
+            flagged[0].1.starts_with("the tool name has ' ', '/';"),
             "{}",
             flagged[0].1
         );

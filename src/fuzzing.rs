@@ -11,7 +11,7 @@
 //!
 //! Targets: [`catalog`], [`lint`], [`calls`], [`validate`], [`search`],
 //! [`entities`], [`engine`], [`http`], [`sse`], [`lenient`], [`rawjson`],
-//! [`html`], [`conversation`]. A
+//! [`html`], [`conversation`], [`upstream`], [`connections`]. A
 //! new target is a function here, a file in `fuzz/fuzz_targets/`, a
 //! `[[bin]]` in `fuzz/Cargo.toml` and a seed folder, like the others.
 
@@ -26,7 +26,7 @@ use crate::search::{EntityIndex, EntityKind, ResolveOptions, SearchOptions, Tool
 
 /// The names of every target, as the folders under `fuzz/seeds/` and
 /// `fuzz/regressions/` and the files under `fuzz/fuzz_targets/` are named.
-pub const TARGETS: [&str; 13] = [
+pub const TARGETS: [&str; 15] = [
     "catalog",
     "lint",
     "calls",
@@ -40,6 +40,8 @@ pub const TARGETS: [&str; 13] = [
     "rawjson",
     "html",
     "conversation",
+    "upstream",
+    "connections",
 ];
 
 /// Runs the target called `name` on `data`; `false` for an unknown name.
@@ -58,6 +60,8 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "rawjson" => rawjson(data),
         "html" => html(data),
         "conversation" => conversation(data),
+        "upstream" => upstream(data),
+        "connections" => connections(data),
         _ => return false,
     }
     true
@@ -787,6 +791,27 @@ pub fn http(data: &[u8]) {
             "host {host:?} was let through"
         );
     }
+    // CORS only for the listed origin, named as the request wrote it
+    let mut cors = gate::cors_headers(&req, &policy);
+    if let HttpDecision::Options { headers, .. } = &decision {
+        cors.extend(headers.iter().cloned());
+    }
+    for (k, v) in &cors {
+        assert!(
+            v.bytes().all(|b| b == b' ' || b.is_ascii_graphic()),
+            "header {k}: {v:?}"
+        );
+        if k.eq_ignore_ascii_case("access-control-allow-origin") {
+            let origin = req.header("origin").unwrap_or_default();
+            assert_eq!(v, origin, "CORS for another origin");
+            assert!(
+                origin
+                    .trim_end_matches('/')
+                    .eq_ignore_ascii_case("https://app.example"),
+                "CORS for the unlisted origin {origin:?}"
+            );
+        }
+    }
     let _ = gate::check_body(&text(ops), req.session_known, &policy);
     gate_ops(policy, ops);
 }
@@ -887,15 +912,13 @@ fn gate_ops(policy: HttpPolicy, ops: &[u8]) {
                   ids: &[String],
                   why: &str| {
         for id in ids {
-            let (busy, streams) = model
+            let (busy, _streams) = model
                 .remove(id)
                 .unwrap_or_else(|| panic!("{why} closed {id:?}, which is not open"));
+            // a session with a request in progress is never closed; one
+            // that only holds streams may be (it expires, or gives way)
             if why != "DELETE" {
-                assert_eq!(
-                    (busy, streams),
-                    (0, 0),
-                    "{why} closed the busy session {id:?}"
-                );
+                assert_eq!(busy, 0, "{why} closed the busy session {id:?}");
             }
         }
     };
@@ -957,6 +980,186 @@ fn gate_ops(policy: HttpPolicy, ops: &[u8]) {
         }
         assert!(g.len() <= max, "{} sessions, the limit is {max}", g.len());
         assert_eq!(g.len(), model.len(), "the table and the model disagree");
+    }
+}
+
+/// The upstream client against a server that sends anything, over stdio:
+/// the input is lines the server writes, each led by a byte that moves the
+/// clock (0 to 510 ms) and says whether the host answers the questions
+/// passed to it. Properties: at most twice [`ClientConfig::max_asks_per_second`]
+/// answers to the server's requests are written in any second; at most
+/// [`ClientConfig::max_asks`] questions wait for the host; a call is
+/// answered once at most, and never by a message whose id is not its
+/// request's.
+///
+/// [`ClientConfig::max_asks_per_second`]: crate::client::ClientConfig::max_asks_per_second
+/// [`ClientConfig::max_asks`]: crate::client::ClientConfig::max_asks
+pub fn upstream(data: &[u8]) {
+    use crate::client::{CallKind, ClientConfig, ClientOutput, UpstreamClient};
+    let config = ClientConfig::new("fuzz")
+        .with_stdio(true)
+        .with_server_limits(3, 5, 20)
+        .with_max_reply(64 * 1024);
+    let (rate, max_asks) = (config.max_asks_per_second, config.max_asks);
+    let mut c = UpstreamClient::new(config);
+    let mut now = 0u64;
+    let _ = c.connect(now);
+    // the answers written back (responses to the server's requests), by
+    // the time they were written
+    let mut answered: Vec<u64> = Vec::new();
+    let mut waiting: Vec<u64> = Vec::new();
+    let mut outcomes: std::collections::HashMap<u64, usize> = Default::default();
+    let mut calls = Vec::new();
+    let mut drain = |c: &mut UpstreamClient, now: u64, answer: bool, waiting: &mut Vec<u64>| {
+        let mut asks = Vec::new();
+        while let Some(o) = c.poll_output() {
+            match o {
+                ClientOutput::Write { message } => {
+                    let v: Value = serde_json::from_str(&message)
+                        .unwrap_or_else(|e| panic!("the client wrote no JSON: {e}"));
+                    if v.get("method").is_none() && v.get("id").is_some() {
+                        answered.push(now);
+                    }
+                }
+                ClientOutput::Ask { ask, .. } => asks.push(ask),
+                ClientOutput::Done { call, .. } | ClientOutput::Failed { call, .. } => {
+                    *outcomes.entry(call).or_insert(0) += 1;
+                }
+                _ => {}
+            }
+        }
+        waiting.extend(asks);
+        if answer {
+            for ask in std::mem::take(waiting) {
+                let _ = c.answer(ask, json!({"action": "decline"}), now);
+            }
+        }
+    };
+    drain(&mut c, now, false, &mut waiting);
+    for line in data.split(|b| *b == b'\n') {
+        let Some((&lead, rest)) = line.split_first() else {
+            continue;
+        };
+        now += u64::from(lead >> 1) * 4;
+        if lead & 1 == 0 {
+            if let Ok(call) = c.call(CallKind::Tool, json!({"name": "t"}), None, now) {
+                calls.push(call);
+            }
+        }
+        let mut bytes = rest.to_vec();
+        bytes.push(b'\n');
+        c.receive(&bytes, now);
+        if c.poll_timeout().is_some_and(|t| t <= now) {
+            c.handle_timeout(now);
+        }
+        drain(&mut c, now, lead & 2 == 2, &mut waiting);
+        assert!(
+            waiting.len() <= max_asks,
+            "{} questions wait for the host, the limit is {max_asks}",
+            waiting.len()
+        );
+    }
+    // any second: at most twice the rate written back
+    for (i, t) in answered.iter().enumerate() {
+        let within = answered[i..].iter().take_while(|u| **u < t + 1000).count();
+        assert!(
+            within <= rate as usize * 2,
+            "{within} answers in the second from {t}"
+        );
+    }
+    for (call, n) in outcomes {
+        assert!(n <= 1, "call {call} answered {n} times");
+        assert!(
+            calls.contains(&call),
+            "an outcome for the unknown call {call}"
+        );
+    }
+}
+
+/// The gate's connection table and its limits of requests without a
+/// session, under any sequence of connections opened, requests, closes
+/// and 2026-07-28 requests started and ended. Properties: never more open
+/// connections than the limit, nor more per address than its share; a
+/// connection that sent a request is never closed to make room; a refused
+/// connection is not kept; the requests without a session in progress
+/// stay under their limits.
+pub fn connections(data: &[u8]) {
+    let policy = HttpPolicy::for_host("127.0.0.1", None)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .with_max_connections(6)
+        .with_max_connections_per_address(3)
+        .with_stateless_limits(2, 3);
+    let mut g = Gate::new(policy);
+    // the model: id → (address, sent a request)
+    let mut open: Vec<(u64, u8, bool)> = Vec::new();
+    let (mut listening, mut calls) = (Vec::new(), Vec::new());
+    let mut next = 1u64;
+    for chunk in data.chunks(2) {
+        let (op, arg) = (chunk[0], chunk.get(1).copied().unwrap_or(0));
+        match op % 5 {
+            0 => {
+                let address = arg % 4;
+                let remote = (address > 0).then(|| format!("10.0.0.{address}"));
+                let id = next;
+                next += 1;
+                let v = g.connection_opened(id, remote.as_deref());
+                if let Some(victim) = v.close {
+                    let i = open
+                        .iter()
+                        .position(|(c, _, _)| *c == victim)
+                        .unwrap_or_else(|| panic!("closed {victim}, which is not open"));
+                    let (_, _, proven) = open.remove(i);
+                    assert!(!proven, "closed {victim}, which sent a request");
+                }
+                if v.accept {
+                    open.push((id, address, false));
+                }
+            }
+            1 => {
+                let n = open.len().max(1);
+                if let Some(c) = open.get_mut(usize::from(arg) % n) {
+                    g.connection_request(c.0);
+                    c.2 = true;
+                }
+            }
+            2 => {
+                if !open.is_empty() {
+                    let (id, _, _) = open.remove(usize::from(arg) % open.len());
+                    g.connection_closed(id);
+                }
+            }
+            3 => {
+                let listen = arg & 1 == 1;
+                let channel = u64::from(arg >> 1);
+                if g.stateless_started(channel, listen, &json!(1)).is_ok() {
+                    let list = if listen { &mut listening } else { &mut calls };
+                    if !list.contains(&channel) {
+                        list.push(channel);
+                    }
+                }
+            }
+            _ => {
+                let channel = u64::from(arg >> 1);
+                g.stateless_ended(channel);
+                listening.retain(|c| *c != channel);
+                calls.retain(|c| *c != channel);
+            }
+        }
+        assert_eq!(
+            g.connections(),
+            open.len(),
+            "the table and the model disagree"
+        );
+        assert!(
+            open.len() <= 6,
+            "{} connections, the limit is 6",
+            open.len()
+        );
+        for address in 1..4 {
+            let n = open.iter().filter(|(_, a, _)| *a == address).count();
+            assert!(n <= 3, "{n} connections from address {address}");
+        }
+        assert!(listening.len() <= 2 && calls.len() <= 3);
     }
 }
 
@@ -1206,10 +1409,10 @@ fn html_fetch(knobs: u8, page: &[u8]) {
         &json!({"url": "https://example.com/", "format": format}),
         crate::web::FetchOptions::new().with_max_bytes(1 + page.len() / 2),
     );
-    fetch.start();
-    fetch.resolved(&[std::net::IpAddr::from([93, 184, 215, 14])]);
+    let _ = fetch.start();
+    let _ = fetch.resolved(&[std::net::IpAddr::from([93, 184, 215, 14])]);
     let ct = [("Content-Type".to_string(), "text/html".to_string())];
-    fetch.response(200, if knobs & 2 == 0 { &ct[..] } else { &[] });
+    let _ = fetch.response(200, if knobs & 2 == 0 { &ct[..] } else { &[] });
     let mut last = fetch.body(page);
     if matches!(last, crate::web::FetchAction::Read) {
         last = fetch.end();
@@ -1333,7 +1536,7 @@ mod tests {
         let outputs = |mut e: Engine, rest: &[u8]| {
             let mut out = Vec::new();
             for line in text(rest).split('\n') {
-                e.handle(line);
+                let _owed = e.handle(line);
                 while let Some(o) = e.poll_output() {
                     out.push(o);
                 }

@@ -25,7 +25,7 @@ fn config(mode: Mode) -> EngineConfig {
 
 /// Sends a message; returns the replies and notifications as JSON, and the invocations.
 fn send(e: &mut Engine, msg: Value) -> (Vec<Value>, Vec<mcp_switchboard::Invocation>) {
-    e.handle(&msg.to_string());
+    let _ = e.handle(&msg.to_string());
     drain(e)
 }
 
@@ -90,7 +90,7 @@ fn wire_errors_have_the_right_codes_and_ids() {
         ("{\"id\":8,\"method\":\"ping\"}", json!(8), -32600),
     ];
     for (msg, id, code) in cases {
-        e.handle(msg);
+        let _ = e.handle(msg);
         let (r, _) = drain(&mut e);
         assert_eq!(r.len(), 1, "{msg}");
         assert_eq!(r[0]["id"], id, "{msg}");
@@ -424,7 +424,8 @@ fn cancellation_drops_the_invocation() {
         &mut e,
         json!({"jsonrpc": "2.0", "id": 42, "method": "tools/call", "params": {"name": "get_states"}}),
     );
-    e.handle(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 42, "reason": "user"}}).to_string());
+    // a notification is owed no reply
+    assert!(!e.handle(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 42, "reason": "user"}}).to_string()));
     let mut cancelled = Vec::new();
     while let Some(o) = e.poll_output() {
         if let Output::Cancel(id) = o {
@@ -633,4 +634,92 @@ fn default_core_tools_are_read_only_overviews() {
             "{file}"
         );
     }
+}
+
+#[test]
+fn forked_engines_share_what_is_served_and_follow_changes_made_once() {
+    let mut shared = Engine::new(homey(), config(Mode::All));
+    let mut a = shared.fork();
+    let mut b = shared.fork();
+    init(&mut a);
+    init(&mut b);
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    let (from_a, _) = send(&mut a, list.clone());
+    let (from_shared, _) = send(&mut shared, list.clone());
+    assert_eq!(from_a, from_shared);
+    assert_eq!(a.tool_count(), shared.tool_count());
+    // a fork has a client of its own: its session state is not shared
+    assert_eq!(a.protocol_version(), Some("2025-11-25"));
+    assert_eq!(shared.protocol_version(), None);
+    // calls validate against the schemas of what is served
+    let name = from_a[0]["result"]["tools"][0]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": name, "arguments": {}}});
+    let (rb, ib) = send(&mut b, call.clone());
+    let (ra, ia) = send(&mut a, call);
+    assert_eq!((rb, ib.len()), (ra, ia.len()));
+    // a change made once, followed: clients are told, and served the new list
+    shared.set_mode(Mode::Meta);
+    drain(&mut shared);
+    a.follow(&shared);
+    let (told, _) = drain(&mut a);
+    assert_eq!(
+        told,
+        [json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})]
+    );
+    let (listed, _) = send(&mut a, list.clone());
+    let names: Vec<&str> = listed[0]["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["search_tools", "get_tool_definition", "use_tool"]);
+    assert_eq!(a.mode(), Mode::Meta);
+    // following again changes nothing and tells nothing
+    a.follow(&shared);
+    assert!(drain(&mut a).0.is_empty());
+    // a new catalog reaches the followers, with its own schemas
+    let mut small = Engine::new(
+        Catalog::parse(br#"[{"name": "only", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}]"#).unwrap(),
+        config(Mode::All),
+    );
+    b.follow(&small);
+    let (told, _) = drain(&mut b);
+    assert_eq!(told.len(), 1);
+    let (r, inv) = send(
+        &mut b,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "only", "arguments": {"n": "x"}}}),
+    );
+    assert!(inv.is_empty());
+    assert_eq!(r[0]["result"]["isError"], true);
+    drain(&mut small);
+}
+
+#[test]
+fn subscriptions_end_per_channel() {
+    let mut e = Engine::new(homey(), EngineConfig::default());
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": {}});
+    for channel in [1, 2] {
+        let _ = e.handle_on(
+            channel,
+            &json!({"jsonrpc": "2.0", "id": channel, "method": "subscriptions/listen",
+                "params": {"notifications": {"toolsListChanged": true}, "_meta": meta}})
+            .to_string(),
+        );
+    }
+    drain(&mut e);
+    assert_eq!(e.subscriptions(), 2);
+    e.end_subscriptions_on(2);
+    let ended: Vec<Output> = std::iter::from_fn(|| e.poll_output()).collect();
+    assert!(
+        matches!(&ended[..], [Output::Reply(r)] if r.channel == 2 && r.to == json!(2)),
+        "{ended:?}"
+    );
+    assert_eq!(e.subscriptions(), 1);
+    e.end_subscriptions_on(2);
+    assert!(e.poll_output().is_none());
 }

@@ -69,7 +69,7 @@ fn engine() -> Engine {
 #[test]
 fn discover_and_envelope_rules() {
     let mut e = engine();
-    e.handle_on(3, &modern(1, "server/discover", json!({})));
+    let _ = e.handle_on(3, &modern(1, "server/discover", json!({})));
     let (r, status, channel) = reply(&mut e);
     assert_eq!((status, channel), (200, 3));
     assert_eq!(r["result"]["supportedVersions"], json!(["2026-07-28"]));
@@ -84,13 +84,13 @@ fn discover_and_envelope_rules() {
     assert!(r["result"]["capabilities"]["completions"].is_object());
 
     // no _meta at all, a missing capability object, an unknown version
-    e.handle(r#"{"jsonrpc":"2.0","id":101,"method":"server/discover","params":{}}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","id":101,"method":"server/discover","params":{}}"#);
     let (r, status, _) = reply(&mut e);
     assert_eq!(
         (r["error"]["code"].as_i64(), r["id"].as_i64(), status),
         (Some(-32602), Some(101), 400)
     );
-    e.handle(
+    let _ = e.handle(
         &json!({"jsonrpc": "2.0", "id": 104, "method": "server/discover",
         "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}})
         .to_string(),
@@ -99,7 +99,7 @@ fn discover_and_envelope_rules() {
     assert_eq!((r["error"]["code"].as_i64(), status), (Some(-32602), 400));
     let mut m = meta();
     m["io.modelcontextprotocol/protocolVersion"] = json!("v999.0.0");
-    e.handle(
+    let _ = e.handle(
         &json!({"jsonrpc": "2.0", "id": 301, "method": "server/discover", "params": {"_meta": m}})
             .to_string(),
     );
@@ -114,7 +114,7 @@ fn discover_and_envelope_rules() {
     m.as_object_mut()
         .unwrap()
         .remove("io.modelcontextprotocol/clientInfo");
-    e.handle(
+    let _ = e.handle(
         &json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"_meta": m}})
             .to_string(),
     );
@@ -136,7 +136,7 @@ fn removed_and_unknown_methods_are_404_in_2026_only() {
         "resources/unsubscribe",
         "unknown/method",
     ] {
-        e.handle(&modern(500, m, json!({})));
+        let _ = e.handle(&modern(500, m, json!({})));
         let (r, status, _) = reply(&mut e);
         assert_eq!(
             (r["error"]["code"].as_i64(), r["id"].as_i64(), status),
@@ -145,16 +145,16 @@ fn removed_and_unknown_methods_are_404_in_2026_only() {
         );
     }
     // the same engine still serves a 2025 session
-    e.handle(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#);
     let (r, status, _) = reply(&mut e);
     assert_eq!(
         (r["result"]["protocolVersion"].as_str(), status),
         (Some("2025-11-25"), 200)
     );
     assert!(r["result"].get("resultType").is_none());
-    e.handle(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
     assert_eq!(reply(&mut e).0["result"], json!({}));
-    e.handle(r#"{"jsonrpc":"2.0","id":3,"method":"nope"}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","id":3,"method":"nope"}"#);
     let (r, status, _) = reply(&mut e);
     assert_eq!((r["error"]["code"].as_i64(), status), (Some(-32601), 200));
 }
@@ -162,7 +162,7 @@ fn removed_and_unknown_methods_are_404_in_2026_only() {
 #[test]
 fn listen_streams_get_only_what_they_asked_for() {
     let mut e = engine();
-    e.handle_on(
+    let _ = e.handle_on(
         9,
         &modern(
             77,
@@ -218,7 +218,7 @@ fn listen_streams_get_only_what_they_asked_for() {
     assert_eq!(e.subscriptions(), 0);
 
     // closing the stream ends a subscription without a reply
-    e.handle_on(
+    let _ = e.handle_on(
         10,
         &modern(
             78,
@@ -235,7 +235,7 @@ fn listen_streams_get_only_what_they_asked_for() {
 #[test]
 fn resources_prompts_and_completions() {
     let mut e = engine();
-    e.handle_on(
+    let _ = e.handle_on(
         1,
         &modern(1, "resources/read", json!({"uri": "home://area/kitchen"})),
     );
@@ -255,17 +255,17 @@ fn resources_prompts_and_completions() {
     assert_eq!(r["result"]["contents"][0]["text"], "3 lights");
 
     // unknown resource: -32602 in 2026, -32002 in 2025
-    e.handle(&modern(2, "resources/read", json!({"uri": "home://nope"})));
+    let _ = e.handle(&modern(2, "resources/read", json!({"uri": "home://nope"})));
     assert_eq!(reply(&mut e).0["error"]["code"], -32602);
-    e.handle(
+    let _ = e.handle(
         r#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"home://nope"}}"#,
     );
     assert_eq!(reply(&mut e).0["error"]["code"], -32002);
 
     // a prompt without its required argument, then with it
-    e.handle(&modern(4, "prompts/get", json!({"name": "assist"})));
+    let _ = e.handle(&modern(4, "prompts/get", json!({"name": "assist"})));
     assert_eq!(reply(&mut e).0["error"]["code"], -32602);
-    e.handle(r#"{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"assist","arguments":{"area":"hall"}}}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"assist","arguments":{"area":"hall"}}}"#);
     let Some(Output::Invoke(inv)) = e.poll_output() else {
         panic!()
     };
@@ -277,7 +277,7 @@ fn resources_prompts_and_completions() {
     assert!(e.complete(inv.id, &json!({"content": []})).is_err());
     assert_eq!(reply(&mut e).0["error"]["code"], -32603);
 
-    e.handle(r#"{"jsonrpc":"2.0","id":6,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"assist"},"argument":{"name":"area","value":"ki"}}}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","id":6,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"assist"},"argument":{"name":"area","value":"ki"}}}"#);
     let Some(Output::Invoke(inv)) = e.poll_output() else {
         panic!()
     };
@@ -289,23 +289,23 @@ fn resources_prompts_and_completions() {
         reply(&mut e).0["result"]["completion"]["values"][0],
         "kitchen"
     );
-    e.handle(r#"{"jsonrpc":"2.0","id":7,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"nope"},"argument":{"name":"a","value":""}}}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","id":7,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"nope"},"argument":{"name":"a","value":""}}}"#);
     assert_eq!(reply(&mut e).0["error"]["code"], -32602);
 
     // no surface: no such methods
     let mut bare = Engine::new(catalog(&["a"]), EngineConfig::default());
-    bare.handle(r#"{"jsonrpc":"2.0","id":1,"method":"prompts/list"}"#);
+    let _ = bare.handle(r#"{"jsonrpc":"2.0","id":1,"method":"prompts/list"}"#);
     assert_eq!(reply(&mut bare).0["error"]["code"], -32601);
 }
 
 #[test]
 fn legacy_subscriptions_logging_progress_and_asks() {
     let mut e = engine();
-    e.handle(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"sampling":{}}}}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"sampling":{}}}}"#);
     let (r, _, _) = reply(&mut e);
     assert_eq!(r["result"]["capabilities"]["resources"]["subscribe"], true);
-    e.handle(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-    e.handle(r#"{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"home://areas"}}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"home://areas"}}"#);
     reply(&mut e);
     e.resource_updated("home://areas");
     let out = outputs(&mut e);
@@ -314,11 +314,11 @@ fn legacy_subscriptions_logging_progress_and_asks() {
     };
     assert!(n.to.is_none() && n.message.contains("notifications/resources/updated"));
 
-    e.handle(
+    let _ = e.handle(
         r#"{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"warning"}}"#,
     );
     reply(&mut e);
-    e.handle(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_state","_meta":{"progressToken":"p1"}}}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_state","_meta":{"progressToken":"p1"}}}"#);
     let Some(Output::Invoke(inv)) = e.poll_output() else {
         panic!()
     };
@@ -363,7 +363,7 @@ fn legacy_subscriptions_logging_progress_and_asks() {
         (req.id, req.invocation, req.to.clone()),
         (ask, inv.id, json!(4))
     );
-    e.handle(&json!({"jsonrpc": "2.0", "id": ask, "result": {"role": "assistant", "content": {"type": "text", "text": "hi"}}}).to_string());
+    let _ = e.handle(&json!({"jsonrpc": "2.0", "id": ask, "result": {"role": "assistant", "content": {"type": "text", "text": "hi"}}}).to_string());
     let Some(Output::Answer(a)) = e.poll_output() else {
         panic!()
     };
@@ -376,7 +376,7 @@ fn legacy_subscriptions_logging_progress_and_asks() {
 #[test]
 fn modern_logging_needs_a_level_and_input_required_round_trips() {
     let mut e = engine();
-    e.handle_on(4, &modern(1, "tools/call", json!({"name": "get_state"})));
+    let _ = e.handle_on(4, &modern(1, "tools/call", json!({"name": "get_state"})));
     let Some(Output::Invoke(inv)) = e.poll_output() else {
         panic!()
     };
@@ -392,13 +392,13 @@ fn modern_logging_needs_a_level_and_input_required_round_trips() {
     assert!(r["result"].get("ttlMs").is_none());
     assert_eq!(e.outstanding(), 0);
     // the retry carries the answers
-    e.handle_on(5, &modern(2, "tools/call", json!({"name": "get_state", "inputResponses": {"who": {"action": "accept", "content": {"n": "me"}}}, "requestState": "st-1"})));
+    let _ = e.handle_on(5, &modern(2, "tools/call", json!({"name": "get_state", "inputResponses": {"who": {"action": "accept", "content": {"n": "me"}}}, "requestState": "st-1"})));
     let Some(Output::Invoke(retry)) = e.poll_output() else {
         panic!()
     };
     assert_eq!(retry.request_state.as_deref(), Some("st-1"));
     // a state the engine did not hand out is refused
-    e.handle_on(
+    let _ = e.handle_on(
         9,
         &modern(
             9,
@@ -430,7 +430,7 @@ fn modern_logging_needs_a_level_and_input_required_round_trips() {
     // a log level in _meta lets messages through, on the request's stream
     let mut m = meta();
     m["io.modelcontextprotocol/logLevel"] = json!("info");
-    e.handle_on(6, &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_state", "_meta": m}}).to_string());
+    let _ = e.handle_on(6, &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "get_state", "_meta": m}}).to_string());
     let Some(Output::Invoke(inv)) = e.poll_output() else {
         panic!()
     };
@@ -465,7 +465,7 @@ fn several_sources_are_namespaced_on_collision_and_routed_back() {
     );
     let mut e = Engine::new(catalog(&[]), EngineConfig::default());
     e.set_sources(&[ha.clone(), homey.clone()]).unwrap();
-    e.handle(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
     let names: Vec<String> = reply(&mut e).0["result"]["tools"]
         .as_array()
         .unwrap()
@@ -481,7 +481,7 @@ fn several_sources_are_namespaced_on_collision_and_routed_back() {
             "flow_trigger"
         ]
     );
-    e.handle(
+    let _ = e.handle(
         r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"homey__get_state"}}"#,
     );
     let Some(Output::Invoke(inv)) = e.poll_output() else {
@@ -491,7 +491,9 @@ fn several_sources_are_namespaced_on_collision_and_routed_back() {
         (inv.source.as_deref(), inv.tool.as_str()),
         (Some("homey"), "get_state")
     );
-    e.handle(r#"{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"ha__assist"}}"#);
+    let _ = e.handle(
+        r#"{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"ha__assist"}}"#,
+    );
     let Some(Output::Invoke(inv)) = e.poll_output() else {
         panic!()
     };
@@ -499,7 +501,7 @@ fn several_sources_are_namespaced_on_collision_and_routed_back() {
         (inv.source.as_deref(), inv.tool.as_str()),
         (Some("ha"), "assist")
     );
-    e.handle(r#"{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"entity://light.kitchen"}}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"entity://light.kitchen"}}"#);
     let Some(Output::Invoke(inv)) = e.poll_output() else {
         panic!()
     };
@@ -508,7 +510,7 @@ fn several_sources_are_namespaced_on_collision_and_routed_back() {
     // a source that goes away: its names leave, the others stay (and
     // lose the prefix they only needed beside it)
     e.set_sources(&[ha.with_available(false), homey]).unwrap();
-    e.handle(r#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#);
+    let _ = e.handle(r#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#);
     let tools = reply(&mut e).0["result"]["tools"].clone();
     assert_eq!(tools.as_array().map(Vec::len), Some(2));
     assert_eq!(tools[0]["name"], "get_state");
@@ -554,14 +556,14 @@ fn param_headers_are_checked_on_http_calls() {
     let message = r["error"]["message"].as_str().unwrap();
     assert!(message.contains("Mcp-Param-Level"), "{message}");
     // a wrong value: refused
-    e.handle_http(
+    let _ = e.handle_http(
         2,
         &call(2),
         &h(&[("mcp-param-zone", "Keuken"), ("mcp-param-level", "2")]),
     );
     assert_eq!(reply(&mut e).1, 400);
     // both right (one in Base64): the tool runs
-    e.handle_http(
+    let _ = e.handle_http(
         3,
         &call(3),
         &h(&[
@@ -574,7 +576,7 @@ fn param_headers_are_checked_on_http_calls() {
         .any(|o| matches!(o, Output::Invoke(i) if i.tool == "set_zone"));
     assert!(invoked, "the call with matching headers runs");
     // not over HTTP: nothing to check
-    e.handle_on(4, &call(4));
+    let _ = e.handle_on(4, &call(4));
     let invoked = outputs(&mut e)
         .into_iter()
         .any(|o| matches!(o, Output::Invoke(i) if i.tool == "set_zone"));
@@ -589,7 +591,7 @@ fn a_closed_channel_cancels_its_invocations_in_order() {
     let mut begun = Vec::new();
     for id in 1..=24 {
         let channel = if id % 3 == 0 { 5 } else { 4 };
-        e.handle_on(
+        let _ = e.handle_on(
             channel,
             &modern(
                 id,

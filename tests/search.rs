@@ -330,7 +330,7 @@ fn search_tools_says_when_its_hits_are_guesses() {
             json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
             json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "search_tools", "arguments": {"query": query}}}),
         ] {
-            e.handle(&msg.to_string());
+            assert!(e.handle(&msg.to_string()), "a request is owed a reply");
         }
         let mut last = Value::Null;
         while let Some(o) = e.poll_output() {

@@ -333,7 +333,10 @@ impl Server for Modern {
             } => {}
             other => panic!("the client sent what a 2026-07-28 server refuses: {other:?}"),
         }
-        self.engine.handle_on(req.exchange, &body);
+        assert!(
+            self.engine.handle_on(req.exchange, &body),
+            "the gate said a reply is owed"
+        );
         let mut notes = Vec::new();
         while let Some(o) = self.engine.poll_output() {
             match o {
@@ -1258,4 +1261,349 @@ fn a_stdio_server_is_spoken_to_line_by_line_and_respawned() {
             error: Failure::Limit(_)
         }
     )));
+}
+
+// ---- bounds on what an upstream can send ----
+
+/// A 2025 server whose `flood` call answers with `asks` requests of the
+/// server (elicitation, pings) and `notes` progress notifications before
+/// its result, all on the call's stream; tools/list gives `tools`.
+fn flooding(asks: usize, notes: usize, tools: Value) -> impl FnMut(&Req) -> Answer {
+    move |req: &Req| {
+        if req.body.get("id").is_none() || req.body.get("method").is_none() {
+            return Answer::Status(202);
+        }
+        match req.rpc() {
+            "server/discover" => Answer::Json(200, vec![], req.error(-32601, "no")),
+            "initialize" => Answer::Json(
+                200,
+                vec![("Mcp-Session-Id", "s1".into())],
+                req.reply(json!({"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}})),
+            ),
+            "tools/list" => Answer::Json(200, vec![], req.reply(json!({"tools": tools.clone()}))),
+            "tools/call" => {
+                let token = req.body["params"]["_meta"]["progressToken"].clone();
+                let mut m = Vec::new();
+                for i in 0..notes {
+                    m.push(json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                        "params": {"progressToken": token, "progress": i}}));
+                }
+                for i in 0..asks {
+                    let method = if i % 2 == 0 {
+                        "elicitation/create"
+                    } else {
+                        "ping"
+                    };
+                    m.push(json!({"jsonrpc": "2.0", "id": format!("q{i}"), "method": method, "params": {}}));
+                }
+                m.push(req.reply(json!({"content": []})));
+                Answer::Sse(m, false)
+            }
+            other => panic!("unexpected {other}"),
+        }
+    }
+}
+
+fn one_tool() -> Value {
+    json!([{"name": "flood", "inputSchema": {"type": "object"}}])
+}
+
+/// The answers the client posted back (responses to the server's requests).
+fn answers(h: &Host<impl Server>) -> Vec<&Req> {
+    h.sent
+        .iter()
+        .filter(|r| r.body.get("method").is_none() && r.body.get("id").is_some())
+        .collect()
+}
+
+#[test]
+fn a_flood_of_server_requests_is_bounded_and_cuts_the_call() {
+    let config = ClientConfig::new("http://hub/mcp").with_server_limits(4, 10, 200);
+    let mut h = Host::new(config, flooding(20_000, 0, one_tool()));
+    h.connect();
+    h.take();
+    let call = h.call(CallKind::Tool, json!({"name": "flood"}));
+    let out = h.take();
+    // 10 taken in the second: 4 waiting for the host's answer (the pings
+    // among them answered at once), the rest refused with an error; past
+    // 20 the call's exchange is cut and the call fails
+    let asked = out
+        .iter()
+        .filter(|o| matches!(o, ClientOutput::Ask { .. }))
+        .count();
+    assert_eq!(asked, 4, "{out:?}");
+    let back = answers(&h);
+    assert!(back.len() <= 20, "{} answers posted back", back.len());
+    let refused = back
+        .iter()
+        .filter(|r| r.body["error"]["code"] == -32000)
+        .count();
+    assert!(refused >= 10, "{back:?}");
+    assert!(
+        matches!(done(&out, call), Err(Failure::Limit(m)) if m.contains("more than 20 requests in a second"))
+    );
+    assert!(out
+        .iter()
+        .any(|o| matches!(o, ClientOutput::Limited { call: Some(c), .. } if *c == call)));
+    assert!(!h.open.contains(&h.last("tools/call").exchange));
+    // the asks of the call are forgotten: answering one is a usage error,
+    // and a new call after a second is served again
+    let ask = out.iter().find_map(|o| match o {
+        ClientOutput::Ask { ask, .. } => Some(*ask),
+        _ => None,
+    });
+    assert!(h.c.answer(ask.unwrap(), json!({}), h.now).is_err());
+    h.s = flooding(2, 0, one_tool());
+    h.advance(1_000);
+    let call = h.call(CallKind::Tool, json!({"name": "flood"}));
+    assert_eq!(done(&h.take(), call).unwrap(), json!({"content": []}));
+}
+
+#[test]
+fn a_flood_on_the_notification_stream_is_cut_and_the_stream_opened_later() {
+    let config = ClientConfig::new("http://hub/mcp").with_server_limits(4, 10, 200);
+    let mut h = Host::new(config, Legacy2025::new());
+    h.connect();
+    h.take();
+    let stream = h.s.stream.unwrap();
+    let pings: Vec<Value> = (0..5_000)
+        .map(|i| json!({"jsonrpc": "2.0", "id": i, "method": "ping"}))
+        .collect();
+    h.push(stream, &pings);
+    // 10 pings answered, 10 refused, then the stream was cut
+    assert_eq!(answers(&h).len(), 20);
+    assert!(h.aborted.contains(&stream));
+    assert!(h
+        .take()
+        .iter()
+        .any(|o| matches!(o, ClientOutput::Limited { call: None, .. })));
+    // it is opened again after the reconnection wait, which grows with
+    // every cut, however well the stream opens
+    let gets = |h: &Host<Legacy2025>| h.sent.iter().filter(|r| r.method == "GET").count();
+    assert_eq!(gets(&h), 1);
+    h.advance(1_999);
+    assert_eq!(gets(&h), 1);
+    h.advance(1);
+    assert_eq!(gets(&h), 2);
+    h.advance(1_000);
+    h.push(h.s.stream.unwrap(), &pings);
+    h.advance(3_999);
+    assert_eq!(gets(&h), 2);
+    h.advance(1);
+    assert_eq!(gets(&h), 3);
+}
+
+#[test]
+fn a_flood_of_notifications_is_dropped_past_the_rate() {
+    let config = ClientConfig::new("http://hub/mcp").with_server_limits(4, 10, 50);
+    let mut h = Host::new(config, flooding(0, 10_000, one_tool()));
+    h.connect();
+    h.take();
+    let call = h.call(CallKind::Tool, json!({"name": "flood"}));
+    let out = h.take();
+    let progress = out
+        .iter()
+        .filter(|o| matches!(o, ClientOutput::Progress { .. }))
+        .count();
+    assert_eq!(progress, 50);
+    let said = out
+        .iter()
+        .filter(|o| matches!(o, ClientOutput::Limited { .. }))
+        .count();
+    assert_eq!(said, 1, "said once a second");
+    // the result still counts
+    assert_eq!(done(&out, call).unwrap(), json!({"content": []}));
+}
+
+#[test]
+fn a_flood_over_stdio_is_answered_within_the_bounds() {
+    let config = ClientConfig::new("srv")
+        .with_stdio(true)
+        .with_server_limits(4, 10, 200);
+    let mut c = UpstreamClient::new(config);
+    let mut out = Vec::new();
+    c.connect(0).unwrap();
+    let w = written(&mut c, &mut out);
+    let line = |v: Value| format!("{v}\n");
+    let modern = json!({"jsonrpc": "2.0", "id": w[0]["id"], "result": {
+        "supportedVersions": ["2026-07-28"], "capabilities": {}}});
+    c.receive(line(modern).as_bytes(), 1);
+    written(&mut c, &mut out);
+    let mut flood = String::new();
+    for i in 0..20_000 {
+        flood.push_str(&line(
+            json!({"jsonrpc": "2.0", "id": i, "method": "roots/list"}),
+        ));
+    }
+    c.receive(flood.as_bytes(), 2);
+    let w = written(&mut c, &mut out);
+    // 4 passed to the host, 6 refused at once, 10 refused past the rate;
+    // the rest of that second's dropped unanswered
+    let asked = out
+        .iter()
+        .filter(|o| matches!(o, ClientOutput::Ask { .. }))
+        .count();
+    assert_eq!((asked, w.len()), (4, 16), "{w:?}");
+    assert!(w.iter().all(|m| m["error"]["code"] == -32000));
+    // a second later, requests are taken again
+    c.receive(
+        line(json!({"jsonrpc": "2.0", "id": "p", "method": "ping"})).as_bytes(),
+        1_002,
+    );
+    assert_eq!(
+        written(&mut c, &mut out),
+        [json!({"jsonrpc": "2.0", "id": "p", "result": {}})]
+    );
+}
+
+#[test]
+fn replies_are_matched_by_their_exact_id() {
+    let tools = one_tool();
+    let mut calls = 0;
+    let server = move |req: &Req| -> Answer {
+        if req.body.get("id").is_none() {
+            return Answer::Status(202);
+        }
+        match req.rpc() {
+            "server/discover" => Answer::Json(200, vec![], req.error(-32601, "no")),
+            "initialize" => Answer::Json(
+                200,
+                vec![("Mcp-Session-Id", "s1".into())],
+                req.reply(json!({"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}})),
+            ),
+            "tools/list" => Answer::Json(200, vec![], req.reply(json!({"tools": tools.clone()}))),
+            _ => {
+                calls += 1;
+                let id = req.id();
+                let wrong = match calls {
+                    // a null id, then the id as a string, then another id
+                    1 => {
+                        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}})
+                    }
+                    2 => {
+                        json!({"jsonrpc": "2.0", "id": id.to_string(), "result": {"content": [{"type": "text", "text": "wrong"}]}})
+                    }
+                    _ => {
+                        json!({"jsonrpc": "2.0", "id": id.as_u64().unwrap() + 1, "result": {"content": []}})
+                    }
+                };
+                Answer::Sse(vec![wrong], false)
+            }
+        }
+    };
+    let mut h = Host::new(ClientConfig::new("http://hub/mcp"), server);
+    h.connect();
+    h.take();
+    // an error with a null id answers nothing; once the reply ended
+    // without the response, it says why the call failed
+    let call = h.call(CallKind::Tool, json!({"name": "flood"}));
+    match done(&h.take(), call) {
+        Err(Failure::Rpc { code, message, .. }) => {
+            assert_eq!((code, message.as_str()), (-32700, "Parse error"));
+        }
+        other => panic!("{other:?}"),
+    }
+    for _ in 0..2 {
+        let call = h.call(CallKind::Tool, json!({"name": "flood"}));
+        assert!(
+            matches!(done(&h.take(), call), Err(Failure::Protocol(m)) if m.contains("no response"))
+        );
+    }
+}
+
+#[test]
+fn a_bad_list_item_is_left_out_alone() {
+    let tools = json!([
+        {"name": "good", "inputSchema": {"type": "object"}},
+        {"name": "bad_schema", "inputSchema": {"type": "string"}},
+        {"name": "bell\u{7}\u{1b}[31m", "inputSchema": {"type": "object"}},
+        {"inputSchema": {"type": "object"}},
+        {"name": "also_good", "inputSchema": {"type": "object"}}
+    ]);
+    let mut h = Host::new(ClientConfig::new("http://hub/mcp"), flooding(0, 0, tools));
+    h.connect();
+    let out = h.take();
+    assert_eq!(
+        names(&listed(&out, ListKind::Tools)),
+        ["good", "bell\u{7}\u{1b}[31m", "also_good"]
+    );
+    let skipped: Vec<(usize, bool, String)> = out
+        .iter()
+        .filter_map(|o| match o {
+            ClientOutput::Skipped {
+                index,
+                kept,
+                reason,
+                ..
+            } => Some((*index, *kept, reason.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        skipped.iter().map(|s| (s.0, s.1)).collect::<Vec<_>>(),
+        [(1, false), (2, true), (3, false)],
+        "{skipped:?}"
+    );
+    assert!(
+        skipped[0].2.starts_with("left out:") && skipped[0].2.contains("object"),
+        "{}",
+        skipped[0].2
+    );
+    // the control characters are said, escaped, never written raw
+    let bell = &skipped[1].2;
+    assert!(bell.contains("\\u{7}") && !bell.contains('\u{7}'), "{bell}");
+    assert!(out.contains(&ClientOutput::Ready));
+    // the source serves what was kept
+    assert_eq!(h.c.source("hub").unwrap().catalog.len(), 3);
+    // a resource or prompt without its name is left out alone too
+    let mut c = UpstreamClient::new(ClientConfig::new("srv").with_stdio(true));
+    let mut out = Vec::new();
+    c.connect(0).unwrap();
+    let w = written(&mut c, &mut out);
+    let line = |v: Value| format!("{v}\n");
+    let discover = json!({"jsonrpc": "2.0", "id": w[0]["id"], "result": {
+        "supportedVersions": ["2026-07-28"], "capabilities": {"prompts": {}}}});
+    c.receive(line(discover).as_bytes(), 1);
+    let w = written(&mut c, &mut out);
+    let prompts = json!({"jsonrpc": "2.0", "id": w[0]["id"], "result": {"prompts": [
+        {"name": "a"}, {"title": "no name"}, {"name": 5}, {"name": "b"}]}});
+    c.receive(line(prompts).as_bytes(), 2);
+    written(&mut c, &mut out);
+    assert_eq!(names(&listed(&out, ListKind::Prompts)), ["a", "b"]);
+    let left_out = out
+        .iter()
+        .filter(|o| matches!(o, ClientOutput::Skipped { kept: false, .. }))
+        .count();
+    assert_eq!(left_out, 2);
+}
+
+#[test]
+fn a_page_past_the_limit_keeps_the_pages_before_it() {
+    let server = |req: &Req| -> Answer {
+        if req.body.get("id").is_none() {
+            return Answer::Status(202);
+        }
+        match (req.rpc(), req.body["params"]["cursor"].as_str()) {
+            ("server/discover", _) => Answer::Json(200, vec![], req.error(-32601, "no")),
+            ("initialize", _) => Answer::Json(
+                200,
+                vec![("Mcp-Session-Id", "s1".into())],
+                req.reply(json!({"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}})),
+            ),
+            ("tools/list", None) => Answer::Json(200, vec![], req.reply(json!({
+                "tools": [{"name": "first", "inputSchema": {"type": "object"}}], "nextCursor": "2"}))),
+            ("tools/list", Some(_)) => Answer::Json(200, vec![], req.reply(json!({
+                "tools": [{"name": "big", "description": "x".repeat(5_000), "inputSchema": {"type": "object"}}]}))),
+            (other, _) => panic!("unexpected {other}"),
+        }
+    };
+    let mut h = Host::new(
+        ClientConfig::new("http://hub/mcp").with_max_reply(4_096),
+        server,
+    );
+    h.connect();
+    let out = h.take();
+    assert!(out.iter().any(|o| matches!(o, ClientOutput::Listed { kind: ListKind::Tools, items, truncated: true } if names(items) == ["first"])), "{out:?}");
+    assert!(out.iter().any(|o| matches!(o, ClientOutput::Skipped { kept: false, reason, .. } if reason.contains("page 2") && reason.contains("limit"))), "{out:?}");
+    assert!(out.contains(&ClientOutput::Ready));
 }

@@ -127,7 +127,7 @@ fn engine_in_wasm() {
         Catalog::parse(HOMEY).expect("catalog"),
         EngineConfig::default(),
     );
-    e.handle(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_states","arguments":{}}}"#);
+    assert!(e.handle(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_states","arguments":{}}}"#));
     let Some(Output::Invoke(inv)) = e.poll_output() else {
         panic!("an invocation")
     };
@@ -137,7 +137,8 @@ fn engine_in_wasm() {
     )
     .expect("complete");
     assert!(matches!(e.poll_output(), Some(Output::Reply(_))));
-    e.handle(&"[".repeat(10_000));
+    // an invalid message is owed its error
+    assert!(e.handle(&"[".repeat(10_000)));
     assert!(matches!(e.poll_output(), Some(Output::Reply(r)) if r.message.contains("-32700")));
 }
 

@@ -112,7 +112,7 @@ fn redirect_chains_are_followed_and_each_hop_is_checked() {
         f.response(200, &headers(&[("content-type", "text/plain")])),
         FetchAction::Read
     );
-    f.body(b"plain words");
+    let _ = f.body(b"plain words");
     let v = done(f.end());
     assert_eq!(v["content"][0]["text"], "plain words");
     let m = &v["structuredContent"]["metadata"];
@@ -162,7 +162,7 @@ fn redirects_to_local_addresses_are_refused() {
         &json!({"url": "http://homey.local/api"}),
         FetchOptions::new().with_allow_private(true),
     );
-    f.start();
+    let _ = f.start();
     assert!(matches!(
         f.resolved(&[ip("192.168.1.20")]),
         FetchAction::Request { .. }
@@ -183,14 +183,23 @@ fn allowed_hosts_reach_local_addresses_and_nothing_else() {
         "::1",
         "not a host",
         "host:8080",
+        "[::1]:8123",
+        "ha.local:80",
     ]);
     assert_eq!(
         options.allowed_hosts,
-        ["homey.local", "192.168.1.30", "::1"]
+        [
+            "homey.local",
+            "192.168.1.30",
+            "::1",
+            "host:8080",
+            "[::1]:8123",
+            "ha.local:80"
+        ]
     );
     // an allowed name at a private address
     let mut f = WebFetch::new(&json!({"url": "http://homey.local/api"}), options.clone());
-    f.start();
+    let _ = f.start();
     assert!(matches!(
         f.resolved(&[ip("192.168.1.20")]),
         FetchAction::Request { .. }
@@ -204,34 +213,178 @@ fn allowed_hosts_reach_local_addresses_and_nothing_else() {
         e.contains("the redirect to 127.0.0.1") && e.contains("loopback"),
         "{e}"
     );
-    // allowed literal addresses, IPv6 included
-    for url in ["http://192.168.1.30/", "http://[::1]:8123/"] {
+    // allowed literal addresses, IPv6 included, at the ports listed
+    for url in [
+        "http://192.168.1.30/",
+        "https://192.168.1.30/",
+        "http://[::1]:8123/",
+        "http://[::1]/",
+        "http://host:8080/",
+    ] {
         let mut f = WebFetch::new(&json!({ "url": url }), options.clone());
-        assert!(matches!(f.start(), FetchAction::Request { .. }), "{url}");
+        let a = match f.start() {
+            FetchAction::Resolve { .. } => f.resolved(&[ip("10.0.0.8")]),
+            a => a,
+        };
+        assert!(matches!(a, FetchAction::Request { .. }), "{url}: {a:?}");
+    }
+    // not at other ports: a host without a port is allowed at 80 and 443
+    // only, one with a port at that port only
+    for (url, port) in [
+        ("http://192.168.1.30:8123/", "8123"),
+        ("http://[::1]:8124/", "8124"),
+        ("http://host:8081/", "8081"),
+        ("http://ha.local:8123/", "8123"),
+    ] {
+        let mut f = WebFetch::new(&json!({ "url": url }), options.clone());
+        let a = match f.start() {
+            FetchAction::Resolve { .. } => f.resolved(&[ip("10.0.0.8")]),
+            a => a,
+        };
+        let e = error_of(a);
+        assert!(e.contains("ports listed") && e.contains(port), "{url}: {e}");
     }
     // other hosts are still checked
     let mut f = WebFetch::new(&json!({"url": "http://nas.local/"}), options.clone());
-    f.start();
+    let _ = f.start();
     assert!(error_of(f.resolved(&[ip("192.168.1.20")])).contains("private"));
     // never the unspecified address, even for an allowed host
     let mut f = WebFetch::new(&json!({"url": "http://homey.local/"}), options);
-    f.start();
+    let _ = f.start();
     assert!(error_of(f.resolved(&[ip("0.0.0.0")])).contains("unspecified"));
+}
+
+#[test]
+fn allowed_hosts_are_never_reached_through_a_redirect_from_elsewhere() {
+    let options = FetchOptions::new().with_allowed_hosts(["homeassistant.local:8123"]);
+    // a public page redirecting to the allowed host: refused, and said why
+    let mut f = WebFetch::new(&json!({"url": "https://example.com/"}), options.clone());
+    let _ = f.start();
+    assert!(matches!(
+        f.resolved(&[ip(PUBLIC)]),
+        FetchAction::Request { .. }
+    ));
+    let to_ha = headers(&[("Location", "http://homeassistant.local:8123/api/states")]);
+    assert!(matches!(
+        f.response(302, &to_ha),
+        FetchAction::Resolve { .. }
+    ));
+    let e = error_of(f.resolved(&[ip("192.168.1.20")]));
+    assert!(
+        e.contains("the redirect to homeassistant.local") && e.contains("not through a redirect"),
+        "{e}"
+    );
+    // the allowed host redirecting to itself is followed; once the chain
+    // left it, coming back is refused
+    let mut f = WebFetch::new(
+        &json!({"url": "http://homeassistant.local:8123/"}),
+        options.clone(),
+    );
+    let _ = f.start();
+    assert!(matches!(
+        f.resolved(&[ip("192.168.1.20")]),
+        FetchAction::Request { .. }
+    ));
+    assert!(matches!(
+        f.response(302, &headers(&[("Location", "/lovelace")])),
+        FetchAction::Resolve { .. }
+    ));
+    assert!(matches!(
+        f.resolved(&[ip("192.168.1.20")]),
+        FetchAction::Request { .. }
+    ));
+    assert!(matches!(
+        f.response(302, &headers(&[("Location", "https://example.com/login")])),
+        FetchAction::Resolve { .. }
+    ));
+    assert!(matches!(
+        f.resolved(&[ip(PUBLIC)]),
+        FetchAction::Request { .. }
+    ));
+    assert!(matches!(
+        f.response(302, &to_ha),
+        FetchAction::Resolve { .. }
+    ));
+    assert!(error_of(f.resolved(&[ip("192.168.1.20")])).contains("not through a redirect"));
+    // a public name resolving to a local address is refused as ever
+    let mut f = WebFetch::new(&json!({"url": "http://example.com/"}), options);
+    let _ = f.start();
+    assert!(error_of(f.resolved(&[ip("192.168.1.20")])).contains("private"));
+}
+
+#[test]
+fn content_codings_are_named_or_refused() {
+    let codings = |value: &[(&str, &str)]| {
+        let mut f = WebFetch::new(&json!({"url": "https://example.com/"}), FetchOptions::new());
+        let _ = f.start();
+        let _ = f.resolved(&[ip(PUBLIC)]);
+        let mut h = vec![("Content-Type", "text/html")];
+        h.extend_from_slice(value);
+        match f.response(200, &headers(&h)) {
+            FetchAction::Read => Ok(f
+                .codings()
+                .iter()
+                .map(|c| c.name())
+                .collect::<Vec<_>>()
+                .join(",")),
+            a => Err(error_of(a)),
+        }
+    };
+    assert_eq!(codings(&[]).unwrap(), "");
+    assert_eq!(codings(&[("Content-Encoding", "identity")]).unwrap(), "");
+    assert_eq!(codings(&[("Content-Encoding", "GZIP")]).unwrap(), "gzip");
+    assert_eq!(
+        codings(&[("Content-Encoding", "gzip, gzip")]).unwrap(),
+        "gzip,gzip"
+    );
+    // several headers are one list, in order
+    assert_eq!(
+        codings(&[
+            ("Content-Encoding", "deflate"),
+            ("content-encoding", "x-gzip")
+        ])
+        .unwrap(),
+        "deflate,gzip"
+    );
+    assert_eq!(codings(&[("Content-Encoding", "br")]).unwrap(), "br");
+    for (value, says) in [
+        ("zstd", "zstd, which web_fetch cannot decode"),
+        ("gzip, compress", "compress"),
+        ("gzip, gzip, gzip", "3 times"),
+        ("gzip,\u{1}", "\\u{1}"),
+    ] {
+        let e = codings(&[("Content-Encoding", value)]).unwrap_err();
+        assert!(e.contains(says), "{value}: {e}");
+    }
+    // a body that is not what its coding says
+    let mut f = WebFetch::new(&json!({"url": "https://example.com/"}), FetchOptions::new());
+    let _ = f.start();
+    let _ = f.resolved(&[ip(PUBLIC)]);
+    let h = headers(&[
+        ("Content-Type", "text/html"),
+        ("Content-Encoding", "gzip, gzip"),
+    ]);
+    assert_eq!(f.response(200, &h), FetchAction::Read);
+    let e = error_of(f.coding_failed("incorrect header check"));
+    assert!(
+        e.contains("gzip, gzip") && e.contains("incorrect header check"),
+        "{e}"
+    );
 }
 
 #[test]
 fn mixed_answers_use_an_allowed_address() {
     let mut f = WebFetch::new(&json!({"url": "https://a.example/"}), FetchOptions::new());
-    f.start();
+    let _ = f.start();
     let FetchAction::Request { address, .. } = f.resolved(&[ip("127.0.0.1"), ip(PUBLIC)]) else {
         panic!()
     };
     assert_eq!(address, ip(PUBLIC));
     let mut f = WebFetch::new(&json!({"url": "https://a.example/"}), FetchOptions::new());
-    f.start();
+    let _ = f.start();
     assert!(error_of(f.resolved(&[])).contains("no addresses"));
     let mut f = WebFetch::new(&json!({"url": "https://nx.example/"}), FetchOptions::new());
-    f.start();
+    let _ = f.start();
     assert!(
         error_of(f.resolve_failed("ENOTFOUND")).contains("could not resolve nx.example: ENOTFOUND")
     );
@@ -296,7 +449,7 @@ fn oversize_bodies_are_cut_at_the_cap() {
         json!({"url": "https://big.example/"}),
         FetchOptions::new().with_max_bytes(4),
     );
-    f.response(200, &headers(&[("Content-Type", "text/plain")]));
+    let _ = f.response(200, &headers(&[("Content-Type", "text/plain")]));
     assert_eq!(f.body(b"abcd"), FetchAction::Read);
     assert_eq!(
         done(f.end())["structuredContent"]["metadata"]["truncated"],
@@ -308,8 +461,8 @@ fn oversize_bodies_are_cut_at_the_cap() {
         json!({"url": "https://big.example/"}),
         FetchOptions::new().with_max_content(100),
     );
-    f.response(200, &headers(&[("Content-Type", "text/html")]));
-    f.body(html.as_bytes());
+    let _ = f.response(200, &headers(&[("Content-Type", "text/html")]));
+    let _ = f.body(html.as_bytes());
     let v = done(f.end());
     assert!(v["content"][0]["text"]
         .as_str()
@@ -379,8 +532,8 @@ fn content_types() {
     let v = page(json!({"url": "https://x.example/"}), "", b"just text");
     assert_eq!(v["content"][0]["text"], "just text");
     let mut f = requested(json!({"url": "https://x.example/f"}), FetchOptions::new());
-    f.response(200, &[]);
-    f.body(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
+    let _ = f.response(200, &[]);
+    let _ = f.body(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
     assert!(error_of(f.end()).contains("binary data"));
     // binary types are refused at the headers, before any body
     for ct in [
@@ -435,8 +588,8 @@ fn encodings() {
     assert_eq!(v["content"][0]["text"], "Caf\u{fffd} \u{fffd} 5");
     // an encoding left to the shell
     let mut f = requested(json!({"url": "https://x.example/"}), FetchOptions::new());
-    f.response(200, &headers(&[("content-type", "text/html")]));
-    f.body(b"<meta charset=\"Shift_JIS\"><p>\x93\xfa\x96\x7b</p>");
+    let _ = f.response(200, &headers(&[("content-type", "text/html")]));
+    let _ = f.body(b"<meta charset=\"Shift_JIS\"><p>\x93\xfa\x96\x7b</p>");
     assert_eq!(
         f.end(),
         FetchAction::Decode {
@@ -449,11 +602,11 @@ fn encodings() {
     assert_eq!(v["structuredContent"]["metadata"]["charset"], "shift_jis");
     // the shell's decoder cannot do it: read as UTF-8
     let mut f = requested(json!({"url": "https://x.example/"}), FetchOptions::new());
-    f.response(
+    let _ = f.response(
         200,
         &headers(&[("content-type", "text/plain; charset=koi8-r")]),
     );
-    f.body(b"ok \xc1");
+    let _ = f.body(b"ok \xc1");
     assert_eq!(f.end(), FetchAction::Decode { encoding: "koi8-r" });
     let v = done(f.decode_failed());
     assert_eq!(v["content"][0]["text"], "ok \u{fffd}");

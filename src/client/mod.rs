@@ -17,6 +17,7 @@ mod wire;
 pub use types::{
     CallKind, ClientConfig, ClientOutput, Connection, Failure, HttpSend, ListKind, Transport,
 };
+pub(crate) use upstream::Slots;
 pub use upstream::UpstreamClient;
 
 /// One Server-Sent Event.

@@ -188,6 +188,18 @@ pub struct ClientConfig {
     /// The server is a local process reached over stdio, not HTTP (`url`
     /// then names it, e.g. its command line).
     pub stdio: bool,
+    /// Requests of the server (sampling, elicitation, roots) waiting for the
+    /// host's answer at once (default 16); more are refused with a
+    /// JSON-RPC error.
+    pub max_asks: usize,
+    /// Requests of the server (pings included) taken per second (default
+    /// 20); more in the same second are refused with a JSON-RPC error, and
+    /// past twice as many the exchange carrying them is cut (see
+    /// [`UpstreamClient`](super::UpstreamClient)'s *Bounds*).
+    pub max_asks_per_second: u32,
+    /// Notifications of the server taken per second (default 200); more in
+    /// the same second are dropped.
+    pub max_notifications_per_second: u32,
 }
 
 impl ClientConfig {
@@ -206,6 +218,9 @@ impl ClientConfig {
             max_rounds: 8,
             reconnect_ms: 1_000,
             stdio: false,
+            max_asks: 16,
+            max_asks_per_second: 20,
+            max_notifications_per_second: 200,
         }
     }
 
@@ -268,6 +283,21 @@ impl ClientConfig {
     /// Waiting `ms` before the first reconnection attempt.
     pub fn with_reconnect_ms(mut self, ms: u64) -> ClientConfig {
         self.reconnect_ms = ms.max(1);
+        self
+    }
+
+    /// Taking at most `in_flight` requests of the server waiting for an
+    /// answer (at least 1), `per_second` of them per second (at least 1),
+    /// and `notifications` notifications per second (at least 1).
+    pub fn with_server_limits(
+        mut self,
+        in_flight: usize,
+        per_second: u32,
+        notifications: u32,
+    ) -> Self {
+        self.max_asks = in_flight.max(1);
+        self.max_asks_per_second = per_second.max(1);
+        self.max_notifications_per_second = notifications.max(1);
         self
     }
 }
@@ -447,6 +477,33 @@ pub enum ClientOutput {
         items: Vec<Value>,
         /// Whether items were left out (past the page or item limit).
         truncated: bool,
+    },
+    /// An item of a list was left out (not a valid tool, resource,
+    /// template or prompt; or a page that could not be read, after the
+    /// pages before it), or a tool name was flagged (a name MCP does not
+    /// allow, such as one with control characters: kept, and said here,
+    /// escaped); the rest of the list stands.
+    Skipped {
+        /// Which list.
+        kind: ListKind,
+        /// The item's position in the list as the server sent it, over all
+        /// pages.
+        index: usize,
+        /// Whether the item was kept (a flagged name) or left out.
+        kept: bool,
+        /// What became of it and why, in one sentence ("left out: …", or
+        /// the flag of a kept item).
+        reason: String,
+    },
+    /// The server sent more than its share ([`ClientConfig::max_asks`],
+    /// [`ClientConfig::max_asks_per_second`],
+    /// [`ClientConfig::max_notifications_per_second`]): what was refused,
+    /// dropped or cut, said once per second at most.
+    Limited {
+        /// The call whose exchange carried it, when one did.
+        call: Option<u64>,
+        /// What happened, in words for a log.
+        message: String,
     },
     /// A list could not be read; the previous items stand (none the first
     /// time).

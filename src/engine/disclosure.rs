@@ -170,8 +170,11 @@ pub(crate) struct View {
     listed: Vec<Value>,
     exposed: HashSet<String>,
     meta: bool,
-    index: Option<ToolIndex>,
+    /// Shared with the view of another mode over the same tools.
+    index: Option<std::sync::Arc<ToolIndex>>,
     definitions: Option<Dialect>,
+    /// [`View::fingerprint`], computed once.
+    fingerprint: u64,
 }
 
 impl View {
@@ -190,17 +193,16 @@ impl View {
 
     /// This view's tools under another mode (`config` differs from this
     /// view's only in its mode): the search index, which depends on the
-    /// tools alone, moves to the new view instead of being built again
-    /// (this view keeps its list, without an index).
-    pub(crate) fn with_mode(&mut self, catalog: &Catalog, config: &EngineConfig) -> View {
-        let index = self.index.take();
-        View::build_with(catalog, config, Some(index))
+    /// tools alone, is shared with the new view instead of being built
+    /// again.
+    pub(crate) fn with_mode(&self, catalog: &Catalog, config: &EngineConfig) -> View {
+        View::build_with(catalog, config, Some(self.index.clone()))
     }
 
     fn build_with(
         catalog: &Catalog,
         config: &EngineConfig,
-        index: Option<Option<ToolIndex>>,
+        index: Option<Option<std::sync::Arc<ToolIndex>>>,
     ) -> View {
         let exposed_tools: Vec<Tool> = catalog
             .tools()
@@ -213,6 +215,7 @@ impl View {
             ToolIndex::build(&exposed_catalog, config.disclosure.metadata.as_ref())
                 .or_else(|_| ToolIndex::build(&exposed_catalog, None))
                 .ok()
+                .map(std::sync::Arc::new)
         });
         let all: Vec<Value> = exposed_catalog
             .tools()
@@ -260,6 +263,7 @@ impl View {
         } else {
             listed = all;
         }
+        let fingerprint = crate::text::fnv1a(&serde_json::to_string(&listed).unwrap_or_default());
         View {
             listed,
             exposed: exposed_catalog
@@ -270,6 +274,7 @@ impl View {
             meta,
             index,
             definitions: config.disclosure.definitions,
+            fingerprint,
         }
     }
 
@@ -296,7 +301,7 @@ impl View {
 
     /// Changes when any listed definition changes.
     pub(crate) fn fingerprint(&self) -> u64 {
-        crate::text::fnv1a(&Value::Array(self.listed.clone()).to_string())
+        self.fingerprint
     }
 
     pub(crate) fn route(&self, name: &str) -> Route {

@@ -15,6 +15,7 @@ use foldhash::{HashMap, HashMapExt};
 use std::collections::VecDeque;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
+use crate::client::Slots;
 use crate::engine::PROTOCOL_VERSIONS;
 use crate::error::{Error, ErrorKind};
 
@@ -39,12 +40,13 @@ pub struct HttpPolicy {
     /// protection); on for gateways bound to a loopback address.
     pub loopback_host: bool,
     /// Most sessions at once (default 64). When the table is full, a new
-    /// session takes the place of the least recently used idle one; when
-    /// every session is busy, `initialize` is refused with 503.
+    /// session takes the place of the least recently used idle one (or
+    /// else of one that only holds event streams); when every session has
+    /// a request in progress, `initialize` is refused with 503.
     pub max_sessions: usize,
-    /// A session without requests or streams for this long expires
-    /// (default 10 minutes); its id then gets 404, and the client
-    /// initializes again.
+    /// A session without requests for this long expires (default 10
+    /// minutes), even while it holds event streams (they close with it);
+    /// its id then gets 404, and the client initializes again.
     pub session_idle_ms: u64,
     /// Notification streams (GET) open at once per session (default 2);
     /// more are refused with 409.
@@ -69,6 +71,25 @@ pub struct HttpPolicy {
     /// (default 60 s); a locked-out address waits this long after its last
     /// counted failure.
     pub auth_window_ms: u64,
+    /// Connections one remote address may hold open at once (default 64;
+    /// see [`Gate::connection_opened`]).
+    pub max_connections_per_address: usize,
+    /// How often the host writes a keepalive comment on an open event
+    /// stream (a session's GET stream, a 2026-07-28 `subscriptions/listen`
+    /// stream), in milliseconds (default 25 s).
+    pub stream_keepalive_ms: u64,
+    /// The longest an event stream stays open, in milliseconds (default 30
+    /// minutes): the host then ends it (a `subscriptions/listen` stream
+    /// with its response), and the client opens another when it wants
+    /// one. A session's streams also end with the session, which expires
+    /// after [`HttpPolicy::session_idle_ms`] without requests.
+    pub stream_max_ms: u64,
+    /// 2026-07-28 `subscriptions/listen` streams open at once without a
+    /// session (default 32); more are refused with 503.
+    pub max_stateless_streams: usize,
+    /// Other 2026-07-28 requests in progress at once without a session
+    /// (default 64); more are refused with 503.
+    pub max_stateless_inflight: usize,
 }
 
 /// Default [`HttpPolicy::max_body`].
@@ -102,6 +123,11 @@ impl HttpPolicy {
             max_connections: 256,
             max_auth_failures: 10,
             auth_window_ms: 60_000,
+            max_connections_per_address: 64,
+            stream_keepalive_ms: 25_000,
+            stream_max_ms: 30 * 60 * 1000,
+            max_stateless_streams: 32,
+            max_stateless_inflight: 64,
         })
     }
 
@@ -166,6 +192,30 @@ impl HttpPolicy {
     pub fn with_auth_limit(mut self, failures: u32, window_ms: u64) -> HttpPolicy {
         self.max_auth_failures = failures.max(1);
         self.auth_window_ms = window_ms.max(1);
+        self
+    }
+
+    /// With at most `n` open connections per remote address (at least 1).
+    pub fn with_max_connections_per_address(mut self, n: usize) -> HttpPolicy {
+        self.max_connections_per_address = n.max(1);
+        self
+    }
+
+    /// With event streams getting a keepalive comment every
+    /// `keepalive_ms` (at least 1 s) and ending after `max_ms` (at least
+    /// the keepalive).
+    pub fn with_stream_lifetime(mut self, keepalive_ms: u64, max_ms: u64) -> HttpPolicy {
+        self.stream_keepalive_ms = keepalive_ms.max(1000);
+        self.stream_max_ms = max_ms.max(self.stream_keepalive_ms);
+        self
+    }
+
+    /// With at most `streams` `subscriptions/listen` streams and `inflight`
+    /// other requests of 2026-07-28 clients without a session at once
+    /// (each at least 1).
+    pub fn with_stateless_limits(mut self, streams: usize, inflight: usize) -> HttpPolicy {
+        self.max_stateless_streams = streams.max(1);
+        self.max_stateless_inflight = inflight.max(1);
         self
     }
 }
@@ -310,16 +360,24 @@ pub struct HttpRequest {
 
 /// Headers whose repeats are dropped (the first counts), as Node's
 /// `req.headers` drops them; any other repeated header is joined with
-/// `", "`. Only the headers the rules read are listed.
-const FIRST_WINS: [&str; 4] = ["host", "authorization", "content-type", "content-length"];
+/// `", "`, except those of [`REPEATS_REFUSED`]. Only the headers the rules
+/// read are listed.
+const FIRST_WINS: [&str; 2] = ["content-type", "content-length"];
+
+/// Headers a request may carry once only: a repeat is kept as a second
+/// entry, and the rules refuse the request with 400 (RFC 9112 § 3.2 for
+/// `Host`; two `Authorization` headers leave it unclear who is asking).
+const REPEATS_REFUSED: [&str; 2] = ["host", "authorization"];
 
 /// The headers `wanted` picks from raw header text: names and values in
 /// turn, one per line (Node's `req.rawHeaders` joined with `"\n"`; neither
 /// holds a line feed, which Node's parser guarantees). Names come out in
-/// lower case; a repeated header is read as Node's `req.headers` reads it:
-/// `host`, `authorization`, `content-type` and `content-length` keep their
-/// first value, others are joined with `", "`. A last name with no value
-/// is left out.
+/// lower case; a repeated header is read as Node's `req.headers` reads it
+/// (`content-type` and `content-length` keep their first value, most others
+/// are joined with `", "`), except `host` and `authorization`, whose
+/// repeats stay separate entries for the rules to refuse (the first is
+/// what [`HttpRequest::header`] gives). A last name with no value is left
+/// out.
 ///
 /// ```
 /// use mcp_switchboard::http::raw_headers;
@@ -337,14 +395,17 @@ pub fn raw_headers(raw: &str, wanted: &dyn Fn(&str) -> bool) -> Vec<(String, Str
         if !wanted(name) {
             continue;
         }
-        if let Some((k, v)) = out.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
-            if !FIRST_WINS.contains(&k.as_str()) {
-                v.push_str(", ");
-                v.push_str(value);
+        let lower = name.to_ascii_lowercase();
+        if !REPEATS_REFUSED.contains(&lower.as_str()) {
+            if let Some((k, v)) = out.iter_mut().find(|(k, _)| *k == lower) {
+                if !FIRST_WINS.contains(&k.as_str()) {
+                    v.push_str(", ");
+                    v.push_str(value);
+                }
+                continue;
             }
-            continue;
         }
-        out.push((name.to_ascii_lowercase(), value.to_string()));
+        out.push((lower, value.to_string()));
     }
     out
 }
@@ -362,6 +423,7 @@ impl HttpRequest {
 /// What to do with a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
+#[must_use]
 pub enum HttpDecision {
     /// Answer with this status, headers and plain-text message. A
     /// `Connection: close` header among them means: close the connection
@@ -391,6 +453,16 @@ pub enum HttpDecision {
     OpenStream,
     /// End the session and answer 204.
     EndSession,
+    /// Answer an `OPTIONS` request with this status and headers and no
+    /// body: a CORS preflight from an origin the policy lists gets the
+    /// `Access-Control-*` headers ([`cors_headers`]), any other `OPTIONS`
+    /// only `Allow` (so a browser refuses the cross-origin request).
+    Options {
+        /// HTTP status (204).
+        status: u16,
+        /// The headers of the answer.
+        headers: Vec<(String, String)>,
+    },
 }
 
 fn reject(status: u16, message: impl Into<String>) -> HttpDecision {
@@ -413,7 +485,7 @@ fn reject_closing(status: u16, message: impl Into<String>) -> HttpDecision {
 
 /// The headers [`check_request`] reads, by their lower-case names: a host
 /// need pass only these.
-pub const HEADERS_READ: [&str; 10] = [
+pub const HEADERS_READ: [&str; 13] = [
     "origin",
     "host",
     "authorization",
@@ -424,7 +496,131 @@ pub const HEADERS_READ: [&str; 10] = [
     "content-length",
     "mcp-method",
     "mcp-name",
+    "content-encoding",
+    "access-control-request-method",
+    "access-control-request-headers",
 ];
+
+/// The methods the endpoint answers, as `Allow` and
+/// `Access-Control-Allow-Methods` name them.
+const METHODS: &str = "GET, POST, DELETE";
+
+/// The request headers a page of an allowed origin may send, besides any
+/// `Mcp-Param-*` it asks for (the 2026-07-28 parameter headers, named by
+/// the tool's schema).
+const CORS_REQUEST_HEADERS: [&str; 7] = [
+    "Mcp-Session-Id",
+    "Mcp-Protocol-Version",
+    "Authorization",
+    "Content-Type",
+    "Last-Event-ID",
+    "Mcp-Method",
+    "Mcp-Name",
+];
+
+/// How long a browser may keep a preflight's answer, in seconds (short, so
+/// that a changed origin list takes effect soon).
+const CORS_MAX_AGE_S: u32 = 600;
+
+/// Whether `origin` gets CORS headers: it is listed in
+/// [`HttpPolicy::origins`] (or the list holds `*`) and is an `http(s)`
+/// origin written in visible ASCII. Loopback origins the gate lets through
+/// without a listing, and the opaque origin `null`, get none.
+fn cors_origin(origin: &str, policy: &HttpPolicy) -> bool {
+    let listed = policy.origins.iter().any(|o| {
+        o == "*"
+            || o.trim_end_matches('/')
+                .eq_ignore_ascii_case(origin.trim_end_matches('/'))
+    });
+    listed && origin.bytes().all(|b| b.is_ascii_graphic()) && origin_host(origin).is_some()
+}
+
+/// The CORS headers for any answer to `req` (not a preflight): for a
+/// request whose `Origin` the policy lists, `Access-Control-Allow-Origin`
+/// (that origin), `Access-Control-Expose-Headers: Mcp-Session-Id` and
+/// `Vary: Origin`; nothing for any other request. [`Gate::request`] gives
+/// them in [`Verdict::cors`]; a host that uses [`check_request`] alone
+/// adds these to its answer.
+///
+/// ```
+/// use mcp_switchboard::http::{cors_headers, HttpPolicy, HttpRequest};
+///
+/// let policy = HttpPolicy::for_host("127.0.0.1", None)?.with_origins(vec!["https://app.example".into()]);
+/// let from = |origin: &str| HttpRequest {
+///     method: "POST".into(),
+///     path: "/mcp".into(),
+///     headers: vec![("Origin".into(), origin.into())],
+///     ..HttpRequest::default()
+/// };
+/// let cors = cors_headers(&from("https://app.example"), &policy);
+/// assert!(cors.contains(&("Access-Control-Allow-Origin".into(), "https://app.example".into())));
+/// assert!(cors.contains(&("Access-Control-Expose-Headers".into(), "Mcp-Session-Id".into())));
+/// // an origin the policy does not list gets none (the gate refuses it)
+/// assert!(cors_headers(&from("https://evil.example"), &policy).is_empty());
+/// # Ok::<(), mcp_switchboard::Error>(())
+/// ```
+#[must_use]
+pub fn cors_headers(req: &HttpRequest, policy: &HttpPolicy) -> Vec<(String, String)> {
+    match rule_header(req, "origin") {
+        Some(origin) if cors_origin(origin, policy) => vec![
+            ("Access-Control-Allow-Origin".into(), origin.into()),
+            (
+                "Access-Control-Expose-Headers".into(),
+                "Mcp-Session-Id".into(),
+            ),
+            ("Vary".into(), "Origin".into()),
+        ],
+        _ => Vec::new(),
+    }
+}
+
+/// The answer to an `OPTIONS` request whose origin and host passed: a
+/// preflight from a listed origin gets the methods and headers it may use
+/// (the fixed ones, and each `Mcp-Param-*` it asks for); anything else
+/// only `Allow`.
+fn options(req: &HttpRequest, policy: &HttpPolicy) -> HttpDecision {
+    let allow = ("Allow".to_string(), format!("{METHODS}, OPTIONS"));
+    let asked = rule_header(req, "access-control-request-method");
+    let origin = rule_header(req, "origin").filter(|o| cors_origin(o, policy));
+    let (Some(origin), Some(_)) = (origin, asked) else {
+        return HttpDecision::Options {
+            status: 204,
+            headers: vec![allow],
+        };
+    };
+    let mut names: Vec<String> = CORS_REQUEST_HEADERS.iter().map(|h| h.to_string()).collect();
+    let params = rule_header(req, "access-control-request-headers")
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|h| {
+            h.len() > "mcp-param-".len()
+                && h.len() <= 128
+                && h.get(..10)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("mcp-param-"))
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        });
+    for h in params.take(64) {
+        if !names.iter().any(|n| n.eq_ignore_ascii_case(h)) {
+            names.push(h.to_string());
+        }
+    }
+    HttpDecision::Options {
+        status: 204,
+        headers: vec![
+            ("Access-Control-Allow-Origin".into(), origin.into()),
+            ("Access-Control-Allow-Methods".into(), METHODS.into()),
+            ("Access-Control-Allow-Headers".into(), names.join(", ")),
+            ("Access-Control-Max-Age".into(), CORS_MAX_AGE_S.to_string()),
+            (
+                "Vary".into(),
+                "Origin, Access-Control-Request-Headers".into(),
+            ),
+            allow,
+        ],
+    }
+}
 
 /// A header the rules read: one of [`HEADERS_READ`], which hosts are told
 /// to pass (checked in debug builds, so a rule cannot read another).
@@ -472,7 +668,24 @@ fn check_request_known(
     }
 }
 
+/// How many times the request carries a header (names without case).
+fn occurrences(req: &HttpRequest, name: &str) -> usize {
+    req.headers
+        .iter()
+        .filter(|(k, _)| k.eq_ignore_ascii_case(name))
+        .count()
+}
+
 fn check_headers(req: &HttpRequest, session_known: bool, policy: &HttpPolicy) -> HttpDecision {
+    if REPEATS_REFUSED
+        .iter()
+        .any(|name| occurrences(req, name) > 1)
+    {
+        return reject_closing(
+            400,
+            "the request has more than one Host or Authorization header",
+        );
+    }
     if req.path != policy.path {
         return reject(
             404,
@@ -490,6 +703,10 @@ fn check_headers(req: &HttpRequest, session_known: bool, policy: &HttpPolicy) ->
                 return reject(403, format!("host {host} is not allowed: this gateway only answers requests addressed to localhost"));
             }
         }
+    }
+    // a preflight carries no credentials: it is answered before the token
+    if req.method == "OPTIONS" {
+        return options(req, policy);
     }
     if let Some(token) = &policy.token {
         let given = rule_header(req, "authorization").and_then(bearer);
@@ -525,6 +742,17 @@ fn check_headers(req: &HttpRequest, session_known: bool, policy: &HttpPolicy) ->
             let ctype = media_type(rule_header(req, "content-type").unwrap_or(""));
             if ctype != "application/json" {
                 return reject(415, "the body must be application/json");
+            }
+            if let Some(coding) = rule_header(req, "content-encoding") {
+                let compressed = coding
+                    .split(',')
+                    .any(|c| !c.trim().is_empty() && !c.trim().eq_ignore_ascii_case("identity"));
+                if compressed {
+                    return reject(
+                        415,
+                        format!("the body must not be compressed: Content-Encoding {coding} is not accepted"),
+                    );
+                }
             }
             let mut sse = false;
             let mut may_stream = false;
@@ -582,7 +810,7 @@ fn check_headers(req: &HttpRequest, session_known: bool, policy: &HttpPolicy) ->
         }
         _ => HttpDecision::Reject {
             status: 405,
-            headers: vec![("Allow".into(), "GET, POST, DELETE".into())],
+            headers: vec![("Allow".into(), format!("{METHODS}, OPTIONS"))],
             message: format!("method {} is not allowed", req.method),
         },
     }
@@ -641,6 +869,7 @@ pub fn outcome_status(outcome: Outcome, policy: &HttpPolicy) -> (u16, String) {
 /// What a POST body is, for the transport.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
+#[must_use]
 pub enum BodyDecision {
     /// Too big.
     TooLarge,
@@ -664,11 +893,12 @@ pub enum BodyDecision {
         /// Whether the engine will reply.
         expects_reply: bool,
     },
-    /// Refused once the body was read ([`check_message`]): answer with this
-    /// status and this JSON-RPC error response as an `application/json`
-    /// body.
+    /// Refused once the body was read ([`check_message`]), or a message
+    /// without a session that is no JSON-RPC message at all: answer with
+    /// this status and this JSON-RPC error response as an
+    /// `application/json` body.
     Refuse {
-        /// HTTP status (400).
+        /// HTTP status (400; 503 from [`Gate::stateless_started`]).
         status: u16,
         /// The JSON-RPC error response.
         body: String,
@@ -690,11 +920,12 @@ fn body_decision(kind: &crate::engine::wire::Incoming, has_session: bool) -> Bod
         if is_initialize {
             return BodyDecision::NewSession;
         }
-        // bad JSON still gets a JSON-RPC error from an engine, so let a
-        // throwaway session answer it; anything else needs a session
-        if matches!(kind, crate::engine::wire::Incoming::Invalid { .. }) {
-            return BodyDecision::Message {
-                expects_reply: true,
+        // bad JSON still gets its JSON-RPC error, written here: no engine
+        // is made for a message without a session; anything else needs one
+        if let crate::engine::wire::Incoming::Invalid { id, code, message } = kind {
+            return BodyDecision::Refuse {
+                status: 400,
+                body: crate::engine::wire::error(id, *code, message, None),
             };
         }
         return BodyDecision::NoSession;
@@ -727,21 +958,19 @@ struct Entry {
     streams: usize,
 }
 
-impl Entry {
-    fn idle(&self) -> bool {
-        self.inflight == 0 && self.streams == 0
-    }
-}
-
-/// A decision of the [`Gate`] and the sessions the host must close now
+/// A decision of the [`Gate`] and the sessions the host must close now/// A decision of the [`Gate`] and the sessions the host must close now
 /// (expired, ended or evicted ones): stop their work and forget them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
+#[must_use = "answer the request as decided and close the sessions named"]
 pub struct Verdict {
     /// What to do with the request.
     pub decision: HttpDecision,
     /// Sessions to close, by id.
     pub close: Vec<String>,
+    /// Headers to add to whatever answers this request: CORS for an
+    /// origin the policy lists ([`cors_headers`]), else none.
+    pub cors: Vec<(String, String)>,
 }
 
 /// The transport rules with a session table: [`HttpPolicy`] plus which
@@ -779,6 +1008,45 @@ pub struct Gate {
     logins: HashMap<String, Failures>,
     events: VecDeque<GateEvent>,
     stats: GateStats,
+    connections: Slots<Connection>,
+    /// 2026-07-28 requests in progress without a session, by channel:
+    /// `subscriptions/listen` streams, and the others.
+    listening: Vec<u64>,
+    stateless: Vec<u64>,
+}
+
+/// One open connection ([`Gate::connection_opened`]), kept in the order
+/// they opened.
+#[derive(Debug, Clone)]
+struct Connection {
+    remote: Option<String>,
+    /// Whether a request's headers ever arrived on it.
+    proven: bool,
+}
+
+/// What [`Gate::connection_opened`] decided: keep the new connection or
+/// close it, and which open one to close to make room.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+#[must_use]
+pub struct ConnectionVerdict {
+    /// Keep the new connection (else close it at once).
+    pub accept: bool,
+    /// The open connection to close now to make room, by id.
+    pub close: Option<u64>,
+}
+
+/// A remote address the [`Gate`] refuses for its failed logins, and until
+/// when ([`Gate::lockouts`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Lockout {
+    /// The remote address, as the host passed it to [`Gate::request_from`].
+    pub remote: String,
+    /// Refused until then (milliseconds on the gate's clock).
+    pub until_ms: u64,
+    /// Seconds from the time asked until it may try again (at least 1).
+    pub retry_after_s: u64,
 }
 
 /// Something the [`Gate`] did that a host may log, drained with
@@ -856,6 +1124,15 @@ pub struct GateStats {
     pub sessions_evicted: u64,
     /// Sessions ended by their client.
     pub sessions_ended: u64,
+    /// New connections closed at once (past a limit, nothing to evict).
+    pub connections_refused: u64,
+    /// Open connections closed to make room (ones that had sent no
+    /// request yet, or idle ones).
+    pub connections_evicted: u64,
+    /// Event streams closed for being idle or open too long.
+    pub streams_expired: u64,
+    /// 2026-07-28 requests without a session refused past their limits.
+    pub stateless_refused: u64,
 }
 
 /// Failed logins of one remote address.
@@ -937,6 +1214,9 @@ impl Gate {
             logins: HashMap::new(),
             events: VecDeque::new(),
             stats: GateStats::default(),
+            connections: Slots::default(),
+            listening: Vec::new(),
+            stateless: Vec::new(),
         }
     }
 
@@ -968,6 +1248,7 @@ impl Gate {
     }
 
     /// The next event, oldest first.
+    #[must_use]
     pub fn poll_event(&mut self) -> Option<GateEvent> {
         self.events.pop_front()
     }
@@ -987,6 +1268,53 @@ impl Gate {
             self.events.pop_front();
         }
         self.events.push_back(e);
+    }
+
+    /// The addresses locked out for their failed logins at `now_ms`, and
+    /// until when, soonest free first (then by address). At most the
+    /// addresses the gate remembers (4,096); an address whose lock-out is
+    /// over is not listed, though its record may stay until the gate
+    /// forgets it.
+    ///
+    /// ```
+    /// use mcp_switchboard::http::{Gate, HttpPolicy, HttpRequest};
+    ///
+    /// let policy = HttpPolicy::for_host("0.0.0.0", Some("t0k".into()))
+    ///     .unwrap()
+    ///     .with_auth_limit(2, 60_000);
+    /// let mut gate = Gate::new(policy);
+    /// let bad = HttpRequest {
+    ///     method: "POST".into(),
+    ///     path: "/mcp".into(),
+    ///     headers: vec![("Authorization".into(), "Bearer wrong".into())],
+    ///     ..HttpRequest::default()
+    /// };
+    /// for t in [1_000, 2_000] {
+    ///     let _ = gate.request_from(&bad, Some("192.168.1.9"), t);
+    /// }
+    /// let locked = gate.lockouts(3_000);
+    /// assert_eq!(locked.len(), 1);
+    /// assert_eq!((locked[0].remote.as_str(), locked[0].until_ms), ("192.168.1.9", 62_000));
+    /// assert_eq!(locked[0].retry_after_s, 59);
+    /// // the lock-out ends with its window
+    /// assert!(gate.lockouts(62_000).is_empty());
+    /// ```
+    #[must_use]
+    pub fn lockouts(&self, now_ms: u64) -> Vec<Lockout> {
+        let mut out: Vec<Lockout> = self
+            .logins
+            .iter()
+            .filter_map(|(remote, f)| {
+                let until = f.locked_until.filter(|u| now_ms < *u)?;
+                Some(Lockout {
+                    remote: remote.clone(),
+                    until_ms: until,
+                    retry_after_s: (until - now_ms).div_ceil(1000).max(1),
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| (a.until_ms, &a.remote).cmp(&(b.until_ms, &b.remote)));
+        out
     }
 
     /// Seconds until `remote` may try again, when it is locked out.
@@ -1058,8 +1386,11 @@ impl Gate {
             .is_some_and(|e| !self.expired(e, now_ms))
     }
 
+    /// A session without requests for the idle time expires, even with
+    /// streams open (they are no request: a client cannot hold a session
+    /// by holding a stream).
     fn expired(&self, e: &Entry, now_ms: u64) -> bool {
-        e.idle() && now_ms.saturating_sub(e.last_used_ms) > self.policy.session_idle_ms
+        e.inflight == 0 && now_ms.saturating_sub(e.last_used_ms) > self.policy.session_idle_ms
     }
 
     fn touch(&mut self, id: &str, now_ms: u64) -> Option<&mut Entry> {
@@ -1131,9 +1462,13 @@ impl Gate {
                     ),
                 },
                 close: Vec::new(),
+                cors: cors_headers(req, &self.policy),
             };
         }
-        let verdict = self.decide(req, now_ms);
+        let mut verdict = self.decide(req, now_ms);
+        if !matches!(verdict.decision, HttpDecision::Options { .. }) {
+            verdict.cors = cors_headers(req, &self.policy);
+        }
         if let HttpDecision::Reject {
             status, message, ..
         } = &verdict.decision
@@ -1202,25 +1537,33 @@ impl Gate {
                     self.event(GateEvent::SessionEnded { id: id.clone() });
                     close.push(id.clone());
                 }
-                HttpDecision::Reject { .. } => {}
+                HttpDecision::Reject { .. } | HttpDecision::Options { .. } => {}
             }
         }
-        Verdict { decision, close }
+        Verdict {
+            decision,
+            close,
+            cors: Vec::new(),
+        }
     }
 
     /// Makes room for a new session `id` (an id the host made up, e.g. a
     /// random UUID) and enters it, busy with its `initialize` until
     /// [`Gate::finished`]. `Ok` names the sessions to close: expired ones,
-    /// and the least recently used idle one when the table was full. `Err`
-    /// is a 503 when every session is busy.
+    /// and when the table was full the least recently used idle one, or
+    /// failing that the least recently used one that only holds event
+    /// streams (its streams close with it). `Err` is a 503 when every
+    /// session has a request in progress.
     pub fn open_session(&mut self, id: &str, now_ms: u64) -> Result<Vec<String>, HttpDecision> {
         let mut close = self.sweep(now_ms);
         if self.sessions.len() >= self.policy.max_sessions {
+            // an idle session first; else one that only holds event streams
+            // (streams alone never keep a new client out)
             let victim = self
                 .sessions
                 .iter()
-                .filter(|(_, e)| e.idle())
-                .min_by_key(|(_, e)| (e.last_used_ms, e.order))
+                .filter(|(_, e)| e.inflight == 0)
+                .min_by_key(|(_, e)| (e.streams > 0, e.last_used_ms, e.order))
                 .map(|(k, _)| k.clone());
             match victim {
                 Some(v) => {
@@ -1286,6 +1629,7 @@ impl Gate {
     }
 
     /// Removes the sessions that have expired by `now_ms` and names them.
+    #[must_use = "the sessions named must be closed"]
     pub fn sweep(&mut self, now_ms: u64) -> Vec<String> {
         let gone: Vec<String> = self
             .sessions
@@ -1303,6 +1647,167 @@ impl Gate {
     }
 }
 
+/// Connections: how many each address holds, and which give way when
+/// room is needed.
+impl Gate {
+    /// A connection `id` (a number the host gives each connection) opened
+    /// from `remote` (its address, when known). It is accepted while there
+    /// is room under [`HttpPolicy::max_connections`] and
+    /// [`HttpPolicy::max_connections_per_address`]; past either, the
+    /// connection that gives way is the oldest one that has not completed
+    /// a request's headers yet (a client that connects and sends nothing,
+    /// or half a header, cannot keep others out); when every connection
+    /// has sent a request, the new one is refused. The host closes the
+    /// connections named in `close` (and the new one when refused), tells
+    /// [`Gate::connection_request`] when a request's headers arrive on one
+    /// and [`Gate::connection_closed`] when one closes.
+    ///
+    /// ```
+    /// use mcp_switchboard::http::{Gate, HttpPolicy};
+    ///
+    /// let policy = HttpPolicy::for_host("127.0.0.1", None)?.with_max_connections(2);
+    /// let mut gate = Gate::new(policy);
+    /// assert!(gate.connection_opened(1, Some("10.0.0.5")).accept);
+    /// assert!(gate.connection_opened(2, Some("10.0.0.5")).accept);
+    /// gate.connection_request(2);
+    /// // full: connection 1 never sent a request, so it makes room
+    /// let v = gate.connection_opened(3, Some("10.0.0.6"));
+    /// assert!(v.accept);
+    /// assert_eq!(v.close, Some(1));
+    /// # Ok::<(), mcp_switchboard::Error>(())
+    /// ```
+    pub fn connection_opened(&mut self, id: u64, remote: Option<&str>) -> ConnectionVerdict {
+        let held = self
+            .connections
+            .values()
+            .filter(|c| remote.is_some() && c.remote.as_deref() == remote)
+            .count();
+        // past the address's share, one of its own gives way; past the
+        // table's, any (one is enough: the table was not over its limit)
+        let own = held >= self.policy.max_connections_per_address;
+        let full = own || self.connections.len() >= self.policy.max_connections;
+        let close = if full {
+            self.evictable(remote.filter(|_| own))
+        } else {
+            None
+        };
+        if full && close.is_none() {
+            self.stats.connections_refused += 1;
+            return ConnectionVerdict {
+                accept: false,
+                close,
+            };
+        }
+        if let Some(victim) = close {
+            self.connections.remove(&victim);
+            self.stats.connections_evicted += 1;
+        }
+        self.connections.insert(
+            id,
+            Connection {
+                remote: remote.map(str::to_owned),
+                proven: false,
+            },
+        );
+        ConnectionVerdict {
+            accept: true,
+            close,
+        }
+    }
+
+    /// The connection that gives way first (of `remote`, when given): the
+    /// oldest that has not sent a request.
+    fn evictable(&self, remote: Option<&str>) -> Option<u64> {
+        self.connections
+            .iter()
+            .find(|(_, c)| !c.proven && remote.is_none_or(|r| c.remote.as_deref() == Some(r)))
+            .map(|(id, _)| *id)
+    }
+
+    /// A request's headers arrived on connection `id`: it no longer gives
+    /// way to new connections (an idle one is closed by the server's
+    /// keep-alive timeout).
+    pub fn connection_request(&mut self, id: u64) {
+        if let Some(c) = self.connections.get_mut(&id) {
+            c.proven = true;
+        }
+    }
+
+    /// Connection `id` closed (whoever closed it).
+    pub fn connection_closed(&mut self, id: u64) {
+        self.connections.remove(&id);
+    }
+
+    /// Connections open.
+    pub fn connections(&self) -> usize {
+        self.connections.len()
+    }
+}
+
+/// 2026-07-28 requests without a session: how many run at once.
+impl Gate {
+    /// A 2026-07-28 request without a session, on `channel` (the host's
+    /// number for it), is about to be served; `listen` when it is a
+    /// `subscriptions/listen` (an event stream that stays open). Past
+    /// [`HttpPolicy::max_stateless_streams`] or
+    /// [`HttpPolicy::max_stateless_inflight`] it is refused: the error
+    /// response (`id` is the request's) to send with HTTP 503, as a
+    /// [`BodyDecision::Refuse`]. Otherwise it counts until
+    /// [`Gate::stateless_ended`].
+    pub fn stateless_started(
+        &mut self,
+        channel: u64,
+        listen: bool,
+        id: &serde_json::Value,
+    ) -> Result<(), BodyDecision> {
+        let held = if listen {
+            self.listening.len()
+        } else {
+            self.stateless.len()
+        };
+        let (max, what) = if listen {
+            (
+                self.policy.max_stateless_streams,
+                "subscriptions/listen streams",
+            )
+        } else {
+            (
+                self.policy.max_stateless_inflight,
+                "requests without a session",
+            )
+        };
+        if held >= max {
+            self.stats.stateless_refused += 1;
+            let message = format!("Server busy: {max} {what} are in progress; try again shortly");
+            return Err(BodyDecision::Refuse {
+                status: 503,
+                body: crate::engine::wire::error(
+                    id,
+                    crate::engine::wire::WireCode::InternalError,
+                    &message,
+                    None,
+                ),
+            });
+        }
+        let list = if listen {
+            &mut self.listening
+        } else {
+            &mut self.stateless
+        };
+        if !list.contains(&channel) {
+            list.push(channel);
+        }
+        Ok(())
+    }
+
+    /// The 2026-07-28 request on `channel` is over (answered, or its stream
+    /// closed).
+    pub fn stateless_ended(&mut self, channel: u64) {
+        self.listening.retain(|c| *c != channel);
+        self.stateless.retain(|c| *c != channel);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1315,14 +1820,17 @@ mod tests {
                 .map(|(k, v)| format!("{k}={v}"))
                 .collect::<Vec<_>>()
         };
-        // repeats: the first Host, Authorization, Content-Type and
-        // Content-Length count; any other is joined
+        // repeats: the first Content-Type and Content-Length count; Host
+        // and Authorization stay apart (the rules refuse them); any other
+        // is joined
         let raw = "Host\na\nhost\nb\nAuthorization\nBearer 1\nauthorization\nBearer 2\nContent-Type\napplication/json\ncontent-type\ntext/plain\nContent-Length\n5\ncontent-length\n6\nOrigin\nx\norigin\ny\nMcp-Session-Id\ns1\nMCP-SESSION-ID\ns2\nMcp-Param-Zone\nk\nmcp-param-zone\nh";
         assert_eq!(
             pairs(raw_headers(raw, &all)),
             [
                 "host=a",
+                "host=b",
                 "authorization=Bearer 1",
+                "authorization=Bearer 2",
                 "content-type=application/json",
                 "content-length=5",
                 "origin=x, y",
@@ -1338,21 +1846,43 @@ mod tests {
         );
         assert!(raw_headers("", &all).is_empty());
         assert_eq!(pairs(raw_headers("\n\n\n", &all)), ["=, "]);
-        // the rules see the same request from raw lines as from pairs
+        // the rules see the same request from raw lines as from pairs; two
+        // Authorization headers (or two Host headers) are refused with 400
         let policy = HttpPolicy::for_host("127.0.0.1", Some("t".into())).unwrap();
-        let from_raw = HttpRequest {
+        let request = |raw: &str| HttpRequest {
             method: "POST".into(),
             path: "/mcp".into(),
-            headers: raw_headers(
-                "content-type\napplication/json\naccept\napplication/json, text/event-stream\nauthorization\nBearer t\nAuthorization\nBearer x",
-                &|n| HEADERS_READ.iter().any(|h| h.eq_ignore_ascii_case(n)),
-            ),
+            headers: raw_headers(raw, &|n| {
+                HEADERS_READ.iter().any(|h| h.eq_ignore_ascii_case(n))
+            }),
             session_known: false,
         };
+        let one = "content-type\napplication/json\naccept\napplication/json, text/event-stream\nauthorization\nBearer t";
         assert!(matches!(
-            check_request(&from_raw, &policy),
+            check_request(&request(one), &policy),
             HttpDecision::ReadBody { .. }
         ));
+        for extra in [
+            "\nAuthorization\nBearer x",
+            "\nAuthorization\nBearer t",
+            "\nHost\nlocalhost\nhost\nlocalhost",
+        ] {
+            match check_request(&request(&format!("{one}{extra}")), &policy) {
+                HttpDecision::Reject {
+                    status,
+                    headers,
+                    message,
+                } => {
+                    assert_eq!(status, 400, "{extra}");
+                    assert!(
+                        message.contains("more than one Host or Authorization"),
+                        "{message}"
+                    );
+                    assert!(headers.contains(&("Connection".into(), "close".into())));
+                }
+                d => panic!("{extra}: {d:?}"),
+            }
+        }
     }
 
     fn req(method: &str, headers: &[(&str, &str)], session_known: bool) -> HttpRequest {
@@ -1583,12 +2113,18 @@ mod tests {
                 expects_reply: true
             }
         );
-        assert_eq!(
-            check_body("{oops", false, &p),
-            BodyDecision::Message {
-                expects_reply: true
+        // bad JSON without a session: its JSON-RPC error comes from the rules
+        match check_body("{oops", false, &p) {
+            BodyDecision::Refuse { status, body } => {
+                assert_eq!(status, 400);
+                assert!(body.contains("-32700"), "{body}");
             }
-        );
+            d => panic!("{d:?}"),
+        }
+        assert!(matches!(
+            check_body("[]", false, &p),
+            BodyDecision::Refuse { status: 400, .. }
+        ));
     }
 
     fn post(headers: &[(&str, &str)]) -> HttpRequest {
@@ -1874,16 +2410,21 @@ mod tests {
         assert_eq!(status(v.decision), 404);
         assert_eq!(v.close, vec!["a".to_string()]);
         assert!(g.is_empty());
-        // an open stream keeps a session alive
+        // an open stream does not keep a session alive: without requests
+        // it expires, and its streams close with it
         g.open_session("b", 0).unwrap();
         g.finished("b", 0);
         assert_eq!(
             g.request(&in_session("GET", "b"), 1).decision,
             HttpDecision::OpenStream
         );
+        assert!(g.sweep(1_001).is_empty());
+        assert_eq!(g.sweep(1_002), vec!["b".to_string()]);
+        // a request in progress does
+        g.open_session("d", 0).unwrap();
         assert!(g.sweep(1_000_000).is_empty());
-        g.stream_closed("b", 1_000_000);
-        assert_eq!(g.sweep(1_001_001), vec!["b".to_string()]);
+        g.finished("d", 1_000_000);
+        assert_eq!(g.sweep(1_001_001), vec!["d".to_string()]);
         // a clock that goes back does not expire anything
         g.open_session("c", 5_000).unwrap();
         g.finished("c", 5_000);
@@ -1901,14 +2442,27 @@ mod tests {
             g.finished(id, i as u64);
         }
         // "a" used last; "b" is the oldest idle one
-        g.request(&in_session("POST", "a"), 10);
+        assert!(matches!(
+            g.request(&in_session("POST", "a"), 10).decision,
+            HttpDecision::ReadBody { .. }
+        ));
         g.finished("a", 11);
         assert_eq!(g.open_session("d", 12), Ok(vec!["b".to_string()]));
         assert_eq!(g.len(), 3);
-        // busy sessions are never evicted: with all busy, 503
-        g.request(&in_session("POST", "a"), 13);
-        g.request(&in_session("GET", "c"), 13);
-        match g.open_session("e", 14) {
+        // a session that only holds a stream gives way when no idle one is
+        // left (streams alone never keep new clients out)
+        assert!(matches!(
+            g.request(&in_session("POST", "a"), 13).decision,
+            HttpDecision::ReadBody { .. }
+        ));
+        assert_eq!(
+            g.request(&in_session("GET", "c"), 13).decision,
+            HttpDecision::OpenStream
+        );
+        assert_eq!(g.open_session("e", 14), Ok(vec!["c".to_string()]));
+        // sessions with requests in progress are never evicted: with all
+        // busy, 503
+        match g.open_session("e2", 14) {
             Err(HttpDecision::Reject {
                 status, headers, ..
             }) => {
@@ -1919,6 +2473,7 @@ mod tests {
         }
         // same clock reading: the order of use decides
         g.finished("d", 14);
+        g.finished("e", 14);
         assert_eq!(g.open_session("f", 14), Ok(vec!["d".to_string()]));
     }
 
@@ -1959,6 +2514,133 @@ mod tests {
         g.finished("nope", 9);
         g.stream_closed("nope", 9);
         assert!(g.is_empty());
+    }
+
+    fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+        headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    #[test]
+    fn cors_only_for_listed_origins() {
+        let p = HttpPolicy::for_host("0.0.0.0", Some("t0k".into()))
+            .unwrap()
+            .with_origins(vec!["https://app.example/".into()]);
+        let mut g = Gate::new(p.clone());
+        let preflight = |origin: &str, asked: &str| {
+            req(
+                "OPTIONS",
+                &[
+                    ("origin", origin),
+                    ("access-control-request-method", "POST"),
+                    ("access-control-request-headers", asked),
+                ],
+                false,
+            )
+        };
+        // a preflight from a listed origin, without the token: the methods,
+        // the fixed headers and each Mcp-Param-* asked for
+        let v = g.request(
+            &preflight(
+                "https://APP.example",
+                "content-type, authorization, mcp-param-zone, x-other, mcp-param-a\r\nb",
+            ),
+            0,
+        );
+        let HttpDecision::Options {
+            status: code,
+            headers,
+        } = v.decision
+        else {
+            panic!("{:?}", v.decision)
+        };
+        assert_eq!(code, 204);
+        assert_eq!(
+            header(&headers, "access-control-allow-origin"),
+            Some("https://APP.example")
+        );
+        assert_eq!(
+            header(&headers, "access-control-allow-methods"),
+            Some("GET, POST, DELETE")
+        );
+        let allowed = header(&headers, "access-control-allow-headers").unwrap_or("");
+        for h in [
+            "Mcp-Session-Id",
+            "Mcp-Protocol-Version",
+            "Authorization",
+            "Content-Type",
+            "Last-Event-ID",
+            "Mcp-Method",
+            "Mcp-Name",
+            "mcp-param-zone",
+        ] {
+            assert!(allowed.split(", ").any(|a| a == h), "{h} in {allowed}");
+        }
+        assert!(!allowed.contains("x-other") && !allowed.contains("a\r"));
+        assert!(header(&headers, "vary").is_some_and(|v| v.contains("Origin")));
+        assert!(v.cors.is_empty());
+        // a loopback origin passes the gate but gets no CORS; a foreign one is refused
+        for origin in ["http://localhost:5173", "http://[::1]:3000"] {
+            let d = check_request(&preflight(origin, ""), &p);
+            let HttpDecision::Options { headers, .. } = d else {
+                panic!("{d:?}")
+            };
+            assert_eq!(header(&headers, "access-control-allow-origin"), None);
+            assert_eq!(
+                header(&headers, "allow"),
+                Some("GET, POST, DELETE, OPTIONS")
+            );
+        }
+        assert_eq!(
+            status(check_request(&preflight("https://evil.example", ""), &p)),
+            403
+        );
+        // every answer to a listed origin carries the CORS headers, a refusal too
+        let from = |origin: &str, token: &str| {
+            let auth = format!("Bearer {token}");
+            req(
+                "POST",
+                &[
+                    ("content-type", "application/json"),
+                    ("origin", origin),
+                    ("authorization", &auth),
+                ],
+                false,
+            )
+        };
+        for token in ["t0k", "wrong"] {
+            let v = g.request(&from("https://app.example", token), 1);
+            assert_eq!(
+                header(&v.cors, "access-control-allow-origin"),
+                Some("https://app.example")
+            );
+            assert_eq!(
+                header(&v.cors, "access-control-expose-headers"),
+                Some("Mcp-Session-Id")
+            );
+            assert_eq!(header(&v.cors, "vary"), Some("Origin"));
+        }
+        assert!(g
+            .request(&from("http://127.0.0.1:8080", "t0k"), 2)
+            .cors
+            .is_empty());
+        assert!(g.request(&bearer_post("t0k"), 3).cors.is_empty());
+        let refused = g.request(&from("https://evil.example", "t0k"), 4);
+        assert_eq!((status(refused.decision), refused.cors.len()), (403, 0));
+        // `*` lists every http(s) origin, never the opaque `null`
+        g.set_origins(vec!["*".into()]);
+        let any = g.request(&from("https://any.example", "t0k"), 5);
+        assert_eq!(
+            header(&any.cors, "access-control-allow-origin"),
+            Some("https://any.example")
+        );
+        assert!(g.request(&from("null", "t0k"), 6).cors.is_empty());
+        // the origin list changes take effect at once
+        g.set_origins(Vec::new());
+        let gone = g.request(&preflight("https://app.example", ""), 7);
+        assert_eq!(status(gone.decision), 403);
     }
 
     fn bearer_post(token: &str) -> HttpRequest {
@@ -2022,6 +2704,18 @@ mod tests {
             200
         );
         assert_eq!(status(g.request(&right, 10_007).decision), 200);
+        // the host reads who is locked out, and until when
+        let _ = g.request_from(&wrong, Some("c"), 10_007);
+        assert_eq!(
+            g.lockouts(10_007),
+            vec![Lockout {
+                remote: "a".into(),
+                until_ms: 20_005,
+                retry_after_s: 10
+            }]
+        );
+        assert_eq!(g.lockouts(20_004)[0].retry_after_s, 1);
+        assert!(g.lockouts(20_005).is_empty());
         // the lock-out lasts a window from the last failure
         assert_eq!(
             status(g.request_from(&right, Some("a"), 20_004).decision),
@@ -2043,7 +2737,7 @@ mod tests {
                 stats.auth_failures,
                 stats.login_limited
             ),
-            (12, 8, 6, 2)
+            (13, 9, 7, 2)
         );
         let ev = events(&mut g);
         assert_eq!(
@@ -2058,7 +2752,7 @@ mod tests {
             retry_after_s: 10
         }));
         // a sweep forgets records whose window is over
-        g.sweep(40_000);
+        assert!(g.sweep(40_000).is_empty());
         assert!(g.logins.is_empty());
     }
 
@@ -2070,7 +2764,8 @@ mod tests {
         let mut g = Gate::new(p);
         let wrong = bearer_post("wrong");
         for i in 0..MAX_TRACKED_ADDRESSES + 10 {
-            g.request_from(&wrong, Some(&format!("10.0.{}.{}", i / 256, i % 256)), 1);
+            let v = g.request_from(&wrong, Some(&format!("10.0.{}.{}", i / 256, i % 256)), 1);
+            assert_eq!(status(v.decision), 401);
         }
         assert_eq!(g.logins.len(), MAX_TRACKED_ADDRESSES);
         assert_eq!(g.events.len(), MAX_EVENTS);
@@ -2122,10 +2817,13 @@ mod tests {
         g.finished("a", 0);
         g.open_session("b", 1).unwrap();
         g.finished("b", 1);
-        g.request(&in_session("DELETE", "b"), 2);
+        assert_eq!(
+            g.request(&in_session("DELETE", "b"), 2).decision,
+            HttpDecision::EndSession
+        );
         g.open_session("c", 3).unwrap();
         g.finished("c", 3);
-        g.sweep(200);
+        assert_eq!(g.sweep(200), vec!["c".to_string()]);
         let ev = events(&mut g);
         let id = |s: &str| s.to_string();
         assert_eq!(
@@ -2149,5 +2847,115 @@ mod tests {
             ),
             (3, 1, 1, 1)
         );
+    }
+
+    #[test]
+    fn compressed_bodies_are_refused_clearly() {
+        let p = HttpPolicy::for_host("127.0.0.1", None).unwrap();
+        for coding in ["gzip", "gzip, gzip", "br", "x-custom"] {
+            match check_request(&post(&[("content-encoding", coding)]), &p) {
+                HttpDecision::Reject {
+                    status, message, ..
+                } => {
+                    assert_eq!(status, 415, "{coding}");
+                    assert!(message.contains(coding), "{message}");
+                }
+                d => panic!("{coding}: {d:?}"),
+            }
+        }
+        for coding in ["identity", "", " identity , "] {
+            assert_eq!(
+                status(check_request(&post(&[("content-encoding", coding)]), &p)),
+                200,
+                "{coding:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn half_open_connections_give_way_and_addresses_are_capped() {
+        let p = HttpPolicy::for_host("127.0.0.1", None)
+            .unwrap()
+            .with_max_connections(4)
+            .with_max_connections_per_address(2);
+        let mut g = Gate::new(p);
+        // an attacker's two connections send nothing
+        assert!(g.connection_opened(1, Some("10.0.0.66")).accept);
+        assert!(g.connection_opened(2, Some("10.0.0.66")).accept);
+        // its third makes room by closing its own oldest half-open one
+        let v = g.connection_opened(3, Some("10.0.0.66"));
+        assert_eq!((v.accept, v.close), (true, Some(1)));
+        g.connection_closed(1);
+        // a client whose connections all sent requests keeps them: its
+        // next one is refused
+        let mut c = Gate::new(g.policy().clone());
+        assert!(c.connection_opened(1, Some("a")).accept);
+        assert!(c.connection_opened(2, Some("a")).accept);
+        c.connection_request(1);
+        c.connection_request(2);
+        let v = c.connection_opened(3, Some("a"));
+        assert_eq!((v.accept, v.close), (false, None));
+        assert_eq!(c.stats().connections_refused, 1);
+        // other addresses fill the table; past it the half-open
+        // connections go first, oldest first, never ones that sent a request
+        assert!(g.connection_opened(4, Some("b")).accept);
+        assert!(g.connection_opened(5, Some("c")).accept);
+        g.connection_request(4);
+        g.connection_request(5);
+        assert_eq!(g.connections(), 4);
+        let v = g.connection_opened(6, Some("d"));
+        assert_eq!((v.accept, v.close), (true, Some(2)));
+        let v = g.connection_opened(7, Some("e"));
+        assert_eq!((v.accept, v.close), (true, Some(3)));
+        g.connection_request(6);
+        g.connection_request(7);
+        let v = g.connection_opened(8, Some("f"));
+        assert!(!v.accept && v.close.is_none());
+        assert_eq!(g.stats().connections_evicted, 3);
+        // closed connections are forgotten, their address's count with them
+        for id in [4, 5, 6, 7] {
+            g.connection_closed(id);
+        }
+        assert_eq!(g.connections(), 0);
+        assert!(g.connection_opened(9, Some("10.0.0.66")).accept);
+        assert!(g.connection_opened(10, Some("10.0.0.66")).accept);
+        // no address known: only the table's limit applies
+        for id in 11..13 {
+            assert!(g.connection_opened(id, None).accept);
+        }
+        assert_eq!(g.connection_opened(13, None).close, Some(9));
+    }
+
+    #[test]
+    fn requests_without_a_session_are_capped() {
+        let p = HttpPolicy::for_host("127.0.0.1", None)
+            .unwrap()
+            .with_stateless_limits(1, 2);
+        let mut g = Gate::new(p);
+        let id = serde_json::json!(5);
+        assert!(g.stateless_started(1, true, &id).is_ok());
+        match g.stateless_started(2, true, &id) {
+            Err(BodyDecision::Refuse { status, body }) => {
+                assert_eq!(status, 503);
+                assert!(
+                    body.contains(r#""id":5"#) && body.contains("subscriptions/listen"),
+                    "{body}"
+                );
+            }
+            d => panic!("{d:?}"),
+        }
+        // streams and calls are counted apart
+        assert!(g.stateless_started(3, false, &id).is_ok());
+        assert!(g.stateless_started(4, false, &id).is_ok());
+        assert!(g.stateless_started(5, false, &id).is_err());
+        g.stateless_ended(3);
+        assert!(g.stateless_started(5, false, &id).is_ok());
+        g.stateless_ended(1);
+        assert!(g.stateless_started(6, true, &id).is_ok());
+        // unknown or repeated ends change nothing
+        g.stateless_ended(1);
+        g.stateless_ended(99);
+        assert!(g.stateless_started(7, true, &id).is_err());
+        assert_eq!(g.stats().stateless_refused, 3);
     }
 }

@@ -138,6 +138,7 @@
 //! ```
 
 use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
@@ -459,10 +460,13 @@ struct Ctx {
 #[cfg_attr(any(test, feature = "fuzzing"), derive(Clone))]
 pub struct Engine {
     config: EngineConfig,
-    catalog: Catalog,
-    surface: Surface,
-    sources: Option<sources::Router>,
-    view: disclosure::View,
+    // what clients are served: immutable once built, shared with the
+    // engines made by [`Engine::fork`] and replaced (never changed) when
+    // the catalog, the mode, the exposure or the sources change
+    catalog: Arc<Catalog>,
+    surface: Arc<Surface>,
+    sources: Option<Arc<sources::Router>>,
+    view: Arc<disclosure::View>,
     generation: u64,
     /// The `Mcp-Param-*` headers of the HTTP request being handled
     /// ([`Engine::handle_http`]); `None` outside HTTP.
@@ -480,8 +484,9 @@ pub struct Engine {
     /// The `requestState`s handed out by [`Engine::input_required`], newest
     /// last (at most [`ISSUED_STATES`]).
     issued_states: VecDeque<String>,
-    /// The exposed tools' input schemas, compiled on their first call.
-    schemas: crate::validate::SchemaCache,
+    /// The catalog's input schemas, compiled on their first call and
+    /// shared like the catalog.
+    schemas: Arc<Mutex<crate::validate::SchemaCache>>,
     outputs: VecDeque<Output>,
 }
 
@@ -493,11 +498,30 @@ impl Engine {
     /// An engine serving `catalog`.
     pub fn new(catalog: Catalog, config: EngineConfig) -> Engine {
         let view = disclosure::View::build(&catalog, &config);
+        Engine::serving(
+            config,
+            Arc::new(catalog),
+            Arc::new(Surface::new()),
+            None,
+            Arc::new(view),
+            Arc::default(),
+        )
+    }
+
+    /// An engine with no client yet serving what it is given.
+    fn serving(
+        config: EngineConfig,
+        catalog: Arc<Catalog>,
+        surface: Arc<Surface>,
+        sources: Option<Arc<sources::Router>>,
+        view: Arc<disclosure::View>,
+        schemas: Arc<Mutex<crate::validate::SchemaCache>>,
+    ) -> Engine {
         Engine {
             config,
             catalog,
-            surface: Surface::new(),
-            sources: None,
+            surface,
+            sources,
             view,
             generation: 0,
             param_headers: None,
@@ -512,8 +536,56 @@ impl Engine {
             next_ask: 1,
             asks: HashMap::new(),
             issued_states: VecDeque::new(),
-            schemas: crate::validate::SchemaCache::default(),
+            schemas,
             outputs: VecDeque::new(),
+        }
+    }
+
+    /// An engine for another client (another session, another connection)
+    /// serving what this one serves: the catalog, its search index and
+    /// disclosure, the resources and prompts, the sources and the schemas
+    /// compiled so far are shared, not built again, so a new session costs
+    /// its own state alone, whatever the catalog's size. The new engine
+    /// has no client yet (no session, invocation or subscription).
+    ///
+    /// ```
+    /// use mcp_switchboard::{Catalog, Engine, EngineConfig};
+    ///
+    /// let catalog = Catalog::parse(br#"[{"name": "get_state", "inputSchema": {"type": "object"}}]"#)?;
+    /// let shared = Engine::new(catalog, EngineConfig::default());
+    /// let mut session = shared.fork();
+    /// assert_eq!(session.tool_count(), 1);
+    /// assert!(session.handle(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#));
+    /// # Ok::<(), mcp_switchboard::Error>(())
+    /// ```
+    pub fn fork(&self) -> Engine {
+        Engine::serving(
+            self.config.clone(),
+            Arc::clone(&self.catalog),
+            Arc::clone(&self.surface),
+            self.sources.clone(),
+            Arc::clone(&self.view),
+            Arc::clone(&self.schemas),
+        )
+    }
+
+    /// Serves what `other` serves from now on (its catalog, configuration,
+    /// resources, prompts and sources, shared as [`Engine::fork`] shares
+    /// them): after a change made once to one engine, every other engine
+    /// follows it without building anything. Clients are told what
+    /// changed, as [`Engine::set_catalog`] and [`Engine::set_surface`] tell
+    /// them; calls already running go on.
+    pub fn follow(&mut self, other: &Engine) {
+        self.config = other.config.clone();
+        self.catalog = Arc::clone(&other.catalog);
+        self.schemas = Arc::clone(&other.schemas);
+        self.sources = other.sources.clone();
+        if !Arc::ptr_eq(&self.view, &other.view) {
+            self.replace_view(Arc::clone(&other.view));
+        }
+        if !Arc::ptr_eq(&self.surface, &other.surface) {
+            let old = std::mem::replace(&mut self.surface, Arc::clone(&other.surface));
+            self.surface_changed(&old);
         }
     }
 
@@ -534,6 +606,7 @@ impl Engine {
     }
 
     /// The next output, if any.
+    #[must_use]
     pub fn poll_output(&mut self) -> Option<Output> {
         self.outputs.pop_front()
     }
@@ -542,15 +615,25 @@ impl Engine {
     /// clients are told with `notifications/tools/list_changed`.
     pub fn set_catalog(&mut self, catalog: Catalog) {
         self.sources = None;
-        self.catalog = catalog;
+        self.catalog = Arc::new(catalog);
+        self.forget_schemas();
         self.rebuild();
+    }
+
+    /// The catalog changed: its compiled schemas are forgotten (a cache no
+    /// other engine shares is emptied; a shared one is left to them).
+    fn forget_schemas(&mut self) {
+        match Arc::get_mut(&mut self.schemas).map(Mutex::get_mut) {
+            Some(Ok(cache)) => cache.clear(),
+            _ => self.schemas = Arc::default(),
+        }
     }
 
     /// Changes the disclosure mode; clients are told when the list changes.
     pub fn set_mode(&mut self, mode: Mode) {
         self.config.disclosure.mode = mode;
         let view = self.view.with_mode(&self.catalog, &self.config);
-        self.replace_view(view);
+        self.replace_view(Arc::new(view));
     }
 
     /// Changes which tools exist for clients; clients are told when the
@@ -577,13 +660,12 @@ impl Engine {
     }
 
     fn rebuild(&mut self) {
-        self.schemas.clear();
         let view = disclosure::View::build(&self.catalog, &self.config);
-        self.replace_view(view);
+        self.replace_view(Arc::new(view));
     }
 
     /// Serves `view` from now on; clients are told when the list changed.
-    fn replace_view(&mut self, view: disclosure::View) {
+    fn replace_view(&mut self, view: Arc<disclosure::View>) {
         let changed = view.listed_names() != self.view.listed_names()
             || view.fingerprint() != self.view.fingerprint();
         self.view = view;
@@ -597,7 +679,7 @@ impl Engine {
     /// told with `notifications/resources/list_changed` and
     /// `notifications/prompts/list_changed` when those lists change.
     pub fn set_surface(&mut self, surface: Surface) {
-        let old = std::mem::replace(&mut self.surface, surface);
+        let old = std::mem::replace(&mut self.surface, Arc::new(surface));
         self.sources = None;
         self.surface_changed(&old);
     }
@@ -621,6 +703,7 @@ impl Engine {
 
     /// Takes one incoming message on channel 0 (stdio, or one session's
     /// messages): [`Engine::handle_on`].
+    #[must_use = "false means no reply is owed: answer the transport at once (HTTP 202)"]
     pub fn handle(&mut self, message: &str) -> bool {
         self.handle_on(0, message)
     }
@@ -638,6 +721,7 @@ impl Engine {
     /// Streamable HTTP at 2026-07-28, where every POST stands alone, give
     /// each POST its own channel and call [`Engine::close_channel`] when
     /// its response stream closes (that is the request's cancellation).
+    #[must_use = "false means no reply is owed: answer the transport at once (HTTP 202)"]
     pub fn handle_on(&mut self, channel: u64, message: &str) -> bool {
         self.param_headers = None;
         self.handle_message(channel, message)
@@ -650,6 +734,7 @@ impl Engine {
     /// when the headers do not mirror its arguments
     /// ([`crate::http::check_param_headers`]). `Mcp-Method` and `Mcp-Name`
     /// are checked before, by [`crate::http::check_message`].
+    #[must_use = "false means no reply is owed: answer the transport at once (HTTP 202)"]
     pub fn handle_http(
         &mut self,
         channel: u64,
@@ -728,7 +813,25 @@ impl Engine {
     /// shutdown): each gets its successful response, after which the host
     /// closes the stream.
     pub fn end_subscriptions(&mut self) {
-        for s in std::mem::take(&mut self.subscriptions) {
+        self.end_where(None);
+    }
+
+    /// Ends the `subscriptions/listen` streams of `channel` gracefully (the
+    /// stream lived as long as the host lets one live): each gets its
+    /// successful response, after which the host closes the stream.
+    pub fn end_subscriptions_on(&mut self, channel: u64) {
+        self.end_where(Some(channel));
+    }
+
+    /// Ends the subscriptions of `channel` (of every channel with `None`).
+    fn end_where(&mut self, channel: Option<u64>) {
+        let mut i = 0;
+        while let Some(s) = self.subscriptions.get(i) {
+            if channel.is_some_and(|c| c != s.channel) {
+                i += 1;
+                continue;
+            }
+            let s = self.subscriptions.remove(i);
             let result = json!({
                 "resultType": "complete",
                 "_meta": {era::META_SUBSCRIPTION: s.id},
@@ -897,22 +1000,22 @@ impl Engine {
         let prompts = self.surface.offers_prompts();
         match method {
             "tools/list" => {
-                let listed = self.view.listed().to_vec();
-                self.list(ctx, "tools", &listed);
+                let view = Arc::clone(&self.view);
+                self.list(ctx, "tools", view.listed());
             }
             "tools/call" => self.call(ctx),
             "resources/list" if resources => {
-                let items = self.surface.resources().to_vec();
-                self.list(ctx, "resources", &items);
+                let surface = Arc::clone(&self.surface);
+                self.list(ctx, "resources", surface.resources());
             }
             "resources/templates/list" if resources => {
-                let items = self.surface.templates().to_vec();
-                self.list(ctx, "resourceTemplates", &items);
+                let surface = Arc::clone(&self.surface);
+                self.list(ctx, "resourceTemplates", surface.templates());
             }
             "resources/read" if resources => self.read_resource(ctx),
             "prompts/list" if prompts => {
-                let items = self.surface.prompts().to_vec();
-                self.list(ctx, "prompts", &items);
+                let surface = Arc::clone(&self.surface);
+                self.list(ctx, "prompts", surface.prompts());
             }
             "prompts/get" if prompts => self.get_prompt(ctx),
             "completion/complete" if resources || prompts => self.completion(ctx),
@@ -1053,7 +1156,12 @@ impl Engine {
                 None,
             );
         };
-        let v = self.schemas.validate(name, tool.input_schema(), args);
+        // the cache is shared; a poisoned lock (never, single-threaded)
+        // falls back to validating without it
+        let v = match self.schemas.lock() {
+            Ok(mut cache) => cache.validate(name, tool.input_schema(), args),
+            Err(_) => crate::validate::validate_arguments(tool.input_schema(), args),
+        };
         if !v.is_valid() {
             let text = format!("Invalid arguments for {name}: {}", v.message());
             return self.reply(

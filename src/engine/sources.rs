@@ -329,11 +329,12 @@ impl super::Engine {
         naming: SourceNaming,
     ) -> Result<(), Error> {
         let (catalog, surface, router) = merge(sources, naming)?;
-        self.catalog = catalog;
+        self.catalog = std::sync::Arc::new(catalog);
+        self.forget_schemas();
         self.rebuild();
-        let old = std::mem::replace(&mut self.surface, surface);
+        let old = std::mem::replace(&mut self.surface, std::sync::Arc::new(surface));
         self.surface_changed(&old);
-        self.sources = Some(router);
+        self.sources = Some(std::sync::Arc::new(router));
         Ok(())
     }
 

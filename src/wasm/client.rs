@@ -523,6 +523,16 @@ pub enum UpstreamOutput {
         #[tsify(type = "unknown")]
         params: Value,
     },
+    /// Something to tell a log: a list item left out, or kept with its
+    /// name flagged; requests of the server refused, dropped or cut past
+    /// the client's limits.
+    Warning {
+        /// The call it concerns, when one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        call: Option<u64>,
+        /// What happened, in one line.
+        message: String,
+    },
 }
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -616,6 +626,16 @@ fn upstream_output(o: ClientOutput, url: &str) -> UpstreamOutput {
             method,
             params,
         },
+        ClientOutput::Skipped {
+            kind,
+            index,
+            reason,
+            ..
+        } => UpstreamOutput::Warning {
+            call: None,
+            message: format!("{} item {index}: {reason}", kind.field()),
+        },
+        ClientOutput::Limited { call, message } => UpstreamOutput::Warning { call, message },
     }
 }
 

@@ -412,10 +412,14 @@ impl JsEngine {
         self.inner.close_channel(channel as u64)
     }
 
-    /// Ends every subscriptions/listen stream with its response.
+    /// Ends every subscriptions/listen stream (or those of `channel`) with
+    /// its response.
     #[wasm_bindgen(js_name = endSubscriptions)]
-    pub fn end_subscriptions(&mut self) {
-        self.inner.end_subscriptions()
+    pub fn end_subscriptions(&mut self, channel: Option<f64>) {
+        match channel {
+            Some(c) => self.inner.end_subscriptions_on(c as u64),
+            None => self.inner.end_subscriptions(),
+        }
     }
 
     /// Replaces the resources, templates and prompts served.
@@ -578,6 +582,26 @@ impl JsEngine {
             message_header_names: None,
             handled: None,
         })
+    }
+
+    /// An engine for another client serving what this one serves: the
+    /// catalog, its search index, disclosure, resources, prompts, sources
+    /// and compiled schemas are shared, not built again (a gateway's new
+    /// session costs its own state alone). It has no client yet.
+    pub fn fork(&self) -> JsEngine {
+        JsEngine {
+            inner: self.inner.fork(),
+            message_key: self.message_key.clone(),
+            message_header_names: None,
+            handled: None,
+        }
+    }
+
+    /// Serves what `other` serves from now on (a change made once to
+    /// `other`, shared rather than made again); clients are notified of
+    /// what changed.
+    pub fn follow(&mut self, other: &JsEngine) {
+        self.inner.follow(&other.inner);
     }
 
     /// Takes one incoming JSON-RPC message (text). Bad messages get error

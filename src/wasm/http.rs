@@ -1,7 +1,7 @@
 //! The Streamable HTTP transport rules of the gateway.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::Value;
 use tsify::{Ts, Tsify};
 use wasm_bindgen::prelude::*;
 
@@ -19,6 +19,12 @@ export type GateEvent =
   | { type: "refused"; remote: string | null; status: number; message: string };
 /** A request's headers: an object of lower-case name → value (Node's `req.headers`), or raw header lines, names and values in turn (Node's `req.rawHeaders.join("\n")`, which crosses into wasm in one piece; repeats read as `req.headers` reads them). */
 export type HttpHeaders = { [name: string]: string | string[] | undefined } | string;
+/** A remote address refused for its failed logins (HttpGate.lockouts): until when (milliseconds on the clock the gate is given) and the seconds left. */
+export interface Lockout {
+  remote: string;
+  until: number;
+  retryAfterS: number;
+}
 /** What the gate decided since it was made (HttpGate.stats). */
 export interface GateStats {
   requests: number;
@@ -29,6 +35,10 @@ export interface GateStats {
   sessionsExpired: number;
   sessionsEvicted: number;
   sessionsEnded: number;
+  connectionsRefused: number;
+  connectionsEvicted: number;
+  streamsExpired: number;
+  statelessRefused: number;
 }
 "#;
 use crate::http::{
@@ -67,6 +77,11 @@ pub struct HttpGateOptions {
     /// The window of `maxAuthFailures`, and how long a locked-out address
     /// waits (default 60000 ms).
     auth_window_ms: Option<u64>,
+    /// Connections one remote address may hold open at once (default 64).
+    max_connections_per_address: Option<usize>,
+    /// The longest an event stream stays open (default 1800000 ms);
+    /// keepalives go every 25 s, or every half of this when it is shorter.
+    stream_max_ms: Option<u64>,
 }
 
 /// The limits the host applies to its server.
@@ -85,6 +100,11 @@ pub struct GateLimits {
     session_idle_ms: u64,
     /// Most sessions at once.
     max_sessions: usize,
+    /// How often to write a keepalive comment on an open event stream.
+    stream_keepalive_ms: u64,
+    /// When to end an event stream (a subscriptions/listen stream with its
+    /// response, `Engine.endSubscriptions(channel)`).
+    stream_max_ms: u64,
 }
 
 /// What to do with a request.
@@ -115,6 +135,14 @@ pub enum HttpAction {
     Stream,
     /// End the session and answer 204.
     End,
+    /// Answer an OPTIONS request (a CORS preflight) with this status and
+    /// headers, and no body.
+    Options {
+        /// HTTP status.
+        status: u16,
+        /// The answer's headers.
+        headers: Vec<(String, String)>,
+    },
 }
 
 impl From<HttpDecision> for HttpAction {
@@ -140,12 +168,14 @@ impl From<HttpDecision> for HttpAction {
             },
             HttpDecision::OpenStream => HttpAction::Stream,
             HttpDecision::EndSession => HttpAction::End,
+            HttpDecision::Options { status, headers } => HttpAction::Options { status, headers },
         }
     }
 }
 
 /// `HttpGate.request()`: an [`HttpAction`] with `close`, the sessions to
-/// close now (expired or ended).
+/// close now (expired or ended), and `cors`, headers to set on whatever
+/// answers the request (CORS for an allowed origin; most often none).
 #[derive(Serialize, Tsify)]
 #[serde(tag = "action", rename_all = "lowercase")]
 pub enum GateVerdict {
@@ -159,6 +189,8 @@ pub enum GateVerdict {
         message: String,
         /// Sessions to close now.
         close: Vec<String>,
+        /// Headers to set on the answer.
+        cors: Vec<(String, String)>,
     },
     /// Read the body, at most `maxBody` bytes, then `checkBody` it.
     Read {
@@ -172,22 +204,40 @@ pub enum GateVerdict {
         stream: bool,
         /// Sessions to close now.
         close: Vec<String>,
+        /// Headers to set on the answer.
+        cors: Vec<(String, String)>,
     },
     /// Open an SSE stream for server notifications.
     Stream {
         /// Sessions to close now.
         close: Vec<String>,
+        /// Headers to set on the answer.
+        cors: Vec<(String, String)>,
     },
     /// End the session and answer 204.
     End {
         /// Sessions to close now.
         close: Vec<String>,
+        /// Headers to set on the answer.
+        cors: Vec<(String, String)>,
+    },
+    /// Answer an OPTIONS request (a CORS preflight) with this status and
+    /// headers, and no body.
+    Options {
+        /// HTTP status.
+        status: u16,
+        /// The answer's headers.
+        headers: Vec<(String, String)>,
+        /// Sessions to close now.
+        close: Vec<String>,
+        /// Headers to set on the answer (none: `headers` has them).
+        cors: Vec<(String, String)>,
     },
 }
 
 impl GateVerdict {
-    /// `d` with the sessions to close.
-    fn new(d: HttpDecision, close: Vec<String>) -> Self {
+    /// `d` with the sessions to close and the headers to add.
+    fn new(d: HttpDecision, close: Vec<String>, cors: Vec<(String, String)>) -> Self {
         match d {
             HttpDecision::Reject {
                 status,
@@ -198,6 +248,7 @@ impl GateVerdict {
                 headers,
                 message,
                 close,
+                cors,
             },
             HttpDecision::ReadBody {
                 max_body,
@@ -208,9 +259,16 @@ impl GateVerdict {
                 sse,
                 stream,
                 close,
+                cors,
             },
-            HttpDecision::OpenStream => GateVerdict::Stream { close },
-            HttpDecision::EndSession => GateVerdict::End { close },
+            HttpDecision::OpenStream => GateVerdict::Stream { close, cors },
+            HttpDecision::EndSession => GateVerdict::End { close, cors },
+            HttpDecision::Options { status, headers } => GateVerdict::Options {
+                status,
+                headers,
+                close,
+                cors,
+            },
         }
     }
 }
@@ -270,6 +328,58 @@ pub struct JsHttpGate {
     read_verdicts: Vec<(usize, bool, bool, JsValue)>,
 }
 
+/// JSON text written field by field (for answers parsed once in JS).
+struct Fields(String);
+
+impl Fields {
+    fn new(open: char) -> Fields {
+        Fields(String::from(open))
+    }
+
+    /// A comma unless the object or array just began.
+    fn sep(&mut self) {
+        if !self.0.ends_with(['{', '[']) {
+            self.0.push(',');
+        }
+    }
+
+    fn open(&mut self, c: char) {
+        self.sep();
+        self.0.push(c);
+    }
+
+    fn close(&mut self, c: char) {
+        self.0.push(c);
+    }
+
+    fn key(&mut self, k: &str) {
+        self.sep();
+        self.0.push('"');
+        self.0.push_str(k);
+        self.0.push_str("\":");
+    }
+
+    fn text(&mut self, k: &str, v: &str) {
+        self.key(k);
+        self.0.push_str(&Value::from(v).to_string());
+    }
+
+    fn number(&mut self, k: &str, v: u64) {
+        self.key(k);
+        self.0.push_str(&v.to_string());
+    }
+
+    fn remote(&mut self, remote: Option<&str>) {
+        match remote {
+            Some(r) => self.text("remote", r),
+            None => {
+                self.key("remote");
+                self.0.push_str("null");
+            }
+        }
+    }
+}
+
 /// Header names as JS strings, with their Rust names.
 fn js_names(names: &[&'static str]) -> Vec<(&'static str, JsValue)> {
     names.iter().map(|h| (*h, JsValue::from_str(h))).collect()
@@ -293,6 +403,13 @@ fn read_headers(
         for (name, key) in names {
             let v = js_sys::Reflect::get(headers, key)?;
             if v.is_undefined() {
+                continue;
+            }
+            if js_sys::Array::is_array(&v) && matches!(*name, "host" | "authorization") {
+                // a repeat the rules refuse: every value is kept
+                for item in js_sys::Array::from(&v).iter() {
+                    list.push(((*name).to_string(), item.as_string().unwrap_or_default()));
+                }
                 continue;
             }
             let v = v.as_string().or_else(|| {
@@ -383,6 +500,13 @@ impl JsHttpGate {
         let failures = o.max_auth_failures.unwrap_or(policy.max_auth_failures);
         let window = o.auth_window_ms.unwrap_or(policy.auth_window_ms);
         policy = policy.with_auth_limit(failures, window);
+        if let Some(n) = o.max_connections_per_address {
+            policy = policy.with_max_connections_per_address(n);
+        }
+        if let Some(max) = o.stream_max_ms {
+            let keepalive = policy.stream_keepalive_ms.min(max / 2);
+            policy = policy.with_stream_lifetime(keepalive, max);
+        }
         Ok(JsHttpGate {
             gate: Gate::new(policy),
             header_names: js_names(&HEADERS_READ),
@@ -431,9 +555,12 @@ impl JsHttpGate {
     /// Decides on a request with the session table, at time `nowMs`: the
     /// action, and `close`, the sessions to close now (expired or ended).
     /// A POST in a session is in progress until `finished`, a stream
-    /// until `streamClosed`. With `remote` (the client's address) failed
+    /// until `ended`. With `remote` (the client's address) failed
     /// logins are counted per address, and an address past
-    /// `maxAuthFailures` is refused with 429 and `Retry-After`.
+    /// `maxAuthFailures` is refused with 429 and `Retry-After`. With
+    /// `connection` (the number given to `connectionOpened`), that
+    /// connection has sent a whole request: it no longer gives way to new
+    /// ones.
     #[wasm_bindgen(unchecked_return_type = "GateVerdict")]
     pub fn request(
         &mut self,
@@ -442,18 +569,21 @@ impl JsHttpGate {
         #[wasm_bindgen(unchecked_param_type = "HttpHeaders")] headers: JsValue,
         now_ms: f64,
         remote: Option<String>,
+        connection: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         let req = self.http_request(method, path, &headers, false)?;
-        let verdict = self
-            .gate
-            .request_from(&req, remote.as_deref(), millis(now_ms));
+        let now = millis(now_ms);
+        let verdict = self.gate.request_from(&req, remote.as_deref(), now);
+        if let Some(c) = connection {
+            self.gate.connection_request(millis(c));
+        }
         let read = match verdict.decision {
             HttpDecision::ReadBody {
                 max_body,
                 sse,
                 stream,
-            } if verdict.close.is_empty() => (max_body, sse, stream),
-            decision => return to_js(&GateVerdict::new(decision, verdict.close)),
+            } if verdict.close.is_empty() && verdict.cors.is_empty() => (max_body, sse, stream),
+            decision => return to_js(&GateVerdict::new(decision, verdict.close, verdict.cors)),
         };
         if let Some((.., cached)) = self
             .read_verdicts
@@ -468,6 +598,7 @@ impl JsHttpGate {
             sse,
             stream,
             close: Vec::new(),
+            cors: Vec::new(),
         })?);
         self.read_verdicts
             .push((max_body, sse, stream, made.clone()));
@@ -507,44 +638,92 @@ impl JsHttpGate {
         if !self.gate.has_events() {
             return Ok(js_sys::Array::new().into());
         }
-        let mut out = Vec::new();
+        // written as JSON text, parsed once
+        let mut t = Fields::new('[');
         while let Some(e) = self.gate.poll_event() {
-            out.push(match e {
-                GateEvent::SessionOpened { id } => json!({"type": "session-opened", "session": id}),
-                GateEvent::SessionExpired { id } => json!({"type": "session-expired", "session": id}),
-                GateEvent::SessionEvicted { id } => json!({"type": "session-evicted", "session": id}),
-                GateEvent::SessionEnded { id } => json!({"type": "session-ended", "session": id}),
+            t.open('{');
+            let (kind, session) = match &e {
+                GateEvent::SessionOpened { id } => ("session-opened", Some(id)),
+                GateEvent::SessionExpired { id } => ("session-expired", Some(id)),
+                GateEvent::SessionEvicted { id } => ("session-evicted", Some(id)),
+                GateEvent::SessionEnded { id } => ("session-ended", Some(id)),
+                GateEvent::AuthRefused { .. } => ("auth-refused", None),
+                GateEvent::LoginLimited { .. } => ("login-limited", None),
+                _ => ("refused", None),
+            };
+            t.text("type", kind);
+            if let Some(id) = session {
+                t.text("session", id);
+            }
+            match e {
                 GateEvent::AuthRefused { remote, failures } => {
-                    json!({"type": "auth-refused", "remote": remote, "failures": failures})
+                    t.remote(remote.as_deref());
+                    t.number("failures", u64::from(failures));
                 }
                 GateEvent::LoginLimited {
                     remote,
                     retry_after_s,
-                } => json!({"type": "login-limited", "remote": remote, "retryAfterS": retry_after_s}),
+                } => {
+                    t.text("remote", &remote);
+                    t.number("retryAfterS", retry_after_s);
+                }
                 GateEvent::Refused {
                     remote,
                     status,
                     message,
-                } => json!({"type": "refused", "remote": remote, "status": status, "message": message}),
-            });
+                } => {
+                    t.remote(remote.as_deref());
+                    t.number("status", u64::from(status));
+                    t.text("message", &message);
+                }
+                _ => {}
+            }
+            t.close('}');
         }
-        to_js(&out)
+        t.close(']');
+        js_sys::JSON::parse(&t.0)
     }
 
     /// What the gate decided since it was made.
     #[wasm_bindgen(getter, unchecked_return_type = "GateStats")]
     pub fn stats(&self) -> Result<JsValue, JsValue> {
         let s = self.gate.stats();
-        to_js(&json!({
-            "requests": s.requests,
-            "refused": s.refused,
-            "authFailures": s.auth_failures,
-            "loginLimited": s.login_limited,
-            "sessionsOpened": s.sessions_opened,
-            "sessionsExpired": s.sessions_expired,
-            "sessionsEvicted": s.sessions_evicted,
-            "sessionsEnded": s.sessions_ended,
-        }))
+        let mut t = Fields::new('{');
+        for (k, v) in [
+            ("requests", s.requests),
+            ("refused", s.refused),
+            ("authFailures", s.auth_failures),
+            ("loginLimited", s.login_limited),
+            ("sessionsOpened", s.sessions_opened),
+            ("sessionsExpired", s.sessions_expired),
+            ("sessionsEvicted", s.sessions_evicted),
+            ("sessionsEnded", s.sessions_ended),
+            ("connectionsRefused", s.connections_refused),
+            ("connectionsEvicted", s.connections_evicted),
+            ("streamsExpired", s.streams_expired),
+            ("statelessRefused", s.stateless_refused),
+        ] {
+            t.number(k, v);
+        }
+        t.close('}');
+        js_sys::JSON::parse(&t.0)
+    }
+
+    /// The remote addresses refused for their failed logins at `nowMs`,
+    /// and until when, soonest free first (the gate keeps the failed-login
+    /// table; a host shows this list rather than keeping its own).
+    #[wasm_bindgen(unchecked_return_type = "Lockout[]")]
+    pub fn lockouts(&self, now_ms: f64) -> Result<JsValue, JsValue> {
+        let mut t = Fields::new('[');
+        for l in self.gate.lockouts(millis(now_ms)) {
+            t.open('{');
+            t.text("remote", &l.remote);
+            t.number("until", l.until_ms);
+            t.number("retryAfterS", l.retry_after_s);
+            t.close('}');
+        }
+        t.close(']');
+        js_sys::JSON::parse(&t.0)
     }
 
     /// Enters a new session (an id the host made up) for an `initialize`:
@@ -600,7 +779,38 @@ impl JsHttpGate {
             max_connections: p.max_connections,
             session_idle_ms: p.session_idle_ms,
             max_sessions: p.max_sessions,
+            stream_keepalive_ms: p.stream_keepalive_ms,
+            stream_max_ms: p.stream_max_ms,
         })
+    }
+
+    /// A connection opened (`id`: the host's number for it, from 1;
+    /// `remote`: its address): the connection to close now, or 0: past
+    /// `maxConnections` or `maxConnectionsPerAddress` the oldest that has
+    /// not sent a whole request yet makes room, and when none has, the new
+    /// one itself is refused. Pass the number to `request()`, and report
+    /// every close with `connectionClosed`.
+    #[wasm_bindgen(js_name = connectionOpened)]
+    pub fn connection_opened(&mut self, id: f64, remote: Option<String>) -> f64 {
+        let v = self.gate.connection_opened(millis(id), remote.as_deref());
+        match (v.accept, v.close) {
+            (false, _) => id,
+            (true, Some(c)) => c as f64,
+            (true, None) => 0.0,
+        }
+    }
+
+    /// Connection `id` closed.
+    #[wasm_bindgen(js_name = connectionClosed)]
+    pub fn connection_closed(&mut self, id: f64) {
+        self.gate.connection_closed(millis(id));
+    }
+
+    /// A 2026-07-28 request without a session (its `checkMessage` with
+    /// `channel` gave "stateless") is over: answered, or its stream closed.
+    #[wasm_bindgen(js_name = statelessEnded)]
+    pub fn stateless_ended(&mut self, channel: f64) {
+        self.gate.stateless_ended(millis(channel));
     }
 
     /// Decides on a POST body once read.
@@ -623,22 +833,42 @@ impl JsHttpGate {
     }
 
     /// Decides on a POST body once read, with the request's headers (the
-    /// 2026-07-28 header checks): see `MessageAction`.
+    /// 2026-07-28 header checks): see `MessageAction`. With `channel` (the
+    /// host's number for a request without a session), a 2026-07-28
+    /// request to serve is counted against the limits of requests and
+    /// subscriptions/listen streams without a session (refused with 503
+    /// past them) until `statelessEnded(channel)`.
     #[wasm_bindgen(js_name = checkMessage, unchecked_return_type = "MessageAction")]
     pub fn check_message(
-        &self,
+        &mut self,
         #[wasm_bindgen(unchecked_param_type = "HttpHeaders")] headers: JsValue,
         body: &str,
         has_session: bool,
+        channel: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        let read = read_message(
+        let (decision, incoming) = read_message(
             &headers,
             &self.message_header_names,
             body,
             has_session,
             self.gate.policy().max_body,
         )?;
-        super::http_modern::message_action(read.0)
+        let counted = match (&decision, channel, &incoming) {
+            (
+                BodyDecision::Stateless {
+                    expects_reply: true,
+                },
+                Some(channel),
+                Some(crate::engine::wire::Incoming::Request { id, method, .. }),
+            ) => {
+                let listen = method == "subscriptions/listen";
+                self.gate
+                    .stateless_started(millis(channel), listen, id)
+                    .err()
+            }
+            _ => None,
+        };
+        super::http_modern::message_action(counted.unwrap_or(decision))
     }
 
     /// Checks the bytes of a body read so far: a 413 rejection past the

@@ -48,9 +48,10 @@ pub struct WebFetchOptions {
     /// Allow loopback, private, link-local and other local addresses
     /// (off by default).
     allow_private: Option<bool>,
-    /// Hosts that may be fetched at local addresses even so
-    /// (`"homeassistant.local"`, `"192.168.1.20"`); redirects from them
-    /// are checked again.
+    /// Hosts that may be fetched at local addresses even so, as `host` or
+    /// `host:port` (`"homeassistant.local:8123"`, `"192.168.1.20"`; without
+    /// a port, 80 and 443 only), reached only as the URL the call gave
+    /// (a redirect from another page to them is refused).
     allow_hosts: Option<Vec<String>>,
     /// Redirects followed (default 5).
     max_redirects: Option<u32>,
@@ -181,6 +182,15 @@ impl JsWebFetch {
         step(&self.inner.response(status, &web::headers_from_json(&text)))
     }
 
+    /// After a `read` step: the body's content codings to undo, in the
+    /// order they were applied (`"gzip"`, `"deflate"`, `"br"`; undo the
+    /// last first), before passing the chunks to `body`.
+    #[wasm_bindgen(unchecked_return_type = r#"("gzip" | "deflate" | "br")[]"#)]
+    pub fn codings(&self) -> Result<JsValue, JsValue> {
+        let names: Vec<&str> = self.inner.codings().iter().map(|c| c.name()).collect();
+        super::to_js(&names)
+    }
+
     /// A chunk of the body (decoded from any `Content-Encoding`).
     #[wasm_bindgen(unchecked_return_type = "FetchStep")]
     pub fn body(&mut self, chunk: &[u8]) -> Result<JsValue, JsValue> {
@@ -209,6 +219,12 @@ impl JsWebFetch {
     #[wasm_bindgen(js_name = decodeFailed, unchecked_return_type = "FetchStep")]
     pub fn decode_failed(&mut self) -> Result<JsValue, JsValue> {
         step(&self.inner.decode_failed())
+    }
+
+    /// Undoing a content coding failed (the decoder's message).
+    #[wasm_bindgen(js_name = codingFailed, unchecked_return_type = "FetchStep")]
+    pub fn coding_failed(&mut self, message: &str) -> Result<JsValue, JsValue> {
+        step(&self.inner.coding_failed(message))
     }
 
     /// The timer of `timeoutMs()` fired.

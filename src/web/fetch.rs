@@ -36,10 +36,13 @@ pub struct FetchOptions {
     /// Convert only the page's main content (see [`crate::html`]).
     pub main_content: bool,
     /// Hosts that may be fetched at local addresses even when private
-    /// addresses are not allowed (normalised as in a URL: lower case,
-    /// Punycode, addresses in their usual form), such as a hub's own
-    /// `homeassistant.local`. Every other host, and a redirect from an
-    /// allowed host to another, is checked against [`Self::policy`].
+    /// addresses are not allowed, as `host` or `host:port` (normalised as
+    /// in a URL: lower case, Punycode, addresses in their usual form), such
+    /// as a hub's own `homeassistant.local:8123`. A host without a port is
+    /// allowed at its scheme's default port (80, 443) only. An allowed
+    /// host is reached only as the URL the call gave, or through redirects
+    /// that never left allowed hosts: a redirect from any other page to it
+    /// is checked against [`Self::policy`] like every other host.
     pub allowed_hosts: Vec<String>,
 }
 
@@ -107,16 +110,21 @@ impl FetchOptions {
     }
 
     /// Sets the hosts that may be fetched at local addresses (see
-    /// [`Self::allowed_hosts`]); names that are not hosts are left out.
+    /// [`Self::allowed_hosts`]): `host` or `host:port`; names that are not
+    /// hosts are left out.
     ///
     /// ```
     /// use mcp_switchboard::web::{FetchAction, FetchOptions, WebFetch};
     /// use serde_json::json;
     ///
-    /// let options = FetchOptions::new().with_allowed_hosts(["HomeAssistant.local"]);
-    /// let mut fetch = WebFetch::new(&json!({"url": "http://homeassistant.local:8123/"}), options);
+    /// let options = FetchOptions::new().with_allowed_hosts(["HomeAssistant.local:8123"]);
+    /// let mut fetch = WebFetch::new(&json!({"url": "http://homeassistant.local:8123/"}), options.clone());
     /// fetch.start();
     /// assert!(matches!(fetch.resolved(&["192.168.1.20".parse().unwrap()]), FetchAction::Request { .. }));
+    /// // not at another port
+    /// let mut fetch = WebFetch::new(&json!({"url": "http://homeassistant.local:8080/"}), options);
+    /// fetch.start();
+    /// assert!(matches!(fetch.resolved(&["192.168.1.20".parse().unwrap()]), FetchAction::Done(_)));
     /// ```
     pub fn with_allowed_hosts<I, S>(mut self, hosts: I) -> FetchOptions
     where
@@ -132,19 +140,41 @@ impl FetchOptions {
                     Ok(_) => format!("[{h}]"),
                     Err(_) => h.to_string(),
                 };
-                Url::parse(&format!("http://{h}/"))
-                    .ok()
-                    .filter(|u| u.port() == 80 && u.path() == "/")
-                    .map(|u| u.host_str())
+                let u = Url::parse(&format!("http://{h}/")).ok()?;
+                if u.path() != "/" {
+                    return None;
+                }
+                // a port written out (80 included) is kept; none means the
+                // scheme's default
+                let given = u.port() != 80 || h.ends_with(":80");
+                Some(if given { with_port(&u) } else { u.host_str() })
             })
             .collect();
         self
     }
 
-    /// Whether `host` (as [`Url::host_str`] gives it) is allowed local
-    /// addresses.
-    fn host_allowed(&self, host: &str) -> bool {
-        self.allowed_hosts.iter().any(|h| h == host)
+    /// Whether `url`'s host and port are allowed local addresses.
+    fn host_allowed(&self, url: &Url) -> bool {
+        let host = url.host_str();
+        let default = url.port() == if url.is_https() { 443 } else { 80 };
+        let with_port = with_port(url);
+        self.allowed_hosts
+            .iter()
+            .any(|h| *h == with_port || (default && *h == host))
+    }
+
+    /// Whether `url`'s host is allowed at some port.
+    fn host_listed(&self, url: &Url) -> bool {
+        let host = url.host_str();
+        let with_port = with_port(url);
+        let prefix = with_port
+            .rsplit_once(':')
+            .map_or(with_port.as_str(), |(h, _)| h);
+        self.allowed_hosts.iter().any(|h| {
+            *h == host
+                || h.strip_prefix(prefix)
+                    .is_some_and(|rest| rest.starts_with(':'))
+        })
     }
 }
 
@@ -245,6 +275,7 @@ impl FetchArguments {
 /// What the shell does next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
+#[must_use = "the shell does what the action says next"]
 pub enum FetchAction {
     /// Look up every address of `host` (A and AAAA) and report them with
     /// [`WebFetch::resolved`], or the failure with
@@ -384,6 +415,78 @@ pub struct WebFetch {
     bytes: usize,
     cut: bool,
     encoding: &'static str,
+    /// Every URL so far (the call's, and each redirect's) was an allowed
+    /// host: only then may an allowed host be reached at a local address.
+    allowed_chain: bool,
+    /// The response's `Content-Encoding`, in the order the codings were
+    /// applied.
+    codings: Vec<Coding>,
+}
+
+/// `host:port` of a URL (an IPv6 address in brackets).
+fn with_port(url: &Url) -> String {
+    match url.host() {
+        Host::Ip(IpAddr::V6(a)) => format!("[{a}]:{}", url.port()),
+        _ => format!("{}:{}", url.host_str(), url.port()),
+    }
+}
+
+/// A content coding web_fetch can undo ([`WebFetch::codings`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Coding {
+    /// `gzip` (or `x-gzip`).
+    Gzip,
+    /// `deflate` (zlib).
+    Deflate,
+    /// `br` (Brotli).
+    Brotli,
+}
+
+impl Coding {
+    /// `gzip`, `deflate` or `br`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Coding::Gzip => "gzip",
+            Coding::Deflate => "deflate",
+            Coding::Brotli => "br",
+        }
+    }
+}
+
+/// Most codings undone for one body: more is refused (a stack of
+/// compressions is a decompression bomb, never a page).
+pub const MAX_CODINGS: usize = 2;
+
+/// The codings of a `Content-Encoding` value, in the order they were
+/// applied (`identity` left out); `Err` names one that cannot be undone,
+/// or says there are more than [`MAX_CODINGS`].
+fn read_codings(value: &str) -> Result<Vec<Coding>, String> {
+    let mut out = Vec::new();
+    for c in value.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+        let coding = match c.to_ascii_lowercase().as_str() {
+            "identity" => continue,
+            "gzip" | "x-gzip" => Coding::Gzip,
+            "deflate" => Coding::Deflate,
+            "br" => Coding::Brotli,
+            _ => {
+                let shown: String = c.chars().take(40).flat_map(char::escape_debug).collect();
+                return Err(format!(
+                    "the page is compressed with {shown}, which web_fetch cannot decode (it reads gzip, deflate and br)"
+                ));
+            }
+        };
+        out.push(coding);
+    }
+    if out.len() > MAX_CODINGS {
+        let names: Vec<&str> = out.iter().map(|c| c.name()).collect();
+        return Err(format!(
+            "the page is compressed {} times ({}); web_fetch undoes at most {MAX_CODINGS}",
+            out.len(),
+            names.join(", ")
+        ));
+    }
+    Ok(out)
 }
 
 /// Reason phrases for the statuses a fetch reports.
@@ -469,7 +572,17 @@ impl WebFetch {
             bytes: 0,
             cut: false,
             encoding: "utf-8",
+            allowed_chain: true,
+            codings: Vec::new(),
         }
+    }
+
+    /// The codings of the body to undo, in the order they were applied
+    /// (undo them last first), once [`WebFetch::response`] said
+    /// [`FetchAction::Read`]: the chunks given to [`WebFetch::body`] are
+    /// the decoded ones.
+    pub fn codings(&self) -> &[Coding] {
+        &self.codings
     }
 
     /// The checked arguments, or why they were refused.
@@ -510,6 +623,7 @@ impl WebFetch {
 
     /// Connects or resolves for `url`.
     fn go(&mut self, url: Url) -> FetchAction {
+        self.allowed_chain &= self.options.host_allowed(&url);
         let host = url.host().clone();
         let text = url.as_str().to_string();
         self.url = Some(url);
@@ -538,7 +652,7 @@ impl WebFetch {
         let Some(url) = self.url.clone() else {
             return self.unexpected("connect");
         };
-        let policy = if self.options.host_allowed(&url.host_str()) {
+        let policy = if self.allowed_chain && self.options.host_allowed(&url) {
             self.options.policy.with_allow_private(true)
         } else {
             self.options.policy
@@ -558,8 +672,18 @@ impl WebFetch {
                 let what = first.map_or("no address".to_string(), |a| {
                     format!("{a}, a {} address", classify(a).name())
                 });
+                let port_hint;
                 let hint = if self.options.policy.allow_private {
                     ""
+                } else if self.options.host_allowed(&url) {
+                    " (an allowed host is reached only as the URL given, not through a redirect from another page)"
+                } else if self.options.host_listed(&url) {
+                    port_hint = format!(
+                        " ({} is allowed at the ports listed in the settings only, not {})",
+                        url.host_str(),
+                        url.port()
+                    );
+                    &port_hint
                 } else {
                     " (private and local addresses are refused unless allowed in the settings)"
                 };
@@ -630,6 +754,16 @@ impl WebFetch {
             200..=299 => {
                 let ct = header(headers, "content-type").unwrap_or("");
                 self.content_type = ct.to_string();
+                // every Content-Encoding header, joined: the codings in order
+                let coding: Vec<&str> = headers
+                    .iter()
+                    .filter(|(k, _)| k.trim().eq_ignore_ascii_case("content-encoding"))
+                    .map(|(_, v)| v.as_str())
+                    .collect();
+                match read_codings(&coding.join(",")) {
+                    Ok(c) => self.codings = c,
+                    Err(why) => return self.fail(&format!("{url}: {why}")),
+                }
                 match body_kind(ct) {
                     Ok(kind) => {
                         self.kind = kind;
@@ -757,6 +891,20 @@ impl WebFetch {
             .unwrap_or_default();
         self.body = Vec::new();
         self.result(&text)
+    }
+
+    /// Undoing a content coding failed (the body is not what its
+    /// `Content-Encoding` says): `message` is the decoder's.
+    pub fn coding_failed(&mut self, message: &str) -> FetchAction {
+        if self.state != State::Reading {
+            return self.unexpected("coding_failed");
+        }
+        let url = self.url().map(|u| u.to_string()).unwrap_or_default();
+        let names: Vec<&str> = self.codings.iter().map(|c| c.name()).collect();
+        self.fail(&format!(
+            "{url}: the body is not the {} its Content-Encoding says ({message})",
+            names.join(", ")
+        ))
     }
 
     /// The timeout fired.

@@ -29,14 +29,20 @@
 //! 1. `Resolve {host}`: look the name up; report with `resolved(addresses)`.
 //!    The addresses are checked against the policy after resolution, so a
 //!    public name pointing at `127.0.0.1` is refused; literal addresses in
-//!    URLs are checked without a lookup.
+//!    URLs are checked without a lookup. A host allowed local addresses
+//!    ([`FetchOptions::allowed_hosts`], at the port listed) gets them only
+//!    as the URL the call gave, or through redirects among allowed hosts.
 //! 2. `Request {url, address, port, headers}`: send the GET over a
 //!    connection to exactly that address (the shell pins the lookup, so a
 //!    second DNS answer cannot sneak in), without following redirects;
 //!    report `response(status, headers)`. A redirect leads back to step 1
 //!    for the new URL (checked again, counted against the bound).
-//! 3. `Read`: report each `body(chunk)`, then `end()`. Past the cap the
-//!    machine stops reading and answers `Done`; the shell aborts.
+//! 3. `Read`: undo the body's [`codings`](WebFetch::codings) (its
+//!    `Content-Encoding`, every header and every coding of a chain such as
+//!    `gzip, gzip`, last applied first undone; one the core cannot name, or
+//!    more than [`MAX_CODINGS`], ends the fetch with a tool error that says
+//!    so), then report each decoded `body(chunk)`, then `end()`. Past the
+//!    cap the machine stops reading and answers `Done`; the shell aborts.
 //! 4. `Decode {encoding}`: only for encodings the core does not decode
 //!    (anything but UTF-8, UTF-16 and windows-1252): decode `body_bytes()`
 //!    with `new TextDecoder(encoding)` and report `decoded(text)`.
@@ -164,7 +170,8 @@ pub use charset::{
     charset_param, decode, decodes, encoding_for_label, sniff_charset, Charset, CharsetSource,
 };
 pub use fetch::{
-    headers_from_json, FetchAction, FetchArguments, FetchFormat, FetchOptions, WebFetch,
+    headers_from_json, Coding, FetchAction, FetchArguments, FetchFormat, FetchOptions, WebFetch,
+    MAX_CODINGS,
 };
 pub use search::{SearchArguments, SearchResult, SearchServiceOptions, WebSearch};
 pub use tools::{

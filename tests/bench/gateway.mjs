@@ -15,6 +15,16 @@
 // process.
 //
 //   node tests/bench/gateway.mjs [--quick] [--clients N] [--seconds S] [--rounds R] [--baseline DIR] [--no-pin]
+//   node tests/bench/gateway.mjs --sessions [--baseline DIR]
+//
+// --sessions: what a session costs at 3,000 tools (the corpus catalogs,
+// renamed and repeated until there are 3,000): the gateway of this
+// checkout, and of --baseline DIR (another checkout with its own pkg/, e.g.
+// the parent commit's), each in a child process of its own, serving the
+// catalog; 64 sessions initialized one after the other (CPU time of the
+// process per initialize, and RSS growth per session after a GC), then 200
+// sessionless `[]` POSTs (CPU per request) and a ping's latency while 8
+// clients send them.
 //
 // On a machine with two or more CPUs and `taskset`, every server runs on
 // CPU 0 and the load generator (this process) on CPU 1, so that no server
@@ -29,7 +39,7 @@
 // Prints a Markdown table.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Agent, request } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -42,7 +52,11 @@ const pinned = !args.includes('--no-pin') && args[0]?.startsWith('--serve') !== 
 const MODERN = '2026-07-28';
 const clientInfo = { name: 'bench', version: '1' };
 
-if (args[0] === '--serve-sdk') {
+if (args[0] === '--sessions-child') {
+  await sessionsChild(args[1]);
+} else if (args.includes('--sessions')) {
+  await sessions();
+} else if (args[0] === '--serve-sdk') {
   await serveSdk(args[1] === 'sse');
 } else if (args[0] === '--serve-sdk-v2') {
   await serveSdkV2();
@@ -405,4 +419,106 @@ async function engineOverhead(calls) {
   const usPerValue = time(true);
   engine.free();
   return { calls, usPerCall, usPerValue };
+}
+
+/** 3,000 tools: the corpus catalogs, each tool renamed `c<round>_<name>`, repeated until there are 3,000. */
+function bigCatalog(n = 3000) {
+  const corpus = join(root, '../shared/corpus');
+  const files = readdirSync(corpus).filter((f) => f.endsWith('.tools-list.json'));
+  const all = files.map((f) => {
+    const j = JSON.parse(readFileSync(join(corpus, f), 'utf8'));
+    return j.result?.tools ?? j.tools ?? j;
+  });
+  const tools = [];
+  for (let round = 0; tools.length < n; round++) {
+    for (const list of all) {
+      for (const t of list) {
+        if (tools.length >= n) break;
+        tools.push({ ...t, name: `c${round}_${t.name}`.slice(0, 64) });
+      }
+    }
+  }
+  return { tools };
+}
+
+/** In a child: the gateway of checkout `dir` serving 3,000 tools; prints what its sessions cost, as JSON. */
+async function sessionsChild(dir) {
+  const { startGateway, handlerSource } = await import(join(dir, 'js/gateway.mjs'));
+  const catalog = bigCatalog();
+  const gw = await startGateway({ source: handlerSource(catalog, {}), maxSessions: 256 });
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  const post = (body, headers = {}) =>
+    new Promise((resolve, reject) => {
+      const req = request(gw.url, { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode, sid: res.headers['mcp-session-id'] }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo } });
+  await post(initialize);
+  const settle = () => {
+    global.gc?.();
+    return process.memoryUsage().rss;
+  };
+  const n = 64;
+  const rss0 = settle();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) if ((await post(initialize)).status !== 200) throw new Error('initialize failed');
+  const wall = (performance.now() - t0) / n;
+  const cpu = process.cpuUsage(cpu0);
+  const rss1 = settle();
+  const m = 200;
+  const c1 = process.cpuUsage();
+  for (let i = 0; i < m; i++) await post('[]');
+  const c2 = process.cpuUsage(c1);
+  // a legitimate ping in a session while 8 clients send sessionless `[]`
+  const { sid } = await post(initialize);
+  let stop = false;
+  const noise = Array.from({ length: 8 }, async () => {
+    while (!stop) await post('[]');
+  });
+  const lat = [];
+  for (let i = 0; i < 100; i++) {
+    const s = performance.now();
+    await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }), { 'mcp-session-id': sid });
+    lat.push(performance.now() - s);
+  }
+  stop = true;
+  await Promise.all(noise);
+  lat.sort((a, b) => a - b);
+  agent.destroy();
+  await gw.close();
+  process.stdout.write(
+    JSON.stringify({
+      tools: catalog.tools.length,
+      initCpuMs: (cpu.user + cpu.system) / 1000 / n,
+      initWallMs: wall,
+      mbPerSession: (rss1 - rss0) / 1048576 / n,
+      sessionlessCpuMs: (c2.user + c2.system) / 1000 / m,
+      pingP50Ms: pct(lat, 0.5),
+      pingP95Ms: pct(lat, 0.95),
+    }),
+  );
+  process.exit(0);
+}
+
+/** --sessions: each checkout's gateway in a child process of its own, side by side. */
+async function sessions() {
+  const at = args.indexOf('--baseline');
+  const dirs = [['this checkout', root], ...(at >= 0 ? [[`--baseline ${args[at + 1]}`, args[at + 1]]] : [])];
+  const rows = [];
+  for (const [name, dir] of dirs) {
+    const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--sessions-child', dir], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (r.status !== 0) throw new Error(`${name}: ${r.stderr}`);
+    rows.push([name, JSON.parse(r.stdout)]);
+  }
+  console.log(`\nSessions at ${rows[0][1].tools} tools (64 initializes one after the other, in process; Node ${process.version})\n`);
+  console.log('| gateway | CPU ms / initialize | wall ms / initialize | RSS MB / session | CPU ms / sessionless `[]` | ping p50 / p95 ms beside 8 `[]` senders |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const [name, m] of rows) {
+    console.log(`| ${name} | ${m.initCpuMs.toFixed(2)} | ${m.initWallMs.toFixed(2)} | ${m.mbPerSession.toFixed(2)} | ${m.sessionlessCpuMs.toFixed(2)} | ${m.pingP50Ms.toFixed(2)} / ${m.pingP95Ms.toFixed(2)} |`);
+  }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Soak and fault bench for the gateway (a bench, not a timed test).
 //
-//   node tests/bench/soak.mjs            10 minutes, 32 clients (BENCHMARKS.md)
+//   node tests/bench/soak.mjs            30 minutes, 32 clients (BENCHMARKS.md)
 //   node tests/bench/soak.mjs --quick    a few seconds (make test)
 //   node tests/bench/soak.mjs --minutes 2 --clients 16 --json
 //
@@ -10,6 +10,15 @@
 //    search_tools → use_tool and abandons the session (no DELETE). Every
 //    interval: requests/s, errors, p50/p99 latency, the server's RSS and
 //    its session count (from its --stats line).
+//    Attacks mixed in all along, each from a loopback address of its own
+//    (127.0.0.2 and up, as other machines would be): sockets sending half
+//    a header, sessions holding GET streams, sessionless subscriptions/listen
+//    streams held open, and junk (sessionless `[]`, compressed bodies, two
+//    Host headers, wrong tokens). Beside it, `serve --upstream` in front of
+//    tests/js/hostile-upstream.mjs, called in a loop: each call floods the
+//    gateway with 20,000 server requests, its notification stream with
+//    more. The RSS of both servers is sampled; after the warm-up (the
+//    first fifth) it must stay flat.
 // 2. Attacks on the same server: Origin and Host variants, thousands of
 //    connections at once, headers sent one byte at a time, oversize
 //    declared and chunked bodies, invalid UTF-8, hidden-tool names.
@@ -18,7 +27,9 @@
 //    500 or the wrong id: each must be a tool error naming the upstream.
 //
 // Exits 1 when a check fails: an error under load, a session table past
-// its limit, an attack that gets through, a fault that is not a tool error.
+// its limit, an attack that gets through, RSS that grows after the
+// warm-up, a flood answered past its bound, a fault that is not a tool
+// error.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -29,6 +40,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { faultyUpstream } from '../js/faulty-upstream.mjs';
+import { hostileUpstream } from '../js/hostile-upstream.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -38,7 +50,7 @@ const flag = (name, fallback) => {
 };
 const quick = args.includes('--quick');
 const asJson = args.includes('--json');
-const seconds = quick ? 6 : flag('minutes', 10) * 60;
+const seconds = quick ? 6 : flag('minutes', 30) * 60;
 const clients = flag('clients', quick ? 8 : 32);
 const interval = quick ? 2 : flag('interval', 10);
 const connections = flag('connections', quick ? 400 : 5000);
@@ -110,6 +122,179 @@ const rpc = (id, method, params) => JSON.stringify({ jsonrpc: '2.0', id, method,
 const initialize = rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'soak', version: '1' } });
 const queries = ['turn on the light', 'thermostat temperature', 'kitchen speaker volume', 'zet de lamp aan', 'Heizung', 'is the front door open'];
 
+/** RSS growth after the warm-up (the first fifth of the samples), in MB per minute, by least squares. */
+function slope(samples, key) {
+  const after = samples.slice(Math.floor(samples.length / 5));
+  if (after.length < 2) return 0;
+  const n = after.length;
+  const mx = after.reduce((a, s) => a + s.t, 0) / n;
+  const my = after.reduce((a, s) => a + s[key], 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const s of after) {
+    num += (s.t - mx) * (s[key] - my);
+    den += (s.t - mx) ** 2;
+  }
+  return den ? (num / den) * 60 : 0;
+}
+
+/** A raw socket from a loopback address of its own (an attacker elsewhere), connected. */
+async function socketFrom(port, localAddress) {
+  const s = tcpConnect({ port, host: '127.0.0.1', localAddress });
+  s.on('error', () => {});
+  await Promise.race([once(s, 'connect'), once(s, 'close')]);
+  return s;
+}
+
+/** One HTTP exchange from `localAddress`, without keep-alive; resolves with {status, body}. */
+function from(localAddress, url, { method = 'POST', headers = {}, body } = {}) {
+  return new Promise((resolve) => {
+    const req = request(url, { method, headers, agent: false, localAddress }, (res) => {
+      const parts = [];
+      res.on('data', (c) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(parts).toString('utf8') }));
+      res.on('error', () => resolve({ status: 'reset', headers: {}, body: '' }));
+    });
+    req.on('error', (e) => resolve({ status: e.code ?? 'error', headers: {}, body: '' }));
+    req.end(body);
+  });
+}
+
+/** A held event stream from `localAddress` (GET in a session, or a sessionless listen): resolves with its response, or null. */
+function hold(localAddress, url, { method, headers, body }) {
+  return new Promise((resolve) => {
+    const req = request(url, { method, headers, agent: false, localAddress }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        return resolve(null);
+      }
+      res.resume();
+      resolve(res);
+    });
+    req.on('error', () => resolve(null));
+    req.end(body);
+  });
+}
+
+/**
+ * Attacks run beside the load until `stopped()`, each from an address of its own; resolves with what each
+ * did. Half-header sockets, GET stream holders, sessionless listen holders, junk requests.
+ */
+async function mixedAttacks(server, stopped) {
+  const { url, port } = server;
+  const tally = { halfHeaders: 0, halfClosed: 0, streamsHeld: 0, listensHeld: 0, listensRefused: 0, junk: {} };
+  const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+  // sockets that never finish their headers: up to 80 at once from one address (its share is 64)
+  const halfHeaders = async () => {
+    const open = new Set();
+    while (!stopped()) {
+      while (open.size < 80 && !stopped()) {
+        const s = await socketFrom(port, '127.0.0.2');
+        tally.halfHeaders++;
+        s.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n');
+        open.add(s);
+        s.once('close', () => {
+          open.delete(s);
+          tally.halfClosed++;
+        });
+      }
+      await pause(50);
+    }
+    for (const s of open) s.destroy();
+  };
+  // sessions that hold GET streams and never send a request again
+  const streamHolders = async () => {
+    const held = new Set();
+    while (!stopped()) {
+      if (held.size < 40) {
+        const init = await from('127.0.0.3', url, { headers: json, body: initialize });
+        const sid = init.headers['mcp-session-id'];
+        const res = sid ? await hold('127.0.0.3', url, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid } }) : null;
+        if (res) {
+          tally.streamsHeld++;
+          held.add(res);
+          res.once('close', () => held.delete(res));
+        }
+      }
+      await pause(held.size < 40 ? 20 : 200);
+    }
+    for (const r of held) r.destroy();
+  };
+  // sessionless 2026-07-28 subscriptions/listen streams held open
+  const listenHolders = async () => {
+    const held = new Set();
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const headers = { ...json, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' };
+    let id = 0;
+    while (!stopped()) {
+      if (held.size < 40) {
+        const body = rpc(++id, 'subscriptions/listen', { notifications: { toolsListChanged: true }, _meta: meta });
+        const res = await hold('127.0.0.4', url, { method: 'POST', headers, body });
+        if (res) {
+          tally.listensHeld++;
+          held.add(res);
+          res.once('close', () => held.delete(res));
+        } else tally.listensRefused++;
+      }
+      await pause(held.size < 40 ? 20 : 200);
+    }
+    for (const r of held) r.destroy();
+  };
+  // junk: sessionless non-JSON-RPC, compressed bodies, two Host headers, a token where none is wanted
+  const junk = async () => {
+    const kinds = [
+      () => from('127.0.0.5', url, { headers: json, body: '[]' }),
+      () => from('127.0.0.5', url, { headers: { ...json, 'content-encoding': 'gzip, gzip' }, body: initialize }),
+      () => from('127.0.0.5', url, { headers: { ...json, 'mcp-session-id': 'forged' }, body: rpc(1, 'tools/list') }),
+      async () => {
+        const s = await socketFrom(port, '127.0.0.5');
+        s.write(`POST /mcp HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: ${initialize.length}\r\n\r\n${initialize}`);
+        let text = '';
+        s.setEncoding('latin1').on('data', (d) => (text += d));
+        await once(s, 'close');
+        return { status: Number(text.match(/^HTTP\/1\.1 (\d+)/)?.[1] ?? 0) };
+      },
+    ];
+    let i = 0;
+    while (!stopped()) {
+      const r = await kinds[i++ % kinds.length]();
+      const key = `${(i - 1) % kinds.length}:${r.status}`;
+      tally.junk[key] = (tally.junk[key] ?? 0) + 1;
+      await pause(10);
+    }
+  };
+  await Promise.all([halfHeaders(), streamHolders(), listenHolders(), junk()]);
+  return tally;
+}
+
+/** `serve --upstream` in front of the hostile upstream, called in a loop until `stopped()`; samples both RSS. */
+async function hostileLoop(stopped) {
+  const up = await hostileUpstream({ flood: 20_000, streamFlood: 2_000 });
+  const server = await serve(['--upstream', up.url, '--timeout', '10']);
+  const samples = [];
+  const t0 = performance.now();
+  const results = { calls: 0, cut: 0, other: 0 };
+  const sampler = setInterval(() => samples.push({ t: Math.round((performance.now() - t0) / 1000), rssMB: Number(server.rss().toFixed(1)), answers: up.stats.answers }), interval * 1000);
+  try {
+    const init = await http(server.url, { headers: json, body: initialize, useAgent: false });
+    const sid = init.headers['mcp-session-id'];
+    while (!stopped()) {
+      const r = await http(server.url, { headers: { ...json, 'mcp-session-id': sid }, body: rpc(5, 'tools/call', { name: 'flood', arguments: {} }), useAgent: false });
+      results.calls++;
+      const text = JSON.parse(r.body || '{}').result?.content?.[0]?.text ?? r.body;
+      if (/more than 40 requests in a second/.test(text)) results.cut++;
+      else results.other++;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  } finally {
+    clearInterval(sampler);
+    await server.stop();
+    await up.close();
+  }
+  const secs = (performance.now() - t0) / 1000;
+  return { ...results, answers: up.stats.answers, answersPerSecond: Number((up.stats.answers / secs).toFixed(1)), streams: up.stats.streams, samples };
+}
+
 function percentile(sorted, p) {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 }
@@ -178,11 +363,14 @@ async function load(server) {
     window = { requests: 0, errors: 0, latencies: [] };
   }, interval * 1000);
   const running = Array.from({ length: clients }, (_, n) => client(n));
+  const mixed = mixedAttacks(server, () => stop);
+  const hostile = hostileLoop(() => stop);
   await new Promise((r) => setTimeout(r, seconds * 1000));
   stop = true;
   await Promise.all(running);
+  const [attacksMixed, hostileUp] = await Promise.all([mixed, hostile]);
   clearInterval(sampler);
-  return { samples, totals, errorsSeen, seconds: (performance.now() - t0) / 1000 };
+  return { samples, totals, errorsSeen, seconds: (performance.now() - t0) / 1000, attacksMixed, hostileUp };
 }
 
 /** Raw TCP: writes `head`, collects the answer until the server closes. */
@@ -329,9 +517,20 @@ agent.destroy();
 
 const rss = soak.samples.map((s) => s.rssMB);
 const maxSessions = Math.max(0, ...soak.samples.map((s) => s.sessions));
+const growth = { load: Number(slope(soak.samples, 'rssMB').toFixed(2)), hostile: Number(slope(soak.hostileUp.samples, 'rssMB').toFixed(2)) };
 check(soak.totals.errors === 0, `${soak.totals.errors} errors under load: ${soak.errorsSeen.join(' | ')}`);
 check(maxSessions <= 64, `${maxSessions} sessions, past the default limit of 64`);
 check(soak.totals.sessions > maxSessions, 'the load did not fill the session table');
+// flat after the warm-up: judged on runs long enough to have one
+if (!quick) {
+  check(growth.load < 0.5, `the loaded server's RSS grows ${growth.load} MB/min after the warm-up`);
+  check(growth.hostile < 0.5, `the hostile upstream's gateway RSS grows ${growth.hostile} MB/min after the warm-up`);
+}
+// every flooding call is cut, and at most twice the rate of requests comes back each second (the call's and
+// the notification stream's together share it)
+check(soak.hostileUp.calls > 0 && soak.hostileUp.other === 0, `hostile upstream: ${soak.hostileUp.other} of ${soak.hostileUp.calls} flooding calls not cut`);
+check(soak.hostileUp.answersPerSecond <= 40, `hostile upstream: ${soak.hostileUp.answersPerSecond} answers per second came back`);
+check(soak.attacksMixed.listensRefused > 0 || quick, 'no sessionless listen stream was refused');
 const summary = {
   node: process.version,
   cpu: `${cpus()[0]?.model} ×${cpus().length}`,
@@ -343,7 +542,10 @@ const summary = {
   sessionsOpened: soak.totals.sessions,
   maxSessions,
   rssMB: { start: Number(startRss.toFixed(1)), min: Math.min(...rss), max: Math.max(...rss), end: Number(endRss.toFixed(1)) },
+  rssGrowthMBPerMinute: growth,
   samples: soak.samples,
+  attacksMixed: soak.attacksMixed,
+  hostileUpstream: soak.hostileUp,
   attacks: attackResults,
   faults: faultResults,
   failures,
@@ -354,8 +556,13 @@ if (asJson) {
 } else {
   console.log(`Soak: serve --demo --mode hybrid, ${clients} clients, ${summary.seconds} s; ${summary.node} on ${summary.cpu}; load average ${loadBefore.toFixed(2)} before, ${summary.load.after.toFixed(2)} after\n`);
   console.log(`${summary.requests} requests, ${summary.errors} errors, ${summary.sessionsOpened} sessions opened and abandoned; at most ${maxSessions} in the table; server RSS ${summary.rssMB.start} MB at start, ${summary.rssMB.min}–${summary.rssMB.max} MB under load, ${summary.rssMB.end} MB after the attacks\n`);
+  console.log(`RSS after the warm-up (the first fifth): ${growth.load} MB/min for the loaded server, ${growth.hostile} MB/min for the gateway in front of the hostile upstream (least squares)\n`);
   console.log('| t (s) | req/s | errors | p50 ms | p99 ms | RSS MB | sessions |\n|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of soak.samples) console.log(`| ${s.t} | ${s.rps} | ${s.errors} | ${s.p50} | ${s.p99} | ${s.rssMB} | ${s.sessions} |`);
+  const m = soak.attacksMixed;
+  console.log(`\nMixed in: ${m.halfHeaders} half-header sockets (${m.halfClosed} closed by the server), ${m.streamsHeld} GET streams held, ${m.listensHeld} sessionless listen streams held and ${m.listensRefused} refused, junk ${JSON.stringify(m.junk)}`);
+  const h = soak.hostileUp;
+  console.log(`Hostile upstream: ${h.calls} flooding calls (${h.cut} cut, ${h.other} otherwise), ${h.answers} answers came back (${h.answersPerSecond}/s), ${h.streams} notification streams opened; gateway RSS ${h.samples.map((s) => s.rssMB).join(', ')} MB`);
   console.log('\n| attack | result | held |\n|---|---|---|');
   for (const a of attackResults) console.log(`| ${a.name} | ${a.result} | ${a.ok ? 'yes' : '**no**'} |`);
   console.log('\n| upstream fault | time ms | tool result | gateway RSS MB |\n|---|---:|---|---:|');

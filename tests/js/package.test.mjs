@@ -304,9 +304,10 @@ test('headers as raw lines (req.rawHeaders joined) read as Node reads req.header
   assert.equal(gate.checkRequest('POST', '/mcp', raw(...base), false).action, 'read');
   assert.equal(gate.checkRequest('POST', '/mcp', raw(...base, 'ORIGIN', 'https://evil.example'), false).status, 403);
   assert.equal(gate.checkRequest('POST', '/mcp', raw(...base.slice(0, 4), 'authorization', 'Bearer nope'), false).status, 401);
-  // a repeated Authorization keeps its first value (as req.headers does), a repeated Accept is joined
-  assert.equal(gate.checkRequest('POST', '/mcp', raw(...base, 'authorization', 'Bearer nope'), false).action, 'read');
-  assert.equal(gate.checkRequest('POST', '/mcp', raw(...base.slice(0, 4), 'Authorization', 'Bearer nope', 'Authorization', 'Bearer t0k'), false).status, 401);
+  // a repeated Authorization or Host is refused (RFC 9112: 400), whichever value comes first; a repeated Accept is joined
+  assert.equal(gate.checkRequest('POST', '/mcp', raw(...base, 'authorization', 'Bearer nope'), false).status, 400);
+  assert.equal(gate.checkRequest('POST', '/mcp', raw(...base.slice(0, 4), 'Authorization', 'Bearer nope', 'Authorization', 'Bearer t0k'), false).status, 400);
+  assert.equal(gate.checkRequest('POST', '/mcp', raw(...base, 'Host', '127.0.0.1', 'host', '127.0.0.1'), false).status, 400);
   const joined = gate.checkRequest('POST', '/mcp', raw('content-type', 'application/json', 'accept', 'application/json', 'accept', 'text/event-stream', 'authorization', 'Bearer t0k'), false);
   assert.deepEqual({ action: joined.action, stream: joined.stream }, { action: 'read', stream: true });
   // a repeated session id is joined, so it names no session
@@ -348,7 +349,7 @@ test('the answers the gateway asks for on every request are made once and frozen
   const gate = new full.HttpGate('127.0.0.1');
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const first = gate.request('POST', '/mcp', headers, 1, null);
-  assert.deepEqual({ ...first, close: [...first.close] }, { action: 'read', maxBody: gate.limits.maxBody, sse: false, stream: true, close: [] });
+  assert.deepEqual({ ...first, close: [...first.close], cors: [...first.cors] }, { action: 'read', maxBody: gate.limits.maxBody, sse: false, stream: true, close: [], cors: [] });
   // the same verdict again is the same object, which no caller can change under the next
   assert.equal(gate.request('POST', '/mcp', headers, 2, null), first);
   assert.ok(Object.isFrozen(first) && Object.isFrozen(first.close));

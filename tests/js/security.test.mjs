@@ -156,6 +156,84 @@ describe('HTTP security', () => {
     await client.close();
   });
 
+  test('failed logins lock their address out; status() lists it and until when, from the gate', async () => {
+    const { gateway } = await demoGateway({ token: 's3cret-token', maxAuthFailures: 2, authWindowMs: 60_000 });
+    try {
+      assert.deepEqual(gateway.status().lockedOut, []);
+      const wrong = { headers: { ...jsonHeaders, authorization: 'Bearer nope' }, body: initializeBody };
+      assert.equal((await raw(gateway.url, wrong)).status, 401);
+      assert.deepEqual(gateway.status().lockedOut, []);
+      const before = Date.now();
+      assert.equal((await raw(gateway.url, wrong)).status, 401);
+      const right = await raw(gateway.url, { headers: { ...jsonHeaders, authorization: 'Bearer s3cret-token' }, body: initializeBody });
+      assert.equal(right.status, 429);
+      const [one, ...rest] = gateway.status().lockedOut;
+      assert.deepEqual(rest, []);
+      assert.match(one.remote, /127\.0\.0\.1$/);
+      assert.ok(one.until >= before + 60_000 && one.until <= Date.now() + 60_000, `${one.until}`);
+      assert.ok(one.retryAfterS > 55 && one.retryAfterS <= 60, `${one.retryAfterS}`);
+      assert.equal(right.headers['retry-after'], String(one.retryAfterS));
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  test('CORS for the allowed origins only: preflight without the token, headers on every answer, Mcp-Session-Id exposed', async () => {
+    const app = 'https://app.example';
+    const { gateway } = await demoGateway({ token: 's3cret-token', origins: [app] });
+    try {
+      const preflight = (origin, asked = 'content-type, authorization, mcp-param-zone') =>
+        raw(gateway.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': asked } });
+      const ok = await preflight(app);
+      assert.equal(ok.status, 204);
+      assert.equal(ok.body, '');
+      assert.equal(ok.headers['access-control-allow-origin'], app);
+      assert.equal(ok.headers['access-control-allow-methods'], 'GET, POST, DELETE');
+      const allowed = ok.headers['access-control-allow-headers'].toLowerCase().split(', ');
+      for (const h of ['mcp-session-id', 'mcp-protocol-version', 'authorization', 'content-type', 'last-event-id', 'mcp-param-zone']) assert.ok(allowed.includes(h), `${h}: ${allowed}`);
+      assert.match(ok.headers.vary, /\bOrigin\b/);
+      // a loopback origin passes the gate but is not listed: no CORS; a foreign one is refused
+      const loopback = await preflight(`http://localhost:${gateway.port + 1}`);
+      assert.equal(loopback.status, 204);
+      assert.equal(loopback.headers['access-control-allow-origin'], undefined);
+      const evil = await preflight('https://evil.example');
+      assert.equal(evil.status, 403);
+      assert.equal(evil.headers['access-control-allow-origin'], undefined);
+
+      // the session opens with the token; the page may read its id
+      const post = (origin, authorization, body, more = {}) =>
+        raw(gateway.url, { headers: { ...jsonHeaders, ...(origin ? { origin } : {}), authorization, ...more }, body });
+      const opened = await post(app, 'Bearer s3cret-token', initializeBody);
+      assert.equal(opened.status, 200);
+      assert.equal(opened.headers['access-control-allow-origin'], app);
+      assert.equal(opened.headers['access-control-expose-headers'], 'Mcp-Session-Id');
+      assert.equal(opened.headers.vary, 'Origin');
+      const sid = opened.headers['mcp-session-id'];
+      // a reply in the session, a refusal (401) and the end of the session carry them too
+      const listed = await post(app, 'Bearer s3cret-token', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { 'mcp-session-id': sid });
+      assert.equal(listed.status, 200);
+      assert.equal(listed.headers['access-control-allow-origin'], app);
+      const refused = await post(app, 'Bearer nope', initializeBody);
+      assert.equal(refused.status, 401);
+      assert.equal(refused.headers['access-control-allow-origin'], app);
+      const ended = await raw(gateway.url, { method: 'DELETE', headers: { origin: app, authorization: 'Bearer s3cret-token', 'mcp-session-id': sid } });
+      assert.equal(ended.status, 204);
+      assert.equal(ended.headers['access-control-allow-origin'], app);
+      // no Origin, or an unlisted one, gets none
+      const plain = await post(undefined, 'Bearer s3cret-token', initializeBody);
+      assert.equal(plain.status, 200);
+      assert.equal(plain.headers['access-control-allow-origin'], undefined);
+      const foreign = await post('https://evil.example', 'Bearer s3cret-token', initializeBody);
+      assert.equal(foreign.status, 403);
+      assert.equal(foreign.headers['access-control-allow-origin'], undefined);
+      // the origins change at once
+      gateway.setOrigins([]);
+      assert.equal((await preflight(app)).status, 403);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   test('an oversized body is refused with 413, declared or streamed', async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(100 * 1024) } });
     const declared = await raw(gw.url, { headers: jsonHeaders, body: big });
@@ -355,22 +433,33 @@ describe('bounded per client', () => {
     }
   });
 
-  test('connections past the limit are closed as they arrive', async () => {
+  test('past the connection limit the oldest silent connection gives way; with none, the new one is closed', async () => {
     const { gateway } = await demoGateway({ maxConnections: 4 });
     const sockets = [];
+    const open = async () => {
+      const s = tcpConnect(gateway.port, '127.0.0.1');
+      s.on('error', () => {});
+      s.gone = new Promise((resolve) => s.on('close', resolve));
+      await once(s, 'connect');
+      sockets.push(s);
+      return s;
+    };
     try {
-      for (let i = 0; i < 4; i++) {
-        const s = tcpConnect(gateway.port, '127.0.0.1');
-        s.on('error', () => {});
-        await once(s, 'connect');
-        sockets.push(s);
+      // four connections that send nothing: a fifth takes the place of the oldest
+      for (let i = 0; i < 4; i++) await open();
+      await open();
+      await sockets[0].gone;
+      // once every connection has sent a whole request (kept alive), a new one is closed as it arrives
+      for (const s of sockets.slice(1)) {
+        s.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${initializeBody.length}\r\n\r\n${initializeBody}`);
+        await once(s, 'data');
       }
-      await new Promise((r) => setTimeout(r, 50));
-      const extra = tcpConnect(gateway.port, '127.0.0.1');
-      extra.on('error', () => {});
-      await new Promise((resolve) => extra.on('close', resolve));
-      for (const s of sockets) s.destroy();
+      const extra = await open();
+      await extra.gone;
+      assert.equal(gateway.gate.stats.connectionsRefused, 1);
+      assert.equal(gateway.gate.stats.connectionsEvicted, 1);
     } finally {
+      for (const s of sockets) s.destroy();
       await gateway.close();
     }
   });

@@ -14,7 +14,7 @@ import http from 'node:http';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 
 import { handlerSource } from '../../js/dispatch.mjs';
 import { webFetch, webSearch, webTools, withWebTools } from '../../js/web.mjs';
@@ -54,7 +54,19 @@ async function stream(res, total, sent) {
   while (sent.bytes < total && !res.destroyed) {
     const piece = chunk.subarray(0, Math.min(chunk.length, total - sent.bytes));
     sent.bytes += piece.length;
-    if (!res.write(piece)) await new Promise((r) => (res.once('drain', r), res.once('close', r)));
+    if (!res.write(piece)) {
+      // one wait at a time: the listener of the event that did not come goes too (else each wait left a
+      // 'close' listener behind, 11 of them past the first 640 KiB)
+      await new Promise((r) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          r(undefined);
+        };
+        res.once('drain', done);
+        res.once('close', done);
+      });
+    }
   }
   res.end();
 }
@@ -132,6 +144,23 @@ describe('web_fetch', () => {
         case '/gzip':
           res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
           return res.end(gzipSync('<h1>Packed</h1><p>unpacked by the host</p>'));
+        case '/gzip-gzip':
+          // compressed twice, the codings in the order they were applied
+          res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip, gzip' });
+          return res.end(gzipSync(gzipSync('<h1>Twice</h1>')));
+        case '/br-gzip':
+          res.writeHead(200, [['content-type', 'text/html'], ['content-encoding', 'br'], ['content-encoding', 'gzip']]);
+          return res.end(gzipSync(brotliCompressSync('<h1>Both</h1>')));
+        case '/gzip-lie':
+          // says twice, is once
+          res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip, gzip' });
+          return res.end(gzipSync('<h1>Once</h1>'));
+        case '/zstd':
+          res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'zstd' });
+          return res.end('(zstd bytes)');
+        case '/gzip3':
+          res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip, gzip, gzip' });
+          return res.end(gzipSync(gzipSync(gzipSync('<h1>Bomb</h1>'))));
         case '/json':
           return html('{"temperature": 21.5}', 'application/json');
         case '/gone':
@@ -183,9 +212,11 @@ describe('web_fetch', () => {
     assert.match(error(await webFetch({ url: `http://[::1]:${site.port}/news` })), /loopback/);
     assert.match(error(await webFetch({ url: 'http://169.254.169.254/latest/meta-data/' })), /link-local/);
     assert.match(error(await webFetch({ url: 'http://0x7f000001/' })), /loopback/);
-    // localhost is allowed by name, the redirect to 127.0.0.1 is checked again and refused
-    const named = { allowHosts: ['localhost'] };
+    // localhost is allowed by name at its port, the redirect to 127.0.0.1 is checked again and refused
+    const named = { allowHosts: [`localhost:${site.port}`] };
     ok(await webFetch({ url: `http://localhost:${site.port}/news` }, named));
+    // without the port, only 80 and 443 are allowed
+    assert.match(error(await webFetch({ url: `http://localhost:${site.port}/news` }, { allowHosts: ['localhost'] })), /allowed at the ports listed in the settings only, not \d+/);
     const e = error(await webFetch({ url: `http://localhost:${site.port}/to-loopback` }, named));
     assert.match(e, /refused to fetch the redirect to 127\.0\.0\.1: it resolves to 127\.0\.0\.1, a loopback address/);
     assert.match(error(await webFetch({ url: `http://localhost:${site.port}/to-private` }, named)), /redirect to 10\.0\.0\.1.*a private address/);
@@ -242,6 +273,13 @@ describe('web_fetch', () => {
     assert.match(error(await webFetch({ url: `${base}/png` }, local)), /is image\/png, not a web page or text/);
     assert.match(error(await webFetch({ url: `${base}/untyped-binary` }, local)), /binary data without a content type/);
     assert.equal(ok(await webFetch({ url: `${base}/gzip` }, local)).content, '# Packed\n\nunpacked by the host');
+    // every coding of a chain is undone, last applied first, across one header or several
+    assert.equal(ok(await webFetch({ url: `${base}/gzip-gzip` }, local)).content, '# Twice');
+    assert.equal(ok(await webFetch({ url: `${base}/br-gzip` }, local)).content, '# Both');
+    // or refused clearly: a body that is not what its codings say, a coding it cannot undo, too many
+    assert.match(error(await webFetch({ url: `${base}/gzip-lie` }, local)), /the body is not the gzip, gzip its Content-Encoding says/);
+    assert.match(error(await webFetch({ url: `${base}/zstd` }, local)), /compressed with zstd, which web_fetch cannot decode/);
+    assert.match(error(await webFetch({ url: `${base}/gzip3` }, local)), /compressed 3 times/);
     assert.equal(ok(await webFetch({ url: `${base}/json` }, local)).content, '{"temperature": 21.5}');
     assert.match(error(await webFetch({ url: `${base}/gone` }, local)), /answered HTTP 404 Not Found/);
     const closed = await listen(() => {});
@@ -375,7 +413,7 @@ describe('the web tools as a tool source', () => {
 
   test('serve --web-tools (the packaged CLI) offers them beside the demo home', async () => {
     const page = await listen((req, res) => (res.writeHead(200, { 'content-type': 'text/html' }), res.end('<title>Local</title><h1>Hub notes</h1>')));
-    const args = ['serve', '--demo', '--port', '0', '--web-tools', '--web-allow-hosts', 'localhost'];
+    const args = ['serve', '--demo', '--port', '0', '--web-tools', '--web-allow-hosts', `localhost:${page.port}`];
     const child = spawn(process.execPath, [join(root, 'pkg/cli.mjs'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     try {
       const url = await new Promise((resolve, reject) => {

@@ -238,10 +238,12 @@ impl UpstreamClient {
     }
 
     pub(super) fn schedule(&mut self, what: Retry, now_ms: u64) {
+        // a server whose streams were cut for flooding waits longer each
+        // time, however well the streams open
         let wait = self
             .config
             .reconnect_ms
-            .saturating_mul(1 << self.failures.min(6));
+            .saturating_mul(1 << self.failures.max(self.cuts).min(6));
         self.failures = self.failures.saturating_add(1);
         self.retry = Some((now_ms.saturating_add(wait), what));
     }

@@ -25,6 +25,45 @@ use crate::Catalog;
 const UNSUPPORTED_VERSION: i64 = -32022;
 /// The -32601 `MethodNotFound` code.
 const METHOD_NOT_FOUND: i64 = -32601;
+/// The JSON-RPC error code of a request of the server refused past the
+/// client's limits (a server error code of JSON-RPC's reserved range).
+const SERVER_BUSY: i64 = -32000;
+
+/// The message of that error.
+const REFUSED: &str = "the client takes no more requests of this server for now";
+
+/// What becomes of a request of the server.
+enum Admit {
+    /// Taken: answered, or passed to the host.
+    Take,
+    /// Refused with a JSON-RPC error ([`REFUSED`]).
+    Refuse,
+    /// Too many: the exchange carrying it is cut.
+    Cut,
+}
+
+/// Messages of one kind counted over the current second.
+#[derive(Debug, Default)]
+struct Window {
+    start_ms: u64,
+    count: u32,
+    /// The host was told of this second's excess.
+    told: bool,
+}
+
+impl Window {
+    /// The window for `now_ms`, started afresh when a second has passed.
+    fn at(&mut self, now_ms: u64) -> &mut Window {
+        if now_ms.saturating_sub(self.start_ms) >= 1000 || now_ms < self.start_ms {
+            *self = Window {
+                start_ms: now_ms,
+                count: 0,
+                told: false,
+            };
+        }
+        self
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -122,6 +161,8 @@ struct List {
     items: Vec<Value>,
     fresh: Vec<Value>,
     pages: usize,
+    /// Items the server sent in this reading, over its pages.
+    seen: usize,
     truncated: bool,
     busy: bool,
     again: bool,
@@ -275,9 +316,17 @@ pub struct UpstreamClient {
     no_stream: bool,
     retry: Option<(u64, Retry)>,
     failures: u32,
+    /// Exchanges cut for carrying too many requests of the server.
+    cuts: u32,
     /// Stdio: the part of a line read so far.
     line: Vec<u8>,
     outputs: VecDeque<ClientOutput>,
+    /// Requests of the server this second.
+    asks_window: Window,
+    /// Notifications of the server this second.
+    notes_window: Window,
+    /// An error with a null id that came with request `rpc`'s reply.
+    null_error: Option<(u64, Failure)>,
 }
 
 impl UpstreamClient {
@@ -311,8 +360,12 @@ impl UpstreamClient {
             no_stream: false,
             retry: None,
             failures: 0,
+            cuts: 0,
             line: Vec::new(),
             outputs: VecDeque::new(),
+            asks_window: Window::default(),
+            notes_window: Window::default(),
+            null_error: None,
         }
     }
 
@@ -369,7 +422,15 @@ impl UpstreamClient {
     /// The next output, or `None` when there is nothing to do.
     #[must_use]
     pub fn poll_output(&mut self) -> Option<ClientOutput> {
-        self.outputs.pop_front()
+        let out = self.outputs.pop_front();
+        if out.is_none() {
+            // what a burst made room for is given back
+            if self.outputs.capacity() > 64 {
+                self.outputs = VecDeque::new();
+            }
+            self.asks.shrink();
+        }
+        out
     }
 
     /// When [`UpstreamClient::handle_timeout`] is next due, in the host's
@@ -550,7 +611,7 @@ impl UpstreamClient {
             return;
         };
         match reader.push(chunk) {
-            Ok(read) => self.deliver(role, read, now_ms),
+            Ok(read) => self.deliver(exchange, role, read, now_ms),
             Err(e) => self.exchange_failed(exchange, body_failure(&e), now_ms),
         }
     }
@@ -563,7 +624,7 @@ impl UpstreamClient {
         let mut failure = None;
         if let Some(reader) = ex.reader.as_mut() {
             match reader.finish(&ex.content_type) {
-                Ok(read) => self.deliver(ex.role, read, now_ms),
+                Ok(read) => self.deliver(exchange, ex.role, read, now_ms),
                 Err(e) => failure = Some(body_failure(&e)),
             }
         }
@@ -686,10 +747,11 @@ impl UpstreamClient {
     }
 }
 
-/// Requests, exchanges, calls and asks by number: few at a time, kept in
-/// the order they were made (numbers only grow).
-#[derive(Debug)]
-struct Slots<T>(Vec<(u64, T)>);
+/// Requests, exchanges, calls and asks by number (and the HTTP gate's
+/// connections): few at a time, bounded, kept in the order they were made
+/// (numbers only grow), found by a scan.
+#[derive(Debug, Clone)]
+pub(crate) struct Slots<T>(Vec<(u64, T)>);
 
 impl<T> Default for Slots<T> {
     fn default() -> Self {
@@ -698,49 +760,60 @@ impl<T> Default for Slots<T> {
 }
 
 impl<T> Slots<T> {
-    fn insert(&mut self, id: u64, value: T) {
+    pub(crate) fn insert(&mut self, id: u64, value: T) {
         self.0.push((id, value));
     }
 
-    fn position(&self, id: u64) -> Option<usize> {
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub(crate) fn position(&self, id: u64) -> Option<usize> {
         self.0.iter().position(|(k, _)| *k == id)
     }
 
-    fn get(&self, id: &u64) -> Option<&T> {
+    pub(crate) fn get(&self, id: &u64) -> Option<&T> {
         self.0.iter().find(|(k, _)| k == id).map(|(_, v)| v)
     }
 
-    fn get_mut(&mut self, id: &u64) -> Option<&mut T> {
+    pub(crate) fn get_mut(&mut self, id: &u64) -> Option<&mut T> {
         self.0.iter_mut().find(|(k, _)| k == id).map(|(_, v)| v)
     }
 
-    fn contains_key(&self, id: &u64) -> bool {
+    pub(crate) fn contains_key(&self, id: &u64) -> bool {
         self.position(*id).is_some()
     }
 
-    fn remove(&mut self, id: &u64) -> Option<T> {
+    pub(crate) fn remove(&mut self, id: &u64) -> Option<T> {
         let i = self.position(*id)?;
         Some(self.0.remove(i).1)
     }
 
-    fn iter(&self) -> impl Iterator<Item = (&u64, &T)> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&u64, &T)> {
         self.0.iter().map(|(k, v)| (k, v))
     }
 
-    fn keys(&self) -> impl Iterator<Item = &u64> {
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &u64> {
         self.0.iter().map(|(k, _)| k)
     }
 
-    fn values(&self) -> impl Iterator<Item = &T> {
+    pub(crate) fn values(&self) -> impl Iterator<Item = &T> {
         self.0.iter().map(|(_, v)| v)
     }
 
-    fn retain(&mut self, mut keep: impl FnMut(&u64, &mut T) -> bool) {
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&u64, &mut T) -> bool) {
         self.0.retain_mut(|(k, v)| keep(k, v));
     }
 
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.0.clear();
+    }
+
+    /// Gives back the room a burst left when few are kept.
+    pub(crate) fn shrink(&mut self) {
+        if self.0.capacity() > 64 && self.0.len() < 16 {
+            self.0.shrink_to(16);
+        }
     }
 }
 

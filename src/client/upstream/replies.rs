@@ -330,6 +330,12 @@ impl UpstreamClient {
                     .pending
                     .get(&rpc)
                     .is_some_and(|p| p.exchange == Some(exchange));
+                // an error with a null id came instead of the response: it
+                // says what failed better than its absence does
+                let failure = match self.null_error.take() {
+                    Some((r, e)) if r == rpc => e,
+                    _ => failure,
+                };
                 if waiting {
                     self.respond(rpc, Err(failure), now_ms);
                 }
@@ -357,10 +363,14 @@ impl UpstreamClient {
         match serde_json::from_str::<Value>(text) {
             Ok(Value::Array(batch)) => {
                 for m in batch {
-                    self.message(m, None, now_ms);
+                    if !self.message(m, None, None, now_ms) {
+                        break;
+                    }
                 }
             }
-            Ok(m) => self.message(m, None, now_ms),
+            Ok(m) => {
+                self.message(m, None, None, now_ms);
+            }
             Err(_) => {}
         }
     }
@@ -375,8 +385,8 @@ impl UpstreamClient {
         );
     }
 
-    /// Messages (and an `endpoint`) read from an exchange.
-    pub(super) fn deliver(&mut self, role: Role, read: Read, now_ms: u64) {
+    /// Messages (and an `endpoint`) read from `exchange`.
+    pub(super) fn deliver(&mut self, exchange: u64, role: Role, read: Read, now_ms: u64) {
         if let Some(endpoint) = read.endpoint {
             if role == Role::Stream && self.phase == Phase::OpeningLegacy {
                 self.endpoint_found(&endpoint, now_ms);
@@ -387,7 +397,10 @@ impl UpstreamClient {
             _ => None,
         };
         for m in read.messages {
-            self.message(m, rpc, now_ms);
+            // a cut exchange gives nothing more
+            if !self.message(m, rpc, Some((exchange, role)), now_ms) {
+                break;
+            }
         }
     }
 
@@ -407,8 +420,16 @@ impl UpstreamClient {
     }
 
     /// One message from the server; `rpc`: the request whose reply it
-    /// came with.
-    pub(super) fn message(&mut self, m: Value, rpc: Option<u64>, now_ms: u64) {
+    /// came with; `from`: the exchange that carried it (none over stdio).
+    /// False when the exchange was cut for carrying too many requests:
+    /// the rest of what it carried is dropped.
+    pub(super) fn message(
+        &mut self,
+        m: Value,
+        rpc: Option<u64>,
+        from: Option<(u64, Role)>,
+        now_ms: u64,
+    ) -> bool {
         let call_of = |s: &Self, rpc: Option<u64>| match rpc.and_then(|r| s.pending.get(&r)) {
             Some(Pending {
                 what: What::Call(c),
@@ -417,21 +438,34 @@ impl UpstreamClient {
             _ => None,
         };
         if let Some(method) = m.get("method").and_then(Value::as_str) {
-            let params = m.get("params").cloned().unwrap_or(Value::Null);
             if let Some(id) = m.get("id") {
+                let call = call_of(self, rpc);
+                match self.admit_ask(method == "ping", now_ms) {
+                    Admit::Take => {}
+                    Admit::Refuse => {
+                        self.limited(call, now_ms);
+                        let text = wire::response(id, Err((SERVER_BUSY, REFUSED)));
+                        self.post_message(text, None);
+                        return true;
+                    }
+                    Admit::Cut => {
+                        self.cut(from, call, now_ms);
+                        return false;
+                    }
+                }
                 if method == "ping" {
                     let text = wire::response(id, Ok(&json!({})));
                     self.post_message(text, None);
-                    return;
+                    return true;
                 }
                 let ask = self.next_ask;
                 self.next_ask += 1;
                 // over stdio a question names no request: it belongs to
                 // the call running, when only one is
-                let sole = (self.transport == Transport::Stdio && self.calls.0.len() == 1)
+                let sole = (self.transport == Transport::Stdio && self.calls.len() == 1)
                     .then(|| self.calls.keys().next().copied())
                     .flatten();
-                let call = call_of(self, rpc).or(sole);
+                let call = call.or(sole);
                 self.asks.insert(
                     ask,
                     Ask {
@@ -439,36 +473,149 @@ impl UpstreamClient {
                         how: AskHow::Rpc(id.clone()),
                     },
                 );
+                let params = m.get("params").cloned().unwrap_or(Value::Null);
                 self.outputs.push_back(ClientOutput::Ask {
                     ask,
                     call,
                     method: method.to_string(),
                     params,
                 });
-                return;
+                return true;
             }
+            if !self.admit_notification(now_ms) {
+                return true;
+            }
+            let params = m.get("params").cloned().unwrap_or(Value::Null);
             self.notification(method, params, call_of(self, rpc), now_ms);
-            return;
+            return true;
         }
         let is_reply = m.get("result").is_some() || m.get("error").is_some();
         if !is_reply {
-            return;
+            return true;
         }
+        // ids are matched exactly: the number this client sent, taken only
+        // from the exchange that carried its request (Streamable HTTP), or
+        // from the stream or process every reply comes on (HTTP+SSE,
+        // stdio); a reply with a null id answers nothing (its error names
+        // the failure of the request it came with)
         let id = match m.get("id") {
             Some(Value::Number(n)) => n.as_u64(),
-            Some(Value::String(s)) => s.parse().ok(),
-            // an error without an id answers the request it came with
-            Some(Value::Null) | None => rpc,
+            Some(Value::Null) => {
+                // kept as the reason the request fails if its reply ends
+                // without its response
+                if let (Some(r), Some(e)) = (rpc, m.get("error")) {
+                    self.null_error = Some((r, Failure::rpc(e)));
+                }
+                return true;
+            }
             _ => None,
         };
-        let Some(id) = id.filter(|id| self.pending.contains_key(id)) else {
-            return;
+        let from_request = match from {
+            Some((_, Role::Request(r))) => Some(r),
+            _ => None,
+        };
+        let carried = match self.transport {
+            Transport::StreamableHttp => from_request.is_some() && id == from_request,
+            _ => true,
+        };
+        let Some(id) = id.filter(|id| carried && self.pending.contains_key(id)) else {
+            return true;
         };
         let outcome = match m.get("error") {
             Some(e) => Err(Failure::rpc(e)),
             None => Ok(m.get("result").cloned().unwrap_or(Value::Null)),
         };
         self.respond(id, outcome, now_ms);
+        true
+    }
+
+    /// Whether a request of the server is taken, refused or cuts the
+    /// exchange carrying it ([`ClientConfig::max_asks`],
+    /// [`ClientConfig::max_asks_per_second`]).
+    fn admit_ask(&mut self, ping: bool, now_ms: u64) -> Admit {
+        let rate = self.config.max_asks_per_second;
+        let w = self.asks_window.at(now_ms);
+        w.count = w.count.saturating_add(1);
+        if w.count > rate.saturating_mul(2) {
+            return Admit::Cut;
+        }
+        // a ping is answered at once: it waits for nothing
+        if w.count > rate || (!ping && self.asks.len() >= self.config.max_asks) {
+            return Admit::Refuse;
+        }
+        Admit::Take
+    }
+
+    /// Whether a notification of the server is taken
+    /// ([`ClientConfig::max_notifications_per_second`]); past the rate it is
+    /// dropped (said once per second).
+    fn admit_notification(&mut self, now_ms: u64) -> bool {
+        let rate = self.config.max_notifications_per_second;
+        let w = self.notes_window.at(now_ms);
+        w.count = w.count.saturating_add(1);
+        if w.count <= rate {
+            return true;
+        }
+        if !w.told {
+            w.told = true;
+            let message = format!(
+                "the upstream sent more than {rate} notifications in a second: the rest of that second's are dropped"
+            );
+            self.outputs.push_back(ClientOutput::Limited {
+                call: None,
+                message,
+            });
+        }
+        false
+    }
+
+    /// Says once per second that requests of the server were refused.
+    fn limited(&mut self, call: Option<u64>, now_ms: u64) {
+        let (rate, max) = (self.config.max_asks_per_second, self.config.max_asks);
+        let w = self.asks_window.at(now_ms);
+        if w.told {
+            return;
+        }
+        w.told = true;
+        let message = format!(
+            "refused requests of the upstream past {rate} a second or {max} waiting for answers"
+        );
+        self.outputs
+            .push_back(ClientOutput::Limited { call, message });
+    }
+
+    /// Cuts the exchange that carried more requests of the server than
+    /// twice the rate in one second: a call's exchange fails its call
+    /// ([`Failure::Limit`]), an event stream is opened again after the
+    /// reconnection wait (the legacy transport's stream loses the
+    /// connection), and over stdio the rest of that second's requests are
+    /// dropped unanswered.
+    fn cut(&mut self, from: Option<(u64, Role)>, call: Option<u64>, now_ms: u64) {
+        let twice = self.config.max_asks_per_second.saturating_mul(2);
+        let what = format!("the upstream sent more than {twice} requests in a second");
+        let first = self.asks_window.at(now_ms).count == twice + 1;
+        if first || from.is_some() {
+            self.outputs.push_back(ClientOutput::Limited {
+                call,
+                message: what.clone(),
+            });
+        }
+        // over stdio the rest of the second's requests are dropped
+        let Some((exchange, role)) = from else {
+            return;
+        };
+        let failure = Failure::Limit(what);
+        match call {
+            // the call's exchange goes with it
+            Some(c) => self.end_call(c, failure, "the server sent too many requests", now_ms),
+            None => {
+                self.cuts = self.cuts.saturating_add(1);
+                if self.exchanges.remove(&exchange).is_some() {
+                    self.outputs.push_back(ClientOutput::Abort { exchange });
+                }
+                self.ended(exchange, role, failure, now_ms);
+            }
+        }
     }
 
     pub(super) fn notification(

@@ -99,7 +99,7 @@ assert.deepEqual((await client.callTool({ name: 'say hello', arguments: {} })).s
 // a tool name MCP does not allow is reported, not refused
 const catalogEvent = events.find((e) => e.type === 'catalog');
 assert.equal(catalogEvent.report[0].action, 'flagged');
-assert.match(lines.warn.join('\n'), /the tool name has " "/);
+assert.match(lines.warn.join('\n'), /the tool name has ' '/);
 gw.setMode('meta');
 await waitFor('list_changed after setMode', () => changes.length === 2);
 assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['search_tools', 'get_tool_definition', 'use_tool']);
