@@ -869,7 +869,7 @@ impl JsUpstreamClient {
         let code = if code.is_finite() {
             code as i64
         } else {
-            -32603
+            crate::WireCode::InternalError.code()
         };
         self.inner
             .refuse(super::millis(ask), code, message, super::millis(now_ms))
