@@ -1,6 +1,7 @@
-// One MCP session: an Engine (all protocol decisions) plus the I/O around
-// it: running the tools it asks for, with a timeout each, and handing back
-// the reply that belongs to each incoming message. Shared by the HTTP
+// One MCP session: an Engine (all protocol decisions, invocation deadlines
+// included) plus the I/O around it: running the tools it asks for, one timer
+// armed when the engine says, and handing back the reply that belongs to
+// each incoming message. Shared by the HTTP
 // gateway, the stdio transport and one-shot message handling. Also the
 // shapes the gateway library shares: tool sources, loggers and events.
 import { Engine, asToolResultJson, readCatalog } from '../pkg/full/index.mjs';
@@ -176,7 +177,7 @@ function isInputRequired(v) {
  * Session options.
  * @typedef {object} SessionOptions
  * @property {import('../pkg/full/index.mjs').EngineOptions} [engine] the engine's options (mode, exposure, ...)
- * @property {number} [timeoutMs] per-invocation timeout (default 30 s)
+ * @property {number} [timeoutMs] per-invocation timeout (default 30 s: the engine's option `timeoutMs`)
  * @property {(message: string) => void} [notify] where server messages that belong to no open request go (JSON text)
  * @property {((level: Level, message: string, event?: GatewayEvent) => void) | null} [report] from reporter()
  * @property {{ calls: number; toolErrors: number }} [counts] counters to add this session's calls to
@@ -194,7 +195,7 @@ function isInputRequired(v) {
  * @property {string | null} key set once the engine names the request
  */
 
-/** @typedef {{ key: string, ctx: Context, deadline: number, ms: number, tool: string }} Pending */
+/** @typedef {{ key: string, ctx: Context, tool: string }} Pending */
 
 /**
  * What an invocation's tool gets besides its arguments (a ToolContext). Its signal is an AbortController's, made
@@ -258,20 +259,19 @@ export class Session {
    * @param {ToolSource} source
    * @param {SessionOptions} [options]
    */
-  constructor(source, { engine = {}, timeoutMs = 30_000, notify = () => {}, report = null, counts, base } = {}) {
+  constructor(source, { engine = {}, timeoutMs, notify = () => {}, report = null, counts, base } = {}) {
     /** the tools; may be replaced (the next invocation uses the new one) */
     this.source = source;
     if (base) this.engine = base.fork();
     else {
-      this.engine = new Engine(source.catalog, defined(engine));
+      this.engine = new Engine(source.catalog, defined({ timeoutMs, waitingFor: source.name, ...defined(engine) }));
       if (source.sources) this.engine.setSources(source.sources, 'prefixed');
       else if (source.surface) this.engine.setSurface(source.surface);
     }
-    this.timeoutMs = timeoutMs;
     this.notify = notify;
     this.report = report;
     this.counts = counts ?? { calls: 0, toolErrors: 0 };
-    /** @type {Map<number, Pending>} invocation id → its request, abort and deadline */
+    /** @type {Map<number, Pending>} invocation id → its request and abort */
     this.pending = new Map();
     /** @type {Map<string, Exchange>} "channel id" → the request waiting for its reply */
     this.exchanges = new Map();
@@ -281,46 +281,43 @@ export class Session {
   }
 
   /**
-   * The one timer of the session's invocation deadlines, armed for the earliest (or later: it looks again when it
-   * fires), and kept from holding the process open while no invocation runs.
+   * The session's one timer, armed when the engine's next invocation deadline falls (Engine.pollTimeout; or later
+   * than that: it asks again when it fires), and kept from holding the process open while no invocation runs.
    * @type {ReturnType<typeof setTimeout> | null}
    */
   #timer = null;
-  /** when #timer fires (epoch ms) */
+  /** when #timer fires, on the engine's clock (Date.now()) */
   #armed = Infinity;
 
   /**
-   * Arms the deadline timer for `deadline` unless it fires by then already.
-   * @param {number} deadline epoch ms
+   * Tells the engine the time: invocations begun since start their clock, those past their deadline are answered
+   * (a "timedOut" output each, then the reply); then arms the timer for the next deadline.
    */
-  #arm(deadline) {
+  #tick() {
+    if (this.closed) return;
+    this.engine.handleTimeout(Date.now());
+    this.#dispatch(this.engine.drain(), null);
+    const at = this.engine.pollTimeout();
+    if (at !== undefined && !this.closed) this.#arm(at);
+  }
+
+  /**
+   * Arms the timer for `at` unless it fires by then already.
+   * @param {number} at when, as Engine.pollTimeout gives it
+   */
+  #arm(at) {
     const timer = this.#timer;
     if (timer !== null) {
       if (!timer.hasRef()) timer.ref();
-      if (this.#armed <= deadline) return;
+      if (this.#armed <= at) return;
       clearTimeout(timer);
     }
-    this.#armed = deadline;
-    this.#timer = setTimeout(() => this.#expire(), Math.max(1, deadline - Date.now()));
-  }
-
-  /** Times out every invocation past its deadline; arms the timer for the next deadline. */
-  #expire() {
-    this.#timer = null;
-    this.#armed = Infinity;
-    const now = Date.now();
-    let next = Infinity;
-    for (const [id, p] of this.pending) {
-      if (p.deadline > now) next = Math.min(next, p.deadline);
-      else {
-        Context.abort(p.ctx);
-        const waitedFor = this.source.name ? ` waiting for ${this.source.name}` : '';
-        const message = `${p.tool} timed out after ${formatSeconds(p.ms)}${waitedFor}`;
-        this.#toolError(p.tool, message);
-        this.#settle(id, (e) => e.fail(id, message));
-      }
-    }
-    if (next !== Infinity && !this.closed) this.#arm(next);
+    this.#armed = at;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.#armed = Infinity;
+      this.#tick();
+    }, Math.max(1, at - Date.now()));
   }
 
   /** An invocation ended: with none left running, the deadline timer no longer holds the process open. */
@@ -436,6 +433,7 @@ export class Session {
    */
   setSource(source) {
     this.source = source;
+    if (!this.closed) this.engine.setWaitingFor(source.name ?? null);
     if (source.sources) {
       const sources = source.sources;
       this.#change((e) => e.setSources(sources, 'prefixed'));
@@ -526,6 +524,7 @@ export class Session {
       }
       return ex;
     };
+    let invoked = false;
     for (const o of outputs) {
       switch (o.type) {
         case 'reply': {
@@ -547,7 +546,18 @@ export class Session {
         }
         case 'invoke': {
           const ex = find(o.channel, o.request);
+          invoked = true;
           this.#invoke(o, ex?.key ?? keyOf(o.channel, o.request));
+          break;
+        }
+        case 'timedOut': {
+          // the engine answered the request; the work is stopped
+          const p = this.pending.get(o.id);
+          if (!p) break;
+          this.pending.delete(o.id);
+          this.#ended();
+          Context.abort(p.ctx);
+          this.#toolError(o.tool, o.message);
           break;
         }
         case 'cancel': {
@@ -578,6 +588,8 @@ export class Session {
     }
     // a notification or response: nothing is owed
     if (current && current.key === null) current.done(null);
+    // the clock of the invocations just begun starts now
+    if (invoked) this.#tick();
   }
 
   /**
@@ -596,11 +608,8 @@ export class Session {
       (level, data, logger) => session.#tell((e) => e.log(id, level, JSON.stringify(data ?? null), logger)),
       (method, params) => session.#ask(id, method, params),
     );
-    // one timer for every deadline of the session (see #arm)
-    const ms = this.timeoutMs;
-    const deadline = Date.now() + ms;
-    this.pending.set(id, { key, ctx, deadline, ms, tool });
-    this.#arm(deadline);
+    // its deadline is the engine's (see #tick)
+    this.pending.set(id, { key, ctx, tool });
     // a handlerSource's tool: the handler's value goes to the engine as it is
     const s = this.source;
     const handlers = kind === 'tool' ? /** @type {any} */ (s)[HANDLER_VALUES] : undefined;
@@ -737,11 +746,6 @@ export class Session {
     }
     this.#dispatch(this.engine.drain(), null);
   }
-}
-
-/** @param {number} ms */
-function formatSeconds(ms) {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /**

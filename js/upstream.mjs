@@ -1,14 +1,16 @@
 // Upstream MCP servers as tool sources. Every protocol decision (the
 // 2026-07-28 probe or the 2025 initialize handshake, the legacy HTTP+SSE
 // transport, sessions, request ids, list paging and list_changed refreshes,
-// timeouts, cancellation, reply size limits, reconnection and the error text
-// that names the upstream) is the package's UpstreamClient: this module only
+// timeouts, cancellation, reply size limits, reconnection, the error text
+// that names the upstream, the request that carries an engine's invocation
+// and who answers the upstream's questions) is the package's UpstreamClient:
+// this module only
 // sends the HTTP requests it asks for, feeds the replies back chunk by chunk
 // with the time, and hands the results to whoever asked.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 
-import { UpstreamClient, version } from '../pkg/full/index.mjs';
+import { UpstreamClient, checkSourceName, version } from '../pkg/full/index.mjs';
 import { defined, errorText, reporter } from './dispatch.mjs';
 
 /**
@@ -64,7 +66,7 @@ const ASKS = { elicitation: {}, sampling: {} };
  * @property {((v: unknown) => void) | null} resolve
  * @property {((e: Error) => void) | null} reject
  * @property {ToolContext | null | undefined} ctx
- * @property {Map<string, { ask: number, method: string, params: unknown }>} asks questions not passed on yet
+ * @property {Map<string, unknown>} asks the inputRequests entries not passed on yet, by key
  * @property {string | null} state the requestState the client got, while parked
  */
 
@@ -159,21 +161,46 @@ export class Upstream {
   }
 
   /**
-   * Sends a call (tools/call, resources/read, prompts/get, completion/complete) and resolves with its
-   * result; rejects with a line naming the upstream. The context's signal cancels it; its progress and
-   * questions are passed on to the context.
+   * Runs an engine invocation on this upstream (its kind, the name the upstream uses and its arguments, as an
+   * "invoke" output gives them): the call that carries it, which resolves with its result or rejects with a
+   * line naming the upstream. The context's signal cancels it; its progress goes to the context, and the
+   * upstream's questions to the context's client, as its era asks (a request, or an inputRequired result).
+   * @param {'tool' | 'resource' | 'prompt' | 'completion'} kind
+   * @param {string} name
+   * @param {unknown} args
+   * @param {ToolContext} [ctx]
+   * @returns {Promise<any>}
+   */
+  relay(kind, name, args, ctx) {
+    return this.#start(() => this.client.relay(kind, name, args ?? null, ctx?.era ?? null, now()), ctx);
+  }
+
+  /**
+   * Sends a call of the given method and params and resolves with its result; rejects with a line naming the
+   * upstream. The context's signal cancels it and its progress goes to the context; the upstream's questions
+   * are declined (relay() passes them on).
    * @param {import('../pkg/full/index.mjs').UpstreamMethod} method
    * @param {{ [name: string]: unknown }} params
    * @param {ToolContext} [ctx]
    * @returns {Promise<any>}
    */
   request(method, params, ctx) {
+    return this.#start(() => this.client.call(method, params, now()), ctx);
+  }
+
+  /**
+   * Starts a call with `send` (a 2026-07-28 client's retry goes to the call that asked) and waits for it.
+   * @param {() => number} send
+   * @param {ToolContext} [ctx]
+   * @returns {Promise<any>}
+   */
+  #start(send, ctx) {
     const parked = ctx?.requestState ? this.#parked.get(ctx.requestState) : undefined;
     if (parked !== undefined && ctx) return this.#resume(parked, ctx);
     return new Promise((resolve, reject) => {
       let call;
       try {
-        call = this.client.call(method, params, now());
+        call = send();
       } catch (e) {
         reject(e instanceof Error ? e : new Error(errorText(e)));
         return;
@@ -198,16 +225,11 @@ export class Upstream {
       if (!entry) return reject(new Error(`upstream ${this.url}: the call that asked is over`));
       Object.assign(entry, { resolve, reject, ctx, state: null });
       this.#cancelOnAbort(call, ctx);
-      const answers = /** @type {{ [key: string]: unknown }} */ (ctx.inputResponses ?? {});
-      const asks = [...entry.asks];
       entry.asks.clear();
-      for (const [key, { ask }] of asks) {
-        try {
-          if (answers[key] !== undefined) this.client.answer(ask, answers[key], now());
-          else this.client.refuse(ask, -32602, `no answer to ${key}`, now());
-        } catch {
-          // the call ended meanwhile
-        }
+      try {
+        this.client.answerInputs(call, /** @type {any} */ (ctx.inputResponses ?? null), now());
+      } catch {
+        // the call ended meanwhile
       }
       this.#pump();
     });
@@ -338,28 +360,29 @@ export class Upstream {
   }
 
   /**
-   * A question of the upstream, passed to the client of the call it belongs to (2025 sessions).
+   * A question of the upstream, passed to the client of the call it belongs to as the client's relay says.
    * @param {Extract<UpstreamOutput, { type: 'ask' }>} o
    */
   #ask(o) {
     const entry = o.call === undefined ? undefined : this.#calls.get(o.call);
     const ctx = entry?.ctx;
-    if (entry && ctx?.era === 'modern' && ctx.inputRequired) {
+    const relay = o.relay;
+    if (relay.type === 'input' && entry && ctx?.inputRequired) {
       // a 2026-07-28 client is asked in the call's result (inputRequired), all questions of one moment
       // together; its retry brings the answers (#resume)
       if (entry.asks.size === 0) queueMicrotask(() => this.#askModern(/** @type {number} */ (o.call)));
-      entry.asks.set(`upstream-${o.ask}`, { ask: o.ask, method: o.method, params: o.params });
+      entry.asks.set(relay.key, relay.request);
       return;
     }
-    const refuse = (/** @type {string} */ message) => {
+    const decline = (/** @type {string | undefined} */ reason) => {
       try {
-        this.client.refuse(o.ask, -32603, message, now());
+        this.client.decline(o.ask, reason, now());
       } catch {
         // the call ended meanwhile
       }
       this.#pump();
     };
-    if (!ctx?.ask) return refuse(`the client cannot answer ${o.method}`);
+    if (relay.type !== 'request' || !ctx?.ask) return decline(undefined);
     ctx.ask(o.method, /** @type {{ [key: string]: unknown }} */ (o.params ?? undefined)).then(
       (result) => {
         try {
@@ -369,7 +392,7 @@ export class Upstream {
         }
         this.#pump();
       },
-      (e) => refuse(errorText(e)),
+      (e) => decline(errorText(e)),
     );
   }
 
@@ -380,7 +403,7 @@ export class Upstream {
   #askModern(call) {
     const entry = this.#calls.get(call);
     if (!entry?.resolve || !entry.ctx?.inputRequired || entry.asks.size === 0) return;
-    const requests = Object.fromEntries([...entry.asks].map(([key, q]) => [key, defined({ method: q.method, params: q.params ?? undefined })]));
+    const requests = Object.fromEntries(entry.asks);
     const state = `upstream-${call}-${randomUUID()}`;
     const done = entry.resolve;
     done(entry.ctx.inputRequired(requests, state));
@@ -475,32 +498,6 @@ function reason(e) {
 }
 
 /**
- * Runs one invocation of the engine on an upstream, by its kind.
- * @param {Upstream} upstream
- * @param {string} kind
- * @param {string} name
- * @param {any} args
- * @param {ToolContext} ctx
- */
-function invoke(upstream, kind, name, args, ctx) {
-  switch (kind) {
-    case 'resource':
-      return upstream.request('resources/read', { uri: name || args?.uri }, ctx);
-    case 'prompt':
-      return upstream.request('prompts/get', { name, arguments: args ?? {} }, ctx);
-    case 'completion': {
-      // the reference as the upstream knows it
-      const ref = { ...(args?.ref ?? {}) };
-      if (name && ref.type === 'ref/prompt') ref.name = name;
-      if (name && ref.type === 'ref/resource') ref.uri = name;
-      return upstream.request('completion/complete', { ...(args ?? {}), ref }, ctx);
-    }
-    default:
-      return upstream.request('tools/call', { name, arguments: args ?? {} }, ctx);
-  }
-}
-
-/**
  * Connects to an upstream MCP server and reads its whole catalog (tools, and the resources, templates and
  * prompts it offers), then serves it as one tool source: calls, reads and prompts go to the upstream;
  * list changes are followed (`watch`), reconnection is automatic. Rejects with a line naming the
@@ -522,10 +519,10 @@ export async function connectUpstream(target, options = {}) {
     transport: upstream.transport,
     upstreams: [upstream],
     catalog: '',
-    call: (name, args, ctx) => invoke(upstream, 'tool', name, args, ctx),
-    read: (request, ctx, uri) => invoke(upstream, 'resource', uri, request, ctx),
-    prompt: (name, args, ctx) => invoke(upstream, 'prompt', name, args, ctx),
-    complete: (request, ctx, name) => invoke(upstream, 'completion', name, request, ctx),
+    call: (name, args, ctx) => upstream.relay('tool', name, args, ctx),
+    read: (request, ctx, uri) => upstream.relay('resource', uri, request, ctx),
+    prompt: (name, args, ctx) => upstream.relay('prompt', name, args, ctx),
+    complete: (request, ctx, name) => upstream.relay('completion', name, request, ctx),
     watch(listener) {
       watchers.add(listener);
       return () => watchers.delete(listener);
@@ -556,7 +553,7 @@ export async function connectUpstream(target, options = {}) {
  * as `<name>__<tool>`, its resources as `<name>+<uri>`. Resolves once every upstream answered (ready or
  * not): one that cannot be reached is served without tools, with its status in `label` and the log, and
  * joins when it comes up; one that goes away later loses its tools until it is back. Rejects only for
- * bad specs (names must be unique, and made of letters, digits, `_` and `-`).
+ * bad specs (names must be unique, and follow the package's rule for source names: checkSourceName).
  * @param {UpstreamSpec[]} specs
  * @param {UpstreamOptions} [options]
  * @returns {Promise<UpstreamSource>}
@@ -564,7 +561,7 @@ export async function connectUpstream(target, options = {}) {
 export async function connectUpstreams(specs, options = {}) {
   const seen = new Set();
   for (const s of specs) {
-    if (!/^[A-Za-z0-9_-]{1,32}$/.test(s.name ?? '')) throw new Error(`upstream name ${JSON.stringify(s.name)}: use 1 to 32 letters, digits, _ or -`);
+    checkSourceName(String(s.name ?? ''));
     if (seen.has(s.name)) throw new Error(`two upstreams are named ${s.name}`);
     if (!s.url === !s.command?.length) throw new Error(`upstream ${s.name}: give a url or a command`);
     seen.add(s.name);
@@ -588,10 +585,10 @@ export async function connectUpstreams(specs, options = {}) {
     upstreams,
     catalog: '{"tools":[]}',
     sources: [],
-    call: (name, args, ctx) => invoke(upstreamOf(ctx.source), 'tool', name, args, ctx),
-    read: (request, ctx, uri) => invoke(upstreamOf(ctx.source), 'resource', uri, request, ctx),
-    prompt: (name, args, ctx) => invoke(upstreamOf(ctx.source), 'prompt', name, args, ctx),
-    complete: (request, ctx, name) => invoke(upstreamOf(ctx.source), 'completion', name, request, ctx),
+    call: (name, args, ctx) => upstreamOf(ctx.source).relay('tool', name, args, ctx),
+    read: (request, ctx, uri) => upstreamOf(ctx.source).relay('resource', uri, request, ctx),
+    prompt: (name, args, ctx) => upstreamOf(ctx.source).relay('prompt', name, args, ctx),
+    complete: (request, ctx, name) => upstreamOf(ctx.source).relay('completion', name, request, ctx),
     watch(listener) {
       watchers.add(listener);
       return () => watchers.delete(listener);

@@ -6,10 +6,11 @@
 use std::collections::BTreeSet;
 
 use mcp_switchboard::client::{
-    CallKind, ClientConfig, ClientOutput, Failure, HttpSend, ListKind, Transport, UpstreamClient,
+    upstream_request, CallKind, ClientConfig, ClientOutput, Failure, HttpSend, ListKind, Relay,
+    Transport, UpstreamClient,
 };
 use mcp_switchboard::http::{check_message, BodyDecision, HttpPolicy, HttpRequest};
-use mcp_switchboard::{Catalog, Engine, EngineConfig, Era, Output, Surface};
+use mcp_switchboard::{Catalog, Engine, EngineConfig, Era, InvocationKind, Output, Surface};
 use serde_json::{json, Value};
 
 /// A request the client asked the host to send.
@@ -483,6 +484,7 @@ fn input_required_is_asked_and_retried_with_the_answers() {
         call: Some(c),
         method,
         params,
+        ..
     }] = out.as_slice()
     else {
         panic!("{out:?}")
@@ -504,6 +506,131 @@ fn input_required_is_asked_and_retried_with_the_answers() {
     assert_eq!(done(&out, call).unwrap()["content"][0]["text"], "Ada");
     // answering again is misuse
     assert!(h.c.answer(*ask, json!({}), h.now).is_err());
+}
+
+/// Relays an invocation of `ask_name` for a client of `era`; the ask and its relay.
+fn relayed_ask(h: &mut Host<Modern>, era: Option<Era>) -> (u64, u64, Relay) {
+    let call =
+        h.c.relay(InvocationKind::Tool, "ask_name", &Value::Null, era, h.now)
+            .unwrap();
+    h.run();
+    let out = h.take();
+    let [ClientOutput::Ask {
+        ask,
+        call: Some(c),
+        relay,
+        ..
+    }] = out.as_slice()
+    else {
+        panic!("{out:?}")
+    };
+    assert_eq!(*c, call);
+    (call, *ask, relay.clone())
+}
+
+#[test]
+fn a_relayed_question_goes_to_the_client_of_the_invocation_by_its_era() {
+    let mut h = Host::new(modern_config(), Modern::new());
+    h.connect();
+    h.take();
+    // a 2026-07-28 client: an entry of its inputRequests, answered by its retry
+    let (call, ask, relay) = relayed_ask(&mut h, Some(Era::Modern));
+    let sent = h.last("tools/call");
+    assert_eq!(sent.body["params"]["name"], "ask_name");
+    assert_eq!(sent.body["params"]["arguments"], json!({}));
+    let key = format!("upstream-{ask}");
+    let Relay::Input { key: k, request } = relay else {
+        panic!("{relay:?}")
+    };
+    assert_eq!(k, key);
+    assert_eq!(request["method"], "elicitation/create");
+    assert_eq!(request["params"]["message"], "Your name?");
+    let answers = json!({key.as_str(): {"action": "accept", "content": {"name": "Ada"}}});
+    h.c.answer_inputs(call, &answers, h.now).unwrap();
+    h.run();
+    assert_eq!(done(&h.take(), call).unwrap()["content"][0]["text"], "Ada");
+
+    // a retry without the answer: refused, and the call fails with it
+    let (call, ask, _) = relayed_ask(&mut h, Some(Era::Modern));
+    h.c.answer_inputs(call, &json!({}), h.now).unwrap();
+    h.run();
+    let expected = Failure::Rpc {
+        code: -32602,
+        message: format!("no answer to upstream-{ask}"),
+        data: None,
+    };
+    assert_eq!(done(&h.take(), call), Err(expected));
+    assert!(h.c.answer_inputs(call, &json!({}), h.now).is_err());
+
+    // a 2025 client is asked with a request; one that refuses is declined with why
+    let (call, ask, relay) = relayed_ask(&mut h, Some(Era::Legacy));
+    assert_eq!(relay, Relay::Request);
+    h.c.decline(ask, Some("the user said no"), h.now).unwrap();
+    h.run();
+    let expected = Failure::Rpc {
+        code: -32603,
+        message: "the user said no".into(),
+        data: None,
+    };
+    assert_eq!(done(&h.take(), call), Err(expected));
+
+    // no client to ask, or a call made by the host: the host answers or declines
+    let (call, ask, relay) = relayed_ask(&mut h, None);
+    assert_eq!(relay, Relay::Host);
+    h.c.decline(ask, None, h.now).unwrap();
+    h.run();
+    let expected = Failure::Rpc {
+        code: -32603,
+        message: "the client cannot answer elicitation/create".into(),
+        data: None,
+    };
+    assert_eq!(done(&h.take(), call), Err(expected));
+    h.call(CallKind::Tool, json!({"name": "ask_name"}));
+    assert!(matches!(
+        &h.take()[..],
+        [ClientOutput::Ask {
+            relay: Relay::Host,
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn an_invocation_becomes_the_request_its_kind_calls_for() {
+    let args = json!({"area": "kitchen"});
+    assert_eq!(
+        upstream_request(InvocationKind::Tool, "get_state", &args),
+        (
+            CallKind::Tool,
+            json!({"name": "get_state", "arguments": {"area": "kitchen"}})
+        )
+    );
+    assert_eq!(
+        upstream_request(InvocationKind::Prompt, "assist", &Value::Null),
+        (
+            CallKind::GetPrompt,
+            json!({"name": "assist", "arguments": {}})
+        )
+    );
+    let read = json!({"uri": "hub+file:///a", "template": null});
+    assert_eq!(
+        upstream_request(InvocationKind::Resource, "file:///a", &read),
+        (CallKind::ReadResource, json!({"uri": "file:///a"}))
+    );
+    assert_eq!(
+        upstream_request(InvocationKind::Resource, "", &read).1,
+        json!({"uri": "hub+file:///a"})
+    );
+    let complete = json!({"ref": {"type": "ref/resource", "uri": "hub+file:///{x}"},
+        "argument": {"name": "x", "value": "a"}, "context": {"arguments": {}}});
+    assert_eq!(
+        upstream_request(InvocationKind::Completion, "file:///{x}", &complete),
+        (
+            CallKind::Complete,
+            json!({"ref": {"type": "ref/resource", "uri": "file:///{x}"},
+                "argument": {"name": "x", "value": "a"}, "context": {"arguments": {}}})
+        )
+    );
 }
 
 #[test]

@@ -18,7 +18,7 @@ pub use types::{
     CallKind, ClientConfig, ClientOutput, Connection, Failure, HttpSend, ListKind, Transport,
 };
 pub(crate) use upstream::Slots;
-pub use upstream::UpstreamClient;
+pub use upstream::{upstream_request, Relay, UpstreamClient};
 
 /// One Server-Sent Event.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -554,6 +554,9 @@ pub enum ClientOutput {
         method: String,
         /// Its params.
         params: Value,
+        /// Who answers it: the host, or the client of the invocation the
+        /// call relays ([`UpstreamClient::relay`](super::UpstreamClient::relay)).
+        relay: super::Relay,
     },
     /// Another notification from the server (`notifications/message`,
     /// `notifications/resources/updated`, …).

@@ -97,6 +97,15 @@
 //! [`Source`] for the naming rule; each invocation names its source and the
 //! source's own name for what is asked.
 //!
+//! ## Time
+//!
+//! The engine reads no clock: the host tells it the time with
+//! [`Engine::handle_timeout`] and arms one timer at
+//! [`Engine::poll_timeout`]. An invocation still running
+//! [`EngineConfig::invocation_timeout_ms`] after its clock started is
+//! answered by the engine, with [`Output::TimedOut`] for the host (the
+//! loop is in [`Engine::handle_timeout`]).
+//!
 //! ## Channels
 //!
 //! Request ids are unique per client connection only. [`Engine::handle_on`]
@@ -147,6 +156,7 @@ use serde_json::{json, Map, Value};
 use crate::catalog::{Catalog, Tool};
 use crate::error::{Error, ErrorKind};
 
+mod clock;
 pub(crate) mod disclosure;
 pub(crate) mod era;
 pub mod http;
@@ -155,10 +165,11 @@ pub(crate) mod sources;
 mod surface;
 pub(crate) mod wire;
 
+pub use clock::TimedOut;
 pub use disclosure::{budget, Budget, Disclosure, Mode};
 pub use era::{Era, LogLevel, LEGACY_VERSIONS, MODERN_VERSIONS};
 use serve::ListKind;
-pub use sources::{Source, SourceNaming};
+pub use sources::{check_source_name, Source, SourceNaming, SOURCE_NAME_MAX};
 
 pub use surface::Surface;
 pub use wire::WireCode;
@@ -238,6 +249,13 @@ pub struct EngineConfig {
     /// how long a client may keep them, in milliseconds (default 0: always
     /// ask again; change notifications still come on `subscriptions/listen`).
     pub ttl_ms: u64,
+    /// How long an invocation may run, in milliseconds (default 30 000):
+    /// past it the engine answers its request itself and gives
+    /// [`Output::TimedOut`] (see [`Engine::handle_timeout`]).
+    pub invocation_timeout_ms: u64,
+    /// What a timed-out invocation waited for, named in its message (such
+    /// as `upstream http://hub.local/mcp`).
+    pub waiting_for: Option<String>,
 }
 
 impl EngineConfig {
@@ -258,6 +276,8 @@ impl Default for EngineConfig {
             disclosure: Disclosure::default(),
             exposure: Exposure::default(),
             ttl_ms: 0,
+            invocation_timeout_ms: clock::DEFAULT_INVOCATION_TIMEOUT_MS,
+            waiting_for: None,
         }
     }
 }
@@ -395,6 +415,11 @@ pub enum Output {
     Cancel(u64),
     /// A request to send to the client (2025 revisions).
     Request(ClientRequest),
+    /// An invocation ran past [`EngineConfig::invocation_timeout_ms`]: the
+    /// engine has answered its request (a tool result with `isError`, an
+    /// internal error for the other kinds); stop it if you can. Its
+    /// outcome, if it still arrives, is refused.
+    TimedOut(TimedOut),
     /// The client answered a [`ClientRequest`].
     Answer(Answer),
 }
@@ -423,6 +448,11 @@ struct Pending {
     last_progress: Option<f64>,
     log_level: Option<LogLevel>,
     capabilities: Value,
+    /// What is asked (the name the source uses), for a timeout's message.
+    tool: String,
+    /// When it times out, in the host's milliseconds; `None` until the
+    /// engine is next told the time ([`Engine::handle_timeout`]).
+    deadline: Option<u64>,
 }
 
 /// An open `subscriptions/listen` stream.
@@ -1229,6 +1259,8 @@ impl Engine {
                 last_progress: None,
                 log_level,
                 capabilities,
+                tool: tool.clone(),
+                deadline: None,
             },
         );
         self.outputs.push_back(Output::Invoke(Invocation {

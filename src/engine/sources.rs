@@ -14,6 +14,10 @@
 //! not: `<source>__<name>` and `<source>+<uri>`. A gateway in front of
 //! upstream servers uses it, so that a tool keeps its name when another
 //! upstream comes, goes or adds a tool of the same name.
+//!
+//! A source's name is 1 to [`SOURCE_NAME_MAX`] ASCII letters, digits, `_`
+//! or `-` ([`check_source_name`]), so that a namespaced name reads back
+//! unambiguously and fits the tool name rules of the model APIs.
 
 use std::collections::{HashMap, HashSet};
 
@@ -62,6 +66,39 @@ impl Source {
         self.available = available;
         self
     }
+}
+
+/// The longest name a source may have, in bytes.
+pub const SOURCE_NAME_MAX: usize = 32;
+
+/// Whether `name` may name a source: 1 to [`SOURCE_NAME_MAX`] ASCII
+/// letters, digits, `_` or `-`. A usage error (kind
+/// [`ErrorKind::Usage`], pointer `/name`) saying what a name may be
+/// otherwise. [`Engine::set_sources`](super::Engine::set_sources) checks
+/// every source's name with it.
+///
+/// ```
+/// use mcp_switchboard::{engine::check_source_name, ErrorKind};
+/// assert!(check_source_name("hub_2").is_ok());
+/// let e = check_source_name("the hub").unwrap_err();
+/// assert_eq!((e.kind(), e.pointer()), (ErrorKind::Usage, "/name"));
+/// assert_eq!(e.message(), r#"source name "the hub": use 1 to 32 letters, digits, _ or -"#);
+/// ```
+pub fn check_source_name(name: &str) -> Result<(), Error> {
+    let ok = (1..=SOURCE_NAME_MAX).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if ok {
+        return Ok(());
+    }
+    // a name past the limit is shown cut, never whole
+    let shown: String = name.chars().take(SOURCE_NAME_MAX + 8).collect();
+    Err(Error::new(
+        ErrorKind::Usage,
+        "/name",
+        format!("source name {shown:?}: use 1 to {SOURCE_NAME_MAX} letters, digits, _ or -"),
+    ))
 }
 
 /// How the names of several sources are made unique.
@@ -157,11 +194,13 @@ pub(crate) fn merge(
     naming: SourceNaming,
 ) -> Result<(Catalog, Surface, Router), Error> {
     let mut seen = HashSet::new();
-    for s in sources {
+    for (i, s) in sources.iter().enumerate() {
+        check_source_name(&s.name)
+            .map_err(|e| Error::new(ErrorKind::Usage, format!("/{i}/name"), e.message()))?;
         if !seen.insert(s.name.as_str()) {
             return Err(Error::new(
                 ErrorKind::Usage,
-                "",
+                format!("/{i}/name"),
                 format!(
                     "two sources are named {:?}; source names must be unique",
                     s.name
@@ -315,8 +354,9 @@ impl super::Engine {
     /// every [`Invocation`](super::Invocation) naming its
     /// [`source`](super::Invocation::source) and the source's own name.
     /// Call it again whenever a source's lists change or it becomes
-    /// (un)available; clients are told what changed. Fails when two
-    /// sources share a name.
+    /// (un)available; clients are told what changed. Fails (a usage error
+    /// pointing at the name) when two sources share a name, or a name
+    /// breaks [`check_source_name`]'s rule.
     pub fn set_sources(&mut self, sources: &[Source]) -> Result<(), Error> {
         self.set_sources_named(sources, SourceNaming::Collisions)
     }

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{js_error, read_value, to_js, usage};
 use crate::client::{
-    CallKind, ClientConfig, ClientOutput, ClientSession, LegacyEvent, ListKind, ReplyAction,
+    CallKind, ClientConfig, ClientOutput, ClientSession, LegacyEvent, ListKind, Relay, ReplyAction,
     SseEvent, SseParser, UpstreamClient,
 };
 
@@ -511,6 +511,8 @@ pub enum UpstreamOutput {
         /// Its params.
         #[tsify(type = "unknown")]
         params: Value,
+        /// Who answers it.
+        relay: AskRelay,
     },
     /// Another notification from the server.
     Notification {
@@ -532,6 +534,30 @@ pub enum UpstreamOutput {
         call: Option<u64>,
         /// What happened, in one line.
         message: String,
+    },
+}
+
+/// Who answers a question of an upstream server (an `ask` output).
+#[derive(Serialize, Tsify)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum AskRelay {
+    /// The host: answer() or refuse() it, or decline() it (the call was
+    /// made with call(), belongs to no call, or its client cannot be asked).
+    Host,
+    /// The 2025 client of the invocation the call relays: ask it
+    /// (`ctx.ask(method, params)`), then answer() with its result or
+    /// decline() with why it refused.
+    Request,
+    /// The 2026-07-28 client of the invocation the call relays: `request`
+    /// is the entry `key` of the inputRequests it is answered with
+    /// (`ctx.inputRequired`); its retry's inputResponses go to
+    /// answerInputs().
+    Input {
+        /// The entry's key.
+        key: String,
+        /// The entry.
+        #[tsify(type = "{ method: string; params?: unknown }")]
+        request: Value,
     },
 }
 
@@ -611,11 +637,17 @@ fn upstream_output(o: ClientOutput, url: &str) -> UpstreamOutput {
             call,
             method,
             params,
+            relay,
         } => UpstreamOutput::Ask {
             ask,
             call,
             method,
             params,
+            relay: match relay {
+                Relay::Input { key, request } => AskRelay::Input { key, request },
+                Relay::Request => AskRelay::Request,
+                _ => AskRelay::Host,
+            },
         },
         ClientOutput::Notification {
             call,
@@ -729,6 +761,83 @@ impl JsUpstreamClient {
             .map_err(|e| js_error(&e))
     }
 
+    /// Sends the call that carries an Engine invocation (its `kind`, the
+    /// name the source uses, its arguments: an "invoke" output's `kind`,
+    /// `tool` and `arguments`) and returns its number. `era`: the era of
+    /// the invocation's client (the server's questions come out with the
+    /// relay that reaches it), or null when no client can be asked.
+    pub fn relay(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = r#""tool" | "resource" | "prompt" | "completion""#)]
+        kind: &str,
+        name: &str,
+        #[wasm_bindgen(unchecked_param_type = "unknown")] arguments: JsValue,
+        #[wasm_bindgen(unchecked_param_type = r#""legacy" | "modern" | null | undefined"#)]
+        era: JsValue,
+        now_ms: f64,
+    ) -> Result<f64, JsValue> {
+        let kind = match kind {
+            "tool" => crate::InvocationKind::Tool,
+            "resource" => crate::InvocationKind::Resource,
+            "prompt" => crate::InvocationKind::Prompt,
+            "completion" => crate::InvocationKind::Completion,
+            other => {
+                return Err(usage(&format!(
+                    "unknown invocation kind {other:?}; choose tool, resource, prompt or completion"
+                )))
+            }
+        };
+        let client = match era.as_string().as_deref() {
+            Some("modern") => Some(crate::Era::Modern),
+            Some("legacy") => Some(crate::Era::Legacy),
+            None if era.is_null() || era.is_undefined() => None,
+            _ => return Err(usage(r#"era must be "legacy", "modern" or null"#)),
+        };
+        let arguments = if arguments.is_undefined() {
+            Value::Null
+        } else {
+            read_value(&arguments, "arguments")?
+        };
+        self.inner
+            .relay(kind, name, &arguments, client, super::millis(now_ms))
+            .map(|id| id as f64)
+            .map_err(|e| js_error(&e))
+    }
+
+    /// Declines an `ask` output (a JSON-RPC internal error): `reason` says
+    /// why the client refused, or by default that it cannot answer.
+    pub fn decline(
+        &mut self,
+        ask: f64,
+        reason: Option<String>,
+        now_ms: f64,
+    ) -> Result<(), JsValue> {
+        self.inner
+            .decline(super::millis(ask), reason.as_deref(), super::millis(now_ms))
+            .map_err(|e| js_error(&e))
+    }
+
+    /// A 2026-07-28 client's retry brought its inputResponses: every
+    /// question of `call` relayed to it is answered with its entry, or
+    /// refused when it has none.
+    #[wasm_bindgen(js_name = answerInputs)]
+    pub fn answer_inputs(
+        &mut self,
+        call: f64,
+        #[wasm_bindgen(unchecked_param_type = "{ [key: string]: unknown } | null | undefined")]
+        responses: JsValue,
+        now_ms: f64,
+    ) -> Result<(), JsValue> {
+        let responses = if responses.is_undefined() {
+            Value::Null
+        } else {
+            read_value(&responses, "inputResponses")?
+        };
+        self.inner
+            .answer_inputs(super::millis(call), &responses, super::millis(now_ms))
+            .map_err(|e| js_error(&e))
+    }
+
     /// Cancels a running call.
     pub fn cancel(&mut self, call: f64, now_ms: f64) -> Result<(), JsValue> {
         self.inner
@@ -760,7 +869,7 @@ impl JsUpstreamClient {
         let code = if code.is_finite() {
             code as i64
         } else {
-            -32603
+            crate::WireCode::InternalError.code()
         };
         self.inner
             .refuse(super::millis(ask), code, message, super::millis(now_ms))

@@ -19,7 +19,8 @@ export type EngineOutput =
       channel: number; request: string | number; inputResponses?: { [key: string]: unknown }; requestState?: string }
   | { type: "cancel"; id: number }
   | { type: "request"; id: number; invocation: number; method: string; message: string; channel: number; to: string | number }
-  | { type: "answer"; ask: number; invocation: number; result?: unknown; error?: unknown };
+  | { type: "answer"; ask: number; invocation: number; result?: unknown; error?: unknown }
+  | { type: "timedOut"; id: number; tool: string; message: string };
 /** Resources, templates and prompts, as MCP objects. */
 export interface SurfaceInput { resources?: unknown[]; templates?: unknown[]; prompts?: unknown[] }
 /** One source of several: its name, tools, resources, templates and prompts. */
@@ -63,6 +64,12 @@ pub struct EngineOptions {
     read_only: bool,
     /// Exposure: no tool annotated destructive.
     no_destructive: bool,
+    /// How long an invocation may run, in milliseconds (default 30000):
+    /// past it the engine answers its request and gives a "timedOut"
+    /// output (see `handleTimeout`).
+    timeout_ms: Option<f64>,
+    /// What a timed-out invocation waited for, named in its message.
+    waiting_for: Option<String>,
 }
 
 /// Which tools exist for clients (`Engine.setExposure`); every field left
@@ -132,6 +139,10 @@ impl EngineOptions {
         if let Some(d) = self.definitions {
             c.disclosure.definitions = Some(read_dialect(&d)?);
         }
+        if let Some(ms) = self.timeout_ms {
+            c = c.with_invocation_timeout_ms(super::millis(ms));
+        }
+        c.waiting_for = self.waiting_for;
         c.exposure = ExposureOptions {
             allow: self.allow,
             deny: self.deny,
@@ -251,6 +262,14 @@ fn output_js(o: crate::Output, message_key: &JsValue) -> Result<JsValue, JsValue
                     push_value(&mut t, e);
                 }
             }
+        }
+        crate::Output::TimedOut(o) => {
+            t.push_str(r#"{"type":"timedOut","id":"#);
+            push_num(&mut t, o.id);
+            t.push_str(r#","tool":"#);
+            push_str(&mut t, &o.tool);
+            t.push_str(r#","message":"#);
+            push_str(&mut t, &o.message);
         }
     }
     t.push('}');
@@ -732,4 +751,36 @@ impl JsEngine {
     pub fn outstanding(&self) -> usize {
         self.inner.outstanding()
     }
+
+    /// Tells the engine the time (`Date.now()`, or any clock that does not
+    /// go back): invocations begun since get their deadline from it, and
+    /// those past it are answered as failed, each with a "timedOut" output
+    /// (drain() them). Call it after outputs that included an "invoke",
+    /// and when the timer armed at pollTimeout() fires.
+    #[wasm_bindgen(js_name = handleTimeout)]
+    pub fn handle_timeout(&mut self, now_ms: f64) {
+        self.inner.handle_timeout(super::millis(now_ms));
+    }
+
+    /// When handleTimeout is next due (the earliest deadline of the
+    /// invocations running, on the clock handleTimeout is given), or
+    /// undefined.
+    #[wasm_bindgen(js_name = pollTimeout)]
+    pub fn poll_timeout(&self) -> Option<f64> {
+        self.inner.poll_timeout().map(|t| t as f64)
+    }
+
+    /// Sets what a timed-out invocation waited for (named in its message;
+    /// null names nothing).
+    #[wasm_bindgen(js_name = setWaitingFor)]
+    pub fn set_waiting_for(&mut self, what: Option<String>) {
+        self.inner.set_waiting_for(what);
+    }
+}
+
+/// Throws a TypeError (code "usage") unless `name` may name a source of
+/// `Engine.setSources`: 1 to 32 letters, digits, `_` or `-`.
+#[wasm_bindgen(js_name = checkSourceName)]
+pub fn check_source_name(name: &str) -> Result<(), JsValue> {
+    crate::engine::check_source_name(name).map_err(|e| js_error(&e))
 }

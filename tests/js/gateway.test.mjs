@@ -225,6 +225,32 @@ describe('invocations: concurrency, timeouts, exceptions, cancellation', () => {
     session.close();
   });
 
+  test('a timed-out invocation is answered by the engine and its signal aborts', async () => {
+    let aborted = false;
+    const slow = (/** @type {any} */ _args, /** @type {any} */ ctx) =>
+      new Promise((resolve) =>
+        ctx.signal.addEventListener('abort', () => {
+          aborted = true;
+          resolve({ content: [] });
+        }),
+      );
+    const events = [];
+    const session = new Session(handlerSource({ tools: [{ name: 'slow', inputSchema: { type: 'object' } }] }, { slow }), {
+      timeoutMs: 200,
+      report: (level, message, event) => events.push({ level, message, type: event?.type }),
+    });
+    const r = await session.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: {} } })).reply;
+    assert.deepEqual(JSON.parse(r ?? 'null').result, { content: [{ type: 'text', text: 'Error: slow timed out after 0.2 s' }], isError: true });
+    assert.equal(aborted, true);
+    assert.equal(session.counts.toolErrors, 1);
+    assert.deepEqual(events, [{ level: 'warn', message: 'slow failed: slow timed out after 0.2 s', type: 'tool-error' }]);
+    // the outcome the handler gave after the abort is dropped: nothing more is sent, nothing waits
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(session.engine.outstanding, 0);
+    assert.equal(session.engine.pollTimeout(), undefined);
+    session.close();
+  });
+
   test('the deadline timer holds the process open only while an invocation runs', () => {
     const script = (handler, timeoutMs) => `
       import { Session, handlerSource } from ${JSON.stringify(join(root, 'js/dispatch.mjs'))};

@@ -92,23 +92,13 @@ impl UpstreamClient {
             if let Some(c) = self.calls.get_mut(&call) {
                 c.waiting.push(ask);
             }
-            self.asks.insert(
-                ask,
-                Ask {
-                    call: Some(call),
-                    how: AskHow::Input(key),
-                },
-            );
-            self.outputs.push_back(ClientOutput::Ask {
-                ask,
-                call: Some(call),
-                method: req
-                    .get("method")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-                params: req.get("params").cloned().unwrap_or(Value::Null),
-            });
+            let method = req
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            let params = req.get("params").cloned().unwrap_or(Value::Null);
+            self.put_ask(ask, Some(call), AskHow::Input(key), method, params);
         }
     }
 

@@ -5,7 +5,10 @@
 mod calls;
 mod connect;
 mod lists;
+mod relay;
 mod replies;
+
+pub use relay::{upstream_request, Relay};
 
 use std::collections::VecDeque;
 
@@ -117,6 +120,10 @@ struct Call {
     waiting: Vec<u64>,
     responses: Map<String, Value>,
     request_state: Option<String>,
+    /// The era of the client whose invocation the call relays
+    /// ([`UpstreamClient::relay`]); `None`: the host answers the server's
+    /// questions.
+    client: Option<Era>,
 }
 
 #[derive(Debug)]
@@ -131,6 +138,11 @@ enum AskHow {
 struct Ask {
     call: Option<u64>,
     how: AskHow,
+    /// What the server asks (`sampling/createMessage`, ...).
+    method: String,
+    /// Its key among the `inputRequests` of a 2026-07-28 client
+    /// ([`Relay::Input`]).
+    key: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -504,6 +516,7 @@ impl UpstreamClient {
                 waiting: Vec::new(),
                 responses: Map::new(),
                 request_state: None,
+                client: None,
             },
         );
         match self.phase {

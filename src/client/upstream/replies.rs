@@ -466,20 +466,9 @@ impl UpstreamClient {
                     .then(|| self.calls.keys().next().copied())
                     .flatten();
                 let call = call.or(sole);
-                self.asks.insert(
-                    ask,
-                    Ask {
-                        call,
-                        how: AskHow::Rpc(id.clone()),
-                    },
-                );
                 let params = m.get("params").cloned().unwrap_or(Value::Null);
-                self.outputs.push_back(ClientOutput::Ask {
-                    ask,
-                    call,
-                    method: method.to_string(),
-                    params,
-                });
+                let how = AskHow::Rpc(id.clone());
+                self.put_ask(ask, call, how, method.to_string(), params);
                 return true;
             }
             if !self.admit_notification(now_ms) {

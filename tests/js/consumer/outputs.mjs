@@ -114,6 +114,14 @@ engine.handle(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', para
 const [second] = engine.drain();
 engine.handle(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 6 } }));
 check('EngineOutput[]', [second, ...engine.drain()]);
+// an invocation past its deadline: the engine answers it ("timedOut", then the reply)
+engine.handle(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'set_light', arguments: { deviceId: 'a', state: 'on' } } }));
+engine.drain();
+engine.handleTimeout(0);
+const due = engine.pollTimeout();
+check('number | undefined', due);
+engine.handleTimeout(/** @type {number} */ (due));
+check('EngineOutput[]', engine.drain());
 
 // the gateway's helpers
 const gate = new sb.HttpGate('127.0.0.1', null, { maxBody: 1000, origins: ['https://app.example'] });
