@@ -42,8 +42,6 @@ class McpServer {
     this.gateway = null;
     this.settings = null;
     this.lastError = null;
-    /** addresses the gate refuses for failed logins → until when (from its login-limited events) */
-    this.limited = new Map();
     // sessions opening and closing are not worth a log line on a hub
     this.logger = { warn: (line) => log('[mcp]', line), error: (line) => error('[mcp]', line) };
     this.queue = Promise.resolve();
@@ -137,11 +135,6 @@ class McpServer {
         ...exposure(s),
       },
       logger: this.logger,
-      onEvent: (e) => {
-        if (e.type !== 'login-limited') return;
-        if (this.limited.size >= 64) this.status();
-        if (this.limited.size < 64) this.limited.set(e.remote, Date.now() + e.retryAfterS * 1000);
-      },
     });
   }
 
@@ -191,8 +184,6 @@ class McpServer {
   /** For the settings page: the gateway's own status, and what the app adds (port in use, errors). */
   status() {
     const gw = this.gateway?.status();
-    const now = Date.now();
-    for (const [address, until] of this.limited) if (until <= now) this.limited.delete(address);
     return {
       running: Boolean(gw?.url),
       port: this.gateway?.port ?? this.settings?.port ?? null,
@@ -203,7 +194,8 @@ class McpServer {
       failedLogins: gw?.counts.authFailures ?? 0,
       error: this.lastError,
       errorCode: this.lastErrorCode ?? null,
-      lockedOut: [...this.limited.keys()],
+      // the gate's own failed-login table: the addresses it refuses now
+      lockedOut: (gw?.lockedOut ?? []).map((l) => l.remote),
     };
   }
 

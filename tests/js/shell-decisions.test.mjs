@@ -75,9 +75,8 @@ test('the gateway, the upstream connection and the session decide nothing the pa
   assert.deepEqual(shell.flatMap((f) => decisions(f)), []);
 });
 
-// the Homey app keeps its own table of locked-out addresses (a retry time computed from the gate's event)
-// until it reads the gate's lockouts: reported, not failed, while that is so
-test('the Homey app decides nothing the package decides', { todo: 'the Homey app reads the gate\'s lockouts' }, () => {
+// the Homey app too (it shows the gate's lockouts rather than keeping its own table)
+test('the Homey app decides nothing the package decides', () => {
   const found = homey.flatMap((f) => decisions(f));
   assert.deepEqual(found, [], `the Homey app still decides:\n${found.join('\n')}`);
 });
