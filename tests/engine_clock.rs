@@ -130,7 +130,10 @@ fn a_cancelled_invocation_has_no_deadline() {
     let mut e = engine(EngineConfig::default().with_invocation_timeout_ms(500));
     let inv = call(&mut e, 1, "hang");
     e.handle_timeout(0);
-    e.handle(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#);
+    // a notification: no reply owed
+    assert!(!e.handle(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#
+    ));
     assert_eq!(outputs(&mut e), vec![Output::Cancel(inv.id)]);
     assert_eq!(e.poll_timeout(), None);
     e.handle_timeout(10_000);
@@ -145,7 +148,7 @@ fn other_kinds_time_out_with_an_internal_error_and_whole_seconds_read_whole() {
             .with_prompts(vec![json!({"name": "assist"})])
             .unwrap(),
     );
-    e.handle(
+    let _ = e.handle(
         &json!({"jsonrpc": "2.0", "id": "p", "method": "prompts/get", "params": {"name": "assist"}})
             .to_string(),
     );

@@ -284,7 +284,7 @@ impl View {
 
     /// The search index over the exposed tools, when it could be built.
     pub(crate) fn index(&self) -> Option<&ToolIndex> {
-        self.index.as_ref()
+        self.index.as_deref()
     }
 
     /// How many catalog tools the exposure admits.
