@@ -161,6 +161,12 @@ function self(obj, Class, name, where) {
   if (obj.__wbg_ptr === 0) throw error(Error, 'usage', \`\${where}: this \${name} was freed\`);
 }
 
+/** Checks an argument declared as one of the module's classes: a live object of that class. */
+function instance(v, Class, name, where, param) {
+  if (!(v instanceof Class)) throw error(TypeError, 'usage', \`\${where}: \${param} must be \${/^[AEIOU]/.test(name) ? 'an' : 'a'} \${name}, not \${words(kind(v))}\`);
+  if (v.__wbg_ptr === 0) throw error(Error, 'usage', \`\${where}: \${param} was freed\`);
+}
+
 let ready = false;
 let loading;
 
@@ -210,7 +216,13 @@ export function apiModule(sig, { glue, limit, wasmPath = 'mcp-switchboard/mcp_sw
     RUNTIME(limit, wasmPath),
   ];
   const vars = (params) => params.map((_, i) => `a${i}`).join(', ');
-  const checks = (params, where) => params.map((p, i) => `  arg(a${i}, ${p.mask}, '${where}', '${p.name}');`);
+  const classNames = new Set(sig.classes.map((c) => c.name));
+  // an argument declared as one of the module's classes is checked for an instance of it too
+  const checks = (params, where) =>
+    params.flatMap((p, i) => [
+      `  arg(a${i}, ${p.mask}, '${where}', '${p.name}');`,
+      ...(classNames.has(p.type) ? [`  instance(a${i}, raw.${p.type}, '${p.type}', '${where}', '${p.name}');`] : []),
+    ]);
   for (const f of sig.functions) {
     lines.push(
       `export function ${f.name}(${vars(f.params)}) {`,

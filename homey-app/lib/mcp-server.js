@@ -8,6 +8,7 @@
 // and stops the gateway, hands it the tools and passes settings on.
 
 const { createGateway, handlerSource } = require('mcp-switchboard/gateway');
+const { ClientSession } = require('mcp-switchboard/full');
 
 const INSTRUCTIONS = 'This server controls a Homey smart home. Call get_home_structure first for the zone and device IDs the other tools take; '
   + 'get_states reads current values. In hybrid mode more tools are found with search_tools and run with use_tool.';
@@ -154,13 +155,20 @@ class McpServer {
    */
   async listTools() {
     const pages = [];
-    let cursor;
-    do {
-      const reply = await this.handleWebApi({ jsonrpc: '2.0', id: this.#nextId(), method: 'tools/list', ...(cursor ? { params: { cursor } } : {}) });
-      if (reply.error) throw new Error(`the tool list could not be read: ${reply.error.message}`);
-      pages.push(reply.result);
-      cursor = reply.result.nextCursor;
-    } while (cursor && pages.length < 100);
+    // the requests are the package's MCP client's, numbered for the shared engine
+    const client = new ClientSession();
+    try {
+      let cursor;
+      do {
+        const request = JSON.parse(client.listTools(cursor ?? null).message);
+        const reply = await this.handleWebApi({ ...request, id: this.#nextId() });
+        if (reply.error) throw new Error(`the tool list could not be read: ${reply.error.message}`);
+        pages.push(reply.result);
+        cursor = reply.result.nextCursor;
+      } while (cursor && pages.length < 100);
+    } finally {
+      client.free();
+    }
     return pages;
   }
 

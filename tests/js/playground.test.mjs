@@ -236,21 +236,11 @@ for (const [width, dark] of [[1280, false], [390, true]]) {
 }
 
 test('a live MCP server: connected with the page’s UpstreamClient when it answers CORS, refused when not', async () => {
-  // the gateway library behind a wrapper answering CORS for the page's origin (preflight included)
-  const cors = await listen((req, res) => {
-    if (req.headers.origin === base) {
-      res.setHeader('access-control-allow-origin', base);
-      res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
-      res.setHeader('vary', 'origin');
-    }
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, { 'access-control-allow-methods': 'GET, POST, DELETE', 'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '', 'access-control-max-age': '60' }).end();
-      return;
-    }
-    gateway.handler(req, res);
-  });
-  // the same gateway, without CORS
-  const plain = await listen((req, res) => gateway.handler(req, res));
+  // the gateway answers CORS itself for the origins it allows (the page's), preflight included
+  const cors = await listen((req, res) => gateway.handler(req, res));
+  // a gateway that does not list the page's origin: no CORS headers, the browser refuses
+  const closed = createGateway({ source: createDemoHome().source });
+  const plain = await listen((req, res) => closed.handler(req, res));
   const { page, context, errors } = await open(1280, { allow: /CORS policy|net::ERR_FAILED/ });
   await page.check('#source-server');
 
@@ -298,6 +288,7 @@ test('a live MCP server: connected with the page’s UpstreamClient when it answ
   await page.locator('#server-url').focus();
   await page.keyboard.press('Escape');
   assert.match(await page.textContent('#server-form .log'), /Disconnected\.$/);
+  await closed.close();
   assert.deepEqual(errors, []);
   await context.close();
 });
