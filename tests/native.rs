@@ -756,3 +756,71 @@ fn native_elsewhere_is_hybrid() {
         .iter()
         .any(|e| e.detail.contains("no native tool search")));
 }
+
+/// The first request of a conversation in `mode`, and its size.
+fn first_request(
+    provider: Provider,
+    catalog: &Catalog,
+    mode: ToolMode,
+) -> mcp_switchboard::conversation::ModelRequest {
+    let options = ConversationOptions::new("m").with_mode(mode);
+    let mut c = Conversation::new(provider, catalog.clone(), options);
+    c.send("turn on the kitchen light", 0).unwrap();
+    outputs(&mut c)
+        .into_iter()
+        .find_map(|o| match o {
+            Output::Request(r) => Some(r),
+            _ => None,
+        })
+        .expect("a request")
+}
+
+#[test]
+fn each_request_says_how_much_it_carries_and_how_much_is_deferred() {
+    for (name, catalog) in corpus() {
+        let n = catalog.len();
+        for provider in [
+            Provider::Anthropic,
+            Provider::OpenAiResponses,
+            Provider::OpenAi,
+            Provider::Gemini,
+        ] {
+            let all = first_request(provider, &catalog, ToolMode::All);
+            let hybrid = first_request(provider, &catalog, ToolMode::Hybrid);
+            let native = first_request(provider, &catalog, ToolMode::Native);
+            let at = format!("{name} {provider:?}");
+            // the estimate is the body's, whatever the mode
+            for r in [&all, &hybrid, &native] {
+                assert!(r.size.tokens > 0, "{at}");
+                assert!(r.size.deferred_tokens < r.size.tokens, "{at}");
+                assert!(r.size.deferred_tools <= r.size.tools, "{at}");
+            }
+            assert_eq!(all.size.deferred_tools, 0, "{at}");
+            assert_eq!(hybrid.size.deferred_tokens, 0, "{at}");
+            if provider != Provider::Gemini || n <= 512 {
+                assert_eq!(all.size.tools, n, "{at}: every tool");
+            }
+            if n > 20 {
+                assert!(
+                    hybrid.size.tokens < all.size.tokens,
+                    "{at}: hybrid is smaller"
+                );
+            }
+            let has_native = matches!(provider, Provider::Anthropic | Provider::OpenAiResponses);
+            if has_native && n > 20 {
+                // every tool goes, most of them deferred; what the model reads is near hybrid
+                assert!(native.size.deferred_tools > 0, "{at}");
+                assert!(native.size.tools >= n, "{at}");
+                assert!(native.size.deferred_tokens > 0, "{at}");
+                let read = native.size.tokens - native.size.deferred_tokens;
+                assert!(
+                    read < all.size.tokens,
+                    "{at}: {read} read of {}",
+                    all.size.tokens
+                );
+            } else if !has_native {
+                assert_eq!(native.size, hybrid.size, "{at}: native is hybrid here");
+            }
+        }
+    }
+}

@@ -1,18 +1,18 @@
 // The playground: loads the package's WebAssembly module and the list of
 // bundled catalogs, then lays out the panels. A panel is a module with an
 // id, a title, an introduction and create({ store, ... }) → { el, start? };
-// the list below is the page (a chat or a disclosure A/B comparison is one
-// more entry).
+// the list below is the page.
 import { errorText, h } from './dom.mjs';
 import { catalogPanel } from './panels/catalog.mjs';
 import { chatPanel } from './panels/chat.mjs';
 import { dialectsPanel } from './panels/dialects.mjs';
+import { disclosurePanel } from './panels/disclosure.mjs';
 import { roundTripPanel } from './panels/roundtrip.mjs';
 import { searchPanel } from './panels/search.mjs';
 import { Store } from './store.mjs';
 import { init, version } from './switchboard.mjs';
 
-const PANELS = [catalogPanel, dialectsPanel, roundTripPanel, chatPanel, searchPanel];
+const PANELS = [catalogPanel, dialectsPanel, roundTripPanel, chatPanel, disclosurePanel, searchPanel];
 
 const base = new URL('./', import.meta.url);
 const main = /** @type {HTMLElement} */ (document.getElementById('main'));

@@ -56,8 +56,8 @@ use crate::call::{Call, ModelTurn};
 use crate::catalog::Catalog;
 use crate::client::SseParser;
 use crate::dialect::{
-    convert, format_results, openai_responses, parse_calls, Conversion, DisclosureMode, Options,
-    SearchWith,
+    convert, format_results, openai_responses, parse_calls, visible_tokens, Conversion,
+    DisclosureMode, Options, SearchWith,
 };
 use crate::engine::disclosure::{Answer, Route, View};
 use crate::engine::{Disclosure, EngineConfig, Mode};
@@ -467,6 +467,28 @@ pub struct ModelRequest {
     pub body: String,
     /// Whether the response will be a stream of Server-Sent Events.
     pub stream: bool,
+    /// How much the request carries, estimated.
+    pub size: RequestSize,
+}
+
+/// How much a request to the model carries: its tokens (estimated, as
+/// [`crate::budget`] counts them) and its tools, with the share the
+/// provider keeps back until the model's tool search loads it (native
+/// disclosure; zero in every other mode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct RequestSize {
+    /// Estimated tokens of the whole body: instructions, history, tools.
+    pub tokens: usize,
+    /// Of those, the deferred tool definitions': sent, but read by the
+    /// model only once its tool search loads them.
+    pub deferred_tokens: usize,
+    /// Tools the request carries (meta-tools and a search tool included;
+    /// for `prompted`, the tools its prompt describes).
+    pub tools: usize,
+    /// Of those, the deferred ones.
+    pub deferred_tools: usize,
 }
 
 /// An MCP tool call for the host to run.
@@ -607,6 +629,8 @@ struct Tools {
     /// In native mode, the deferred tools (by dialect name) and the name
     /// of our Anthropic search tool (answered here).
     native: Option<(Vec<String>, Option<String>)>,
+    /// The tools' counts and deferred tokens, for each request's size.
+    size: RequestSize,
 }
 
 /// A whole model ⇄ MCP conversation, sans I/O. See the [module
@@ -1090,6 +1114,10 @@ impl Conversation {
             pending: Vec::new(),
             spoke: false,
         });
+        let size = RequestSize {
+            tokens: estimate_tokens(&body),
+            ..self.tools.size
+        };
         self.outputs.push_back(Output::Request(ModelRequest {
             id,
             method: "POST",
@@ -1098,6 +1126,7 @@ impl Conversation {
             headers,
             body,
             stream,
+            size,
         }));
     }
 
@@ -1592,6 +1621,20 @@ fn settle_assistant(provider: Provider, item: &mut Value) -> bool {
     }
 }
 
+/// The functions of a conversion: a group's (an OpenAI namespace, Gemini's
+/// `functionDeclarations`) counted by its members.
+fn tool_count(c: &Conversion) -> usize {
+    c.tools
+        .iter()
+        .map(|t| {
+            t.get("tools")
+                .or_else(|| t.get("functionDeclarations"))
+                .and_then(Value::as_array)
+                .map_or(1, Vec::len)
+        })
+        .sum()
+}
+
 /// The tools as the model sees them under the options' mode.
 fn tools_for(provider: Provider, catalog: &Catalog, options: &ConversationOptions) -> Tools {
     let dialect = provider.dialect();
@@ -1637,11 +1680,20 @@ fn tools_for(provider: Provider, catalog: &Catalog, options: &ConversationOption
                     .is_some_and(|m| catalog.get(m).is_none())
             })
             .map(str::to_owned);
+        let tools = tool_count(&conversion);
+        let all = estimate_tokens(&Value::Array(conversion.tools.clone()).to_string());
+        let size = RequestSize {
+            tokens: 0,
+            deferred_tokens: all.saturating_sub(visible_tokens(&conversion)),
+            tools,
+            deferred_tools: deferred.len(),
+        };
         return Tools {
             view: View::build(catalog, &config),
             listed: catalog.clone(),
             conversion,
             native: Some((deferred, ours)),
+            size,
         };
     }
     let mode = match options.mode {
@@ -1679,10 +1731,15 @@ fn tools_for(provider: Provider, catalog: &Catalog, options: &ConversationOption
             },
         );
     }
+    let size = RequestSize {
+        tools: tool_count(&conversion),
+        ..RequestSize::default()
+    };
     Tools {
         view,
         listed,
         conversion,
         native: None,
+        size,
     }
 }

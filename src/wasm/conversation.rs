@@ -50,13 +50,19 @@ export interface ConversationDone {
  * complete() or fail()), wait for a retry (call handleTimeout() at `atMs`), or the turn's end.
  */
 export type ConversationOutput =
-  | { type: "request"; id: number; method: "POST"; url: string; path: string; headers: [string, string][]; body: string; stream: boolean }
+  | { type: "request"; id: number; method: "POST"; url: string; path: string; headers: [string, string][]; body: string; stream: boolean; size: RequestSize }
   | { type: "cancel"; request: number }
   | { type: "text"; request: number; delta: string }
   | { type: "call"; id: string; name: string; arguments: { [name: string]: unknown }; coercions?: Coercion[]; via?: string;
       request: { jsonrpc: "2.0"; id: string; method: "tools/call"; params: { name: string; arguments: { [name: string]: unknown } } } }
   | { type: "retry"; error: ProviderError; atMs: number }
   | ConversationDone;
+/**
+ * How much a request to the model carries, estimated: the body's tokens, of which `deferredTokens` are tool
+ * definitions the provider keeps back until its tool search loads them (native disclosure; else 0), and the
+ * tools it carries (meta-tools and a search tool included), of which `deferredTools` are deferred.
+ */
+export interface RequestSize { tokens: number; deferredTokens: number; tools: number; deferredTools: number }
 /** Response headers: pairs, a plain object, or anything with entries() (a fetch Headers). */
 export type HeadersInput = [string, string][] | { [name: string]: string } | { entries(): Iterable<[string, string]> };
 "#;
@@ -439,6 +445,14 @@ impl JsConversation {
     #[wasm_bindgen(unchecked_return_type = "unknown[]")]
     pub fn tools(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.tools().tools)
+    }
+
+    /// What converting the tools for the model did: each tool's losses and,
+    /// in a disclosure mode, which tools are loaded, deferred or reached
+    /// through the meta-tools (a note without a tool: what the mode became).
+    #[wasm_bindgen(js_name = toolsReport, unchecked_return_type = "ReportEntry[]")]
+    pub fn tools_report(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.tools().report)
     }
 
     /// Whether a turn is under way.

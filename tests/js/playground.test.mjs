@@ -337,6 +337,93 @@ for (const [width, dark] of [[1280, false], [390, true]]) {
   });
 }
 
+/** The A/B's numbers of one mode's row: tokens sent, read at first, deferred. */
+async function abRow(page, mode) {
+  const row = page.locator(`#ab-result tr[data-mode="${mode}"]`);
+  const sent = Number((await row.locator('.num').textContent()).replace(/,/g, ''));
+  const facts = await row.locator('[data-slot="facts"]').textContent();
+  const read = Number(/^([\d,]+) read at first/.exec(facts)?.[1].replace(/,/g, ''));
+  const deferred = Number(/ · ([\d,]+) deferred · /.exec(facts)?.[1].replace(/,/g, '') ?? 0);
+  return { sent, read, deferred, facts, notes: await row.locator('.note').allTextContents() };
+}
+
+for (const [width, dark] of [[1280, false], [390, true]]) {
+  test(`the disclosure A/B at ${width} px (${dark ? 'dark' : 'light'}): one request per mode, the tokens each carries`, async () => {
+    const { page, context, errors } = await open(width, { dark });
+    await page.selectOption('#bundled', 'github');
+    await page.waitForFunction(() => /^GitHub MCP server: \d+ tools/.test(document.querySelector('#catalog .status')?.textContent ?? ''));
+    await page.fill('#ab-message', 'list the open pull requests of my repository');
+    await page.press('#ab-message', 'Enter');
+    await page.waitForFunction(() => /^Anthropic, GitHub MCP server: the model reads/.test(document.querySelector('#ab-outcome .status')?.textContent ?? ''));
+    assert.deepEqual(await page.$$eval('#ab-result tbody tr', (rows) => rows.map((r) => r.dataset.mode)), ['all', 'hybrid', 'native']);
+    const all = await abRow(page, 'all');
+    const hybrid = await abRow(page, 'hybrid');
+    const native = await abRow(page, 'native');
+    assert.equal(all.deferred, 0);
+    assert.equal(all.read, all.sent);
+    assert.ok(hybrid.sent < all.sent / 2, `hybrid ${hybrid.sent} of all ${all.sent}`);
+    // native: every tool sent, most deferred; what the model reads at first is far below all
+    assert.ok(native.deferred > 0 && native.read + native.deferred === native.sent, native.facts);
+    assert.ok(native.read < all.sent / 2, native.facts);
+    assert.match(native.facts, /\d+ tools, \d+ deferred$/);
+    // the request itself, laid out when opened
+    await page.click('#ab-result details[data-mode="native"] summary');
+    assert.match(await page.textContent('#ab-result details[data-mode="native"] pre'), /"defer_loading": true/);
+    assert.match(await page.textContent('#ab-result details[data-mode="native"] summary'), /^The native request: POST https:\/\/api\.anthropic\.com\/v1\/messages, [\d,]+ bytes$/);
+    await noOverflow(page, 'disclosure A/B');
+    await page.locator('#disclosure').screenshot({ path: join(SHOTS, `${width}-disclosure.png`) });
+
+    // Gemini has no tool search: native is hybrid, and the row says so
+    await page.selectOption('#ab-provider', 'gemini');
+    await page.waitForFunction(() => /^Gemini, /.test(document.querySelector('#ab-outcome .status')?.textContent ?? ''));
+    const gNative = await abRow(page, 'native');
+    const gHybrid = await abRow(page, 'hybrid');
+    assert.equal(gNative.sent, gHybrid.sent);
+    assert.equal(gNative.deferred, 0);
+    assert.match(gNative.notes.join(' '), /no native tool search: disclosed as hybrid/);
+    // a bundled catalog's tools do not run here: sending says so, in red where it happens
+    await page.click('#ab-send-box summary');
+    await page.click('#ab-send');
+    assert.match(await page.textContent('#ab-live-outcome .error[role=alert]:not([hidden])'), /^Send: /);
+    assert.deepEqual(await axe(page), []);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('the disclosure A/B sent to a fake model in each mode: the provider’s counts beside the estimates', async () => {
+  const { page, context, errors } = await open(1280);
+  const KEY = 'visitor-secret-key';
+  const model = await startFakeModel('anthropic', [{ text: 'All: done.' }, { text: 'Hybrid: done.' }, { text: 'Native: done.' }], { cors: true, key: KEY });
+  try {
+    await page.selectOption('#ab-tools', 'home');
+    await page.waitForFunction(() => /, the simulated home: the model reads/.test(document.querySelector('#ab-outcome .status')?.textContent ?? ''));
+    await page.click('#ab-send-box summary');
+    await page.fill('#ab-base-url', model.baseUrl);
+    await page.fill('#ab-key', KEY);
+    await page.fill('#ab-message', 'Turn on the kitchen lights');
+    await page.click('#ab-send');
+    await page.waitForFunction(() => /^Sent in each mode/.test(document.querySelector('#ab-live-outcome .status')?.textContent ?? ''), null, { timeout: 20_000 });
+    assert.equal(model.requests.length, 3);
+    const names = model.requests.map((r) => r.body.tools.map((t) => t.name));
+    assert.ok(!names[0].includes('use_tool') && names[1].includes('use_tool'), JSON.stringify(names));
+    for (const [i, mode] of ['all', 'hybrid', 'native'].entries()) {
+      const cell = page.locator(`#ab-result td.live[data-mode="${mode}"]`);
+      assert.match(await cell.textContent(), /^input 12 · output 7 tokens1 round · no tool call/, mode);
+      assert.match(await cell.locator('.answer').textContent(), new RegExp(`^${mode[0].toUpperCase()}${mode.slice(1)}: done\\.$`));
+      assert.match(model.requests[i].headers['x-api-key'], new RegExp(KEY));
+    }
+    // the key shows nowhere in the page, and is the chat's too
+    assert.ok(!(await page.textContent('#disclosure')).includes(KEY));
+    await page.selectOption('#chat-provider', 'anthropic');
+    assert.equal(await page.inputValue('#chat-key'), KEY);
+    assert.deepEqual(errors, []);
+  } finally {
+    await model.close();
+    await context.close();
+  }
+});
+
 test('a chat with each provider’s fake model on another origin: the visitor’s key, the tools on the simulated home', async () => {
   // the wrong key's 401 is logged by the browser
   const { page, context, errors } = await open(1280, { allow: /status of 401/ });

@@ -11,34 +11,10 @@ import { Outcome, errorText, h, plural } from '../dom.mjs';
 import { addMark, jsonView } from '../json-view.mjs';
 import { runTurn } from '../chat-turn.mjs';
 import { simulatedHome } from '../../simulated-home.mjs';
+import { PROVIDERS, keyName, session } from '../providers.mjs';
 import { Conversation, toolFailure, toolSuccess } from '../switchboard.mjs';
 
-/**
- * The providers the page offers: the Conversation's provider, a model to start with, and for a local
- * server a base URL to start with and no key needed.
- */
-const PROVIDERS = [
-  { id: 'gemini', provider: 'gemini', label: 'Gemini', model: 'gemini-2.5-flash' },
-  { id: 'openai', provider: 'openai', label: 'OpenAI (Chat Completions)', model: 'gpt-4.1-mini' },
-  { id: 'openai-responses', provider: 'openai-responses', label: 'OpenAI (Responses)', model: 'gpt-4.1-mini' },
-  { id: 'anthropic', provider: 'anthropic', label: 'Anthropic', model: 'claude-sonnet-4-5' },
-  { id: 'local', provider: 'openai', label: 'OpenAI-compatible server (Ollama, LM Studio, llama.cpp)', model: 'qwen3', baseUrl: 'http://localhost:11434/v1', local: true },
-  { id: 'prompted', provider: 'prompted', label: 'Prompted (a local model without tool calling)', model: 'qwen3', baseUrl: 'http://localhost:11434/v1', local: true },
-];
-
 const EXAMPLES = ['Is the front door open?', 'Turn on the kitchen lights and set the thermostat to 21 degrees.', 'Zet de leeslamp op 30%', 'Welche Flows gibt es?'];
-
-/** Where a key is kept: this tab's sessionStorage, per provider. */
-const keyName = (/** @type {string} */ id) => `mcp-switchboard-playground:key:${id}`;
-
-/** sessionStorage, or null where the browser refuses it (a sandboxed frame). */
-function session() {
-  try {
-    return globalThis.sessionStorage ?? null;
-  } catch {
-    return null;
-  }
-}
 
 let ids = 0;
 
@@ -54,7 +30,7 @@ export const chatPanel = {
     const baseUrl = h('input', { type: 'url', id: 'chat-base-url', autocomplete: 'off', spellcheck: false, placeholder: 'the provider’s own' });
     const key = h('input', { type: 'password', id: 'chat-key', autocomplete: 'off', spellcheck: false });
     const forget = h('button', { type: 'button', class: 'quiet', id: 'chat-forget', text: 'Forget the key' });
-    const mode = h('select', { id: 'chat-mode' }, ...['all', 'hybrid', 'meta', 'auto'].map((m) => h('option', { value: m, text: m })));
+    const mode = h('select', { id: 'chat-mode' }, ...['all', 'hybrid', 'meta', 'native', 'auto'].map((m) => h('option', { value: m, text: m })));
     const stream = h('input', { type: 'checkbox', id: 'chat-stream', checked: true });
     const tools = h('select', { id: 'chat-tools' }, h('option', { value: 'home', text: 'the simulated home (in this page)' }));
     const message = h('textarea', { id: 'chat-message', rows: 2, spellcheck: true, placeholder: 'Turn on the kitchen lights' });

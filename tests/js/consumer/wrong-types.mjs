@@ -159,6 +159,7 @@ const SAMPLES = {
   'Conversation.setCatalog': () => [catalog],
   'Conversation.history': () => [],
   'Conversation.tools': () => [],
+  'Conversation.toolsReport': () => [],
   convertHtml: () => ['<h1>Hi</h1>', { format: 'text' }],
   webToolDefinitions: () => [{ search: false }],
   webToolsMetadata: () => [],
