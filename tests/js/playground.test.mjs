@@ -147,6 +147,12 @@ for (const [width, dark] of [[1280, false], [390, true]]) {
     assert.match(prompt, /^# Tools\n\nYou can call the tools below\.\n\n## /);
     assert.equal(await page.$$eval('#token-chart tbody tr', (rows) => rows.length), 1 + dialects().length);
     assert.deepEqual(await page.$$eval('#token-chart tbody tr:first-child .mode', (m) => m.map((x) => x.textContent)), ['all', 'hybrid', 'meta']);
+    // native only where the provider has its own tool search
+    const rowModes = await page.$$eval('#token-chart tbody tr', (rows) => Object.fromEntries(rows.map((r) => [r.querySelector('th').textContent, [...r.querySelectorAll('.mode')].map((x) => x.textContent)])));
+    assert.deepEqual(rowModes.anthropic, ['all', 'hybrid', 'meta', 'native']);
+    assert.deepEqual(rowModes['openai-responses'], ['all', 'hybrid', 'meta', 'native']);
+    assert.deepEqual(rowModes.gemini, ['all', 'hybrid', 'meta']);
+    assert.match(await page.textContent('#token-chart .legend'), /native: the provider’s own tool search/);
     // the losses at their places: a catalog with many (Notion: $ref, oneOf, const)
     await useBundled(page, 'notion', 24);
     await page.check('#view-losses');

@@ -24,6 +24,7 @@ const MODES = {
   all: 'every tool',
   hybrid: 'the core tools and the meta-tools',
   meta: 'the meta-tools alone',
+  native: 'the provider’s own tool search: what the model reads at first (the deferred tools are sent, read once loaded); only where the provider has one',
 };
 
 const number = new Intl.NumberFormat('en');
@@ -222,8 +223,9 @@ function sent(tool, v) {
  * @param {import('../../../pkg/full/slim.mjs').Budget[]} budgets
  */
 function tokenChart(budgets) {
-  const modes = Object.keys(budgets[0] ?? {}).filter((k) => typeof (/** @type {any} */ (budgets[0])[k]) === 'number');
-  const max = Math.max(1, ...budgets.flatMap((b) => modes.map((m) => /** @type {any} */ (b)[m])));
+  // every mode any row has, in the order budget() gives them; a row shows the modes it has
+  const modes = [...new Set(budgets.flatMap((b) => Object.keys(b).filter((k) => typeof (/** @type {any} */ (b)[k]) === 'number')))];
+  const max = Math.max(1, ...budgets.flatMap((b) => modes.map((m) => /** @type {any} */ (b)[m] ?? 0)));
   const legend = h('ul', { class: 'legend' }, ...modes.map((m, i) => h('li', {}, h('span', { class: `swatch m${i % 6}`, 'aria-hidden': 'true' }), h('b', { text: m }), MODES[/** @type {keyof MODES} */ (m)] ? `: ${MODES[/** @type {keyof MODES} */ (m)]}` : '')));
   const core = budgets[0]?.core ?? [];
   const table = h('table', { class: 'bars' },
@@ -233,6 +235,7 @@ function tokenChart(budgets) {
       h('th', { scope: 'row', text: b.dialect }),
       h('td', {}, ...modes.map((m, i) => {
         const n = /** @type {any} */ (b)[m];
+        if (typeof n !== 'number') return null;
         const bar = h('span', { class: `bar m${i % 6}`, 'aria-hidden': 'true' });
         bar.style.width = `${(100 * n) / max}%`;
         return h('div', { class: 'bar-row' }, h('span', { class: 'mode', text: m }), h('span', { class: 'track' }, bar), h('span', { class: 'num', text: number.format(n) }));
