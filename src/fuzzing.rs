@@ -321,7 +321,7 @@ fn lint_checks(data: &[u8], lint: bool, budget: bool) {
         assert_eq!(report.tools.len(), catalog.len(), "one lint entry per tool");
     }
     if budget {
-        let b = crate::budget(&catalog, None, &crate::Disclosure::default());
+        let b = crate::budget(&catalog, None, &crate::engine::Disclosure::default());
         assert!(serde_json::to_value(&b).is_ok());
     }
 }

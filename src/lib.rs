@@ -142,6 +142,7 @@
 //! | [`lower`] | one file per schema-lowering rule, and the fast path that writes plain schemas straight from their text |
 //! | [`validate`](mod@validate) | call arguments against the tool's real JSON Schema, with coercion ([`validate::Validator`] for many calls) |
 //! | [`search`] | ranked tool search in English, Dutch, German and French ([`search::ToolIndex`]) |
+//! | [`conversation`] | the model ⇄ MCP loop, sans I/O, for every model API ([`conversation::Conversation`]) |
 //! | [`engine`] | the MCP server engine, sans I/O, with progressive disclosure ([`engine::Engine`], [`engine::Mode`]) |
 //! | [`http`] | the Streamable HTTP rules and the session table ([`http::Gate`]) |
 //! | [`client`] | the upstream MCP client, sans I/O ([`client::UpstreamClient`]) |
@@ -258,11 +259,7 @@ pub use dialect::{
     Dialect, DisclosureMode, Options, SearchWith,
 };
 pub use engine::http;
-pub use engine::{
-    budget, Answer, Budget, ClientRequest, Disclosure, Engine, EngineConfig, Era, Exposure,
-    Invocation, InvocationKind, LogLevel, Mode, Notice, Output, Reply, Source, SourceNaming,
-    Surface, WireCode, LEGACY_VERSIONS, MODERN_VERSIONS, PROTOCOL_VERSIONS,
-};
+pub use engine::{budget, Budget};
 pub use error::{Error, ErrorKind};
 pub use lint::{lint, Finding, LintReport, Severity, ToolLint};
 pub use names::NameMap;

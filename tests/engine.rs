@@ -3,9 +3,10 @@
 
 mod common;
 
-use mcp_switchboard::{
-    Catalog, Disclosure, Engine, EngineConfig, ErrorKind, Exposure, Mode, Notice, Output, Reply,
+use mcp_switchboard::engine::{
+    Disclosure, Engine, EngineConfig, Exposure, Mode, Notice, Output, Reply,
 };
+use mcp_switchboard::{Catalog, ErrorKind};
 use serde_json::{json, Value};
 
 fn homey() -> Catalog {
@@ -24,12 +25,12 @@ fn config(mode: Mode) -> EngineConfig {
 }
 
 /// Sends a message; returns the replies and notifications as JSON, and the invocations.
-fn send(e: &mut Engine, msg: Value) -> (Vec<Value>, Vec<mcp_switchboard::Invocation>) {
+fn send(e: &mut Engine, msg: Value) -> (Vec<Value>, Vec<mcp_switchboard::engine::Invocation>) {
     let _ = e.handle(&msg.to_string());
     drain(e)
 }
 
-fn drain(e: &mut Engine) -> (Vec<Value>, Vec<mcp_switchboard::Invocation>) {
+fn drain(e: &mut Engine) -> (Vec<Value>, Vec<mcp_switchboard::engine::Invocation>) {
     let mut msgs = Vec::new();
     let mut invs = Vec::new();
     while let Some(o) = e.poll_output() {
@@ -609,7 +610,8 @@ fn token_budget_per_mode() {
 
 #[test]
 fn default_core_tools_are_read_only_overviews() {
-    use mcp_switchboard::{budget, Disclosure};
+    use mcp_switchboard::budget;
+    use mcp_switchboard::engine::Disclosure;
     let expect = [
         (
             "homey-ai-chat-control-2.2.1.tools-list.json",

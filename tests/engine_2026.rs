@@ -2,9 +2,10 @@
 //! sources.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use mcp_switchboard::{
-    Catalog, Engine, EngineConfig, Era, InvocationKind, LogLevel, Output, Source, Surface,
+use mcp_switchboard::engine::{
+    Engine, EngineConfig, Era, InvocationKind, LogLevel, Output, Source, Surface,
 };
+use mcp_switchboard::Catalog;
 use serde_json::{json, Value};
 
 fn catalog(names: &[&str]) -> Catalog {

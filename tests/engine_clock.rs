@@ -3,9 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use mcp_switchboard::engine::TimedOut;
-use mcp_switchboard::{
-    Catalog, Engine, EngineConfig, ErrorKind, Invocation, Output, Source, Surface,
-};
+use mcp_switchboard::engine::{Engine, EngineConfig, Invocation, Output, Source, Surface};
+use mcp_switchboard::{Catalog, ErrorKind};
 use serde_json::{json, Value};
 
 fn catalog() -> Catalog {

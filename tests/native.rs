@@ -6,9 +6,10 @@
 use std::collections::HashSet;
 
 use mcp_switchboard::conversation::{Conversation, ConversationOptions, Output, ToolMode};
+use mcp_switchboard::engine::Disclosure;
 use mcp_switchboard::{
     budget, convert, convert_json, convert_text, format_results, parse_calls, Action, Catalog,
-    Conversion, Dialect, Disclosure, DisclosureMode, Options, Provider, SearchWith,
+    Conversion, Dialect, DisclosureMode, Options, Provider, SearchWith,
 };
 use serde_json::{json, Value};
 

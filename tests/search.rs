@@ -315,7 +315,7 @@ fn no_search_is_answered_with_nothing() {
 
 #[test]
 fn search_tools_says_when_its_hits_are_guesses() {
-    use mcp_switchboard::{Disclosure, Engine, EngineConfig, Mode, Output, Reply};
+    use mcp_switchboard::engine::{Disclosure, Engine, EngineConfig, Mode, Output, Reply};
     let catalog = Catalog::parse(&common::corpus(
         "homey-ai-chat-control-2.2.1.tools-list.json",
     ))

@@ -9,8 +9,9 @@ use mcp_switchboard::client::{
     upstream_request, CallKind, ClientConfig, ClientOutput, Failure, HttpSend, ListKind, Relay,
     Transport, UpstreamClient,
 };
+use mcp_switchboard::engine::{Engine, EngineConfig, Era, InvocationKind, Output, Surface};
 use mcp_switchboard::http::{check_message, BodyDecision, HttpPolicy, HttpRequest};
-use mcp_switchboard::{Catalog, Engine, EngineConfig, Era, InvocationKind, Output, Surface};
+use mcp_switchboard::Catalog;
 use serde_json::{json, Value};
 
 /// A request the client asked the host to send.

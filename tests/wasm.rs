@@ -122,7 +122,7 @@ fn calls_and_validation_in_wasm() {
 
 #[wasm_bindgen_test]
 fn engine_in_wasm() {
-    use mcp_switchboard::{Engine, EngineConfig, Output};
+    use mcp_switchboard::engine::{Engine, EngineConfig, Output};
     let mut e = Engine::new(
         Catalog::parse(HOMEY).expect("catalog"),
         EngineConfig::default(),

@@ -70,7 +70,8 @@ impl Engine {
     /// 4. arm the timer at [`Engine::poll_timeout`], if any.
     ///
     /// ```
-    /// use mcp_switchboard::{Catalog, Engine, EngineConfig, Output};
+    /// use mcp_switchboard::Catalog;
+    /// use mcp_switchboard::engine::{Engine, EngineConfig, Output};
     ///
     /// let catalog = Catalog::parse(br#"[{"name": "hang", "inputSchema": {"type": "object"}}]"#)?;
     /// let config = EngineConfig::default().with_invocation_timeout_ms(500);

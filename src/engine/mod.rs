@@ -115,7 +115,8 @@
 //! belongs to, so the host routes by them, never by the order of outputs.
 //!
 //! ```
-//! use mcp_switchboard::{Catalog, Engine, EngineConfig, Output, Surface};
+//! use mcp_switchboard::Catalog;
+//! use mcp_switchboard::engine::{Engine, EngineConfig, Output, Surface};
 //! use serde_json::json;
 //!
 //! let catalog = Catalog::parse(br#"[{"name": "get_state", "inputSchema": {"type": "object"}}]"#)?;
@@ -579,7 +580,8 @@ impl Engine {
     /// has no client yet (no session, invocation or subscription).
     ///
     /// ```
-    /// use mcp_switchboard::{Catalog, Engine, EngineConfig};
+    /// use mcp_switchboard::Catalog;
+    /// use mcp_switchboard::engine::{Engine, EngineConfig};
     ///
     /// let catalog = Catalog::parse(br#"[{"name": "get_state", "inputSchema": {"type": "object"}}]"#)?;
     /// let shared = Engine::new(catalog, EngineConfig::default());
@@ -1309,7 +1311,8 @@ impl Engine {
     /// [`Engine::complete_json`].
     ///
     /// ```
-    /// use mcp_switchboard::{Catalog, Engine, EngineConfig, Output};
+    /// use mcp_switchboard::Catalog;
+    /// use mcp_switchboard::engine::{Engine, EngineConfig, Output};
     /// let catalog = Catalog::parse(br#"{"tools":[{"name":"ping","inputSchema":{"type":"object"}}]}"#)?;
     /// let mut engine = Engine::new(catalog, EngineConfig::default());
     /// engine.handle(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ping"}}"#);

@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind};
 /// field of each is passed on as given.
 ///
 /// ```
-/// use mcp_switchboard::Surface;
+/// use mcp_switchboard::engine::Surface;
 /// use serde_json::json;
 ///
 /// let s = Surface::new()

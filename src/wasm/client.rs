@@ -600,7 +600,7 @@ fn upstream_output(o: ClientOutput, url: &str) -> UpstreamOutput {
         ClientOutput::Write { message } => UpstreamOutput::Write { message },
         ClientOutput::Connected(c) => UpstreamOutput::Connected {
             era: match c.era {
-                crate::Era::Modern => "modern",
+                crate::engine::Era::Modern => "modern",
                 _ => "legacy",
             },
             version: c.version,
@@ -777,10 +777,10 @@ impl JsUpstreamClient {
         now_ms: f64,
     ) -> Result<f64, JsValue> {
         let kind = match kind {
-            "tool" => crate::InvocationKind::Tool,
-            "resource" => crate::InvocationKind::Resource,
-            "prompt" => crate::InvocationKind::Prompt,
-            "completion" => crate::InvocationKind::Completion,
+            "tool" => crate::engine::InvocationKind::Tool,
+            "resource" => crate::engine::InvocationKind::Resource,
+            "prompt" => crate::engine::InvocationKind::Prompt,
+            "completion" => crate::engine::InvocationKind::Completion,
             other => {
                 return Err(usage(&format!(
                     "unknown invocation kind {other:?}; choose tool, resource, prompt or completion"
@@ -788,8 +788,8 @@ impl JsUpstreamClient {
             }
         };
         let client = match era.as_string().as_deref() {
-            Some("modern") => Some(crate::Era::Modern),
-            Some("legacy") => Some(crate::Era::Legacy),
+            Some("modern") => Some(crate::engine::Era::Modern),
+            Some("legacy") => Some(crate::engine::Era::Legacy),
             None if era.is_null() || era.is_undefined() => None,
             _ => return Err(usage(r#"era must be "legacy", "modern" or null"#)),
         };
@@ -869,7 +869,7 @@ impl JsUpstreamClient {
         let code = if code.is_finite() {
             code as i64
         } else {
-            crate::WireCode::InternalError.code()
+            crate::engine::WireCode::InternalError.code()
         };
         self.inner
             .refuse(super::millis(ask), code, message, super::millis(now_ms))

@@ -88,8 +88,8 @@ pub struct ExposureOptions {
 }
 
 impl ExposureOptions {
-    fn exposure(self) -> crate::Exposure {
-        crate::Exposure {
+    fn exposure(self) -> crate::engine::Exposure {
+        crate::engine::Exposure {
             allow: self.allow,
             deny: self.deny.unwrap_or_default(),
             read_only: self.read_only,
@@ -99,17 +99,21 @@ impl ExposureOptions {
 }
 
 /// A disclosure mode by name, with the settings of `auto`.
-fn mode_of(name: &str, context: Option<usize>, share: Option<f64>) -> Result<crate::Mode, JsValue> {
-    let mode = crate::Mode::parse(name).ok_or_else(|| {
+fn mode_of(
+    name: &str,
+    context: Option<usize>,
+    share: Option<f64>,
+) -> Result<crate::engine::Mode, JsValue> {
+    let mode = crate::engine::Mode::parse(name).ok_or_else(|| {
         usage(&format!(
             "unknown mode {name:?}; choose all, hybrid, meta or auto"
         ))
     })?;
     Ok(match mode {
-        crate::Mode::Auto {
+        crate::engine::Mode::Auto {
             context_tokens,
             share: s,
-        } => crate::Mode::Auto {
+        } => crate::engine::Mode::Auto {
             context_tokens: context.unwrap_or(context_tokens),
             share: share.unwrap_or(s),
         },
@@ -119,8 +123,8 @@ fn mode_of(name: &str, context: Option<usize>, share: Option<f64>) -> Result<cra
 
 impl EngineOptions {
     /// The engine configuration these options describe.
-    fn config(self) -> Result<crate::EngineConfig, JsValue> {
-        let mut c = crate::EngineConfig::default();
+    fn config(self) -> Result<crate::engine::EngineConfig, JsValue> {
+        let mut c = crate::engine::EngineConfig::default();
         if let Some(n) = self.name {
             c.name = n;
         }
@@ -158,7 +162,7 @@ impl EngineOptions {
 /// outputs; run each `invoke` output and report it with `complete` or `fail`.
 #[wasm_bindgen(js_name = Engine)]
 pub struct JsEngine {
-    inner: crate::Engine,
+    inner: crate::engine::Engine,
     /// `"message"` as a JS string, made once (not per output).
     message_key: JsValue,
     /// The headers `handleChecked` reads, as JS strings, made once.
@@ -172,12 +176,12 @@ pub struct JsEngine {
 /// and parsed in one call, then its message (a reply, notification or
 /// request as JSON text) set as a string, so the message is neither escaped
 /// inside another JSON document nor parsed.
-fn output_js(o: crate::Output, message_key: &JsValue) -> Result<JsValue, JsValue> {
+fn output_js(o: crate::engine::Output, message_key: &JsValue) -> Result<JsValue, JsValue> {
     let mut t = String::with_capacity(160);
     let mut message = None;
     // `"message":null` holds the message's place among the fields
     match o {
-        crate::Output::Reply(r) => {
+        crate::engine::Output::Reply(r) => {
             t.push_str(r#"{"type":"reply","message":null,"channel":"#);
             push_num(&mut t, r.channel);
             t.push_str(r#","to":"#);
@@ -186,20 +190,20 @@ fn output_js(o: crate::Output, message_key: &JsValue) -> Result<JsValue, JsValue
             push_num(&mut t, u64::from(r.status));
             message = Some(r.message);
         }
-        crate::Output::Notification(n) => {
+        crate::engine::Output::Notification(n) => {
             t.push_str(r#"{"type":"notification","message":null,"channel":"#);
             push_num(&mut t, n.channel);
             t.push_str(r#","to":"#);
             push_value(&mut t, n.to.as_ref().unwrap_or(&Value::Null));
             message = Some(n.message);
         }
-        crate::Output::Invoke(i) => {
+        crate::engine::Output::Invoke(i) => {
             t.push_str(r#"{"type":"invoke","id":"#);
             push_num(&mut t, i.id);
             let kind = match i.kind {
-                crate::InvocationKind::Resource => "resource",
-                crate::InvocationKind::Prompt => "prompt",
-                crate::InvocationKind::Completion => "completion",
+                crate::engine::InvocationKind::Resource => "resource",
+                crate::engine::InvocationKind::Prompt => "prompt",
+                crate::engine::InvocationKind::Completion => "completion",
                 _ => "tool",
             };
             t.push_str(r#","kind":""#);
@@ -213,7 +217,7 @@ fn output_js(o: crate::Output, message_key: &JsValue) -> Result<JsValue, JsValue
                 Some(s) => push_str(&mut t, s),
                 None => t.push_str("null"),
             }
-            t.push_str(if i.era == crate::Era::Modern {
+            t.push_str(if i.era == crate::engine::Era::Modern {
                 r#","era":"modern","channel":"#
             } else {
                 r#","era":"legacy","channel":"#
@@ -230,11 +234,11 @@ fn output_js(o: crate::Output, message_key: &JsValue) -> Result<JsValue, JsValue
                 push_str(&mut t, s);
             }
         }
-        crate::Output::Cancel(id) => {
+        crate::engine::Output::Cancel(id) => {
             t.push_str(r#"{"type":"cancel","id":"#);
             push_num(&mut t, id);
         }
-        crate::Output::Request(r) => {
+        crate::engine::Output::Request(r) => {
             t.push_str(r#"{"type":"request","id":"#);
             push_num(&mut t, r.id);
             t.push_str(r#","invocation":"#);
@@ -247,7 +251,7 @@ fn output_js(o: crate::Output, message_key: &JsValue) -> Result<JsValue, JsValue
             push_value(&mut t, &r.to);
             message = Some(r.message);
         }
-        crate::Output::Answer(a) => {
+        crate::engine::Output::Answer(a) => {
             t.push_str(r#"{"type":"answer","ask":"#);
             push_num(&mut t, a.ask);
             t.push_str(r#","invocation":"#);
@@ -263,7 +267,7 @@ fn output_js(o: crate::Output, message_key: &JsValue) -> Result<JsValue, JsValue
                 }
             }
         }
-        crate::Output::TimedOut(o) => {
+        crate::engine::Output::TimedOut(o) => {
             t.push_str(r#"{"type":"timedOut","id":"#);
             push_num(&mut t, o.id);
             t.push_str(r#","tool":"#);
@@ -307,8 +311,8 @@ fn values(v: Option<Value>, what: &str) -> Result<Vec<Value>, JsValue> {
 
 /// A surface from `{resources, templates, prompts}` (each left out, or an
 /// array: a capability is advertised for each array given).
-fn read_surface(v: &Value) -> Result<crate::Surface, JsValue> {
-    let mut s = crate::Surface::new();
+fn read_surface(v: &Value) -> Result<crate::engine::Surface, JsValue> {
+    let mut s = crate::engine::Surface::new();
     let field = |k: &str| v.get(k).cloned();
     if field("resources").is_some() || field("templates").is_some() {
         s = s
@@ -465,8 +469,8 @@ impl JsEngine {
         >,
     ) -> Result<(), JsValue> {
         let naming = match naming.as_deref() {
-            None | Some("collisions") => crate::SourceNaming::Collisions,
-            Some("prefixed") => crate::SourceNaming::Prefixed,
+            None | Some("collisions") => crate::engine::SourceNaming::Collisions,
+            Some("prefixed") => crate::engine::SourceNaming::Prefixed,
             Some(other) => {
                 return Err(usage(&format!(
                     "unknown naming {other:?}; choose collisions or prefixed"
@@ -499,7 +503,7 @@ impl JsEngine {
             }
             let surface = read_surface(&read_value(&obj.into(), "the source")?)?;
             list.push(
-                crate::Source::new(name, catalog)
+                crate::engine::Source::new(name, catalog)
                     .with_surface(surface)
                     .with_available(available),
             );
@@ -540,7 +544,7 @@ impl JsEngine {
         #[wasm_bindgen(unchecked_param_type = "unknown")] data: JsValue,
         logger: Option<String>,
     ) -> Result<bool, JsValue> {
-        let level = crate::LogLevel::parse(level)
+        let level = crate::engine::LogLevel::parse(level)
             .ok_or_else(|| usage(&format!("unknown log level {level:?}")))?;
         let data = read_value(&data, "the log data")?;
         self.inner
@@ -596,7 +600,7 @@ impl JsEngine {
         let catalog = read_catalog(&catalog)?;
         let config = super::options(options, "engine options")?.config()?;
         Ok(JsEngine {
-            inner: crate::Engine::new(catalog, config),
+            inner: crate::engine::Engine::new(catalog, config),
             message_key: JsValue::from_str("message"),
             message_header_names: None,
             handled: None,

@@ -172,9 +172,9 @@ pub fn budget_js(
     let catalog = read_catalog(&catalog)?;
     let o: BudgetOptions = super::options(options, "budget options")?;
     let dialect = o.to.as_deref().map(read_dialect).transpose()?;
-    let d = crate::Disclosure {
+    let d = crate::engine::Disclosure {
         core: o.core,
-        ..crate::Disclosure::default()
+        ..crate::engine::Disclosure::default()
     };
     to_js(&crate::budget(&catalog, dialect, &d))
 }

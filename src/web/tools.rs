@@ -126,7 +126,7 @@ const SEARCH_TOOL: &str = r#"{
 }"#;
 
 /// Search metadata for both tools (the `metadata` argument of
-/// [`crate::ToolIndex::build`] and [`crate::Disclosure`]): category `web`,
+/// [`crate::ToolIndex::build`] and [`crate::engine::Disclosure`]): category `web`,
 /// with words in English, Dutch and German.
 pub fn web_tools_metadata() -> Value {
     serde_json::from_str(METADATA).unwrap_or(Value::Null)

@@ -1,4 +1,4 @@
-//! Relaying: an engine's [`Invocation`](crate::Invocation) made an upstream
+//! Relaying: an engine's [`Invocation`](crate::engine::Invocation) made an upstream
 //! call, and the server's questions during it routed to the client the
 //! invocation came from, by that client's era.
 
@@ -17,13 +17,13 @@ pub enum Relay {
     /// or declines it ([`UpstreamClient::decline`]).
     Host,
     /// The call relays a 2025 client's invocation: ask that client with a
-    /// request ([`Engine::ask`](crate::Engine::ask)), then give its result
+    /// request ([`Engine::ask`](crate::engine::Engine::ask)), then give its result
     /// to [`UpstreamClient::answer`], or [`UpstreamClient::decline`] with
     /// why it refused.
     Request,
     /// The call relays a 2026-07-28 client's invocation: the question is
     /// the entry `key` of the `inputRequests` the invocation is answered
-    /// with ([`Engine::input_required`](crate::Engine::input_required)),
+    /// with ([`Engine::input_required`](crate::engine::Engine::input_required)),
     /// together with the other questions of the moment; the client's retry
     /// brings its `inputResponses`, for [`UpstreamClient::answer_inputs`].
     Input {
@@ -36,7 +36,7 @@ pub enum Relay {
 
 /// The upstream call that carries an engine invocation of `kind` for
 /// `name` (the name the source uses, as
-/// [`Invocation::tool`](crate::Invocation::tool) gives it) with
+/// [`Invocation::tool`](crate::engine::Invocation::tool) gives it) with
 /// `arguments`: the method, and its params.
 ///
 /// * a tool: `tools/call` with `name` and `arguments`;
@@ -48,7 +48,7 @@ pub enum Relay {
 ///
 /// ```
 /// use mcp_switchboard::client::{upstream_request, CallKind};
-/// use mcp_switchboard::InvocationKind;
+/// use mcp_switchboard::engine::InvocationKind;
 /// use serde_json::json;
 ///
 /// let (kind, params) = upstream_request(InvocationKind::Completion, "assist",
@@ -111,7 +111,7 @@ impl UpstreamClient {
     /// Sends the call that carries an engine invocation
     /// ([`upstream_request`]) and returns its number, as
     /// [`UpstreamClient::call`] does. `client` is the era of the client
-    /// the invocation came from ([`Invocation::era`](crate::Invocation::era)),
+    /// the invocation came from ([`Invocation::era`](crate::engine::Invocation::era)),
     /// `None` when no client can be asked: the server's questions during
     /// the call come out with the [`Relay`] that reaches that client.
     pub fn relay(

@@ -74,7 +74,7 @@ pub enum BodyDecision {
     NoSession,
     /// A 2026-07-28 message ([`check_message`]): no session; feed it to an
     /// engine on a channel of its own (see
-    /// [`Engine::handle_on`](crate::Engine::handle_on)) and answer with the
+    /// [`Engine::handle_on`](crate::engine::Engine::handle_on)) and answer with the
     /// reply's status. A notification (`expects_reply` false) gets 202.
     Stateless {
         /// Whether the engine will reply.
