@@ -260,7 +260,7 @@ pub use dialect::{
 };
 pub use engine::http;
 pub use engine::{budget, Budget};
-pub use error::{Error, ErrorKind};
+pub use error::{Error, ErrorKind, Misuse};
 pub use lint::{lint, Finding, LintReport, Severity, ToolLint};
 pub use names::NameMap;
 pub use provider::Provider;

@@ -6,7 +6,7 @@ mod common;
 use mcp_switchboard::engine::{
     Disclosure, Engine, EngineConfig, Exposure, Mode, Notice, Output, Reply,
 };
-use mcp_switchboard::{Catalog, ErrorKind};
+use mcp_switchboard::{Catalog, ErrorKind, Misuse};
 use serde_json::{json, Value};
 
 fn homey() -> Catalog {
@@ -214,6 +214,7 @@ fn tools_call_invokes_the_host_and_answers_later() {
     // misuse is a typed error
     let err = e.complete(inv[0].id, &json!({"content": []})).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Usage);
+    assert_eq!(err.misuse(), Some(Misuse::NotOutstanding));
 }
 
 #[test]

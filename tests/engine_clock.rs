@@ -2,9 +2,10 @@
 //! tells it, answered by the engine itself.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use mcp_switchboard::engine::TimedOut;
-use mcp_switchboard::engine::{Engine, EngineConfig, Invocation, Output, Source, Surface};
-use mcp_switchboard::{Catalog, ErrorKind};
+use mcp_switchboard::engine::{
+    Engine, EngineConfig, Invocation, Output, Source, Surface, TimedOut,
+};
+use mcp_switchboard::{Catalog, ErrorKind, Misuse};
 use serde_json::{json, Value};
 
 fn catalog() -> Catalog {
@@ -187,6 +188,7 @@ fn source_names_follow_the_rule() {
             .set_sources(&[good.clone(), Source::new(bad, catalog())])
             .unwrap_err();
         assert_eq!((err.kind(), err.pointer()), (ErrorKind::Usage, "/1/name"));
+        assert_eq!(err.misuse(), Some(Misuse::BadName));
         assert!(err
             .message()
             .contains("use 1 to 32 letters, digits, _ or -"));

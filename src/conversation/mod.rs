@@ -717,7 +717,9 @@ impl Conversation {
     /// way.
     pub fn send(&mut self, text: &str, now: u64) -> Result<(), Error> {
         if self.busy() {
-            return Err(Error::usage(
+            return Err(Error::misused(
+                crate::Misuse::Busy,
+                "",
                 "a turn is under way: wait for its Done output before sending again",
             ));
         }

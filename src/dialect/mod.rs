@@ -122,10 +122,11 @@ impl FromStr for Dialect {
             .find(|d| d.as_str() == wanted)
             .ok_or_else(|| {
                 let all: Vec<&str> = Dialect::ALL.iter().map(|d| d.as_str()).collect();
-                Error::usage(format!(
-                    "unknown dialect {s:?}; choose one of {}",
-                    all.join(", ")
-                ))
+                Error::misused(
+                    crate::Misuse::Unknown,
+                    "",
+                    format!("unknown dialect {s:?}; choose one of {}", all.join(", ")),
+                )
             })
     }
 }

@@ -155,7 +155,7 @@ use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::{json, Map, Value};
 
 use crate::catalog::{Catalog, Tool};
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Misuse};
 
 mod clock;
 pub(crate) mod disclosure;
@@ -1452,8 +1452,8 @@ impl Engine {
 }
 
 fn unknown_invocation(invocation: u64) -> Error {
-    Error::new(
-        ErrorKind::Usage,
+    Error::misused(
+        Misuse::NotOutstanding,
         "",
         format!("no outstanding invocation {invocation} (already answered or cancelled)"),
     )

@@ -8,7 +8,7 @@ use super::era::{self, Era, LogLevel};
 use super::surface::missing_arguments;
 use super::wire::{self, WireCode};
 use super::{ClientRequest, Ctx, Engine, InvocationKind, Notice, Output, Subscription};
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, Misuse};
 
 /// A list whose change clients are told about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -370,8 +370,8 @@ impl Engine {
             return Err(super::unknown_invocation(invocation));
         };
         if !progress.is_finite() || p.last_progress.is_some_and(|last| progress <= last) {
-            return Err(Error::new(
-                ErrorKind::Usage,
+            return Err(Error::misused(
+                Misuse::ProgressBackwards,
                 "",
                 format!("progress must grow with each report (got {progress})"),
             ));
@@ -453,22 +453,22 @@ impl Engine {
             return Err(super::unknown_invocation(invocation));
         };
         if p.era == Era::Modern {
-            return Err(Error::new(
-                ErrorKind::Usage,
+            return Err(Error::misused(
+                Misuse::WrongEra,
                 "",
                 "a 2026-07-28 request cannot be sent server-to-client requests: answer it with input_required",
             ));
         }
         let Some(cap) = capability_for(method) else {
-            return Err(Error::new(
-                ErrorKind::Usage,
+            return Err(Error::misused(
+                Misuse::NotAClientRequest,
                 "",
                 format!("{method} is not a request a server may send a client"),
             ));
         };
         if p.capabilities.get(cap).is_none() {
-            return Err(Error::new(
-                ErrorKind::Usage,
+            return Err(Error::misused(
+                Misuse::Undeclared,
                 "",
                 format!("the client did not declare the {cap} capability"),
             ));
@@ -515,27 +515,44 @@ impl Engine {
         let Some(p) = self.pending.get(&invocation) else {
             return Err(super::unknown_invocation(invocation));
         };
-        let usage = |m: &str| Err(Error::new(ErrorKind::Usage, "", m.to_string()));
         if p.era != Era::Modern {
-            return usage("input_required is for 2026-07-28 requests; ask the client with ask()");
+            return Err(Error::misused(
+                Misuse::WrongEra,
+                "",
+                "input_required is for 2026-07-28 requests; ask the client with ask()",
+            ));
         }
         if p.kind == InvocationKind::Completion {
-            return usage("completion/complete cannot answer with input_required");
+            return Err(Error::misused(
+                Misuse::WrongKind,
+                "",
+                "completion/complete cannot answer with input_required",
+            ));
         }
         let requests = match input_requests {
             Value::Null => None,
             Value::Object(m) => Some(m),
-            _ => return usage("inputRequests must be an object"),
+            _ => {
+                return Err(Error::misused(
+                    Misuse::BadParams,
+                    "",
+                    "inputRequests must be an object",
+                ))
+            }
         };
         if requests.is_none_or(Map::is_empty) && request_state.is_none() {
-            return usage("input_required needs inputRequests or a requestState");
+            return Err(Error::misused(
+                Misuse::BadParams,
+                "",
+                "input_required needs inputRequests or a requestState",
+            ));
         }
         let mut missing = Map::new();
         for (key, r) in requests.into_iter().flatten() {
             let method = r.get("method").and_then(Value::as_str).unwrap_or("");
             let Some(cap) = capability_for(method) else {
-                return Err(Error::new(
-                    ErrorKind::Usage,
+                return Err(Error::misused(
+                    Misuse::NotAClientRequest,
                     format!("/{key}/method"),
                     format!("{method:?} is not a request a server may make of a client"),
                 ));
@@ -562,8 +579,8 @@ impl Engine {
                 &format!("Missing required client capability: {}", names.join(", ")),
                 Some(json!({"requiredCapabilities": missing})),
             );
-            return Err(Error::new(
-                ErrorKind::Usage,
+            return Err(Error::misused(
+                Misuse::Undeclared,
                 "",
                 format!("the client did not declare {}", names.join(", ")),
             ));

@@ -26,7 +26,7 @@ use serde_json::Value;
 use super::surface::{match_template, Surface};
 use super::InvocationKind;
 use crate::catalog::{Catalog, Tool};
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, Misuse};
 
 /// One source of tools, resources and prompts: an upstream server, or the
 /// host's own.
@@ -94,8 +94,8 @@ pub fn check_source_name(name: &str) -> Result<(), Error> {
     }
     // a name past the limit is shown cut, never whole
     let shown: String = name.chars().take(SOURCE_NAME_MAX + 8).collect();
-    Err(Error::new(
-        ErrorKind::Usage,
+    Err(Error::misused(
+        Misuse::BadName,
         "/name",
         format!("source name {shown:?}: use 1 to {SOURCE_NAME_MAX} letters, digits, _ or -"),
     ))
@@ -196,10 +196,10 @@ pub(crate) fn merge(
     let mut seen = HashSet::new();
     for (i, s) in sources.iter().enumerate() {
         check_source_name(&s.name)
-            .map_err(|e| Error::new(ErrorKind::Usage, format!("/{i}/name"), e.message()))?;
+            .map_err(|e| Error::misused(Misuse::BadName, format!("/{i}/name"), e.message()))?;
         if !seen.insert(s.name.as_str()) {
-            return Err(Error::new(
-                ErrorKind::Usage,
+            return Err(Error::misused(
+                Misuse::BadName,
                 format!("/{i}/name"),
                 format!(
                     "two sources are named {:?}; source names must be unique",

@@ -85,6 +85,8 @@ const TYPES: &'static str = r#"
 export interface SwitchboardError extends Error {
   code: "json" | "shape" | "upstream" | "limit" | "usage";
   pointer: string;
+  /** On a usage error from a call made in the wrong state or with the wrong thing: what was misused. */
+  misuse?: "unknown" | "not_outstanding" | "busy" | "closed" | "wrong_era" | "wrong_kind" | "undeclared" | "not_a_client_request" | "progress_backwards" | "bad_params" | "bad_name" | "needs_token";
 }
 /** Any JSON Schema, as an object. */
 export type JsonSchema = { [keyword: string]: unknown };
@@ -98,6 +100,9 @@ pub(crate) fn js_error(e: &Error) -> JsValue {
     let obj: &JsValue = err.as_ref();
     let _ = js_sys::Reflect::set(obj, &"code".into(), &e.kind().code().into());
     let _ = js_sys::Reflect::set(obj, &"pointer".into(), &e.pointer().into());
+    if let Some(m) = e.misuse() {
+        let _ = js_sys::Reflect::set(obj, &"misuse".into(), &m.code().into());
+    }
     err.into()
 }
 

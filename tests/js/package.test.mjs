@@ -272,7 +272,7 @@ test('the engine, the tool index and the budget through the package', () => {
   // a result as spaced-out JSON text goes out compact
   engine.complete(inv.id, '{ "content": [ { "type": "text", "text": "a b" } ] }');
   assert.equal(engine.drain()[0].message, '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"a b"}]}}');
-  assert.throws(() => engine.complete(inv.id, esm.toolSuccess({})), (e) => e.code === 'usage');
+  assert.throws(() => engine.complete(inv.id, esm.toolSuccess({})), (e) => e.code === 'usage' && e.misuse === 'not_outstanding');
   const index = new esm.ToolIndex(catalog);
   assert.equal(index.search('thermostaat', { limit: 1 }).hits[0].name, 'set_thermostat');
   assert.deepEqual(index.suggest('set_ligth', 1), ['set_light']);
@@ -286,7 +286,9 @@ test('the engine, the tool index and the budget through the package', () => {
   assert.throws(() => index.explain('x', { limit: 'ten' }), (e) => e.code === 'usage');
   const b = esm.budget(catalog, { to: 'openai' });
   assert.ok(b.meta < b.hybrid && b.hybrid < b.all);
-  assert.throws(() => new full.HttpGate('0.0.0.0'), (e) => e.code === 'usage');
+  assert.throws(() => new full.HttpGate('0.0.0.0'), (e) => e.code === 'usage' && e.misuse === 'needs_token');
+  // an argument of the wrong kind is a usage error, but no misuse of state
+  assert.throws(() => index.explain('x', { limit: 'ten' }), (e) => e.code === 'usage' && e.misuse === undefined);
   const gate = new full.HttpGate('127.0.0.1');
   assert.equal(gate.checkRequest('POST', '/mcp', { 'content-type': 'application/json', origin: 'https://evil.example' }, false).status, 403);
   // a header given as an array counts by its first value

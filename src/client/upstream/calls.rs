@@ -138,8 +138,8 @@ impl UpstreamClient {
         now_ms: u64,
     ) -> Result<(), Error> {
         let Some(a) = self.asks.remove(&ask) else {
-            return Err(Error::new(
-                ErrorKind::Usage,
+            return Err(Error::misused(
+                Misuse::NotOutstanding,
                 "",
                 format!("ask {ask} is not waiting for an answer"),
             ));

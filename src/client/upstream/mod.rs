@@ -21,7 +21,7 @@ use super::types::{
 use super::{classify_reply, wire, ReplyAction};
 use crate::engine::era::META_SERVER_INFO;
 use crate::engine::{Era, Source, Surface, LEGACY_VERSIONS, MODERN_VERSIONS};
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Misuse};
 use crate::Catalog;
 
 /// The -32022 `UnsupportedProtocolVersion` code.
@@ -423,8 +423,8 @@ impl UpstreamClient {
                 Ok(())
             }
             Phase::Closed => Err(closed()),
-            _ => Err(Error::new(
-                ErrorKind::Usage,
+            _ => Err(Error::misused(
+                Misuse::Busy,
                 "",
                 "the client is already connecting or connected",
             )),
@@ -477,8 +477,8 @@ impl UpstreamClient {
             return Err(closed());
         }
         let Value::Object(mut params) = params else {
-            return Err(Error::new(
-                ErrorKind::Usage,
+            return Err(Error::misused(
+                Misuse::BadParams,
                 "",
                 format!("the params of {} must be an object", kind.method()),
             ));
@@ -490,8 +490,8 @@ impl UpstreamClient {
             _ => false,
         };
         if !ok {
-            return Err(Error::new(
-                ErrorKind::Usage,
+            return Err(Error::misused(
+                Misuse::BadParams,
                 format!("/{field}"),
                 format!("{} needs params.{field}", kind.method()),
             ));
@@ -536,8 +536,8 @@ impl UpstreamClient {
     /// running.
     pub fn cancel(&mut self, call: u64, now_ms: u64) -> Result<(), Error> {
         if !self.calls.contains_key(&call) {
-            return Err(Error::new(
-                ErrorKind::Usage,
+            return Err(Error::misused(
+                Misuse::NotOutstanding,
                 "",
                 format!("call {call} is not running"),
             ));
@@ -831,7 +831,7 @@ impl<T> Slots<T> {
 }
 
 fn closed() -> Error {
-    Error::new(ErrorKind::Usage, "", "the client is closed")
+    Error::misused(Misuse::Closed, "", "the client is closed")
 }
 
 fn body_failure(e: &Error) -> Failure {

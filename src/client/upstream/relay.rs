@@ -157,8 +157,8 @@ impl UpstreamClient {
         now_ms: u64,
     ) -> Result<(), Error> {
         if !self.calls.contains_key(&call) {
-            return Err(Error::new(
-                ErrorKind::Usage,
+            return Err(Error::misused(
+                Misuse::NotOutstanding,
                 "",
                 format!("call {call} is not running"),
             ));
@@ -168,8 +168,8 @@ impl UpstreamClient {
             Value::Object(m) => m,
             Value::Null => &empty,
             _ => {
-                return Err(Error::new(
-                    ErrorKind::Usage,
+                return Err(Error::misused(
+                    Misuse::BadParams,
                     "",
                     "inputResponses must be an object",
                 ))

@@ -7,7 +7,7 @@ use foldhash::{HashMap, HashMapExt};
 use std::collections::VecDeque;
 
 use crate::client::Slots;
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, Misuse};
 
 use super::*;
 
@@ -294,8 +294,8 @@ impl Gate {
     pub fn set_token(&mut self, token: Option<String>) -> Result<(), Error> {
         let token = token.filter(|t| !t.is_empty());
         if token.is_none() && !self.policy.loopback_host {
-            return Err(Error::new(
-                ErrorKind::Usage,
+            return Err(Error::misused(
+                Misuse::NeedsToken,
                 "",
                 "this gateway is reachable from other machines: it needs a bearer token",
             ));

@@ -1,7 +1,7 @@
 //! Who may talk to the gateway and how much each client may hold: the
 //! [`HttpPolicy`] and its defaults.
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, Misuse};
 
 use super::*;
 
@@ -88,8 +88,8 @@ impl HttpPolicy {
         let token = token.filter(|t| !t.is_empty());
         let loopback = is_loopback(host);
         if !loopback && token.is_none() {
-            return Err(Error::new(
-                ErrorKind::Usage,
+            return Err(Error::misused(
+                Misuse::NeedsToken,
                 "",
                 format!("binding {host} makes the gateway reachable from other machines: give a bearer token (--token)"),
             ));
