@@ -73,7 +73,7 @@ pub const SOURCE_NAME_MAX: usize = 32;
 
 /// Whether `name` may name a source: 1 to [`SOURCE_NAME_MAX`] ASCII
 /// letters, digits, `_` or `-`. A usage error (kind
-/// [`ErrorKind::Usage`], pointer `/name`) saying what a name may be
+/// [`ErrorKind::Usage`](crate::ErrorKind::Usage), pointer `/name`, misuse [`Misuse::BadName`]) saying what a name may be
 /// otherwise. [`Engine::set_sources`](super::Engine::set_sources) checks
 /// every source's name with it.
 ///

@@ -103,9 +103,48 @@ impl WebFetchOptions {
     }
 }
 
-/// A step as a JS object.
+/// A step as a JS object: `{kind: "resolve", host, url}`, `{kind:
+/// "request", url, address, port, headers: [[name, value], …]}`, `{kind:
+/// "read"}`, `{kind: "decode", encoding}` or `{kind: "done", result}`.
 fn step(action: &FetchAction) -> Result<JsValue, JsValue> {
-    js_sys::JSON::parse(&action.to_json())
+    let text = match action {
+        FetchAction::Resolve { host, url } => {
+            json!({"kind": "resolve", "host": host, "url": url}).to_string()
+        }
+        FetchAction::Request {
+            url,
+            address,
+            port,
+            headers,
+        } => json!({"kind": "request", "url": url, "address": address.to_string(),
+                    "port": port, "headers": headers})
+        .to_string(),
+        FetchAction::Read => r#"{"kind":"read"}"#.to_string(),
+        FetchAction::Decode { encoding } => {
+            json!({"kind": "decode", "encoding": encoding}).to_string()
+        }
+        // the result is JSON text already: spliced, not quoted
+        FetchAction::Done(result) => format!(r#"{{"kind":"done","result":{result}}}"#),
+    };
+    js_sys::JSON::parse(&text)
+}
+
+/// Response headers as the shell gives them, as JSON text: an array of
+/// pairs (`[...response.headers]`) or an object of names to values;
+/// anything else is no headers.
+fn headers_from_json(text: &str) -> Vec<(String, String)> {
+    let pair = |k: &str, v: &Value| v.as_str().map(|v| (k.to_string(), v.to_string()));
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Array(items)) => items
+            .iter()
+            .filter_map(|p| match p.as_array().map(Vec::as_slice) {
+                Some([Value::String(k), v]) => pair(k, v),
+                _ => None,
+            })
+            .collect(),
+        Ok(Value::Object(map)) => map.iter().filter_map(|(k, v)| pair(k, v)).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// One `web_fetch` call as a state machine: every report from the shell
@@ -179,7 +218,7 @@ impl JsWebFetch {
         headers: JsValue,
     ) -> Result<JsValue, JsValue> {
         let text = read_text(&headers, "the headers")?;
-        step(&self.inner.response(status, &web::headers_from_json(&text)))
+        step(&self.inner.response(status, &headers_from_json(&text)))
     }
 
     /// After a `read` step: the body's content codings to undo, in the

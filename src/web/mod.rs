@@ -86,10 +86,9 @@
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 //!
-//! For a wasm facade, [`FetchAction::to_json`] gives each action as JSON
-//! text (`{kind: "resolve" | "request" | "read" | "decode" | "done", …}`)
-//! and [`headers_from_json`] reads `[...response.headers]` back, so the
-//! exported methods are one line each. A JavaScript shell for Node is then
+//! The npm package's facade gives each action to JavaScript as an object
+//! (`{kind: "resolve" | "request" | "read" | "decode" | "done", …}`) and
+//! reads `[...response.headers]` back. A JavaScript shell for Node is then
 //! a loop over the actions (sketch):
 //!
 //! ```js
@@ -170,8 +169,7 @@ pub use charset::{
     charset_param, decode, decodes, encoding_for_label, sniff_charset, Charset, CharsetSource,
 };
 pub use fetch::{
-    headers_from_json, Coding, FetchAction, FetchArguments, FetchFormat, FetchOptions, WebFetch,
-    MAX_CODINGS,
+    Coding, FetchAction, FetchArguments, FetchFormat, FetchOptions, WebFetch, MAX_CODINGS,
 };
 pub use search::{SearchArguments, SearchResult, SearchServiceOptions, WebSearch};
 pub use tools::{
