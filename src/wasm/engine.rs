@@ -356,7 +356,7 @@ impl JsEngine {
                 .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
         };
         if let Some(raw) = headers.as_string() {
-            let list = crate::http::raw_headers(&raw, &is_param);
+            let list = crate::http::combine_headers(super::http::raw_fields(&raw), &is_param);
             return Ok(self.inner.handle_http(channel as u64, message, &list));
         }
         let mut list = Vec::new();

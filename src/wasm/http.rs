@@ -385,18 +385,26 @@ fn js_names(names: &[&'static str]) -> Vec<(&'static str, JsValue)> {
     names.iter().map(|h| (*h, JsValue::from_str(h))).collect()
 }
 
+/// Header fields from raw header text: Node's `req.rawHeaders` joined with
+/// `"\n"` (names and values in turn, one per line; neither holds a line
+/// feed, which Node's parser guarantees), which crosses into wasm in one
+/// piece. A last name with no value is left out.
+pub(crate) fn raw_fields(raw: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut lines = raw.split('\n');
+    std::iter::from_fn(move || Some((lines.next()?, lines.next()?)))
+}
+
 /// The headers named in `names` from a JS object of lower-case header name
 /// → value (as Node gives them): a string, or (rarely) an array of them,
-/// of which the first counts; or from raw header text (Node's
-/// `req.rawHeaders` joined with `"\n"`, read by `http::raw_headers`),
-/// which crosses into wasm in one piece.
+/// of which the first counts; or from raw header text ([`raw_fields`],
+/// combined by `http::combine_headers`).
 fn read_headers(
     headers: &JsValue,
     names: &[(&'static str, JsValue)],
 ) -> Result<Vec<(String, String)>, JsValue> {
     if let Some(raw) = headers.as_string() {
         let wanted = |n: &str| names.iter().any(|(k, _)| k.eq_ignore_ascii_case(n));
-        return Ok(crate::http::raw_headers(&raw, &wanted));
+        return Ok(crate::http::combine_headers(raw_fields(&raw), &wanted));
     }
     let mut list = Vec::new();
     if headers.is_object() {

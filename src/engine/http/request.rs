@@ -76,29 +76,29 @@ const FIRST_WINS: [&str; 2] = ["content-type", "content-length"];
 /// `Host`; two `Authorization` headers leave it unclear who is asking).
 const REPEATS_REFUSED: [&str; 2] = ["host", "authorization"];
 
-/// The headers `wanted` picks from raw header text: names and values in
-/// turn, one per line (Node's `req.rawHeaders` joined with `"\n"`; neither
-/// holds a line feed, which Node's parser guarantees). Names come out in
-/// lower case; a repeated header is read as Node's `req.headers` reads it
-/// (`content-type` and `content-length` keep their first value, most others
-/// are joined with `", "`), except `host` and `authorization`, whose
-/// repeats stay separate entries for the rules to refuse (the first is
-/// what [`HttpRequest::header`] gives). A last name with no value is left
-/// out.
+/// The headers `wanted` picks from a request's header fields, in the order
+/// they came, combined as the rules read them. Names come out in lower
+/// case; a repeated header is combined as RFC 9110 § 5.3 says (joined with
+/// `", "`), except `content-type` and `content-length`, whose first value
+/// counts (as Node's `req.headers` keeps them), and `host` and
+/// `authorization`, whose repeats stay separate entries for the rules to
+/// refuse (the first is what [`HttpRequest::header`] gives).
 ///
 /// ```
-/// use mcp_switchboard::http::raw_headers;
-/// let raw = "Host\nlocalhost:3000\nAccept\napplication/json\naccept\ntext/event-stream\nX-Other\n1";
-/// let picked = raw_headers(raw, &|name| name.eq_ignore_ascii_case("host") || name.eq_ignore_ascii_case("accept"));
+/// use mcp_switchboard::http::combine_headers;
+/// let fields = [("Host", "localhost:3000"), ("Accept", "application/json"), ("accept", "text/event-stream"), ("X-Other", "1")];
+/// let picked = combine_headers(fields, &|name| name.eq_ignore_ascii_case("host") || name.eq_ignore_ascii_case("accept"));
 /// assert_eq!(picked, [
 ///     ("host".to_string(), "localhost:3000".to_string()),
 ///     ("accept".to_string(), "application/json, text/event-stream".to_string()),
 /// ]);
 /// ```
-pub fn raw_headers(raw: &str, wanted: &dyn Fn(&str) -> bool) -> Vec<(String, String)> {
+pub fn combine_headers<'a>(
+    fields: impl IntoIterator<Item = (&'a str, &'a str)>,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    let mut lines = raw.split('\n');
-    while let (Some(name), Some(value)) = (lines.next(), lines.next()) {
+    for (name, value) in fields {
         if !wanted(name) {
             continue;
         }

@@ -1,7 +1,14 @@
 use super::*;
 
+/// Header fields from lines of names and values in turn (as Node's
+/// `req.rawHeaders` joined with a line feed).
+fn raw_headers(raw: &str, wanted: &dyn Fn(&str) -> bool) -> Vec<(String, String)> {
+    let lines: Vec<&str> = raw.split('\n').collect();
+    combine_headers(lines.chunks_exact(2).map(|p| (p[0], p[1])), wanted)
+}
+
 #[test]
-fn raw_headers_read_as_node_reads_req_headers() {
+fn repeated_headers_are_combined_as_the_rules_read_them() {
     let all = |_: &str| true;
     let pairs = |v: Vec<(String, String)>| {
         v.into_iter()
