@@ -118,7 +118,10 @@
 //!
 //! Bad input never panics. Whole-input problems are an [`Error`] with an
 //! [`ErrorKind`] and a JSON Pointer; problems inside one tool become report
-//! entries and the rest of the catalog still converts. Nesting is bounded
+//! entries and the rest of the catalog still converts. A call made in the
+//! wrong state (an invocation answered twice, a turn sent while one runs)
+//! is a usage error that says what was misused ([`Error::misuse`],
+//! [`Misuse`]). Nesting is bounded
 //! (JSON at 128 levels, schemas at 40), `$ref` recursion is unrolled a few
 //! levels and then cut, and a schema that expands past 50,000 nodes is
 //! skipped with a report entry.
@@ -194,6 +197,15 @@
 //! `Write` for stdio, `Done` / `Failed` for a call; arm one timer at
 //! [`client::UpstreamClient::poll_timeout`] and call
 //! [`client::UpstreamClient::handle_timeout`] when it fires.
+//!
+//! **[`conversation::Conversation`]** (one per chat with a model):
+//! [`conversation::Conversation::send`] the user's text with the time,
+//! then drain [`conversation::Conversation::poll_output`]: `Request` (send
+//! it to the model; feed its status, body chunks and end back with
+//! `handle_response`, `handle_body`, `handle_end`, tagged by its id),
+//! `Text` as it streams, `Call` (run the MCP tool; report with
+//! `complete_call` or `fail_call`), `Retry` (call `handle_timeout` at its
+//! time), and `Done` with the answer, the calls and the usage.
 //!
 //! **[`web::WebFetch`]**: every input returns the next
 //! [`web::FetchAction`] (resolve this name, request this URL over a
