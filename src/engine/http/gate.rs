@@ -21,7 +21,7 @@ struct Entry {
     streams: usize,
 }
 
-/// A decision of the [`Gate`] and the sessions the host must close now/// A decision of the [`Gate`] and the sessions the host must close now
+/// A decision of the [`Gate`] and the sessions the host must close now
 /// (expired, ended or evicted ones): stop their work and forget them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -613,20 +613,21 @@ impl Gate {
     /// Makes room for a new session `id` (an id the host made up, e.g. a
     /// random UUID) and enters it, busy with its `initialize` until
     /// [`Gate::finished`]. `Ok` names the sessions to close: expired ones,
-    /// and when the table was full the least recently used idle one, or
-    /// failing that the least recently used one that only holds event
-    /// streams (its streams close with it). `Err` is a 503 when every
-    /// session has a request in progress.
+    /// and when the table was full the one used least recently (by its
+    /// last request) of those with no request in progress; a held event
+    /// stream is not use, so sessions that only hold streams give way as
+    /// their age says, never before or after, and their streams close with
+    /// them. `Err` is a 503 when every session has a request in progress.
     pub fn open_session(&mut self, id: &str, now_ms: u64) -> Result<Vec<String>, HttpDecision> {
         let mut close = self.sweep(now_ms);
         if self.sessions.len() >= self.policy.max_sessions {
-            // an idle session first; else one that only holds event streams
-            // (streams alone never keep a new client out)
+            // by last request: a session kept only by its streams cannot
+            // crowd out the clients that are working (nor keep a new one out)
             let victim = self
                 .sessions
                 .iter()
                 .filter(|(_, e)| e.inflight == 0)
-                .min_by_key(|(_, e)| (e.streams > 0, e.last_used_ms, e.order))
+                .min_by_key(|(_, e)| (e.last_used_ms, e.order))
                 .map(|(k, _)| k.clone());
             match victim {
                 Some(v) => {

@@ -640,8 +640,8 @@ fn a_full_table_evicts_the_least_recently_used_idle_session() {
     g.finished("a", 11);
     assert_eq!(g.open_session("d", 12), Ok(vec!["b".to_string()]));
     assert_eq!(g.len(), 3);
-    // a session that only holds a stream gives way when no idle one is
-    // left (streams alone never keep new clients out)
+    // a session that only holds a stream gives way like any other idle
+    // one (streams alone never keep new clients out)
     assert!(matches!(
         g.request(&in_session("POST", "a"), 13).decision,
         HttpDecision::ReadBody { .. }
@@ -666,6 +666,34 @@ fn a_full_table_evicts_the_least_recently_used_idle_session() {
     g.finished("d", 14);
     g.finished("e", 14);
     assert_eq!(g.open_session("f", 14), Ok(vec!["d".to_string()]));
+}
+
+#[test]
+fn sessions_kept_only_by_their_streams_give_way_to_working_ones() {
+    let p = HttpPolicy::for_host("127.0.0.1", None)
+        .unwrap()
+        .with_max_sessions(3);
+    let mut g = Gate::new(p);
+    // "held" opens a stream at 1 and never asks again; "w1" and "w2" work
+    for (id, t) in [("held", 0), ("w1", 0), ("w2", 0)] {
+        g.open_session(id, t).unwrap();
+        g.finished(id, t);
+    }
+    assert_eq!(
+        g.request(&in_session("GET", "held"), 1).decision,
+        HttpDecision::OpenStream
+    );
+    for t in [50, 100] {
+        for id in ["w1", "w2"] {
+            assert_eq!(status(g.request(&in_session("POST", id), t).decision), 200);
+            g.finished(id, t);
+        }
+    }
+    // a new client: the session used least recently goes, stream or not
+    assert_eq!(g.open_session("new", 101), Ok(vec!["held".to_string()]));
+    g.finished("new", 101);
+    // and a second one takes the working session used least recently
+    assert_eq!(g.open_session("new2", 102), Ok(vec!["w1".to_string()]));
 }
 
 #[test]
